@@ -1,0 +1,191 @@
+//! Scaled dot-product attention, multi-head, self or cross, with masks — producing a
+//! [`Trace`] of every intermediate.
+
+use super::error::AttnError;
+use super::readouts::{row_readout, summarise};
+use super::softmax::softmax_row;
+use super::trace::{HeadTrace, Trace};
+use super::weights::{check_finite, check_shape, Weights};
+use ndarray::{s, Array2, ArrayView2, Axis};
+
+/// Which (query, key) pairs are blocked before the softmax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mask {
+    /// Every query sees every key.
+    #[default]
+    None,
+    /// Query i may not see key j > i ("no peeking at the future").
+    Causal,
+}
+
+/// Everything about the computation that is not data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionConfig {
+    /// Number of heads; must divide d_model.
+    pub heads: usize,
+    pub mask: Mask,
+    /// Optional key-padding mask, one entry per key: `true` = that key is padding (blocked).
+    pub key_padding: Option<Vec<bool>>,
+    /// Divide the scores by √d_k (the Transformer's choice) or not (to see saturation).
+    pub scaled: bool,
+    /// Softmax temperature T > 0: weights = softmax(logits / T). 1 is the ordinary softmax.
+    pub temperature: f32,
+}
+
+impl Default for AttentionConfig {
+    fn default() -> Self {
+        Self { heads: 1, mask: Mask::None, key_padding: None, scaled: true, temperature: 1.0 }
+    }
+}
+
+/// Run multi-head attention and keep every intermediate.
+///
+/// - `x`: (n_q, d_model) query-side input.
+/// - `x_kv`: (n_kv, d_model) key/value-side input for cross-attention; `None` = self-attention.
+/// - `w`: weights of width d_model.
+///
+/// Errors (never panics) on d_model 0, heads not dividing d_model, an empty sequence, shapes
+/// that disagree, non-finite inputs, a bad temperature, or projections that overflow f32.
+pub fn run(
+    x: &Array2<f32>,
+    x_kv: Option<&Array2<f32>>,
+    w: &Weights,
+    cfg: &AttentionConfig,
+) -> Result<Trace, AttnError> {
+    let d_model = w.d_model();
+    let d_k = head_width(d_model, cfg.heads)?;
+    if !(cfg.temperature.is_finite() && cfg.temperature > 0.0) {
+        return Err(AttnError::BadTemperature(cfg.temperature));
+    }
+    check_input("X", x, d_model)?;
+    let kv_input = match x_kv {
+        Some(xk) => {
+            check_input("X_kv", xk, d_model)?;
+            xk
+        }
+        None => x,
+    };
+
+    let q = project("Q", x, &w.w_q)?;
+    let k = project("K", kv_input, &w.w_k)?;
+    let v = project("V", kv_input, &w.w_v)?;
+    let blocked = blocked_pairs(x.nrows(), kv_input.nrows(), cfg)?;
+    let scale = if cfg.scaled { (d_k as f32).sqrt() } else { 1.0 };
+
+    let heads: Vec<HeadTrace> = (0..cfg.heads)
+        .map(|h| {
+            let cols = s![.., h * d_k..(h + 1) * d_k];
+            head(q.slice(cols), k.slice(cols), v.slice(cols), &blocked, scale, cfg.temperature)
+        })
+        .collect::<Result<_, _>>()?;
+
+    let mut concat = Array2::zeros((x.nrows(), d_model));
+    for (h, head) in heads.iter().enumerate() {
+        concat.slice_mut(s![.., h * d_k..(h + 1) * d_k]).assign(&head.output);
+    }
+    let output = project("the output", &concat, &w.w_o)?;
+
+    Ok(Trace {
+        x: x.clone(),
+        x_kv: x_kv.cloned(),
+        q,
+        k,
+        v,
+        blocked,
+        scale,
+        d_k,
+        heads,
+        concat,
+        output,
+    })
+}
+
+/// d_k = d_model / heads, or the reason it does not exist.
+pub fn head_width(d_model: usize, heads: usize) -> Result<usize, AttnError> {
+    if d_model == 0 {
+        return Err(AttnError::ZeroModelWidth);
+    }
+    if heads == 0 || d_model % heads != 0 {
+        return Err(AttnError::HeadsDoNotDivide { d_model, heads });
+    }
+    Ok(d_model / heads)
+}
+
+/// One head: (n_q, d_k), (n_kv, d_k), (n_kv, d_k) → its [`HeadTrace`].
+fn head(
+    q: ArrayView2<f32>,
+    k: ArrayView2<f32>,
+    v: ArrayView2<f32>,
+    blocked: &Array2<bool>,
+    scale: f32,
+    temperature: f32,
+) -> Result<HeadTrace, AttnError> {
+    let scores = q.dot(&k.t());
+    check_finite("the scores QKᵀ", &scores)?;
+    let scaled = &scores / scale;
+    let mut masked = scaled.clone();
+    masked.zip_mut_with(blocked, |l, &b| {
+        if b {
+            *l = f32::NEG_INFINITY;
+        }
+    });
+    let mut weights = Array2::zeros(masked.dim());
+    for (logits, out) in masked.axis_iter(Axis(0)).zip(weights.axis_iter_mut(Axis(0))) {
+        softmax_row(logits, temperature, out);
+    }
+    let output = weights.dot(&v);
+    let rows: Vec<_> = weights
+        .axis_iter(Axis(0))
+        .zip(masked.axis_iter(Axis(0)))
+        .map(|(p, l)| row_readout(p, l))
+        .collect();
+    let summary = summarise(&rows, masked.iter());
+    Ok(HeadTrace {
+        q: q.to_owned(),
+        k: k.to_owned(),
+        v: v.to_owned(),
+        scores,
+        scaled,
+        masked,
+        weights,
+        output,
+        rows,
+        summary,
+    })
+}
+
+/// `input` · `w`, with an error if the product overflowed f32.
+fn project(what: &'static str, input: &Array2<f32>, w: &Array2<f32>) -> Result<Array2<f32>, AttnError> {
+    let out = input.dot(w);
+    check_finite(what, &out)?;
+    Ok(out)
+}
+
+/// `Err` unless `m` is a non-empty, finite (n, d_model) matrix.
+fn check_input(what: &'static str, m: &Array2<f32>, d_model: usize) -> Result<(), AttnError> {
+    if m.nrows() == 0 {
+        return Err(AttnError::EmptySequence { which: if what == "X" { "query" } else { "key/value" } });
+    }
+    if m.ncols() != d_model {
+        return Err(AttnError::Shape {
+            what,
+            expected: format!("n × {d_model} (d_model of the weights)"),
+            given: m.dim(),
+        });
+    }
+    check_finite(what, m)
+}
+
+/// The (n_q, n_kv) blocked-pair matrix from the causal mask and key padding.
+fn blocked_pairs(n_q: usize, n_kv: usize, cfg: &AttentionConfig) -> Result<Array2<bool>, AttnError> {
+    if let Some(pad) = &cfg.key_padding {
+        if pad.len() != n_kv {
+            return Err(AttnError::PaddingLength { expected: n_kv, given: pad.len() });
+        }
+    }
+    Ok(Array2::from_shape_fn((n_q, n_kv), |(i, j)| {
+        let future = cfg.mask == Mask::Causal && j > i;
+        let padding = cfg.key_padding.as_ref().is_some_and(|p| p[j]);
+        future || padding
+    }))
+}

@@ -1,0 +1,23 @@
+//! The numeric core of Attention Lab: everything the site shows is computed here.
+//!
+//! Pure Rust on `ndarray` and `std` only — nothing from the web — so it is tested natively
+//! and fast. Dimension names follow the papers: `n_q` query tokens, `n_kv` key/value tokens,
+//! `d_model` the model width, `heads` the number of heads and `d_k = d_model / heads`.
+//!
+//! The entry point is [`attention::run`], which returns a [`trace::Trace`] holding every
+//! intermediate so the UI only reads and never recomputes.
+
+pub mod attention;
+pub mod embed;
+pub mod error;
+pub mod readouts;
+pub mod rng;
+pub mod softmax;
+pub mod tokenize;
+pub mod trace;
+pub mod weights;
+
+pub use attention::{run, AttentionConfig, Mask};
+pub use error::AttnError;
+pub use trace::{HeadTrace, Trace};
+pub use weights::Weights;

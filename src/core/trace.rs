@@ -1,0 +1,69 @@
+//! The trace: every intermediate of one attention computation, in one value.
+//! The UI draws from it and never recomputes; the tests compare it to ONNX Runtime.
+
+use super::readouts::{RowReadout, Summary};
+use ndarray::Array2;
+
+/// One head's intermediates. `n_q` queries, `n_kv` keys, `d_k = d_model / heads`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeadTrace {
+    /// Q_h = Q[:, h·d_k .. (h+1)·d_k]: (n_q, d_k).
+    pub q: Array2<f32>,
+    /// K_h: (n_kv, d_k).
+    pub k: Array2<f32>,
+    /// V_h: (n_kv, d_k).
+    pub v: Array2<f32>,
+    /// Raw scores S = Q_h K_hᵀ, neither scaled nor masked: (n_q, n_kv).
+    pub scores: Array2<f32>,
+    /// S / √d_k when scaling is on, else S itself: (n_q, n_kv).
+    pub scaled: Array2<f32>,
+    /// `scaled` with blocked entries set to −∞: (n_q, n_kv). These are the softmax's logits.
+    pub masked: Array2<f32>,
+    /// A = softmax(masked / temperature) row by row; blocked entries exactly 0: (n_q, n_kv).
+    pub weights: Array2<f32>,
+    /// O_h = A · V_h: (n_q, d_k).
+    pub output: Array2<f32>,
+    /// One readout per query row.
+    pub rows: Vec<RowReadout>,
+    /// The rows' readouts averaged.
+    pub summary: Summary,
+}
+
+/// The whole computation for one input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// Query-side input: (n_q, d_model).
+    pub x: Array2<f32>,
+    /// Key/value-side input for cross-attention: (n_kv, d_model); `None` means self-attention.
+    pub x_kv: Option<Array2<f32>>,
+    /// Q = X · W_Q: (n_q, d_model).
+    pub q: Array2<f32>,
+    /// K = X_kv · W_K: (n_kv, d_model).
+    pub k: Array2<f32>,
+    /// V = X_kv · W_V: (n_kv, d_model).
+    pub v: Array2<f32>,
+    /// `true` where query i may not see key j: (n_q, n_kv).
+    pub blocked: Array2<bool>,
+    /// The divisor applied to the scores: √d_k, or 1 when scaling is off.
+    pub scale: f32,
+    /// d_model / heads.
+    pub d_k: usize,
+    /// One entry per head.
+    pub heads: Vec<HeadTrace>,
+    /// The heads' outputs side by side: (n_q, d_model).
+    pub concat: Array2<f32>,
+    /// concat · W_O: (n_q, d_model).
+    pub output: Array2<f32>,
+}
+
+impl Trace {
+    /// (n_q, n_kv).
+    pub fn n(&self) -> (usize, usize) {
+        self.blocked.dim()
+    }
+
+    /// The model width.
+    pub fn d_model(&self) -> usize {
+        self.x.ncols()
+    }
+}
