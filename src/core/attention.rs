@@ -5,7 +5,7 @@ use super::error::AttnError;
 use super::readouts::{row_readout, summarise};
 use super::softmax::softmax_row;
 use super::trace::{HeadTrace, Trace};
-use super::weights::{check_finite, check_shape, Weights};
+use super::weights::{check_finite, Weights};
 use ndarray::{s, Array2, ArrayView2, Axis};
 
 /// Which (query, key) pairs are blocked before the softmax.
