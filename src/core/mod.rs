@@ -12,6 +12,7 @@ pub mod embed;
 pub mod error;
 pub mod readouts;
 pub mod rng;
+pub mod scenario;
 pub mod softmax;
 pub mod tokenize;
 pub mod trace;

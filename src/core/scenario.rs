@@ -1,0 +1,150 @@
+//! From what a learner sets (sentences, sizes, switches) to a [`Trace`]: the one call the UI
+//! makes per change.
+
+use super::attention::{head_width, run, AttentionConfig, Mask};
+use super::embed::input_matrix;
+use super::error::AttnError;
+use super::tokenize::tokenize;
+use super::trace::Trace;
+use super::weights::Weights;
+
+/// Every setting that determines the picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// The query-side sentence.
+    pub text: String,
+    /// The key/value-side sentence for cross-attention; `None` = self-attention.
+    pub kv_text: Option<String>,
+    pub d_model: usize,
+    pub heads: usize,
+    /// Fixes the embeddings and the weights.
+    pub seed: u64,
+    /// Add the sinusoidal positional encoding to the embeddings.
+    pub positional: bool,
+    pub mask: Mask,
+    pub scaled: bool,
+    pub temperature: f32,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Self {
+            text: "The animal didn't cross the street because it was too tired".into(),
+            kv_text: None,
+            d_model: 64,
+            heads: 4,
+            seed: 42,
+            positional: true,
+            mask: Mask::None,
+            scaled: true,
+            temperature: 1.0,
+        }
+    }
+}
+
+/// A computed scenario: the tokens on each axis and the trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// Query tokens (rows of every score matrix).
+    pub tokens: Vec<String>,
+    /// Key/value tokens (columns); the same as `tokens` for self-attention.
+    pub kv_tokens: Vec<String>,
+    pub trace: Trace,
+}
+
+/// Tokenise, embed, make the weights and run attention. `max_tokens` bounds each sentence.
+pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError> {
+    head_width(s.d_model, s.heads).map_err(ScenarioError::Attention)?;
+    let tokens = checked_tokens(&s.text, "query", max_tokens)?;
+    let kv_tokens = match &s.kv_text {
+        Some(t) => Some(checked_tokens(t, "key/value", max_tokens)?),
+        None => None,
+    };
+    let attn = |e| ScenarioError::Attention(e);
+    let x = input_matrix(&tokens, s.d_model, s.seed, s.positional).map_err(attn)?;
+    let x_kv = match &kv_tokens {
+        Some(t) => Some(input_matrix(t, s.d_model, s.seed, s.positional).map_err(attn)?),
+        None => None,
+    };
+    let weights = Weights::seeded(s.d_model, s.seed).map_err(attn)?;
+    let cfg = AttentionConfig {
+        heads: s.heads,
+        mask: s.mask,
+        key_padding: None,
+        scaled: s.scaled,
+        temperature: s.temperature,
+    };
+    let trace = run(&x, x_kv.as_ref(), &weights, &cfg).map_err(attn)?;
+    let kv_tokens = kv_tokens.unwrap_or_else(|| tokens.clone());
+    Ok(Outcome { tokens, kv_tokens, trace })
+}
+
+fn checked_tokens(text: &str, which: &'static str, max: usize) -> Result<Vec<String>, ScenarioError> {
+    let tokens = tokenize(text);
+    if tokens.is_empty() {
+        return Err(ScenarioError::NoTokens { which });
+    }
+    if tokens.len() > max {
+        return Err(ScenarioError::TooManyTokens { which, max, given: tokens.len() });
+    }
+    Ok(tokens)
+}
+
+/// Why a scenario could not be computed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScenarioError {
+    /// The sentence has no tokens (empty or only spaces).
+    NoTokens { which: &'static str },
+    /// The sentence has more tokens than the site draws.
+    TooManyTokens { which: &'static str, max: usize, given: usize },
+    /// The attention core refused the sizes or values.
+    Attention(AttnError),
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoTokens { which } => write!(f, "the {which} sentence has no tokens: type at least one word"),
+            Self::TooManyTokens { which, max, given } => {
+                write!(f, "the {which} sentence has {given} tokens; at most {max} can be shown")
+            }
+            Self::Attention(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_scenario_computes_with_its_token_count() {
+        let out = compute(&Scenario::default(), 64).unwrap();
+        assert_eq!(out.tokens.len(), 11);
+        assert_eq!(out.trace.n(), (11, 11));
+        assert_eq!(out.trace.heads.len(), 4);
+        assert_eq!(out.trace.d_k, 16);
+    }
+
+    #[test]
+    fn cross_attention_uses_the_second_sentence_for_keys() {
+        let s = Scenario { kv_text: Some("猫很累。".into()), ..Scenario::default() };
+        let out = compute(&s, 64).unwrap();
+        assert_eq!(out.kv_tokens, ["猫", "很", "累", "。"]);
+        assert_eq!(out.trace.n(), (11, 4));
+    }
+
+    #[test]
+    fn bad_settings_are_errors_with_messages() {
+        let empty = Scenario { text: "  ".into(), ..Scenario::default() };
+        assert_eq!(compute(&empty, 64).unwrap_err().to_string(), "the query sentence has no tokens: type at least one word");
+        let long = Scenario { text: "a ".repeat(500), ..Scenario::default() };
+        assert_eq!(compute(&long, 64).unwrap_err().to_string(), "the query sentence has 500 tokens; at most 64 can be shown");
+        let heads = Scenario { heads: 3, ..Scenario::default() };
+        assert!(compute(&heads, 64).unwrap_err().to_string().contains("d_model = 64 is not divisible by heads = 3"));
+        let zero = Scenario { d_model: 0, ..Scenario::default() };
+        assert_eq!(compute(&zero, 64).unwrap_err().to_string(), "d_model must be at least 1, got 0");
+    }
+}
