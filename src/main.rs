@@ -1,1 +1,12 @@
-fn main(){}
+//! Mounts the app. Built by Trunk for wasm32; natively it only reminds how to run the site.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    attention_lab::panic_notice::install();
+    leptos::mount::mount_to_body(attention_lab::app::App);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("Attention Lab runs in the browser: see README.md (scripts/serve.sh).");
+}

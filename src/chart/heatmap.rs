@@ -1,0 +1,191 @@
+//! Draws a matrix as a heatmap on a `<canvas>`: cells as pixels (one pixel per cell into an
+//! `ImageData`, then one scaled `drawImage` with smoothing off: cost grows with the cell count,
+//! not the canvas size), and plotters for the token labels, the frame and the legend text.
+//! Sharp on high-DPI screens: the canvas has devicePixelRatio device pixels per CSS pixel.
+
+use super::colormap::{Rgb, Scale, BLOCKED};
+use super::layout::{short_label, Layout};
+use ndarray::Array2;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+/// What to draw: already computed, owned, comparable (so a `Memo` can skip equal redraws).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapSpec {
+    /// (rows, cols).
+    pub values: Array2<f32>,
+    /// One label per row (queries).
+    pub row_labels: Vec<String>,
+    /// One label per column (keys, or feature indices).
+    pub col_labels: Vec<String>,
+    pub scale: Scale,
+    /// (rows, cols); `true` cells are drawn in the blocked grey instead of their value.
+    pub blocked: Option<Array2<bool>>,
+}
+
+/// Colours that follow the page theme.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ink {
+    pub text: Rgb,
+    pub frame: Rgb,
+}
+
+/// Draw `spec` into `canvas`, `avail_width` CSS px wide at most; returns the geometry drawn.
+pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, ink: Ink) -> Result<Layout, String> {
+    let (rows, cols) = spec.values.dim();
+    let layout = Layout::fit(avail_width, rows, cols, &spec.row_labels, &spec.col_labels);
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    size_canvas(canvas, &layout, dpr)?;
+    let ctx = context(canvas)?;
+    ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+
+    let cells = cell_pixels(spec);
+    blit(&ctx, &cells, cols as u32, rows as u32, (layout.grid_x, layout.grid_y), (layout.cell * cols as f64, layout.cell * rows as f64), dpr)?;
+    let bar = legend_pixels(spec.scale, 128);
+    let bar_h = layout.legend_height();
+    blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
+
+    labels_and_frame(canvas, spec, &layout, dpr, ink).map_err(|e| format!("drawing labels failed: {e}"))?;
+    Ok(layout)
+}
+
+/// RGBA for each cell, row-major: one pixel per cell.
+fn cell_pixels(spec: &HeatmapSpec) -> Vec<u8> {
+    let mut px = Vec::with_capacity(spec.values.len() * 4);
+    for ((r, c), v) in spec.values.indexed_iter() {
+        let blocked = spec.blocked.as_ref().is_some_and(|b| b.get((r, c)).copied().unwrap_or(false));
+        let rgb = if blocked { BLOCKED } else { spec.scale.color(*v) };
+        px.extend_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+    }
+    px
+}
+
+/// A vertical colour bar, highest value at the top: `steps` pixels of one column.
+fn legend_pixels(scale: Scale, steps: usize) -> Vec<u8> {
+    let (lo, hi) = scale.range();
+    (0..steps)
+        .flat_map(|i| {
+            let t = 1.0 - i as f32 / (steps - 1) as f32;
+            let c = scale.color(lo + (hi - lo) * t);
+            [c[0], c[1], c[2], 255]
+        })
+        .collect()
+}
+
+/// Put `w × h` RGBA pixels at CSS position `at`, stretched to CSS size `size`, unsmoothed.
+fn blit(ctx: &CanvasRenderingContext2d, rgba: &[u8], w: u32, h: u32, at: (f64, f64), size: (f64, f64), dpr: f64) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let scratch: HtmlCanvasElement = document
+        .create_element("canvas")
+        .map_err(|_| "cannot create a canvas")?
+        .dyn_into()
+        .map_err(|_| "not a canvas")?;
+    scratch.set_width(w);
+    scratch.set_height(h);
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), w, h).map_err(|_| "bad image data")?;
+    context(&scratch)?.put_image_data(&image, 0.0, 0.0).map_err(|_| "putImageData failed")?;
+    ctx.set_image_smoothing_enabled(false);
+    ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&scratch, at.0 * dpr, at.1 * dpr, size.0 * dpr, size.1 * dpr)
+        .map_err(|_| "drawImage failed".to_string())
+}
+
+fn labels_and_frame(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, l: &Layout, dpr: f64, ink: Ink) -> Result<(), String> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
+    let root = backend.into_drawing_area();
+    let px = |v: f64| (v * dpr).round() as i32;
+    let color = RGBColor(ink.text[0], ink.text[1], ink.text[2]);
+    let font = ("sans-serif", l.font_px * dpr).into_font().color(&color);
+    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+
+    let grid_bottom = l.grid_y + l.cell * l.rows as f64;
+    for (r, label) in spec.row_labels.iter().enumerate().filter(|(i, _)| i % l.label_every == 0) {
+        let y = l.grid_y + (r as f64 + 0.5) * l.cell;
+        let style = font.clone().pos(Pos::new(HPos::Right, VPos::Center));
+        root.draw(&Text::new(short_label(label), (px(l.grid_x - 5.0), px(y)), style)).map_err(err)?;
+    }
+    let vertical = ("sans-serif", l.font_px * dpr).into_font().transform(FontTransform::Rotate270).color(&color);
+    for (c, label) in spec.col_labels.iter().enumerate().filter(|(i, _)| i % l.label_every == 0) {
+        let x = l.grid_x + (c as f64 + 0.5) * l.cell;
+        let style = vertical.clone().pos(Pos::new(HPos::Right, VPos::Center));
+        root.draw(&Text::new(short_label(label), (px(x), px(grid_bottom + 5.0)), style)).map_err(err)?;
+    }
+
+    let frame = RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]);
+    let grid_right = l.grid_x + l.cell * l.cols as f64;
+    root.draw(&Rectangle::new([(px(l.grid_x), px(l.grid_y)), (px(grid_right), px(grid_bottom))], frame.stroke_width(1)))
+        .map_err(err)?;
+    let bar_bottom = l.grid_y + l.legend_height();
+    let bar_right = l.legend_x + l.legend_bar;
+    root.draw(&Rectangle::new([(px(l.legend_x), px(l.grid_y)), (px(bar_right), px(bar_bottom))], frame.stroke_width(1)))
+        .map_err(err)?;
+
+    let (lo, hi) = spec.scale.range();
+    let ticks = [(hi, l.grid_y), ((lo + hi) / 2.0, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)];
+    for (value, y) in ticks {
+        let style = font.clone().pos(Pos::new(HPos::Left, VPos::Center));
+        root.draw(&Text::new(format_tick(value), (px(bar_right + 4.0), px(y)), style)).map_err(err)?;
+    }
+    root.present().map_err(err)
+}
+
+/// A legend number: short, and never "-0".
+pub fn format_tick(v: f32) -> String {
+    let v = if v == 0.0 { 0.0 } else { v };
+    let a = v.abs();
+    if a >= 1000.0 || (a > 0.0 && a < 0.01) {
+        format!("{v:.1e}")
+    } else if a >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn size_canvas(canvas: &HtmlCanvasElement, l: &Layout, dpr: f64) -> Result<(), String> {
+    canvas.set_width((l.width * dpr).round() as u32);
+    canvas.set_height((l.height * dpr).round() as u32);
+    let style = canvas.style();
+    style.set_property("width", &format!("{}px", l.width)).map_err(|_| "cannot size canvas")?;
+    style.set_property("height", &format!("{}px", l.height)).map_err(|_| "cannot size canvas".to_string())
+}
+
+fn context(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, String> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or_else(|| "this browser gave no 2D canvas context".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_short() {
+        assert_eq!(format_tick(1.0), "1.00");
+        assert_eq!(format_tick(-0.0), "0.00");
+        assert_eq!(format_tick(23.4), "23");
+        assert_eq!(format_tick(12345.0), "1.2e4");
+    }
+
+    #[test]
+    fn blocked_cells_are_grey_and_pixels_are_row_major() {
+        let spec = HeatmapSpec {
+            values: ndarray::arr2(&[[0.0, 1.0], [0.5, 0.25]]),
+            row_labels: vec![],
+            col_labels: vec![],
+            scale: Scale::Sequential { min: 0.0, max: 1.0 },
+            blocked: Some(ndarray::arr2(&[[false, true], [false, false]])),
+        };
+        let px = cell_pixels(&spec);
+        assert_eq!(px.len(), 16);
+        assert_eq!(&px[4..7], &BLOCKED);
+        assert_eq!(&px[0..3], &spec.scale.color(0.0));
+        assert_eq!(&px[12..15], &spec.scale.color(0.25));
+    }
+}

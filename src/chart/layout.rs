@@ -1,0 +1,136 @@
+//! Where a heatmap's parts go, in CSS pixels: pure arithmetic, so it is tested natively and
+//! the pointer → cell mapping for hover uses exactly the geometry that was drawn.
+
+/// Largest and smallest cell side, CSS px: big enough to hit on a phone, small enough to fit.
+const MAX_CELL: f64 = 40.0;
+const MIN_CELL: f64 = 3.0;
+/// Token labels longer than this are cut with an ellipsis.
+pub const MAX_LABEL_CHARS: usize = 12;
+/// Colour bar width and the room for its tick labels.
+const LEGEND_BAR: f64 = 12.0;
+const LEGEND_GAP: f64 = 14.0;
+const PAD: f64 = 6.0;
+
+/// Geometry of one drawn heatmap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Layout {
+    /// Whole canvas, CSS px.
+    pub width: f64,
+    pub height: f64,
+    /// Top-left corner of the cell grid.
+    pub grid_x: f64,
+    pub grid_y: f64,
+    /// Side of one square cell.
+    pub cell: f64,
+    pub rows: usize,
+    pub cols: usize,
+    /// Label font size.
+    pub font_px: f64,
+    /// Draw every k-th token label (1 = all) so labels never overlap.
+    pub label_every: usize,
+    /// Left edge of the colour bar.
+    pub legend_x: f64,
+    pub legend_bar: f64,
+}
+
+impl Layout {
+    /// Fit a rows × cols grid with its labels and legend into `avail_width`.
+    /// `row_labels`/`col_labels` are the label texts (their widths set the margins).
+    pub fn fit(avail_width: f64, rows: usize, cols: usize, row_labels: &[String], col_labels: &[String]) -> Self {
+        let (rows, cols) = (rows.max(1), cols.max(1));
+        let guess_font = 13.0;
+        let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
+        let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font;
+        let cell = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, MAX_CELL).floor();
+        let font_px = (cell * 0.6).clamp(10.0, 14.0).round();
+        let label_every = ((font_px * 1.15) / cell).ceil().max(1.0) as usize;
+        let left = max_label_em(row_labels) * font_px + PAD * 2.0;
+        let bottom = max_label_em(col_labels) * font_px + PAD * 2.0;
+        let grid_w = cell * cols as f64;
+        let grid_h = cell * rows as f64;
+        let legend_x = left + grid_w + LEGEND_GAP;
+        let width = legend_x + LEGEND_BAR + 6.0 + 6.0 * 0.6 * font_px + PAD;
+        // The colour bar needs some height even for a single row.
+        let height = PAD + grid_h.max(80.0) + bottom;
+        Self {
+            width: width.ceil(),
+            height: height.ceil(),
+            grid_x: left,
+            grid_y: PAD,
+            cell,
+            rows,
+            cols,
+            font_px,
+            label_every,
+            legend_x,
+            legend_bar: LEGEND_BAR,
+        }
+    }
+
+    /// The (row, col) under CSS-pixel point (x, y) of the canvas, if any.
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let (cx, cy) = ((x - self.grid_x) / self.cell, (y - self.grid_y) / self.cell);
+        if cx < 0.0 || cy < 0.0 {
+            return None;
+        }
+        let (r, c) = (cy as usize, cx as usize);
+        (r < self.rows && c < self.cols).then_some((r, c))
+    }
+
+    /// Height of the cell grid (the colour bar is drawn at least 80 px tall).
+    pub fn legend_height(&self) -> f64 {
+        (self.cell * self.rows as f64).max(80.0)
+    }
+}
+
+/// A label as drawn: at most [`MAX_LABEL_CHARS`] characters, else cut with "…".
+pub fn short_label(s: &str) -> String {
+    if s.chars().count() <= MAX_LABEL_CHARS {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(MAX_LABEL_CHARS - 1).collect();
+        format!("{head}…")
+    }
+}
+
+/// Width of the widest label in em: about 0.6 em per Latin character, 1 em per CJK one.
+fn max_label_em(labels: &[String]) -> f64 {
+    labels
+        .iter()
+        .map(|l| short_label(l).chars().map(|c| if (c as u32) < 0x2E80 { 0.62 } else { 1.0 }).sum::<f64>())
+        .fold(1.0, f64::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("tok{i}")).collect()
+    }
+
+    #[test]
+    fn fits_the_width_and_maps_points_back_to_cells() {
+        let l = Layout::fit(600.0, 11, 11, &labels(11), &labels(11));
+        assert!(l.width <= 600.0, "width {}", l.width);
+        assert!(l.cell >= 20.0);
+        let centre = |r: usize, c: usize| (l.grid_x + (c as f64 + 0.5) * l.cell, l.grid_y + (r as f64 + 0.5) * l.cell);
+        let (x, y) = centre(3, 7);
+        assert_eq!(l.cell_at(x, y), Some((3, 7)));
+        assert_eq!(l.cell_at(l.grid_x - 1.0, y), None);
+        assert_eq!(l.cell_at(x, l.grid_y + l.cell * 11.0 + 1.0), None);
+    }
+
+    #[test]
+    fn dense_grids_thin_out_their_labels() {
+        let l = Layout::fit(390.0, 64, 64, &labels(64), &labels(64));
+        assert!(l.cell >= MIN_CELL && l.label_every > 1, "cell {} every {}", l.cell, l.label_every);
+    }
+
+    #[test]
+    fn long_labels_are_cut() {
+        assert_eq!(short_label("short"), "short");
+        assert_eq!(short_label("abcdefghijklmnop"), "abcdefghijk…");
+        assert_eq!(short_label("非常非常非常非常长的词语啊"), "非常非常非常非常长的词…");
+    }
+}
