@@ -1,0 +1,124 @@
+//! Headless Chromium through chromedriver (both from Debian's packages), one per test.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::process::{Child, Command};
+
+/// A browser window plus the chromedriver behind it; closed on [`Browser::close`].
+pub struct Browser {
+    pub client: Client,
+    driver: Child,
+    _profile: TempDir,
+}
+
+/// A fresh Chromium profile directory, removed afterwards.
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+impl Browser {
+    /// Open headless Chromium with a `width × height` window.
+    pub async fn open(width: u32, height: u32) -> Browser {
+        let port = free_port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("chromedriver on PATH (scripts/setup.sh installs it)");
+        let profile = std::env::temp_dir().join(format!("attention-lab-e2e-{port}"));
+        let caps = json!({
+            "goog:chromeOptions": {
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        });
+        let serde_json::Value::Object(caps) = caps else { unreachable!() };
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let url = format!("http://127.0.0.1:{port}");
+        let mut last_err = String::new();
+        for _ in 0..50 {
+            match ClientBuilder::new(connector.clone()).capabilities(caps.clone()).connect(&url).await {
+                Ok(client) => return Browser { client, driver, _profile: TempDir(profile) },
+                Err(e) => last_err = e.to_string(),
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("could not start a Chromium session through chromedriver: {last_err}");
+    }
+
+    /// Load `url` and wait until the app has mounted.
+    pub async fn open_page(&self, url: &str) {
+        self.client.goto(url).await.expect("navigate");
+        self.wait_for("main").await;
+    }
+
+    /// Wait (up to 10 s) for an element matching `css`.
+    pub async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element matching {css:?} appeared: {e}"))
+    }
+
+    /// The text of the element with `data-testid` = `id`.
+    pub async fn text_of(&self, id: &str) -> String {
+        let el = self.wait_for(&format!("[data-testid='{id}']")).await;
+        el.text().await.expect("element text")
+    }
+
+    /// Run `script` (a function body that may `return`) with `args`.
+    pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
+        self.client.execute(script, args).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Pixel statistics of the canvas inside the element with `data-testid` = `id`:
+    /// (painted pixels, distinct colours), read back from the canvas itself.
+    pub async fn canvas_paint(&self, id: &str) -> (u64, u64) {
+        self.wait_for(&format!("[data-testid='{id}'] canvas[data-drawn='true']")).await;
+        let v = self
+            .js(
+                r#"const c = document.querySelector(`[data-testid='${arguments[0]}'] canvas`);
+                   const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                   let painted = 0; const colours = new Set();
+                   for (let i = 0; i < d.length; i += 4) {
+                     if (d[i + 3] > 0) { painted++; colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]); }
+                   }
+                   return [painted, colours.size];"#,
+                vec![json!(id)],
+            )
+            .await;
+        (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0))
+    }
+
+    /// Fail the test if the page shows the panic notice.
+    pub async fn assert_no_panic(&self) {
+        let panics = self.client.find_all(Locator::Css("[data-testid='panic']")).await.expect("query");
+        if let Some(p) = panics.first() {
+            panic!("the page panicked: {}", p.text().await.unwrap_or_default());
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.client.clone().close().await;
+        let _ = self.driver.kill().await;
+    }
+}

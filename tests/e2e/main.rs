@@ -1,0 +1,10 @@
+//! End-to-end tests: the built site (`dist/`) served on 127.0.0.1 and driven in headless
+//! Chromium through chromedriver, as a user would use it. Elements are found by `data-testid`.
+//!
+//! Ignored in a plain `cargo test` because they need the built site and Chromium; the README's
+//! test command (scripts/test.sh) builds `dist/` and runs them with `--ignored`.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod browser;
+mod first_page;
+mod server;

@@ -1,0 +1,96 @@
+//! A minimal static file server for `dist/` on 127.0.0.1 (a random free port), optionally
+//! under a sub-path.
+
+use std::path::{Path, PathBuf};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+/// A running server; dropped, it stops answering.
+pub struct Site {
+    pub base: String,
+    task: JoinHandle<()>,
+}
+
+impl Site {
+    /// Serve the built site at `http://127.0.0.1:<port><prefix>/` (`prefix` "" or "/sub/path").
+    pub async fn start(prefix: &str) -> Site {
+        let root = dist_dir();
+        assert!(
+            root.join("index.html").is_file(),
+            "{} has no index.html: build the site first (scripts/test.sh does)",
+            root.display()
+        );
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1");
+        let port = listener.local_addr().expect("local addr").port();
+        let prefix = prefix.trim_end_matches('/').to_string();
+        let base = format!("http://127.0.0.1:{port}{prefix}/");
+        let task = tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let (root, prefix) = (root.clone(), prefix.clone());
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 8192];
+                    let Ok(n) = stream.read(&mut buf).await else { return };
+                    let request = String::from_utf8_lossy(&buf[..n]);
+                    let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
+                    let response = respond(&root, &prefix, &path);
+                    let _ = stream.write_all(&response).await;
+                    let _ = stream.shutdown().await;
+                });
+            }
+        });
+        Site { base, task }
+    }
+
+    /// The full URL of `rest` (which may start with "?" or "#").
+    pub fn url(&self, rest: &str) -> String {
+        format!("{}{}", self.base, rest.trim_start_matches('/'))
+    }
+
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+pub fn dist_dir() -> PathBuf {
+    std::env::var_os("E2E_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("dist"))
+}
+
+fn respond(root: &Path, prefix: &str, raw_path: &str) -> Vec<u8> {
+    let path = raw_path.split(['?', '#']).next().unwrap_or("/");
+    let Some(rel) = path.strip_prefix(prefix) else { return status(404) };
+    let rel = rel.trim_start_matches('/');
+    let rel = if rel.is_empty() { "index.html" } else { rel };
+    if rel.split('/').any(|part| part == "..") {
+        return status(404);
+    }
+    match std::fs::read(root.join(rel)) {
+        Ok(body) => {
+            let mime = match rel.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript",
+                Some("wasm") => "application/wasm",
+                Some("css") => "text/css",
+                Some("svg") => "image/svg+xml",
+                Some("json") | Some("webmanifest") => "application/json",
+                Some("png") => "image/png",
+                _ => "application/octet-stream",
+            };
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            [head.into_bytes(), body].concat()
+        }
+        Err(_) => status(404),
+    }
+}
+
+fn status(code: u16) -> Vec<u8> {
+    format!("HTTP/1.1 {code} Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").into_bytes()
+}

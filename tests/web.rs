@@ -1,0 +1,86 @@
+//! In-browser tests (wasm-bindgen-test in headless Chromium): components mounted into a real
+//! DOM, and the heatmap's pixels read back from the canvas.
+#![cfg(target_arch = "wasm32")]
+
+use attention_lab::app::{App, Heatmap};
+use attention_lab::chart::colormap::Scale;
+use attention_lab::chart::heatmap::{draw, HeatmapSpec, Ink};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A fresh `<div>` in the body for one test to mount into.
+fn host() -> HtmlElement {
+    let document = document();
+    let div = document.create_element("div").unwrap().unchecked_into::<HtmlElement>();
+    div.style().set_property("width", "900px").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div
+}
+
+fn small_spec() -> HeatmapSpec {
+    HeatmapSpec {
+        values: ndarray::arr2(&[[0.0, 0.5, 1.0], [1.0, 0.25, 0.0]]),
+        row_labels: vec!["a".into(), "b".into()],
+        col_labels: vec!["x".into(), "y".into(), "z".into()],
+        scale: Scale::Sequential { min: 0.0, max: 1.0 },
+        blocked: Some(ndarray::arr2(&[[false, false, true], [false, false, false]])),
+    }
+}
+
+/// The RGB of canvas device pixel (x, y).
+fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> [u8; 3] {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let d = ctx.get_image_data(x, y, 1.0, 1.0).unwrap().data();
+    [d[0], d[1], d[2]]
+}
+
+#[wasm_bindgen_test]
+fn every_cell_is_drawn_in_its_own_colour() {
+    let canvas: HtmlCanvasElement = document().create_element("canvas").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&canvas).unwrap();
+    let spec = small_spec();
+    let ink = Ink { text: [0, 0, 0], frame: [0, 0, 0] };
+    let layout = draw(&canvas, &spec, 600.0, ink).expect("draws");
+    let dpr = window().device_pixel_ratio().max(1.0);
+    for ((r, c), v) in spec.values.indexed_iter() {
+        let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell) * dpr;
+        let y = (layout.grid_y + (r as f64 + 0.5) * layout.cell) * dpr;
+        let want = if (r, c) == (0, 2) { attention_lab::chart::colormap::BLOCKED } else { spec.scale.color(*v) };
+        assert_eq!(pixel(&canvas, x, y), want, "cell ({r},{c}) value {v}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn heatmap_component_shows_its_caption_and_draws() {
+    let host = host();
+    let _mounted = leptos::mount::mount_to(host.clone(), || {
+        view! { <Heatmap spec=Signal::stored(small_spec()) caption=Signal::stored("A: 2 × 3".to_string()) testid="t" /> }
+    });
+    leptos::task::tick().await;
+    let figure = host.query_selector("[data-testid='t']").unwrap().expect("figure mounted");
+    assert_eq!(figure.query_selector("figcaption").unwrap().unwrap().text_content().unwrap(), "A: 2 × 3");
+    let canvas: HtmlCanvasElement = figure.query_selector("canvas").unwrap().unwrap().unchecked_into();
+    assert_eq!(canvas.get_attribute("data-drawn").as_deref(), Some("true"));
+    assert!(canvas.width() > 100 && canvas.height() > 80, "canvas {}×{}", canvas.width(), canvas.height());
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn app_mounts_with_the_default_sentence_weights() {
+    let host = host();
+    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    leptos::task::tick().await;
+    let caption = host
+        .query_selector("[data-testid='heatmap-weights'] figcaption")
+        .unwrap()
+        .expect("weights heatmap mounted")
+        .text_content()
+        .unwrap();
+    assert!(caption.ends_with("11 × 11"), "{caption}");
+    assert!(host.query_selector("[data-testid='compute-error']").unwrap().is_none());
+    host.remove();
+}
