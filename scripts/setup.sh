@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs whatever Attention Lab needs and is missing, then puts the tools on PATH.
+# Idempotent: a second run checks versions and skips what is there. Sourced by serve.sh and
+# test.sh (so the PATH it sets carries over); can also be run on its own.
+#
+# What and why (see the README): wasm32 target; Trunk 0.22.1; wasm-bindgen-cli at the exact
+# version in Cargo.lock; wasm-opt from npm's binaryen@132 in .tools/ (Debian's binaryen 108
+# breaks the page); Chromium + ChromeDriver and CJK fonts from Debian for the browser tests.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root_dir=$(pwd)
+export PATH="$HOME/.cargo/bin:$root_dir/.tools/node_modules/.bin:$PATH"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+trunk_version=0.22.1
+binaryen_version=132
+wbg_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if ! grep -q "wasm_bindgen = \"$wbg_version\"" Trunk.toml; then
+  echo "Trunk.toml's wasm_bindgen does not match Cargo.lock's wasm-bindgen $wbg_version: fix Trunk.toml" >&2
+  exit 1
+fi
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_missing=()
+command -v chromium >/dev/null || apt_missing+=(chromium)
+command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
+# Chinese token labels and screenshots need a CJK font; the site itself uses the system's fonts.
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || apt_missing+=(fonts-noto-cjk)
+if [ ${#apt_missing[@]} -gt 0 ]; then
+  say "installing from Debian: ${apt_missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $trunk_version" ]; then
+  say "installing Trunk $trunk_version (about 14 minutes on 2 cores)"
+  # 0.22.x declares rust-version 1.96.1 but builds and runs fine on this machine's 1.95.
+  cargo install --locked --ignore-rust-version trunk --version "$trunk_version"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ]; then
+  say "installing wasm-bindgen-cli $wbg_version (about 3 minutes)"
+  # Not --locked: its lock file pins a yanked crate.
+  cargo install wasm-bindgen-cli --version "$wbg_version" --force
+fi
+
+if [ "$("$root_dir/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null)" != "wasm-opt version $binaryen_version (version_$binaryen_version)" ]; then
+  say "installing wasm-opt (npm binaryen@$binaryen_version) into .tools/"
+  mkdir -p .tools
+  npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$binaryen_version"
+fi
+
+if [ "$(command -v wasm-opt)" != "$root_dir/.tools/node_modules/.bin/wasm-opt" ]; then
+  echo "wasm-opt on PATH is $(command -v wasm-opt), not the one in .tools/" >&2
+  exit 1
+fi
+say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | cut -d' ' -f1-3), $(chromium --version 2>/dev/null | head -1)"

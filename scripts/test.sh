@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: native (core, golden fixtures, properties, UI logic),
+# in-browser (wasm-bindgen-test in headless Chromium) and end-to-end (the release build of the
+# site in headless Chromium). Ends with one line "tests: N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "native tests"
+cargo test --locked 2>&1 | tee -a "$log"
+
+step "in-browser tests (wasm-bindgen-test, headless Chromium)"
+cargo test --locked --target wasm32-unknown-unknown --test web 2>&1 | tee -a "$log"
+
+step "release build of the site"
+trunk build --release
+
+step "end-to-end tests (dist/ in headless Chromium)"
+cargo test --locked --test e2e -- --ignored 2>&1 | tee -a "$log"
+
+passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
+failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
+echo
+echo "tests: $passed passed, $failed failed"
