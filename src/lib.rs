@@ -9,3 +9,4 @@ pub mod chart;
 pub mod core;
 pub mod i18n;
 pub mod panic_notice;
+pub mod settings;

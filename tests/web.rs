@@ -47,8 +47,8 @@ fn every_cell_is_drawn_in_its_own_colour() {
     let layout = draw(&canvas, &spec, 600.0, ink).expect("draws");
     let dpr = window().device_pixel_ratio().max(1.0);
     for ((r, c), v) in spec.values.indexed_iter() {
-        let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell) * dpr;
-        let y = (layout.grid_y + (r as f64 + 0.5) * layout.cell) * dpr;
+        let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell_w) * dpr;
+        let y = (layout.grid_y + (r as f64 + 0.5) * layout.cell_h) * dpr;
         let want = if (r, c) == (0, 2) { attention_lab::chart::colormap::BLOCKED } else { spec.scale.color(*v) };
         assert_eq!(pixel(&canvas, x, y), want, "cell ({r},{c}) value {v}");
     }

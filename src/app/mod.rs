@@ -1,7 +1,17 @@
-//! The Leptos user interface. State lives in [`App`]; components get narrow signals.
+//! The Leptos user interface. State lives in [`App`] (see `state`); components read it through
+//! the `LabCtx` context and own only their local UI state.
 
+mod charts;
+mod controls;
+mod formulas;
 mod heatmap;
+mod hooks;
+mod lab;
 mod root;
+mod specs;
+mod stages;
+pub mod state;
+mod stepper;
 
 pub use heatmap::Heatmap;
 pub use root::App;

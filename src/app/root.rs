@@ -1,77 +1,130 @@
-//! `App`: the page. Owns the language and the scenario; the trace is computed once per change
-//! in a `Memo` and every view reads it.
+//! `App`: the page. Reads the initial state from the URL (the language falls back to the last
+//! choice, then the browser's), provides it to every component, keeps the URL in step so a
+//! reload or a shared link shows the same picture, and steps the lesson with ←/→.
 
-use super::Heatmap;
-use crate::chart::{colormap::Scale, heatmap::HeatmapSpec};
-use crate::core::scenario::{compute, Outcome, Scenario};
-use crate::i18n::{t, Lang, Msg};
-use leptos::prelude::*;
+use super::controls::Controls;
+use super::lab::SaturationLab;
+use super::state::{use_lab, LabCtx};
+use super::stepper::Stepper;
+use crate::i18n::{Lang, Msg};
+use crate::settings::{default_sentences, Settings};
+use leptos::{ev, prelude::*};
+use wasm_bindgen::JsCast;
 
-/// The most tokens a sentence may have: beyond this the heatmaps stop being readable.
-pub const MAX_TOKENS: usize = 64;
+/// Where the last language choice is remembered.
+const LANG_KEY: &str = "attention-lab-lang";
 
-/// The language the browser asks for (zh* → Chinese).
-fn browser_lang() -> Lang {
-    web_sys::window().and_then(|w| w.navigator().language()).map_or(Lang::En, |tag| Lang::from_tag(&tag))
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// The language to use when the URL names none: the last choice, else the browser's.
+fn preferred_lang() -> Lang {
+    let stored = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    match stored.as_deref() {
+        Some("zh") => Lang::Zh,
+        Some("en") => Lang::En,
+        _ => window().navigator().language().map_or(Lang::En, |tag| Lang::from_tag(&tag)),
+    }
+}
+
+/// Settings from the page's URL.
+fn initial_settings() -> Settings {
+    let search = window().location().search().unwrap_or_default();
+    Settings::from_query(&search, preferred_lang()).0
+}
+
+/// Is the key event aimed at a form control, where arrows already mean something?
+fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
 /// The whole site.
 #[component]
 pub fn App() -> impl IntoView {
-    let lang = RwSignal::new(browser_lang());
-    let scenario = RwSignal::new(Scenario::default());
-    let outcome = Memo::new(move |_| scenario.with(|s| compute(s, MAX_TOKENS)));
-    let tr = move |m: Msg| t(lang.get(), m);
+    let lab = LabCtx::new(initial_settings());
+    provide_context(lab);
 
     Effect::new(move |_| {
-        if let Some(html) = document().document_element() {
-            let _ = html.set_attribute("lang", lang.get().code());
+        let query = lab.settings.with(Settings::to_query);
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
         }
     });
+    Effect::new(move |_| {
+        let code = lab.lang.get().code();
+        if let Some(html) = document().document_element() {
+            let _ = html.set_attribute("lang", if code == "zh" { "zh-CN" } else { "en" });
+        }
+        if let Some(s) = storage() {
+            let _ = s.set_item(LANG_KEY, code);
+        }
+    });
+    let keys = window_event_listener(ev::keydown, move |e| {
+        if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        let stage = lab.settings.with_untracked(|s| s.stage);
+        let target = match e.key().as_str() {
+            "ArrowRight" => stage.next(),
+            "ArrowLeft" => stage.prev(),
+            _ => None,
+        };
+        if let Some(st) = target {
+            e.prevent_default();
+            lab.settings.update(|s| s.stage = st);
+        }
+    });
+    on_cleanup(move || keys.remove());
 
     view! {
         <header class="masthead">
-            <h1 class="masthead__title">{move || tr(Msg::AppTitle)}</h1>
-            <p class="masthead__tagline">{move || tr(Msg::Tagline)}</p>
+            <div class="masthead__text">
+                <h1 class="masthead__title">{move || lab.t(Msg::AppTitle)}</h1>
+                <p class="masthead__tagline">{move || lab.t(Msg::Tagline)}</p>
+            </div>
+            <LanguageSwitch />
         </header>
         <main class="page">
-            {move || match outcome.get() {
-                Ok(o) => view! { <WeightsPanel outcome=o lang=lang.into() /> }.into_any(),
-                Err(e) => view! {
-                    <p class="error" role="alert" data-testid="compute-error">
-                        {tr(Msg::ComputeError)} ": " {e.to_string()}
-                    </p>
-                }.into_any(),
-            }}
+            <Controls />
+            <div class="page__main">
+                {move || lab.error.get().map(|e| view! {
+                    <p class="error" role="alert" data-testid="compute-error">{lab.t(Msg::ComputeError)} ": " {e}</p>
+                })}
+                <Show when=move || lab.outcome.with(Option::is_some)>
+                    <Stepper />
+                    <SaturationLab />
+                </Show>
+            </div>
         </main>
     }
 }
 
-/// The attention weights of the first head, read from the trace.
+/// Switches between English and Chinese; an untouched default sentence follows the language.
 #[component]
-fn WeightsPanel(
-    /// The computed scenario.
-    outcome: Outcome,
-    /// Current language.
-    lang: Signal<Lang>,
-) -> impl IntoView {
-    let heads = outcome.trace.heads.len();
-    let (n_q, n_kv) = outcome.trace.n();
-    let spec = HeatmapSpec {
-        values: outcome.trace.heads[0].weights.clone(),
-        row_labels: outcome.tokens.clone(),
-        col_labels: outcome.kv_tokens.clone(),
-        scale: Scale::Sequential { min: 0.0, max: 1.0 },
-        blocked: Some(outcome.trace.blocked.clone()),
-    };
-    let caption = move || {
-        let l = lang.get();
-        format!("{} ({} 1/{heads}): {n_q} × {n_kv}", t(l, Msg::WeightsTitle), t(l, Msg::HeadLabel))
+fn LanguageSwitch() -> impl IntoView {
+    let lab = use_lab();
+    let toggle = move |_| {
+        lab.settings.update(|s| {
+            let next = if s.lang == Lang::En { Lang::Zh } else { Lang::En };
+            let (old_text, old_kv) = default_sentences(s.lang);
+            let (new_text, new_kv) = default_sentences(next);
+            if s.text == old_text {
+                s.text = new_text.into();
+                s.query = 0;
+            }
+            if s.kv_text == old_kv {
+                s.kv_text = new_kv.into();
+            }
+            s.lang = next;
+        })
     };
     view! {
-        <section class="panel" data-testid="weights-panel">
-            <p class="panel__text">{move || t(lang.get(), Msg::WeightsExplain)}</p>
-            <Heatmap spec=Signal::stored(spec) caption=Signal::derive(caption) testid="heatmap-weights" />
-        </section>
+        <button type="button" class="button masthead__lang" data-testid="lang-switch" on:click=toggle
+            lang=move || if lab.lang.get() == Lang::En { "zh-CN" } else { "en" }>
+            {move || lab.t(Msg::SwitchLanguage)}
+        </button>
     }
 }

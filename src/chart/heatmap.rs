@@ -5,6 +5,7 @@
 
 use super::colormap::{Rgb, Scale, BLOCKED};
 use super::layout::{short_label, Layout};
+use super::surface::{context2d, fit_canvas};
 use ndarray::Array2;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -37,13 +38,12 @@ pub struct Ink {
 pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, ink: Ink) -> Result<Layout, String> {
     let (rows, cols) = spec.values.dim();
     let layout = Layout::fit(avail_width, rows, cols, &spec.row_labels, &spec.col_labels);
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-    size_canvas(canvas, &layout, dpr)?;
-    let ctx = context(canvas)?;
+    let dpr = fit_canvas(canvas, layout.width, layout.height)?;
+    let ctx = context2d(canvas)?;
     ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
 
     let cells = cell_pixels(spec);
-    blit(&ctx, &cells, cols as u32, rows as u32, (layout.grid_x, layout.grid_y), (layout.cell * cols as f64, layout.cell * rows as f64), dpr)?;
+    blit(&ctx, &cells, cols as u32, rows as u32, (layout.grid_x, layout.grid_y), (layout.cell_w * cols as f64, layout.cell_h * rows as f64), dpr)?;
     let bar = legend_pixels(spec.scale, 128);
     let bar_h = layout.legend_height();
     blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
@@ -86,7 +86,7 @@ fn blit(ctx: &CanvasRenderingContext2d, rgba: &[u8], w: u32, h: u32, at: (f64, f
     scratch.set_width(w);
     scratch.set_height(h);
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), w, h).map_err(|_| "bad image data")?;
-    context(&scratch)?.put_image_data(&image, 0.0, 0.0).map_err(|_| "putImageData failed")?;
+    context2d(&scratch)?.put_image_data(&image, 0.0, 0.0).map_err(|_| "putImageData failed")?;
     ctx.set_image_smoothing_enabled(false);
     ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&scratch, at.0 * dpr, at.1 * dpr, size.0 * dpr, size.1 * dpr)
         .map_err(|_| "drawImage failed".to_string())
@@ -100,21 +100,21 @@ fn labels_and_frame(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, l: &Layout, 
     let font = ("sans-serif", l.font_px * dpr).into_font().color(&color);
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
 
-    let grid_bottom = l.grid_y + l.cell * l.rows as f64;
-    for (r, label) in spec.row_labels.iter().enumerate().filter(|(i, _)| i % l.label_every == 0) {
-        let y = l.grid_y + (r as f64 + 0.5) * l.cell;
+    let grid_bottom = l.grid_y + l.cell_h * l.rows as f64;
+    for (r, label) in spec.row_labels.iter().enumerate().filter(|(i, _)| i % l.row_label_every == 0) {
+        let y = l.grid_y + (r as f64 + 0.5) * l.cell_h;
         let style = font.clone().pos(Pos::new(HPos::Right, VPos::Center));
         root.draw(&Text::new(short_label(label), (px(l.grid_x - 5.0), px(y)), style)).map_err(err)?;
     }
     let vertical = ("sans-serif", l.font_px * dpr).into_font().transform(FontTransform::Rotate270).color(&color);
-    for (c, label) in spec.col_labels.iter().enumerate().filter(|(i, _)| i % l.label_every == 0) {
-        let x = l.grid_x + (c as f64 + 0.5) * l.cell;
+    for (c, label) in spec.col_labels.iter().enumerate().filter(|(i, _)| i % l.col_label_every == 0) {
+        let x = l.grid_x + (c as f64 + 0.5) * l.cell_w;
         let style = vertical.clone().pos(Pos::new(HPos::Right, VPos::Center));
         root.draw(&Text::new(short_label(label), (px(x), px(grid_bottom + 5.0)), style)).map_err(err)?;
     }
 
     let frame = RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]);
-    let grid_right = l.grid_x + l.cell * l.cols as f64;
+    let grid_right = l.grid_x + l.cell_w * l.cols as f64;
     root.draw(&Rectangle::new([(px(l.grid_x), px(l.grid_y)), (px(grid_right), px(grid_bottom))], frame.stroke_width(1)))
         .map_err(err)?;
     let bar_bottom = l.grid_y + l.legend_height();
@@ -142,23 +142,6 @@ pub fn format_tick(v: f32) -> String {
     } else {
         format!("{v:.2}")
     }
-}
-
-fn size_canvas(canvas: &HtmlCanvasElement, l: &Layout, dpr: f64) -> Result<(), String> {
-    canvas.set_width((l.width * dpr).round() as u32);
-    canvas.set_height((l.height * dpr).round() as u32);
-    let style = canvas.style();
-    style.set_property("width", &format!("{}px", l.width)).map_err(|_| "cannot size canvas")?;
-    style.set_property("height", &format!("{}px", l.height)).map_err(|_| "cannot size canvas".to_string())
-}
-
-fn context(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, String> {
-    canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into().ok())
-        .ok_or_else(|| "this browser gave no 2D canvas context".to_string())
 }
 
 #[cfg(test)]

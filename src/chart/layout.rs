@@ -1,9 +1,11 @@
 //! Where a heatmap's parts go, in CSS pixels: pure arithmetic, so it is tested natively and
 //! the pointer → cell mapping for hover uses exactly the geometry that was drawn.
 
-/// Largest and smallest cell side, CSS px: big enough to hit on a phone, small enough to fit.
+/// Largest and smallest cell width, CSS px: big enough to hit on a phone, small enough to fit.
 const MAX_CELL: f64 = 40.0;
 const MIN_CELL: f64 = 3.0;
+/// Rows are at least this tall so each token label gets a line (cells may be taller than wide).
+const MIN_ROW: f64 = 18.0;
 /// Token labels longer than this are cut with an ellipsis.
 pub const MAX_LABEL_CHARS: usize = 12;
 /// Colour bar width and the room for its tick labels.
@@ -20,14 +22,16 @@ pub struct Layout {
     /// Top-left corner of the cell grid.
     pub grid_x: f64,
     pub grid_y: f64,
-    /// Side of one square cell.
-    pub cell: f64,
+    /// Width and height of one cell (taller than wide when a wide matrix needs row labels).
+    pub cell_w: f64,
+    pub cell_h: f64,
     pub rows: usize,
     pub cols: usize,
     /// Label font size.
     pub font_px: f64,
-    /// Draw every k-th token label (1 = all) so labels never overlap.
-    pub label_every: usize,
+    /// Draw every k-th row label and column label (1 = all) so labels never overlap.
+    pub row_label_every: usize,
+    pub col_label_every: usize,
     /// Left edge of the colour bar.
     pub legend_x: f64,
     pub legend_bar: f64,
@@ -41,13 +45,14 @@ impl Layout {
         let guess_font = 13.0;
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font;
-        let cell = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, MAX_CELL).floor();
-        let font_px = (cell * 0.6).clamp(10.0, 14.0).round();
-        let label_every = ((font_px * 1.15) / cell).ceil().max(1.0) as usize;
+        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, MAX_CELL).floor();
+        let cell_h = if rows > 64 { cell_w } else { cell_w.max(MIN_ROW) };
+        let font_px = (cell_h * 0.6).clamp(10.0, 14.0).round();
+        let every = |side: f64| ((font_px * 1.15) / side).ceil().max(1.0) as usize;
         let left = max_label_em(row_labels) * font_px + PAD * 2.0;
         let bottom = max_label_em(col_labels) * font_px + PAD * 2.0;
-        let grid_w = cell * cols as f64;
-        let grid_h = cell * rows as f64;
+        let grid_w = cell_w * cols as f64;
+        let grid_h = cell_h * rows as f64;
         let legend_x = left + grid_w + LEGEND_GAP;
         let width = legend_x + LEGEND_BAR + 6.0 + 6.0 * 0.6 * font_px + PAD;
         // The colour bar needs some height even for a single row.
@@ -57,11 +62,13 @@ impl Layout {
             height: height.ceil(),
             grid_x: left,
             grid_y: PAD,
-            cell,
+            cell_w,
+            cell_h,
             rows,
             cols,
             font_px,
-            label_every,
+            row_label_every: every(cell_h),
+            col_label_every: every(cell_w),
             legend_x,
             legend_bar: LEGEND_BAR,
         }
@@ -69,7 +76,7 @@ impl Layout {
 
     /// The (row, col) under CSS-pixel point (x, y) of the canvas, if any.
     pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
-        let (cx, cy) = ((x - self.grid_x) / self.cell, (y - self.grid_y) / self.cell);
+        let (cx, cy) = ((x - self.grid_x) / self.cell_w, (y - self.grid_y) / self.cell_h);
         if cx < 0.0 || cy < 0.0 {
             return None;
         }
@@ -79,7 +86,7 @@ impl Layout {
 
     /// Height of the cell grid (the colour bar is drawn at least 80 px tall).
     pub fn legend_height(&self) -> f64 {
-        (self.cell * self.rows as f64).max(80.0)
+        (self.cell_h * self.rows as f64).max(80.0)
     }
 }
 
@@ -113,18 +120,27 @@ mod tests {
     fn fits_the_width_and_maps_points_back_to_cells() {
         let l = Layout::fit(600.0, 11, 11, &labels(11), &labels(11));
         assert!(l.width <= 600.0, "width {}", l.width);
-        assert!(l.cell >= 20.0);
-        let centre = |r: usize, c: usize| (l.grid_x + (c as f64 + 0.5) * l.cell, l.grid_y + (r as f64 + 0.5) * l.cell);
+        assert!(l.cell_w >= 20.0 && l.cell_h == l.cell_w, "a square matrix gets square cells");
+        let centre = |r: usize, c: usize| (l.grid_x + (c as f64 + 0.5) * l.cell_w, l.grid_y + (r as f64 + 0.5) * l.cell_h);
         let (x, y) = centre(3, 7);
         assert_eq!(l.cell_at(x, y), Some((3, 7)));
         assert_eq!(l.cell_at(l.grid_x - 1.0, y), None);
-        assert_eq!(l.cell_at(x, l.grid_y + l.cell * 11.0 + 1.0), None);
+        assert_eq!(l.cell_at(x, l.grid_y + l.cell_h * 11.0 + 1.0), None);
+    }
+
+    #[test]
+    fn wide_matrices_keep_a_line_per_row_label() {
+        let l = Layout::fit(700.0, 11, 64, &labels(11), &labels(64));
+        assert!(l.cell_h >= 18.0 && l.cell_w < l.cell_h, "cell {} × {}", l.cell_w, l.cell_h);
+        assert_eq!(l.row_label_every, 1);
+        assert!(l.col_label_every > 1);
     }
 
     #[test]
     fn dense_grids_thin_out_their_labels() {
         let l = Layout::fit(390.0, 64, 64, &labels(64), &labels(64));
-        assert!(l.cell >= MIN_CELL && l.label_every > 1, "cell {} every {}", l.cell, l.label_every);
+        assert!(l.cell_w >= MIN_CELL && l.col_label_every > 1, "cell {} every {}", l.cell_w, l.col_label_every);
+        assert_eq!(l.row_label_every, 1, "64 rows still get a line each");
     }
 
     #[test]

@@ -111,8 +111,9 @@ pub fn head_width(d_model: usize, heads: usize) -> Result<usize, AttnError> {
     Ok(d_model / heads)
 }
 
-/// One head: (n_q, d_k), (n_kv, d_k), (n_kv, d_k) → its [`HeadTrace`].
-fn head(
+/// One head of scaled dot-product attention: (n_q, d_k), (n_kv, d_k), (n_kv, d_v) → its
+/// [`HeadTrace`]. `blocked` is (n_q, n_kv); the scores are divided by `scale` (√d_k or 1).
+pub fn head(
     q: ArrayView2<f32>,
     k: ArrayView2<f32>,
     v: ArrayView2<f32>,

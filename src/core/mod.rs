@@ -10,6 +10,8 @@
 pub mod attention;
 pub mod embed;
 pub mod error;
+pub mod explain;
+pub mod lab;
 pub mod readouts;
 pub mod rng;
 pub mod scenario;

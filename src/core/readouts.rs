@@ -27,7 +27,12 @@ pub struct Summary {
     pub entropy: f32,
     pub log_n: f32,
     pub max_weight: f32,
+    /// Median over rows of the largest weight: the typical row. Robust to the few rows whose
+    /// top two scores nearly tie, which keep the mean below 1 even when most rows are one-hot.
+    pub median_max_weight: f32,
     pub jacobian_norm: f32,
+    /// Median over rows of the Jacobian norm: the gradient a typical row lets through.
+    pub median_jacobian_norm: f32,
     /// Mean and std over all unblocked logits of the head (not the mean of row stds).
     pub score_mean: f32,
     pub score_std: f32,
@@ -72,9 +77,21 @@ pub fn summarise<'a>(rows: &[RowReadout], logits: impl Iterator<Item = &'a f32>)
         entropy: mean(|r| r.entropy),
         log_n: mean(|r| r.log_n),
         max_weight: mean(|r| r.max_weight),
+        median_max_weight: median(live.iter().map(|r| r.max_weight).collect()),
         jacobian_norm: mean(|r| r.jacobian_norm),
+        median_jacobian_norm: median(live.iter().map(|r| r.jacobian_norm).collect()),
         score_mean,
         score_std,
+    }
+}
+
+/// The median (mean of the middle two for an even count); 0 for no values.
+fn median(mut values: Vec<f32>) -> f32 {
+    values.sort_by(f32::total_cmp);
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
 
@@ -108,6 +125,15 @@ mod tests {
         // √(1/4 − 1/16) = √(3/16) ≈ 0.4330
         assert!((r.jacobian_norm - (3f32 / 16.0).sqrt()).abs() < 1e-6);
         assert_eq!((r.score_mean, r.score_std), (1.0, 0.0));
+    }
+
+    #[test]
+    fn summary_mean_and_median_of_row_maxima() {
+        let row = |m: f32| RowReadout { entropy: 0.0, log_n: 1.0, max_weight: m, jacobian_norm: 0.0, score_mean: 0.0, score_std: 0.0 };
+        let s = summarise(&[row(1.0), row(0.5), row(0.99)], [1.0f32].iter());
+        assert!((s.max_weight - 0.83).abs() < 1e-6);
+        assert_eq!(s.median_max_weight, 0.99);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //! makes per change.
 
 use super::attention::{head_width, run, AttentionConfig, Mask};
-use super::embed::input_matrix;
+use super::embed::{embed_tokens, positional_encoding};
 use super::error::AttnError;
 use super::tokenize::tokenize;
 use super::trace::Trace;
 use super::weights::Weights;
+use super::embed::input_matrix;
+use ndarray::Array2;
 
 /// Every setting that determines the picture.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,13 +44,18 @@ impl Default for Scenario {
     }
 }
 
-/// A computed scenario: the tokens on each axis and the trace.
+/// A computed scenario: the tokens on each axis, the inputs' parts, the weights and the trace.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     /// Query tokens (rows of every score matrix).
     pub tokens: Vec<String>,
     /// Key/value tokens (columns); the same as `tokens` for self-attention.
     pub kv_tokens: Vec<String>,
+    /// Token embeddings of the query side: (n_q, d_model). X = embedding + positional.
+    pub embedding: Array2<f32>,
+    /// Positional encoding of the query side, if switched on: (n_q, d_model).
+    pub positional: Option<Array2<f32>>,
+    pub weights: Weights,
     pub trace: Trace,
 }
 
@@ -61,7 +68,12 @@ pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError
         None => None,
     };
     let attn = |e| ScenarioError::Attention(e);
-    let x = input_matrix(&tokens, s.d_model, s.seed, s.positional).map_err(attn)?;
+    let embedding = embed_tokens(&tokens, s.d_model, s.seed).map_err(attn)?;
+    let positional = s.positional.then(|| positional_encoding(tokens.len(), s.d_model));
+    let x = match &positional {
+        Some(pe) => &embedding + pe,
+        None => embedding.clone(),
+    };
     let x_kv = match &kv_tokens {
         Some(t) => Some(input_matrix(t, s.d_model, s.seed, s.positional).map_err(attn)?),
         None => None,
@@ -76,7 +88,7 @@ pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError
     };
     let trace = run(&x, x_kv.as_ref(), &weights, &cfg).map_err(attn)?;
     let kv_tokens = kv_tokens.unwrap_or_else(|| tokens.clone());
-    Ok(Outcome { tokens, kv_tokens, trace })
+    Ok(Outcome { tokens, kv_tokens, embedding, positional, weights, trace })
 }
 
 fn checked_tokens(text: &str, which: &'static str, max: usize) -> Result<Vec<String>, ScenarioError> {
@@ -126,6 +138,8 @@ mod tests {
         assert_eq!(out.trace.n(), (11, 11));
         assert_eq!(out.trace.heads.len(), 4);
         assert_eq!(out.trace.d_k, 16);
+        let pe = out.positional.as_ref().unwrap();
+        assert_eq!(out.trace.x, &out.embedding + pe);
     }
 
     #[test]

@@ -1,0 +1,30 @@
+//! The settings panel: sentences, model sizes, seed and switches. Each control validates its
+//! own input and shows its error beside itself; only valid values reach the settings.
+
+mod model;
+mod sentence;
+mod switches;
+
+use super::state::use_lab;
+use crate::i18n::Msg;
+use leptos::prelude::*;
+pub use sentence::Which;
+use sentence::SentenceBox;
+
+/// Every control of the lesson, in one panel.
+#[component]
+pub fn Controls() -> impl IntoView {
+    let lab = use_lab();
+    let cross = Memo::new(move |_| lab.settings.with(|s| s.cross));
+    view! {
+        <aside class="controls" aria-labelledby="controls-title">
+            <h2 id="controls-title" class="controls__title">{move || lab.t(Msg::ControlsTitle)}</h2>
+            <SentenceBox which=Which::Query />
+            <Show when=move || cross.get()>
+                <SentenceBox which=Which::KeyValue />
+            </Show>
+            <model::ModelControls />
+            <switches::Switches />
+        </aside>
+    }
+}

@@ -1,0 +1,98 @@
+//! A sentence box with its tokens shown as chips. Text that gives no tokens, or too many,
+//! is not applied: the error says why and the heatmaps keep the last good sentence.
+
+use crate::app::state::use_lab;
+use crate::core::tokenize::tokenize;
+use crate::i18n::{fill, Msg};
+use crate::settings::MAX_TOKENS;
+use leptos::prelude::*;
+
+/// Which sentence a box edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The main sentence (queries; also keys and values in self-attention).
+    Query,
+    /// The second sentence of cross-attention (keys and values).
+    KeyValue,
+}
+
+/// Why typed text was not applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Problem {
+    NoTokens,
+    TooMany(usize),
+}
+
+/// A textarea for one sentence, its error line and its token chips.
+#[component]
+pub fn SentenceBox(
+    /// Which sentence this box edits.
+    which: Which,
+) -> impl IntoView {
+    let lab = use_lab();
+    let (problem, set_problem) = signal(None::<Problem>);
+    let applied = Memo::new(move |_| {
+        lab.settings.with(|s| match which {
+            Which::Query => s.text.clone(),
+            Which::KeyValue => s.kv_text.clone(),
+        })
+    });
+    let tokens = Memo::new(move |_| applied.with(|t| tokenize(t)));
+    let (id, testid, label) = match which {
+        Which::Query => ("sentence", "token-input", Msg::Sentence),
+        Which::KeyValue => ("kv-sentence", "kv-input", Msg::KvSentence),
+    };
+    let error_id = format!("{id}-error");
+
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        let n = tokenize(&text).len();
+        if n == 0 {
+            set_problem.set(Some(Problem::NoTokens));
+        } else if n > MAX_TOKENS {
+            set_problem.set(Some(Problem::TooMany(n)));
+        } else {
+            set_problem.set(None);
+            lab.settings.update(|s| match which {
+                Which::Query => {
+                    s.text = text;
+                    s.query = s.query.min(n - 1);
+                }
+                Which::KeyValue => s.kv_text = text,
+            });
+        }
+    };
+    let message = move || {
+        problem.get().map(|p| match p {
+            Problem::NoTokens => lab.t(Msg::ErrNoTokens).to_string(),
+            Problem::TooMany(n) => fill(lab.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &MAX_TOKENS.to_string())]),
+        })
+    };
+
+    view! {
+        <div class="field">
+            <label class="field__label" for=id>{move || lab.t(label)}</label>
+            <textarea
+                id=id
+                class="field__text"
+                rows="3"
+                data-testid=testid
+                prop:value=move || applied.get()
+                aria-invalid=move || problem.get().is_some().to_string()
+                aria-describedby=error_id.clone()
+                on:input=on_input
+            ></textarea>
+            <p class="field__error" id=error_id role="alert" data-testid=format!("{testid}-error")>
+                {message}
+            </p>
+            <p class="field__hint" data-testid=format!("{testid}-count")>
+                {move || fill(lab.t(Msg::TokenCount), &[("n", &tokens.with(Vec::len).to_string())])}
+            </p>
+            <ul class="chips" data-testid=format!("{testid}-chips")>
+                <For each=move || tokens.get().into_iter().enumerate() key=|(i, t)| (*i, t.clone()) let((_, token))>
+                    <li class="chips__chip">{token}</li>
+                </For>
+            </ul>
+        </div>
+    }
+}

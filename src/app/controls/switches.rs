@@ -1,0 +1,64 @@
+//! Positional encoding, mask, self/cross, scaling and temperature.
+
+use crate::app::state::use_lab;
+use crate::i18n::Msg;
+use crate::settings::{format_temperature, TEMPERATURE_RANGE};
+use leptos::prelude::*;
+
+/// The switches that change how attention is computed.
+#[component]
+pub fn Switches() -> impl IntoView {
+    let lab = use_lab();
+    let get = move |f: fn(&crate::settings::Settings) -> bool| Memo::new(move |_| lab.settings.with(f));
+    let positional = get(|s| s.positional);
+    let causal = get(|s| s.causal);
+    let cross = get(|s| s.cross);
+    let scaled = get(|s| s.scaled);
+    let temperature = Memo::new(move |_| lab.settings.with(|s| s.temperature));
+    let (lo, hi) = (TEMPERATURE_RANGE.0.log10(), TEMPERATURE_RANGE.1.log10());
+
+    view! {
+        <label class="switch">
+            <input type="checkbox" data-testid="pe-toggle" prop:checked=positional
+                on:change=move |ev| lab.settings.update(|s| s.positional = event_target_checked(&ev)) />
+            {move || lab.t(Msg::Positional)}
+        </label>
+        <label class="switch">
+            <input type="checkbox" data-testid="scaling-toggle" prop:checked=scaled
+                on:change=move |ev| lab.settings.update(|s| s.scaled = event_target_checked(&ev)) />
+            {move || lab.t(Msg::Scaling)}
+        </label>
+        <div class="field field--row">
+            <label class="field__label" for="mask">{move || lab.t(Msg::Mask)}</label>
+            <select id="mask" data-testid="mask-select" prop:value=move || if causal.get() { "causal" } else { "none" }
+                on:change=move |ev| lab.settings.update(|s| s.causal = event_target_value(&ev) == "causal")>
+                <option value="none">{move || lab.t(Msg::MaskNone)}</option>
+                <option value="causal">{move || lab.t(Msg::MaskCausal)}</option>
+            </select>
+        </div>
+        <div class="field field--row">
+            <label class="field__label" for="kind">{move || lab.t(Msg::Kind)}</label>
+            <select id="kind" data-testid="kind-select" prop:value=move || if cross.get() { "cross" } else { "self" }
+                on:change=move |ev| lab.settings.update(|s| s.cross = event_target_value(&ev) == "cross")>
+                <option value="self">{move || lab.t(Msg::KindSelf)}</option>
+                <option value="cross">{move || lab.t(Msg::KindCross)}</option>
+            </select>
+        </div>
+        <div class="field">
+            <label class="field__label" for="temperature">
+                {move || lab.t(Msg::Temperature)} " = " <span data-testid="temperature-value">{move || format_temperature(temperature.get())}</span>
+            </label>
+            <input id="temperature" type="range" data-testid="temperature-slider"
+                min=lo.to_string() max=hi.to_string() step="0.01"
+                prop:value=move || temperature.get().log10().to_string()
+                on:input=move |ev| {
+                    if let Ok(x) = event_target_value(&ev).parse::<f32>() {
+                        let t = 10f32.powf(x.clamp(lo, hi));
+                        // Two decimals, like the URL, so what is shown is what is computed.
+                        let t = (t * 100.0).round() / 100.0;
+                        lab.settings.update(|s| s.temperature = t.clamp(TEMPERATURE_RANGE.0, TEMPERATURE_RANGE.1));
+                    }
+                } />
+        </div>
+    }
+}

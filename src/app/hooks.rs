@@ -1,0 +1,12 @@
+//! Small reactive helpers shared by components.
+
+use leptos::{ev, prelude::*};
+
+/// A counter that changes whenever the window is resized: track it in an effect to redraw a
+/// canvas at its container's new width. The listener is removed with the component.
+pub fn use_resize_tick() -> ReadSignal<u32> {
+    let (tick, set_tick) = signal(0u32);
+    let listener = window_event_listener(ev::resize, move |_| set_tick.update(|n| *n = n.wrapping_add(1)));
+    on_cleanup(move || listener.remove());
+    tick
+}

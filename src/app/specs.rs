@@ -1,0 +1,135 @@
+//! From trace matrices to what a heatmap draws and says: scales, axis labels, captions with
+//! shapes, and the hover texts. Pure, so it is tested natively.
+
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::{format_tick, HeatmapSpec};
+use crate::core::explain::{largest_terms, Term};
+use crate::i18n::{fill, t, Lang, Msg};
+use ndarray::{Array2, ArrayView1};
+
+/// A signed matrix on a diverging scale fitted to its values.
+pub fn signed(values: Array2<f32>, rows: &[String], cols: Vec<String>) -> HeatmapSpec {
+    let scale = Scale::diverging_for(values.iter());
+    HeatmapSpec { values, row_labels: rows.to_vec(), col_labels: cols, scale, blocked: None }
+}
+
+/// A signed matrix on a given diverging scale (to compare two matrices by eye).
+pub fn signed_on(values: Array2<f32>, rows: &[String], cols: Vec<String>, scale: Scale) -> HeatmapSpec {
+    HeatmapSpec { values, row_labels: rows.to_vec(), col_labels: cols, scale, blocked: None }
+}
+
+/// Attention weights on the fixed 0–1 sequential scale, blocked cells grey.
+pub fn weights(values: Array2<f32>, rows: &[String], cols: &[String], blocked: &Array2<bool>) -> HeatmapSpec {
+    HeatmapSpec {
+        values,
+        row_labels: rows.to_vec(),
+        col_labels: cols.to_vec(),
+        scale: Scale::Sequential { min: 0.0, max: 1.0 },
+        blocked: Some(blocked.clone()),
+    }
+}
+
+/// Column labels 0, 1, …, n−1 for feature dimensions.
+pub fn indices(n: usize) -> Vec<String> {
+    (0..n).map(|i| i.to_string()).collect()
+}
+
+/// "Name: rows × cols", the caption every heatmap carries.
+pub fn caption(name: &str, dim: (usize, usize)) -> String {
+    format!("{name}: {} × {}", dim.0, dim.1)
+}
+
+/// A number for people: 4 significant figures at most, no "-0".
+pub fn num(v: f32) -> String {
+    let v = if v == 0.0 { 0.0 } else { v };
+    let a = v.abs();
+    if a != 0.0 && !(0.001..10_000.0).contains(&a) {
+        format!("{v:.3e}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Hover text of a score: q_i · k_j as a sum over d_k terms, with its three largest terms.
+pub fn score_text(lang: Lang, q: ArrayView1<f32>, k: ArrayView1<f32>, row: &str, col: &str, score: f32) -> String {
+    let terms = largest_terms(q, k, 3);
+    format!(
+        "q[{row}] · k[{col}] = Σ over {} terms = {}; {}: {}",
+        q.len(),
+        num(score),
+        t(lang, Msg::LargestTerms),
+        list_terms(&terms, |t| format!("q{m}·k{m} = {}×{}", num(t.a), num(t.b), m = t.index))
+    )
+}
+
+/// Hover text of an output cell: which value rows made it, and how much each gave.
+pub fn output_text(lang: Lang, a_row: ArrayView1<f32>, v_col: ArrayView1<f32>, keys: &[String], row: &str, col: usize, out: f32) -> String {
+    let terms = largest_terms(a_row, v_col, 3);
+    format!(
+        "O[{row}, {col}] = Σ A·V = {}; {}: {}",
+        num(out),
+        t(lang, Msg::Contributions),
+        list_terms(&terms, |t| {
+            let key = keys.get(t.index).map(String::as_str).unwrap_or("?");
+            format!("{key} {}×{}", num(t.a), num(t.b))
+        })
+    )
+}
+
+fn list_terms(terms: &[Term], each: impl Fn(&Term) -> String) -> String {
+    terms.iter().map(|t| format!("{} = {}", each(t), num(t.product))).collect::<Vec<_>>().join(", ")
+}
+
+/// "std s, range a to b" of a matrix, ignoring −∞ (masked) entries.
+pub fn spread_text(lang: Lang, m: &Array2<f32>) -> String {
+    let finite: Vec<f32> = m.iter().copied().filter(|v| v.is_finite()).collect();
+    if finite.is_empty() {
+        return String::new();
+    }
+    let n = finite.len() as f64;
+    let mean = finite.iter().map(|v| *v as f64).sum::<f64>() / n;
+    let std = (finite.iter().map(|v| (*v as f64 - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let (lo, hi) = finite.iter().fold((f32::MAX, f32::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+    fill(t(lang, Msg::Spread), &[("std", &num(std as f32)), ("min", &format_tick(lo)), ("max", &format_tick(hi))])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::arr1;
+
+    #[test]
+    fn captions_carry_the_shape() {
+        assert_eq!(caption("Queries Q", (9, 64)), "Queries Q: 9 × 64");
+    }
+
+    #[test]
+    fn numbers_are_short_and_never_nan_looking() {
+        assert_eq!(num(0.123456), "0.123");
+        assert_eq!(num(-0.0), "0.000");
+        assert_eq!(num(1234.5), "1234.5");
+        assert_eq!(num(123456.0), "1.235e5");
+    }
+
+    #[test]
+    fn score_text_names_the_largest_terms() {
+        let s = score_text(Lang::En, arr1(&[1.0, -3.0]).view(), arr1(&[2.0, 3.0]).view(), "it", "animal", -7.0);
+        assert_eq!(s, "q[it] · k[animal] = Σ over 2 terms = -7.000; largest terms: q1·k1 = -3.000×3.000 = -9.000, q0·k0 = 1.000×2.000 = 2.000");
+    }
+
+    #[test]
+    fn output_text_names_value_rows_by_token() {
+        let keys = vec!["a".to_string(), "b".to_string()];
+        let s = output_text(Lang::En, arr1(&[0.25, 0.75]).view(), arr1(&[4.0, 1.0]).view(), &keys, "a", 3, 1.75);
+        assert_eq!(s, "O[a, 3] = Σ A·V = 1.750; largest contributions: a 0.250×4.000 = 1.000, b 0.750×1.000 = 0.750");
+    }
+
+    #[test]
+    fn spread_ignores_masked_entries() {
+        let m = ndarray::arr2(&[[1.0, f32::NEG_INFINITY], [3.0, 1.0]]);
+        // mean 5/3, std √(2/9) ≈ 0.471
+        assert_eq!(spread_text(Lang::En, &m), "std 0.471, range 1.00 to 3.00");
+    }
+}

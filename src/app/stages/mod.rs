@@ -1,0 +1,110 @@
+//! One component per stage of the lesson, sharing a frame (title, formula, explanation,
+//! "what to notice") and a head picker.
+
+mod input;
+mod multihead;
+mod output;
+mod projection;
+mod scaling;
+mod scores;
+mod softmax;
+
+pub use input::InputStage;
+pub use multihead::MultiHeadStage;
+pub use output::OutputStage;
+pub use projection::ProjectionStage;
+pub use scaling::ScalingStage;
+pub use scores::ScoresStage;
+pub use softmax::SoftmaxStage;
+
+use super::state::{use_lab, Shared};
+use super::stepper::stage_name;
+use super::specs::caption;
+use crate::chart::heatmap::HeatmapSpec;
+use crate::core::scenario::Outcome;
+use crate::core::trace::HeadTrace;
+use crate::i18n::{Lang, Msg};
+use crate::settings::Stage;
+use leptos::prelude::*;
+
+/// The frame every stage shares.
+#[component]
+fn StagePanel(
+    /// Which stage this is (sets its title and `data-testid="stage-…"`).
+    stage: Stage,
+    /// The step's formula in MathML.
+    formula: &'static str,
+    /// Its explanation.
+    explain: Msg,
+    /// Its "what to notice" line.
+    notice: Msg,
+    /// The stage's heatmaps and readouts.
+    children: Children,
+) -> impl IntoView {
+    let lab = use_lab();
+    view! {
+        <section class="stage" data-testid=format!("stage-{}", stage.slug())>
+            <h2 class="stage__title">{stage.index() + 1} ". " {move || lab.t(stage_name(stage))}</h2>
+            <div class="stage__formula" inner_html=formula></div>
+            <p class="stage__explain">{move || lab.t(explain)}</p>
+            {children()}
+            <p class="stage__notice"><strong>{move || lab.t(Msg::Notice)}</strong> " " {move || lab.t(notice)}</p>
+        </section>
+    }
+}
+
+/// Buttons to choose the head shown by the per-head stages.
+#[component]
+fn HeadPicker() -> impl IntoView {
+    let lab = use_lab();
+    let heads = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(1, |o| o.0.trace.heads.len())));
+    let current = Memo::new(move |_| lab.settings.with(|s| s.head));
+    view! {
+        <div class="head-picker" role="group" aria-label=move || lab.t(Msg::Head)>
+            <span class="head-picker__label">{move || lab.t(Msg::Head)}</span>
+            {move || (0..heads.get()).map(|h| view! {
+                <button type="button" class="head-picker__head" data-testid=format!("head-{}", h + 1)
+                    aria-pressed=move || (current.get().min(heads.get() - 1) == h).to_string()
+                    on:click=move |_| lab.settings.update(|s| s.head = h)>
+                    {h + 1}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// A memo of something read from the current outcome (`None` before anything computed).
+fn from_outcome<T>(f: impl Fn(&Outcome, Lang) -> T + Send + Sync + 'static) -> Memo<Option<T>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    let lab = use_lab();
+    Memo::new(move |_| {
+        let lang = lab.lang.get();
+        lab.outcome.with(|o| o.as_ref().map(|Shared(o)| f(o, lang)))
+    })
+}
+
+/// Like [`from_outcome`], for the head chosen in the head picker.
+fn from_head<T>(f: impl Fn(&Outcome, &HeadTrace, Lang) -> T + Send + Sync + 'static) -> Memo<Option<T>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    let lab = use_lab();
+    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    Memo::new(move |_| {
+        let (lang, h) = (lab.lang.get(), head.get());
+        lab.outcome.with(|o| {
+            o.as_ref().and_then(|Shared(o)| {
+                let h = h.min(o.trace.heads.len().saturating_sub(1));
+                o.trace.heads.get(h).map(|ht| f(o, ht, lang))
+            })
+        })
+    })
+}
+
+/// The caption "name: rows × cols" of a heatmap, from the shape of what it draws.
+fn captioned(spec: Memo<Option<HeatmapSpec>>, name: Msg) -> Signal<String> {
+    let lab = use_lab();
+    Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(lab.t(name), s.values.dim())).unwrap_or_default()))
+}

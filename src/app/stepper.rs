@@ -1,0 +1,74 @@
+//! The lesson's navigation: clickable stage names, a progress bar, previous/next buttons,
+//! and the active stage's panel (only that one is mounted, so only it draws).
+
+use super::stages::{InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage};
+use super::state::use_lab;
+use crate::i18n::{fill, Msg};
+use crate::settings::Stage;
+use leptos::prelude::*;
+
+/// The catalogue name of a stage.
+pub fn stage_name(stage: Stage) -> Msg {
+    match stage {
+        Stage::Input => Msg::NameInput,
+        Stage::Projection => Msg::NameProjection,
+        Stage::Scores => Msg::NameScores,
+        Stage::Scaling => Msg::NameScaling,
+        Stage::Softmax => Msg::NameSoftmax,
+        Stage::Output => Msg::NameOutput,
+        Stage::MultiHead => Msg::NameMultiHead,
+    }
+}
+
+/// Stage navigation and the active stage.
+#[component]
+pub fn Stepper() -> impl IntoView {
+    let lab = use_lab();
+    let stage = Memo::new(move |_| lab.settings.with(|s| s.stage));
+    let go = move |st: Stage| lab.settings.update(|s| s.stage = st);
+    let total = Stage::ALL.len();
+
+    view! {
+        <section class="stepper" aria-label=move || lab.t(Msg::StageNav)>
+            <nav class="stepper__nav">
+                <ol class="stepper__list">
+                    {Stage::ALL.map(|st| view! {
+                        <li>
+                            <button type="button" class="stepper__stage" data-testid=format!("goto-{}", st.slug())
+                                aria-current=move || (stage.get() == st).then_some("step")
+                                on:click=move |_| go(st)>
+                                {st.index() + 1} ". " {move || lab.t(stage_name(st))}
+                            </button>
+                        </li>
+                    })}
+                </ol>
+                <div class="stepper__progress" role="progressbar" aria-valuemin="1" aria-valuemax=total.to_string()
+                    aria-valuenow=move || (stage.get().index() + 1).to_string()>
+                    <div class="stepper__bar" style:width=move || format!("{}%", (stage.get().index() + 1) * 100 / total)></div>
+                </div>
+                <div class="stepper__buttons">
+                    <button type="button" class="button" data-testid="prev-stage" disabled=move || stage.get().prev().is_none()
+                        on:click=move |_| { if let Some(p) = stage.get().prev() { go(p) } }>
+                        {move || lab.t(Msg::Prev)}
+                    </button>
+                    <span class="stepper__count" data-testid="stage-count">
+                        {move || fill(lab.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
+                    </span>
+                    <button type="button" class="button button--primary" data-testid="next-stage" disabled=move || stage.get().next().is_none()
+                        on:click=move |_| { if let Some(n) = stage.get().next() { go(n) } }>
+                        {move || lab.t(Msg::Next)}
+                    </button>
+                </div>
+            </nav>
+            {move || match stage.get() {
+                Stage::Input => view! { <InputStage /> }.into_any(),
+                Stage::Projection => view! { <ProjectionStage /> }.into_any(),
+                Stage::Scores => view! { <ScoresStage /> }.into_any(),
+                Stage::Scaling => view! { <ScalingStage /> }.into_any(),
+                Stage::Softmax => view! { <SoftmaxStage /> }.into_any(),
+                Stage::Output => view! { <OutputStage /> }.into_any(),
+                Stage::MultiHead => view! { <MultiHeadStage /> }.into_any(),
+            }}
+        </section>
+    }
+}

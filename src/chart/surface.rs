@@ -1,0 +1,27 @@
+//! Canvas plumbing shared by every chart: size the backing store for the screen's pixel
+//! density, and get the 2D context.
+
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// Give `canvas` a CSS size of `width × height` and devicePixelRatio times as many device
+/// pixels, so drawings stay sharp on high-DPI screens. Returns the ratio.
+pub fn fit_canvas(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<f64, String> {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
+    canvas.set_width((width * dpr).round() as u32);
+    canvas.set_height((height * dpr).round() as u32);
+    let style = canvas.style();
+    style.set_property("width", &format!("{width}px")).map_err(|_| "cannot size the canvas")?;
+    style.set_property("height", &format!("{height}px")).map_err(|_| "cannot size the canvas")?;
+    Ok(dpr)
+}
+
+/// The canvas's 2D context.
+pub fn context2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, String> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or_else(|| "this browser gave no 2D canvas context".to_string())
+}

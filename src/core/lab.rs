@@ -1,0 +1,121 @@
+//! The saturation lab: attention on random unit-variance queries and keys, the exact setting
+//! of the "why divide by √d_k" argument. Without scaling the score spread grows like √d_k and
+//! the softmax rows harden into one-hot; with scaling they stay soft at every d_k.
+
+use super::attention::head;
+use super::readouts::Summary;
+use super::rng::SplitMix64;
+use super::trace::HeadTrace;
+use ndarray::Array2;
+
+/// The d_k values the lab offers: 1, 2, 4, …, 1024.
+pub const DK_STEPS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/// Random queries or keys: (n, d_k), entries ~ N(0, 1).
+///
+/// Row i has its own stream (fixed by `seed`, `i` and `salt`), and d_k only decides how much of
+/// it is read: growing d_k adds dimensions to the same vectors, so the picture changes smoothly.
+pub fn unit_vectors(n: usize, d_k: usize, seed: u64, salt: u64) -> Array2<f32> {
+    let mut out = Array2::zeros((n, d_k));
+    for (i, mut row) in out.rows_mut().into_iter().enumerate() {
+        let mut rng = SplitMix64::new(seed ^ salt.wrapping_mul(0x9E37_79B9) ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        row.iter_mut().for_each(|v| *v = rng.normal());
+    }
+    out
+}
+
+/// One lab picture: n random queries against n random keys at width d_k, no mask.
+/// V is the keys themselves (the lab looks only at the weights).
+pub fn saturation(n: usize, d_k: usize, scaled: bool, seed: u64) -> HeadTrace {
+    let (n, d_k) = (n.max(1), d_k.max(1));
+    let q = unit_vectors(n, d_k, seed, 1);
+    let k = unit_vectors(n, d_k, seed, 2);
+    let blocked = Array2::from_elem((n, n), false);
+    let scale = if scaled { (d_k as f32).sqrt() } else { 1.0 };
+    // Unit-variance inputs of at most 1024 dimensions cannot overflow f32, so `head` succeeds;
+    // should it ever not, the empty trace of a single neutral row is shown instead of a panic.
+    head(q.view(), k.view(), k.view(), &blocked, scale, 1.0).unwrap_or_else(|_| {
+        head(Array2::zeros((1, 1)).view(), Array2::zeros((1, 1)).view(), Array2::zeros((1, 1)).view(), &Array2::from_elem((1, 1), false), 1.0, 1.0)
+            .unwrap_or_else(|_| unreachable!("zeros are finite"))
+    })
+}
+
+/// Readouts of the lab at one d_k, with and without scaling.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SweepPoint {
+    pub d_k: usize,
+    pub scaled: Summary,
+    pub unscaled: Summary,
+}
+
+/// The lab's readouts at every d_k in [`DK_STEPS`], for the curves against d_k.
+pub fn sweep(n: usize, seed: u64) -> Vec<SweepPoint> {
+    DK_STEPS
+        .iter()
+        .map(|&d_k| SweepPoint {
+            d_k,
+            scaled: saturation(n, d_k, true, seed).summary,
+            unscaled: saturation(n, d_k, false, seed).summary,
+        })
+        .collect()
+}
+
+/// The d_k step nearest to `d_k` in log scale (the slider moves in powers of two).
+pub fn snap_dk(d_k: f64) -> usize {
+    if !d_k.is_finite() || d_k <= 1.0 {
+        return 1;
+    }
+    let exp = d_k.log2().round().clamp(0.0, 10.0) as u32;
+    1usize << exp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unscaled_saturates_and_scaled_stays_soft() {
+        // n = 11 like the default sentence.
+        let hard = saturation(11, 1024, false, 42).summary;
+        let soft = saturation(11, 1024, true, 42).summary;
+        // The typical row is one-hot; a few near-ties keep the mean lower (its expectation at
+        // n = 11, d_k = 1024 is about 0.965).
+        assert!(hard.median_max_weight > 0.99, "unscaled median max weight {}", hard.median_max_weight);
+        assert!(hard.max_weight > 0.85, "unscaled mean max weight {}", hard.max_weight);
+        assert!(hard.median_jacobian_norm < 0.01, "unscaled gradient {}", hard.median_jacobian_norm);
+        assert!(soft.median_jacobian_norm > 0.2, "scaled gradient {}", soft.median_jacobian_norm);
+        assert!(soft.jacobian_norm > 2.0 * hard.jacobian_norm);
+        assert!(soft.median_max_weight < 0.7, "scaled median max weight {}", soft.median_max_weight);
+        assert!(soft.entropy > 0.5 * soft.log_n);
+    }
+
+    #[test]
+    fn score_spread_is_sqrt_dk_unscaled_and_one_scaled() {
+        // 64 × 64 scores: std within 15% of √d_k (unscaled) and of 1 (scaled).
+        for d_k in [16, 256, 1024] {
+            let raw = saturation(64, d_k, false, 3).summary.score_std;
+            let fair = saturation(64, d_k, true, 3).summary.score_std;
+            assert!((raw / (d_k as f32).sqrt() - 1.0).abs() < 0.15, "d_k {d_k}: std {raw}");
+            assert!((fair - 1.0).abs() < 0.15, "d_k {d_k}: scaled std {fair}");
+        }
+    }
+
+    #[test]
+    fn growing_dk_extends_the_same_vectors() {
+        let small = unit_vectors(3, 4, 9, 1);
+        let big = unit_vectors(3, 8, 9, 1);
+        assert_eq!(small, big.slice(ndarray::s![.., 0..4]));
+    }
+
+    #[test]
+    fn sweep_covers_every_step_and_max_weight_rises_unscaled() {
+        let points = sweep(11, 42);
+        assert_eq!(points.iter().map(|p| p.d_k).collect::<Vec<_>>(), DK_STEPS);
+        assert!(points[10].unscaled.max_weight > points[0].unscaled.max_weight);
+    }
+
+    #[test]
+    fn snapping_is_to_the_nearest_power_of_two_in_log_scale() {
+        assert_eq!([snap_dk(0.0), snap_dk(1.0), snap_dk(3.0), snap_dk(5.0), snap_dk(700.0), snap_dk(5000.0), snap_dk(f64::NAN)], [1, 1, 4, 4, 512, 1024, 1]);
+    }
+}
