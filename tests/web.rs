@@ -21,6 +21,11 @@ fn host() -> HtmlElement {
     div
 }
 
+/// Tests share one page: start each App from the same URL (the app reads its state from it).
+fn reset_url() {
+    window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?lang=en")).unwrap();
+}
+
 fn small_spec() -> HeatmapSpec {
     HeatmapSpec {
         values: ndarray::arr2(&[[0.0, 0.5, 1.0], [1.0, 0.25, 0.0]]),
@@ -58,7 +63,7 @@ fn every_cell_is_drawn_in_its_own_colour() {
 async fn heatmap_component_shows_its_caption_and_draws() {
     let host = host();
     let _mounted = leptos::mount::mount_to(host.clone(), || {
-        view! { <Heatmap spec=Signal::stored(small_spec()) caption=Signal::stored("A: 2 × 3".to_string()) testid="t" /> }
+        view! { <Heatmap spec=Signal::stored(Some(small_spec())) caption=Signal::stored("A: 2 × 3".to_string()) testid="t" /> }
     });
     leptos::task::tick().await;
     let figure = host.query_selector("[data-testid='t']").unwrap().expect("figure mounted");
@@ -70,17 +75,33 @@ async fn heatmap_component_shows_its_caption_and_draws() {
 }
 
 #[wasm_bindgen_test]
-async fn app_mounts_with_the_default_sentence_weights() {
+async fn app_mounts_at_the_input_stage_with_the_default_sentence() {
+    reset_url();
     let host = host();
     let _mounted = leptos::mount::mount_to(host.clone(), App);
     leptos::task::tick().await;
-    let caption = host
-        .query_selector("[data-testid='heatmap-weights'] figcaption")
-        .unwrap()
-        .expect("weights heatmap mounted")
-        .text_content()
-        .unwrap();
-    assert!(caption.ends_with("11 × 11"), "{caption}");
+    let stage = host.query_selector("[data-testid='stage-input']").unwrap().expect("the input stage is shown first");
+    let captions: Vec<String> = (0..3)
+        .map(|i| stage.query_selector_all("figcaption").unwrap().item(i).unwrap().text_content().unwrap())
+        .collect();
+    assert!(captions.iter().all(|c| c.ends_with(": 11 × 64")), "{captions:?}");
     assert!(host.query_selector("[data-testid='compute-error']").unwrap().is_none());
+    // The lab's readouts are numbers.
+    let max_weight = host.query_selector("[data-testid='readout-max-weight']").unwrap().unwrap().text_content().unwrap();
+    assert!(max_weight.parse::<f32>().is_ok_and(|v| (0.0..=1.0).contains(&v)), "{max_weight:?}");
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn next_button_advances_the_stage() {
+    reset_url();
+    let host = host();
+    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    leptos::task::tick().await;
+    let next: HtmlElement = host.query_selector("[data-testid='next-stage']").unwrap().unwrap().unchecked_into();
+    next.click();
+    leptos::task::tick().await;
+    assert!(host.query_selector("[data-testid='stage-projection']").unwrap().is_some());
+    assert!(host.query_selector("[data-testid='stage-input']").unwrap().is_none(), "only the active stage is mounted");
     host.remove();
 }

@@ -1,10 +1,9 @@
 //! `Heatmap`: one matrix on a canvas, captioned with its name and shape, redrawn when its
 //! data or the available width changes. Hovering or tapping a cell shows its numbers.
 
-use super::state::{use_lab, INK};
+use super::state::INK;
 use crate::chart::heatmap::{draw, HeatmapSpec};
 use crate::chart::layout::Layout;
-use crate::i18n::Msg;
 use super::hooks::use_resize_tick;
 use leptos::{html, prelude::*};
 
@@ -26,7 +25,6 @@ pub fn Heatmap(
     #[prop(optional, into)]
     on_pick: Option<Callback<(usize, usize)>>,
 ) -> impl IntoView {
-    let lab = use_lab();
     let figure = NodeRef::<html::Figure>::new();
     let canvas = NodeRef::<html::Canvas>::new();
     let layout = StoredValue::new(None::<Layout>);
@@ -83,7 +81,7 @@ pub fn Heatmap(
                 }
             ></canvas>
             <p class="heatmap__detail" aria-live="polite" data-testid=format!("{testid}-detail")>
-                {move || text().unwrap_or_else(|| lab.t(Msg::HoverHint).to_string())}
+                {text}
             </p>
         </figure>
     }

@@ -106,11 +106,15 @@ fn labels_and_frame(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, l: &Layout, 
         let style = font.clone().pos(Pos::new(HPos::Right, VPos::Center));
         root.draw(&Text::new(short_label(label), (px(l.grid_x - 5.0), px(y)), style)).map_err(err)?;
     }
-    let vertical = ("sans-serif", l.font_px * dpr).into_font().transform(FontTransform::Rotate270).color(&color);
+    let col_style = if l.upright_cols {
+        font.clone().pos(Pos::new(HPos::Center, VPos::Top))
+    } else {
+        let vertical = ("sans-serif", l.font_px * dpr).into_font().transform(FontTransform::Rotate270).color(&color);
+        vertical.pos(Pos::new(HPos::Right, VPos::Center))
+    };
     for (c, label) in spec.col_labels.iter().enumerate().filter(|(i, _)| i % l.col_label_every == 0) {
         let x = l.grid_x + (c as f64 + 0.5) * l.cell_w;
-        let style = vertical.clone().pos(Pos::new(HPos::Right, VPos::Center));
-        root.draw(&Text::new(short_label(label), (px(x), px(grid_bottom + 5.0)), style)).map_err(err)?;
+        root.draw(&Text::new(short_label(label), (px(x), px(grid_bottom + 5.0)), col_style.clone())).map_err(err)?;
     }
 
     let frame = RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]);

@@ -32,6 +32,8 @@ pub struct Layout {
     /// Draw every k-th row label and column label (1 = all) so labels never overlap.
     pub row_label_every: usize,
     pub col_label_every: usize,
+    /// Column labels are short enough (one CJK character, two Latin ones) to stand upright.
+    pub upright_cols: bool,
     /// Left edge of the colour bar.
     pub legend_x: f64,
     pub legend_bar: f64,
@@ -46,11 +48,12 @@ impl Layout {
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font;
         let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, MAX_CELL).floor();
-        let cell_h = if rows > 64 { cell_w } else { cell_w.max(MIN_ROW) };
+        let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
         let font_px = (cell_h * 0.6).clamp(10.0, 14.0).round();
         let every = |side: f64| ((font_px * 1.15) / side).ceil().max(1.0) as usize;
         let left = max_label_em(row_labels) * font_px + PAD * 2.0;
-        let bottom = max_label_em(col_labels) * font_px + PAD * 2.0;
+        let upright_cols = max_label_em(col_labels) <= 1.25;
+        let bottom = if upright_cols { font_px * 1.4 } else { max_label_em(col_labels) * font_px } + PAD * 2.0;
         let grid_w = cell_w * cols as f64;
         let grid_h = cell_h * rows as f64;
         let legend_x = left + grid_w + LEGEND_GAP;
@@ -68,7 +71,8 @@ impl Layout {
             cols,
             font_px,
             row_label_every: every(cell_h),
-            col_label_every: every(cell_w),
+            col_label_every: if upright_cols { every(cell_w).max(((font_px * 1.1) / cell_w).ceil() as usize) } else { every(cell_w) },
+            upright_cols,
             legend_x,
             legend_bar: LEGEND_BAR,
         }
@@ -140,7 +144,14 @@ mod tests {
     fn dense_grids_thin_out_their_labels() {
         let l = Layout::fit(390.0, 64, 64, &labels(64), &labels(64));
         assert!(l.cell_w >= MIN_CELL && l.col_label_every > 1, "cell {} every {}", l.cell_w, l.col_label_every);
-        assert_eq!(l.row_label_every, 1, "64 rows still get a line each");
+        assert_eq!((l.cell_w, l.row_label_every), (l.cell_h, l.col_label_every), "square grids keep square cells");
+    }
+
+    #[test]
+    fn single_characters_stand_upright() {
+        let zh: Vec<String> = "小猫累了".chars().map(String::from).collect();
+        assert!(Layout::fit(600.0, 4, 4, &zh, &zh).upright_cols);
+        assert!(!Layout::fit(600.0, 4, 4, &labels(4), &labels(4)).upright_cols);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Headless Chromium through chromedriver (both from Debian's packages), one per test.
 
+use fantoccini::actions::InputSource;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::process::Stdio;
@@ -115,6 +116,84 @@ impl Browser {
         if let Some(p) = panics.first() {
             panic!("the page panicked: {}", p.text().await.unwrap_or_default());
         }
+    }
+
+    /// Click the element with `data-testid` = `id`.
+    pub async fn click(&self, id: &str) {
+        self.wait_for(&format!("[data-testid='{id}']")).await.click().await.unwrap_or_else(|e| panic!("click {id}: {e}"));
+    }
+
+    /// Replace the text of the field `id` by typing: select all, delete, then type `text`.
+    pub async fn type_into(&self, id: &str, text: &str) {
+        let el = self.wait_for(&format!("[data-testid='{id}']")).await;
+        el.click().await.expect("focus the field");
+        // Ctrl+A, release, Backspace (WebDriver key codes).
+        el.send_keys("\u{E009}a\u{E000}\u{E003}").await.expect("clear by keyboard");
+        if !text.is_empty() {
+            el.send_keys(text).await.expect("type");
+        }
+    }
+
+    /// Set a field's value and fire one `input`, as dragging a slider or pasting does.
+    pub async fn set_value(&self, id: &str, value: &str) {
+        self.wait_for(&format!("[data-testid='{id}']")).await;
+        self.js(
+            "const el = document.querySelector(`[data-testid='${arguments[0]}']`);
+             el.value = arguments[1];
+             el.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![json!(id), json!(value)],
+        )
+        .await;
+    }
+
+    /// Press a key on the page body (not in a form field).
+    pub async fn press(&self, key: &str) {
+        self.js("document.activeElement && document.activeElement.blur();", vec![]).await;
+        let body = self.wait_for("body").await;
+        body.send_keys(key).await.expect("send key");
+    }
+
+    /// Move the mouse to the centre of the canvas inside `id` (a real pointer move).
+    pub async fn hover_canvas(&self, id: &str) {
+        let canvas = self.wait_for(&format!("[data-testid='{id}'] canvas")).await;
+        let actions = fantoccini::actions::MouseActions::new("mouse".to_string())
+            .then(fantoccini::actions::PointerAction::MoveToElement {
+                element: canvas,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            });
+        self.client.perform_actions(actions).await.expect("move the mouse");
+    }
+
+    /// Texts of all captions inside the element `id`.
+    pub async fn captions_in(&self, id: &str) -> Vec<String> {
+        let v = self
+            .js(
+                "return [...document.querySelectorAll(`[data-testid='${arguments[0]}'] figcaption`)].map(c => c.textContent);",
+                vec![json!(id)],
+            )
+            .await;
+        v.as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect()).unwrap_or_default()
+    }
+
+    /// How many canvases inside `id` are drawn, out of how many.
+    pub async fn drawn_canvases(&self, id: &str) -> (u64, u64) {
+        let v = self
+            .js(
+                "const cs = [...document.querySelectorAll(`[data-testid='${arguments[0]}'] canvas`)];
+                 const painted = c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                   let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n > 1000; };
+                 return [cs.filter(c => c.dataset.drawn === 'true' && painted(c)).length, cs.length];",
+                vec![json!(id)],
+            )
+            .await;
+        (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0))
+    }
+
+    /// The page's visible text, to check no "NaN" or "inf" ever reaches the screen.
+    pub async fn page_text(&self) -> String {
+        self.js("return document.body.innerText;", vec![]).await.as_str().unwrap_or_default().to_string()
     }
 
     pub async fn close(mut self) {

@@ -6,5 +6,5 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod browser;
-mod first_page;
+mod lesson;
 mod server;

@@ -47,6 +47,7 @@ fn StagePanel(
             <h2 class="stage__title">{stage.index() + 1} ". " {move || lab.t(stage_name(stage))}</h2>
             <div class="stage__formula" inner_html=formula></div>
             <p class="stage__explain">{move || lab.t(explain)}</p>
+            <p class="stage__hint">{move || lab.t(Msg::HoverHint)}</p>
             {children()}
             <p class="stage__notice"><strong>{move || lab.t(Msg::Notice)}</strong> " " {move || lab.t(notice)}</p>
         </section>
