@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn spread_ignores_masked_entries() {
         let m = ndarray::arr2(&[[1.0, f32::NEG_INFINITY], [3.0, 1.0]]);
-        // mean 5/3, std √(2/9) ≈ 0.471
-        assert_eq!(spread_text(Lang::En, &m), "std 0.471, range 1.00 to 3.00");
+        // values 1, 3, 1: mean 5/3, variance (4/9 + 16/9 + 4/9) / 3 = 8/9, std ≈ 0.943
+        assert_eq!(spread_text(Lang::En, &m), "std 0.943, range 1.00 to 3.00");
     }
 }
