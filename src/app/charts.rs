@@ -47,6 +47,11 @@ pub fn BarChart(
     redraw_on_change(figure, canvas, move |c, w| {
         bars.with(|b| draw_bars(c, &b.weights, &b.labels, &b.blocked, w, INK, [0x21, 0x91, 0x8c]))
     });
+    chart_figure(figure, canvas, caption, testid)
+}
+
+/// The markup every small chart shares: a captioned figure around its canvas.
+fn chart_figure(figure: NodeRef<html::Figure>, canvas: NodeRef<html::Canvas>, caption: Signal<String>, testid: &'static str) -> impl IntoView {
     view! {
         <figure class="chart" data-testid=testid node_ref=figure>
             <figcaption class="chart__caption">{caption}</figcaption>
@@ -75,10 +80,5 @@ pub fn CurveChart(
     let figure = NodeRef::<html::Figure>::new();
     let canvas = NodeRef::<html::Canvas>::new();
     redraw_on_change(figure, canvas, move |c, w| curves.with(|cv| draw_curves(c, cv, y_range, marker.get(), w, INK)));
-    view! {
-        <figure class="chart" data-testid=testid node_ref=figure>
-            <figcaption class="chart__caption">{caption}</figcaption>
-            <canvas class="chart__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
-        </figure>
-    }
+    chart_figure(figure, canvas, caption, testid)
 }

@@ -4,11 +4,13 @@
 mod model;
 mod sentence;
 mod switches;
+mod toggle;
 
 use super::state::use_lab;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 pub use sentence::Which;
+pub use toggle::Toggle;
 use sentence::SentenceBox;
 
 /// Every control of the lesson, in one panel.

@@ -1,5 +1,6 @@
 //! Positional encoding, mask, self/cross, scaling and temperature.
 
+use super::toggle::Toggle;
 use crate::app::state::use_lab;
 use crate::i18n::Msg;
 use crate::settings::{format_temperature, TEMPERATURE_RANGE};
@@ -9,25 +10,14 @@ use leptos::prelude::*;
 #[component]
 pub fn Switches() -> impl IntoView {
     let lab = use_lab();
-    let get = move |f: fn(&crate::settings::Settings) -> bool| Memo::new(move |_| lab.settings.with(f));
-    let positional = get(|s| s.positional);
-    let causal = get(|s| s.causal);
-    let cross = get(|s| s.cross);
-    let scaled = get(|s| s.scaled);
+    let causal = Memo::new(move |_| lab.settings.with(|s| s.causal));
+    let cross = Memo::new(move |_| lab.settings.with(|s| s.cross));
     let temperature = Memo::new(move |_| lab.settings.with(|s| s.temperature));
     let (lo, hi) = (TEMPERATURE_RANGE.0.log10(), TEMPERATURE_RANGE.1.log10());
 
     view! {
-        <label class="switch">
-            <input type="checkbox" data-testid="pe-toggle" prop:checked=positional
-                on:change=move |ev| lab.settings.update(|s| s.positional = event_target_checked(&ev)) />
-            {move || lab.t(Msg::Positional)}
-        </label>
-        <label class="switch">
-            <input type="checkbox" data-testid="scaling-toggle" prop:checked=scaled
-                on:change=move |ev| lab.settings.update(|s| s.scaled = event_target_checked(&ev)) />
-            {move || lab.t(Msg::Scaling)}
-        </label>
+        <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.positional set=|s, v| s.positional = v />
+        <Toggle testid="scaling-toggle" label=Msg::Scaling get=|s| s.scaled set=|s, v| s.scaled = v />
         <div class="field field--row">
             <label class="field__label" for="mask">{move || lab.t(Msg::Mask)}</label>
             <select id="mask" data-testid="mask-select" prop:value=move || if causal.get() { "causal" } else { "none" }

@@ -1,0 +1,109 @@
+//! The saturation lab: a d_k slider (powers of two, 1–1024) and a scaling switch over random
+//! unit-variance q and k, with live readouts, the weights, one row, and curves against d_k.
+
+mod readouts;
+
+use super::charts::{BarChart, Bars, CurveChart};
+use super::controls::Toggle;
+use super::heatmap::Heatmap;
+use super::specs::{caption, weights};
+use super::{formulas, state::use_lab};
+use crate::chart::curves::Curve;
+use crate::core::lab::{saturation, snap_dk, sweep, SweepPoint, DK_STEPS};
+use crate::core::readouts::Summary;
+use crate::i18n::Msg;
+use leptos::prelude::*;
+use readouts::Readouts;
+
+/// Colours of the two settings in the curves (viridis ends: colour-blind safe).
+const SCALED: [u8; 3] = [0x21, 0x91, 0x8c];
+const UNSCALED: [u8; 3] = [0x44, 0x01, 0x54];
+
+/// The slider the site is known for.
+#[component]
+pub fn SaturationLab() -> impl IntoView {
+    let lab = use_lab();
+    let n = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
+    let seed = Memo::new(move |_| lab.settings.with(|s| s.seed));
+    let d_k = Memo::new(move |_| lab.settings.with(|s| s.lab_dk));
+    let scaled = Memo::new(move |_| lab.settings.with(|s| s.lab_scaled));
+    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), seed.get()).ok());
+    // The curves depend on n and the seed only, not on the slider.
+    let points = Memo::new(move |_| sweep(n.get(), seed.get()).unwrap_or_default());
+    let keys = Memo::new(move |_| (1..=n.get()).map(|i| format!("k{i}")).collect::<Vec<_>>());
+
+    let spec = Memo::new(move |_| {
+        let queries: Vec<String> = (1..=n.get()).map(|i| format!("q{i}")).collect();
+        head.with(|h| {
+            h.as_ref().map(|h| weights(h.weights.clone(), &queries, &keys.get(), &ndarray::Array2::from_elem(h.weights.dim(), false)))
+        })
+    });
+    let row = Signal::derive(move || {
+        let weights = head.with(|h| h.as_ref().map(|h| h.weights.row(0).to_vec()).unwrap_or_default());
+        Bars { blocked: vec![false; weights.len()], weights, labels: keys.get() }
+    });
+    let summary = Signal::derive(move || head.with(|h| h.as_ref().map(|h| h.summary)));
+    let max_curves = curves(points, |s| s.median_max_weight);
+    let grad_curves = curves(points, |s| s.median_jacobian_norm);
+    let label = move |m: Msg| Signal::derive(move || lab.t(m).to_string());
+
+    let set_dk = move |v: f64| lab.settings.update(|s| s.lab_dk = snap_dk(v));
+    let step = move |up: bool| {
+        let i = DK_STEPS.iter().position(|d| *d == d_k.get_untracked()).unwrap_or(0);
+        let j = if up { (i + 1).min(DK_STEPS.len() - 1) } else { i.saturating_sub(1) };
+        set_dk(DK_STEPS[j] as f64);
+    };
+
+    view! {
+        <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
+            <h2 id="lab-title" class="lab__title">{move || lab.t(Msg::LabTitle)}</h2>
+            <div class="stage__formula" inner_html=formulas::VARIANCE></div>
+            <p class="lab__explain">{move || lab.t(Msg::LabExplain)}</p>
+            <div class="lab__controls">
+                <label class="field__label" for="dk-slider">
+                    {move || lab.t(Msg::LabDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
+                </label>
+                <input id="dk-slider" type="range" min="1" max="1024" step="1" list="dk-ticks" data-testid="dk-slider"
+                    prop:value=move || d_k.get().to_string()
+                    on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { set_dk(v) } }
+                    on:keydown=move |ev: web_sys::KeyboardEvent| {
+                        let up = match ev.key().as_str() {
+                            "ArrowRight" | "ArrowUp" | "PageUp" => true,
+                            "ArrowLeft" | "ArrowDown" | "PageDown" => false,
+                            _ => return,
+                        };
+                        ev.prevent_default();
+                        step(up);
+                    } />
+                <datalist id="dk-ticks">
+                    {DK_STEPS.map(|d| view! { <option value=d.to_string()></option> })}
+                </datalist>
+                <Toggle testid="scale-toggle" label=Msg::LabScaleToggle get=|s| s.lab_scaled set=|s, v| s.lab_scaled = v />
+            </div>
+            <Readouts summary=summary d_k=d_k.into() />
+            <div class="stage__grid">
+                <Heatmap spec=spec caption=Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(lab.t(Msg::MatWeights), s.values.dim())).unwrap_or_default())) testid="lab-weights" />
+                <BarChart bars=row caption=label(Msg::LabRow) testid="lab-row" />
+            </div>
+            <div class="stage__grid">
+                <CurveChart curves=max_curves y_range=(0.0, 1.0) marker=d_k caption=label(Msg::ChartMaxWeight) testid="lab-curve-max" />
+                <CurveChart curves=grad_curves y_range=(0.0, 0.5) marker=d_k caption=label(Msg::ChartGrad) testid="lab-curve-grad" />
+            </div>
+        </section>
+    }
+}
+
+/// One readout against d_k, with and without scaling.
+fn curves(points: Memo<Vec<SweepPoint>>, pick: fn(&Summary) -> f32) -> Signal<Vec<Curve>> {
+    let lab = use_lab();
+    Signal::derive(move || {
+        points.with(|pts| {
+            let line = |label: Msg, color, of: fn(&SweepPoint) -> &Summary| Curve {
+                label: lab.t(label).into(),
+                color,
+                points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect(),
+            };
+            vec![line(Msg::SeriesUnscaled, UNSCALED, |p| &p.unscaled), line(Msg::SeriesScaled, SCALED, |p| &p.scaled)]
+        })
+    })
+}
