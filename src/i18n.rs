@@ -120,10 +120,13 @@ pub enum Msg {
     ReadoutMaxWeight,
     ReadoutEntropy,
     ReadoutGrad,
+    ChartStd,
     ChartMaxWeight,
+    ChartEntropy,
     ChartGrad,
     SeriesScaled,
     SeriesUnscaled,
+    SeriesCurrent,
     LabRow,
 }
 
@@ -284,10 +287,13 @@ pub fn t(lang: Lang, msg: Msg) -> &'static str {
         Msg::ReadoutMaxWeight => ("Top weight of a typical row (median)", "典型行的最大权重（中位数）"),
         Msg::ReadoutEntropy => ("Mean entropy (uniform: ln n = {logn})", "平均熵（均匀分布：ln n = {logn}）"),
         Msg::ReadoutGrad => ("Gradient survival (softmax Jacobian norm, typical row)", "梯度存活（softmax 雅可比范数，典型行）"),
+        Msg::ChartStd => ("Score std against d_k (unscaled follows √d_k)", "分数标准差随 d_k 变化（不缩放时按 √d_k 增长）"),
+        Msg::ChartEntropy => ("Mean entropy ÷ ln n against d_k (1 = uniform, 0 = one-hot)", "平均熵 ÷ ln n 随 d_k 变化（1 为均匀，0 为独热）"),
         Msg::ChartMaxWeight => ("Typical top weight against d_k", "典型最大权重随 d_k 变化"),
         Msg::ChartGrad => ("Gradient survival against d_k", "梯度存活随 d_k 变化"),
         Msg::SeriesScaled => ("scaled ÷√d_k", "缩放 ÷√d_k"),
         Msg::SeriesUnscaled => ("not scaled", "不缩放"),
+        Msg::SeriesCurrent => ("current d_k", "当前 d_k"),
         Msg::LabRow => ("Weights of one row (query 1)", "其中一行的权重（第 1 个查询）"),
     };
     match lang {

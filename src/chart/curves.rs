@@ -6,10 +6,9 @@ use super::surface::fit_canvas;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
-/// One line: its legend label, colour and (d_k, value) points.
+/// One line: its colour and (d_k, value) points (the legend is the page's, in HTML).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
-    pub label: String,
     pub color: Rgb,
     pub points: Vec<(usize, f32)>,
 }
@@ -35,6 +34,7 @@ pub fn draw_curves(
     let log2 = |d: usize| (d.max(1) as f32).log2();
     let mut chart = ChartBuilder::on(&root)
         .margin((8.0 * dpr) as u32)
+        .margin_right((22.0 * dpr) as u32)
         .x_label_area_size((26.0 * dpr) as u32)
         .y_label_area_size((40.0 * dpr) as u32)
         .build_cartesian_2d(0f32..10f32, y_range.0..y_range.1)
@@ -48,8 +48,6 @@ pub fn draw_curves(
         .axis_style(frame)
         .light_line_style(frame.mix(0.12))
         .bold_line_style(frame.mix(0.25))
-        .x_desc("d_k")
-        .axis_desc_style(("sans-serif", font).into_font().color(&text))
         .draw()
         .map_err(err)?;
     let x = log2(marker);
@@ -59,22 +57,10 @@ pub fn draw_curves(
     for curve in curves {
         let color = RGBColor(curve.color[0], curve.color[1], curve.color[2]);
         let points: Vec<(f32, f32)> = curve.points.iter().map(|(d, v)| (log2(*d), *v)).collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width((2.0 * dpr) as u32)))
-            .map_err(err)?
-            .label(curve.label.clone())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(3)));
+        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width((2.0 * dpr) as u32))).map_err(err)?;
         chart
             .draw_series(points.iter().map(|p| Circle::new(*p, (3.0 * dpr) as i32, color.filled())))
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", font).into_font().color(&text))
-        .background_style(WHITE.mix(0.85))
-        .border_style(frame)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(err)?;
     root.present().map_err(err)
 }

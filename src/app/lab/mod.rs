@@ -43,7 +43,9 @@ pub fn SaturationLab() -> impl IntoView {
         Bars { blocked: vec![false; weights.len()], weights, labels: keys.get() }
     });
     let summary = Signal::derive(move || head.with(|h| h.as_ref().map(|h| h.summary)));
+    let std_curves = curves(points, |s| s.score_std);
     let max_curves = curves(points, |s| s.median_max_weight);
+    let entropy_curves = curves(points, |s| if s.log_n > 0.0 { s.entropy / s.log_n } else { 0.0 });
     let grad_curves = curves(points, |s| s.median_jacobian_norm);
     let label = move |m: Msg| Signal::derive(move || lab.t(m).to_string());
 
@@ -85,25 +87,32 @@ pub fn SaturationLab() -> impl IntoView {
                 <Heatmap spec=spec caption=Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(lab.t(Msg::MatWeights), s.values.dim())).unwrap_or_default())) testid="lab-weights" />
                 <BarChart bars=row caption=label(Msg::LabRow) testid="lab-row" />
             </div>
+            <p class="legend" aria-hidden="true">
+                <span class="legend__item"><span class="legend__swatch" style=swatch(UNSCALED)></span>{move || lab.t(Msg::SeriesUnscaled)}</span>
+                <span class="legend__item"><span class="legend__swatch" style=swatch(SCALED)></span>{move || lab.t(Msg::SeriesScaled)}</span>
+                <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{move || lab.t(Msg::SeriesCurrent)}</span>
+            </p>
             <div class="stage__grid">
+                <CurveChart curves=std_curves y_range=(0.0, 36.0) marker=d_k caption=label(Msg::ChartStd) testid="lab-curve-std" />
                 <CurveChart curves=max_curves y_range=(0.0, 1.0) marker=d_k caption=label(Msg::ChartMaxWeight) testid="lab-curve-max" />
+                <CurveChart curves=entropy_curves y_range=(0.0, 1.0) marker=d_k caption=label(Msg::ChartEntropy) testid="lab-curve-entropy" />
                 <CurveChart curves=grad_curves y_range=(0.0, 0.5) marker=d_k caption=label(Msg::ChartGrad) testid="lab-curve-grad" />
             </div>
         </section>
     }
 }
 
+/// The CSS of a legend swatch in `c`.
+fn swatch(c: [u8; 3]) -> String {
+    format!("background: rgb({}, {}, {})", c[0], c[1], c[2])
+}
+
 /// One readout against d_k, with and without scaling.
 fn curves(points: Memo<Vec<SweepPoint>>, pick: fn(&Summary) -> f32) -> Signal<Vec<Curve>> {
-    let lab = use_lab();
     Signal::derive(move || {
         points.with(|pts| {
-            let line = |label: Msg, color, of: fn(&SweepPoint) -> &Summary| Curve {
-                label: lab.t(label).into(),
-                color,
-                points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect(),
-            };
-            vec![line(Msg::SeriesUnscaled, UNSCALED, |p| &p.unscaled), line(Msg::SeriesScaled, SCALED, |p| &p.scaled)]
+            let line = |color, of: fn(&SweepPoint) -> &Summary| Curve { color, points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect() };
+            vec![line(UNSCALED, |p| &p.unscaled), line(SCALED, |p| &p.scaled)]
         })
     })
 }
