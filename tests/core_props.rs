@@ -3,6 +3,9 @@
 //! rows of weights summing to 1 (tolerance 1e-4).
 #![cfg(not(target_arch = "wasm32"))]
 
+use attention_lab::core::attention::head;
+use attention_lab::core::flash::tiled_attention;
+use attention_lab::core::lab::unit_vectors;
 use attention_lab::core::{run, AttentionConfig, Mask, Weights};
 use ndarray::Array2;
 use proptest::prelude::*;
@@ -68,6 +71,31 @@ proptest! {
         });
         if let Err(e) = result {
             prop_assert!(!e.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn tiled_attention_equals_the_full_matrix(
+        n_q in 1usize..=40,
+        n_kv in 1usize..=40,
+        d in 1usize..=32,
+        tile_q in 1usize..=48,
+        tile_k in 1usize..=48,
+        causal in any::<bool>(),
+        magnitude in prop_oneof![Just(0.1f32), Just(1.0), Just(3.0)],
+        seed in any::<u64>(),
+    ) {
+        // FlashAttention's online softmax must give the same output as building S in full,
+        // within 1e-5 (relative to the output's size), for every shape and tiling.
+        let q = unit_vectors(n_q, d, seed, 1) * magnitude;
+        let k = unit_vectors(n_kv, d, seed, 2) * magnitude;
+        let v = unit_vectors(n_kv, d, seed, 3);
+        let blocked = ndarray::Array2::from_shape_fn((n_q, n_kv), |(i, j)| causal && j > i);
+        let scale = (d as f32).sqrt();
+        let full = head(q.view(), k.view(), v.view(), &blocked, scale, 1.0).unwrap();
+        let tiled = tiled_attention(q.view(), k.view(), v.view(), &blocked, scale, tile_q, tile_k, false);
+        for (a, b) in tiled.output.iter().zip(&full.output) {
+            prop_assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "tiled {a} vs full {b}");
         }
     }
 }

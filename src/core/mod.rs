@@ -8,16 +8,21 @@
 //! intermediate so the UI only reads and never recomputes.
 
 pub mod attention;
+pub mod cost;
 pub mod embed;
 pub mod error;
 pub mod explain;
+pub mod flash;
 pub mod lab;
+pub mod linear;
+pub mod patterns;
 pub mod readouts;
 pub mod rng;
 pub mod scenario;
 pub mod softmax;
 pub mod tokenize;
 pub mod trace;
+pub mod variance;
 pub mod weights;
 
 pub use attention::{run, AttentionConfig, Mask};
