@@ -70,6 +70,45 @@ impl Stage {
     }
 }
 
+/// The views reachable from the navigation: the lesson, and the deeper lessons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    #[default]
+    Lesson,
+    Variance,
+    Variants,
+    Patterns,
+    Graph,
+    Complexity,
+}
+
+impl View {
+    pub const ALL: [View; 6] = [View::Lesson, View::Variance, View::Variants, View::Patterns, View::Graph, View::Complexity];
+
+    /// The name used in the URL and in `data-testid="view-…"`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            View::Lesson => "lesson",
+            View::Variance => "variance",
+            View::Variants => "variants",
+            View::Patterns => "patterns",
+            View::Graph => "graph",
+            View::Complexity => "complexity",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.slug() == s)
+    }
+}
+
+/// Sample counts offered by the variance experiment.
+pub const SAMPLE_CHOICES: [usize; 5] = [100, 300, 1000, 3000, 10_000];
+/// The sequence lengths of the cost view: 2⁴ … 2¹⁷ (128K).
+pub const COST_N_RANGE: (u32, u32) = (4, 17);
+/// Tile sizes of the FlashAttention view.
+pub const TILE_CHOICES: [usize; 5] = [1, 2, 4, 8, 16];
+
 /// The whole state of the page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -88,7 +127,17 @@ pub struct Settings {
     pub lab_dk: usize,
     /// The saturation lab's scaling switch.
     pub lab_scaled: bool,
+    pub view: View,
     pub stage: Stage,
+    /// The variance experiment's d_k (a power of two) and number of sampled pairs.
+    pub var_dk: usize,
+    pub var_samples: usize,
+    /// The token index the sparse pattern head looks for.
+    pub anchor: usize,
+    /// The cost view's sequence length, as log₂ n.
+    pub cost_log_n: u32,
+    /// The FlashAttention view's tile size (queries × keys per tile).
+    pub tile: usize,
     /// The head shown in the per-head stages, 0-based.
     pub head: usize,
     /// The query row highlighted in the softmax stage, 0-based.
@@ -113,7 +162,13 @@ impl Settings {
             temperature: 1.0,
             lab_dk: 64,
             lab_scaled: false,
+            view: View::Lesson,
             stage: Stage::Input,
+            var_dk: 64,
+            var_samples: 3000,
+            anchor: 0,
+            cost_log_n: 10,
+            tile: 4,
             head: 0,
             query: 0,
             lang,
@@ -155,7 +210,13 @@ impl Settings {
         pairs.extend([
             ("dk", self.lab_dk.to_string()),
             ("labscale", b(self.lab_scaled).into()),
+            ("view", self.view.slug().into()),
             ("stage", self.stage.slug().into()),
+            ("vdk", self.var_dk.to_string()),
+            ("vn", self.var_samples.to_string()),
+            ("anchor", (self.anchor + 1).to_string()),
+            ("cn", self.cost_log_n.to_string()),
+            ("tile", self.tile.to_string()),
             ("head", (self.head + 1).to_string()),
             ("q", (self.query + 1).to_string()),
             ("lang", self.lang.code().into()),
@@ -220,10 +281,16 @@ impl Settings {
         take("dk", &mut |v| v.parse::<f64>().ok().filter(|d| (1.0..=1024.0).contains(d)).map(|d| s.lab_dk = snap_dk(d)).is_some());
         take("labscale", &mut |v| parse_bool(v).map(|b| s.lab_scaled = b).is_some());
         take("stage", &mut |v| Stage::from_slug(v).map(|st| s.stage = st).is_some());
+        take("view", &mut |v| View::from_slug(v).map(|x| s.view = x).is_some());
+        take("vdk", &mut |v| v.parse::<f64>().ok().filter(|d| (1.0..=1024.0).contains(d)).map(|d| s.var_dk = snap_dk(d)).is_some());
+        take("vn", &mut |v| v.parse().ok().filter(|n| SAMPLE_CHOICES.contains(n)).map(|n| s.var_samples = n).is_some());
+        take("cn", &mut |v| v.parse().ok().filter(|e| (COST_N_RANGE.0..=COST_N_RANGE.1).contains(e)).map(|e| s.cost_log_n = e).is_some());
+        take("tile", &mut |v| v.parse().ok().filter(|t| TILE_CHOICES.contains(t)).map(|t| s.tile = t).is_some());
         let heads = s.heads;
         take("head", &mut |v| v.parse::<usize>().ok().filter(|h| (1..=heads).contains(h)).map(|h| s.head = h - 1).is_some());
         let n = tokenize(&s.text).len();
         take("q", &mut |v| v.parse::<usize>().ok().filter(|q| (1..=n).contains(q)).map(|q| s.query = q - 1).is_some());
+        take("anchor", &mut |v| v.parse::<usize>().ok().filter(|a| (1..=n).contains(a)).map(|a| s.anchor = a - 1).is_some());
         (s, ignored)
     }
 }
@@ -319,6 +386,12 @@ mod tests {
         s.causal = true;
         s.temperature = 0.5;
         s.lab_dk = 1024;
+        s.view = View::Graph;
+        s.var_dk = 8;
+        s.var_samples = 10_000;
+        s.anchor = 2;
+        s.cost_log_n = 17;
+        s.tile = 16;
         s.stage = Stage::Softmax;
         s.head = 3;
         s.query = 2;
@@ -329,10 +402,10 @@ mod tests {
 
     #[test]
     fn garbage_falls_back_to_defaults_and_is_named() {
-        let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1", Lang::En);
+        let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1&view=x&vn=7&cn=40&tile=3&anchor=99", Lang::En);
         let d = Settings::new(Lang::En);
         assert_eq!((s.d_model, s.heads, s.temperature, s.stage, s.lab_dk, s.seed, s.text), (d.d_model, d.heads, d.temperature, d.stage, d.lab_dk, d.seed, d.text));
-        assert_eq!(ignored, ["lang", "text", "d", "h", "seed", "t", "dk", "stage"]);
+        assert_eq!(ignored, ["lang", "text", "d", "h", "seed", "t", "dk", "stage", "view", "vn", "cn", "tile", "anchor"]);
     }
 
     #[test]

@@ -1,10 +1,12 @@
-//! Canvas wrappers for the small charts: one row of weights as bars, and readouts against d_k.
+//! Canvas charts: one generic component that owns the figure, sizing and redrawing, and thin
+//! wrappers for the bar and curve charts. Drawing itself is in `crate::chart`.
 
+use super::hooks::use_resize_tick;
 use super::state::INK;
 use crate::chart::bars::draw_bars;
 use crate::chart::curves::{draw_curves, Curve};
-use super::hooks::use_resize_tick;
 use leptos::{html, prelude::*};
+use web_sys::HtmlCanvasElement;
 
 /// Data for [`BarChart`].
 #[derive(Debug, Clone, PartialEq)]
@@ -14,20 +16,38 @@ pub struct Bars {
     pub blocked: Vec<bool>,
 }
 
-/// Redraw whenever `draw` reads something that changes, or the window is resized.
-fn redraw_on_change(figure: NodeRef<html::Figure>, canvas: NodeRef<html::Canvas>, draw: impl Fn(&web_sys::HtmlCanvasElement, f64) -> Result<(), String> + 'static) {
+/// A captioned canvas redrawn by `draw` (canvas, width in CSS px) whenever a signal it reads
+/// changes or the window is resized.
+#[component]
+pub fn CanvasChart(
+    /// Draws the chart; reads the signals it depends on.
+    draw: Callback<(HtmlCanvasElement, f64), Result<(), String>>,
+    /// Caption above the chart.
+    #[prop(into)]
+    caption: Signal<String>,
+    /// `data-testid` of the figure.
+    testid: &'static str,
+) -> impl IntoView {
+    let figure = NodeRef::<html::Figure>::new();
+    let canvas = NodeRef::<html::Canvas>::new();
     let resized = use_resize_tick();
     Effect::new(move |_| {
         resized.track();
         let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
         let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
-        match draw(&canvas, width) {
+        match draw.run((canvas.clone(), width)) {
             Ok(()) => {
                 let _ = canvas.set_attribute("data-drawn", "true");
             }
-            Err(e) => leptos::logging::error!("chart: {e}"),
+            Err(e) => leptos::logging::error!("chart {testid}: {e}"),
         }
     });
+    view! {
+        <figure class="chart" data-testid=testid node_ref=figure>
+            <figcaption class="chart__caption">{caption}</figcaption>
+            <canvas class="chart__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
+        </figure>
+    }
 }
 
 /// One row of attention weights as bars on a 0–1 axis.
@@ -42,22 +62,10 @@ pub fn BarChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
-    let figure = NodeRef::<html::Figure>::new();
-    let canvas = NodeRef::<html::Canvas>::new();
-    redraw_on_change(figure, canvas, move |c, w| {
-        bars.with(|b| draw_bars(c, &b.weights, &b.labels, &b.blocked, w, INK, [0x21, 0x91, 0x8c]))
+    let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
+        bars.with(|b| draw_bars(&c, &b.weights, &b.labels, &b.blocked, w, INK, [0x21, 0x91, 0x8c]))
     });
-    chart_figure(figure, canvas, caption, testid)
-}
-
-/// The markup every small chart shares: a captioned figure around its canvas.
-fn chart_figure(figure: NodeRef<html::Figure>, canvas: NodeRef<html::Canvas>, caption: Signal<String>, testid: &'static str) -> impl IntoView {
-    view! {
-        <figure class="chart" data-testid=testid node_ref=figure>
-            <figcaption class="chart__caption">{caption}</figcaption>
-            <canvas class="chart__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
-        </figure>
-    }
+    view! { <CanvasChart draw=draw caption=caption testid=testid /> }
 }
 
 /// Curves against d_k with the current d_k marked.
@@ -77,8 +85,6 @@ pub fn CurveChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
-    let figure = NodeRef::<html::Figure>::new();
-    let canvas = NodeRef::<html::Canvas>::new();
-    redraw_on_change(figure, canvas, move |c, w| curves.with(|cv| draw_curves(c, cv, y_range, marker.get(), w, INK)));
-    chart_figure(figure, canvas, caption, testid)
+    let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| curves.with(|cv| draw_curves(&c, cv, y_range, marker.get(), w, INK)));
+    view! { <CanvasChart draw=draw caption=caption testid=testid /> }
 }

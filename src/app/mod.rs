@@ -12,6 +12,7 @@ mod specs;
 mod stages;
 pub mod state;
 mod stepper;
+mod views;
 
 pub use heatmap::Heatmap;
 pub use root::App;

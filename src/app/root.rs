@@ -3,9 +3,8 @@
 //! reload or a shared link shows the same picture, and steps the lesson with ←/→.
 
 use super::controls::Controls;
-use super::lab::SaturationLab;
 use super::state::{use_lab, LabCtx};
-use super::stepper::Stepper;
+use super::views::{ActiveView, ViewNav};
 use crate::i18n::{Lang, Msg};
 use crate::settings::{default_sentences, Settings};
 use leptos::{ev, prelude::*};
@@ -66,7 +65,10 @@ pub fn App() -> impl IntoView {
         if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
             return;
         }
-        let stage = lab.settings.with_untracked(|s| s.stage);
+        let (stage, view) = lab.settings.with_untracked(|s| (s.stage, s.view));
+        if view != crate::settings::View::Lesson {
+            return;
+        }
         let target = match e.key().as_str() {
             "ArrowRight" => stage.next(),
             "ArrowLeft" => stage.prev(),
@@ -87,6 +89,7 @@ pub fn App() -> impl IntoView {
             </div>
             <LanguageSwitch />
         </header>
+        <ViewNav />
         <main class="page">
             <Controls />
             <div class="page__main">
@@ -94,8 +97,7 @@ pub fn App() -> impl IntoView {
                     <p class="error" role="alert" data-testid="compute-error">{lab.t(Msg::ComputeError)} ": " {e}</p>
                 })}
                 <Show when=move || lab.outcome.with(Option::is_some)>
-                    <Stepper />
-                    <SaturationLab />
+                    <ActiveView />
                 </Show>
             </div>
         </main>

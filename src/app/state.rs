@@ -3,7 +3,7 @@
 
 use crate::chart::heatmap::Ink;
 use crate::core::scenario::{compute, Outcome};
-use crate::i18n::{t, Lang, Msg};
+use crate::i18n::{t, Lang, Text};
 use crate::settings::{Settings, MAX_TOKENS};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -49,7 +49,7 @@ impl LabCtx {
     }
 
     /// `msg` in the current language (reactive).
-    pub fn t(&self, msg: Msg) -> &'static str {
+    pub fn t(&self, msg: impl Text) -> &'static str {
         t(self.lang.get(), msg)
     }
 }

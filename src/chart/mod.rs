@@ -8,3 +8,4 @@ pub mod curves;
 pub mod heatmap;
 pub mod layout;
 pub mod surface;
+pub mod xy;

@@ -44,6 +44,19 @@ impl SplitMix64 {
     }
 }
 
+impl SplitMix64 {
+    /// Two independent N(0, 1) samples from one Box–Muller draw: twice as fast as two calls
+    /// to [`SplitMix64::normal`], for bulk sampling (a separate method, so the streams that
+    /// fix embeddings and weights never change).
+    pub fn normal_pair(&mut self) -> (f32, f32) {
+        let u1 = 1.0 - self.uniform();
+        let u2 = self.uniform();
+        let r = (-2.0 * u1.ln()).sqrt();
+        let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
+        ((r * c) as f32, (r * s) as f32)
+    }
+}
+
 /// FNV-1a: a stable 64-bit hash of a string, mixed with a seed, so that one token string
 /// always maps to the same embedding for a given seed (and `HashMap`'s random hasher is avoided).
 pub fn hash_str(s: &str, seed: u64) -> u64 {

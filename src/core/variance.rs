@@ -7,7 +7,14 @@ use super::rng::SplitMix64;
 pub fn sample_dots(d_k: usize, samples: usize, seed: u64) -> Vec<f32> {
     let mut rng = SplitMix64::new(seed ^ (d_k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (0..samples)
-        .map(|_| (0..d_k).map(|_| rng.normal() as f64 * rng.normal() as f64).sum::<f64>() as f32)
+        .map(|_| {
+            (0..d_k)
+                .map(|_| {
+                    let (q, k) = rng.normal_pair();
+                    q as f64 * k as f64
+                })
+                .sum::<f64>() as f32
+        })
         .collect()
 }
 

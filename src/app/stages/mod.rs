@@ -9,6 +9,7 @@ mod scaling;
 mod scores;
 mod softmax;
 
+
 pub use input::InputStage;
 pub use multihead::MultiHeadStage;
 pub use output::OutputStage;
@@ -56,7 +57,7 @@ fn StagePanel(
 
 /// Buttons to choose the head shown by the per-head stages.
 #[component]
-fn HeadPicker() -> impl IntoView {
+pub(crate) fn HeadPicker() -> impl IntoView {
     let lab = use_lab();
     let heads = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(1, |o| o.0.trace.heads.len())));
     let current = Memo::new(move |_| lab.settings.with(|s| s.head));

@@ -1,0 +1,78 @@
+//! The cost of attention: how the n × n scores grow with the sequence length, then the two
+//! answers — FlashAttention (same result, tile by tile) and linear attention (a kernel, O(n)).
+
+mod flash;
+mod linear;
+
+use crate::app::charts::CanvasChart;
+use crate::app::state::{use_lab, INK};
+use crate::chart::xy::draw_log_lines;
+use crate::core::cost::{cost, format_bytes, format_flops};
+use crate::i18n::ViewMsg;
+use crate::settings::COST_N_RANGE;
+use leptos::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+const SOFTMAX: [u8; 3] = [0x44, 0x01, 0x54];
+const LINEAR: [u8; 3] = [0x21, 0x91, 0x8c];
+
+/// Cost readouts and chart, FlashAttention, linear attention.
+#[component]
+pub fn ComplexityView() -> impl IntoView {
+    let lab = use_lab();
+    let log_n = Memo::new(move |_| lab.settings.with(|s| s.cost_log_n));
+    let dims = Memo::new(move |_| lab.settings.with(|s| (s.d_model as u64, s.heads as u64)));
+    let c = Memo::new(move |_| {
+        let (d, h) = dims.get();
+        cost(1u64 << log_n.get(), d, h)
+    });
+    let chart = Callback::new(move |(canvas, w): (HtmlCanvasElement, f64)| {
+        let (d, h) = dims.get();
+        let ns = (COST_N_RANGE.0..=COST_N_RANGE.1).map(|e| cost(1u64 << e, d, h));
+        let (soft, lin): (Vec<_>, Vec<_>) = ns.map(|c| ((c.n as f64, c.softmax_flops as f64), (c.n as f64, c.linear_flops as f64))).unzip();
+        let range = (f64::from(COST_N_RANGE.0), f64::from(COST_N_RANGE.1));
+        draw_log_lines(&canvas, &[(SOFTMAX, soft), (LINEAR, lin)], range, c.get().n as f64, w, INK)
+    });
+    let readout = move |label: ViewMsg, id: &'static str, value: fn(&crate::core::cost::Cost) -> String| {
+        view! {
+            <div class="readouts__item">
+                <dt>{move || lab.t(label)}</dt>
+                <dd data-testid=id>{move || c.with(value)}</dd>
+            </div>
+        }
+    };
+
+    view! {
+        <section class="view" data-testid="view-complexity">
+            <h2 class="view__title">{move || lab.t(ViewMsg::CxTitle)}</h2>
+            <p class="view__text">{move || lab.t(ViewMsg::CxIntro)}</p>
+            <div class="view__controls">
+                <label class="field__label" for="cost-n">
+                    {move || lab.t(ViewMsg::CxN)} " = " <strong data-testid="cost-n-value">{move || c.with(|c| c.n.to_string())}</strong>
+                </label>
+                <input id="cost-n" type="range" data-testid="cost-n-slider" step="1"
+                    min=COST_N_RANGE.0.to_string() max=COST_N_RANGE.1.to_string()
+                    prop:value=move || log_n.get().to_string()
+                    on:input=move |ev| {
+                        if let Ok(e) = event_target_value(&ev).parse::<u32>() {
+                            lab.settings.update(|s| s.cost_log_n = e.clamp(COST_N_RANGE.0, COST_N_RANGE.1));
+                        }
+                    } />
+            </div>
+            <dl class="readouts">
+                {readout(ViewMsg::CxPairs, "cost-pairs", |c| c.pairs.to_string())}
+                {readout(ViewMsg::CxMem16, "cost-mem-fp16", |c| format_bytes(c.score_bytes_fp16))}
+                {readout(ViewMsg::CxMem32, "cost-mem-fp32", |c| format_bytes(c.score_bytes_fp32))}
+                {readout(ViewMsg::CxFlops, "cost-flops", |c| format_flops(c.softmax_flops))}
+                {readout(ViewMsg::CxLinFlops, "cost-linear-flops", |c| format_flops(c.linear_flops))}
+            </dl>
+            <p class="legend" aria-hidden="true">
+                <span class="legend__item"><span class="legend__swatch" style="background: rgb(68, 1, 84)"></span>{move || lab.t(ViewMsg::CxFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style="background: rgb(33, 145, 140)"></span>{move || lab.t(ViewMsg::CxLinFlops)}</span>
+            </p>
+            <CanvasChart draw=chart caption=Signal::derive(move || lab.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
+            <flash::FlashPanel />
+            <linear::LinearPanel />
+        </section>
+    }
+}

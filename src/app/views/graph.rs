@@ -1,0 +1,138 @@
+//! Attention as a graph: tokens as nodes on a circle, the chosen query's weights as edges
+//! (thickness = weight), the weights as the adjacency matrix beside it, and A·V as the node
+//! gathering its neighbours' values.
+
+use crate::app::heatmap::Heatmap;
+use crate::app::specs::{caption, num, weights};
+use crate::app::stages::HeadPicker;
+use crate::app::state::use_lab;
+use crate::i18n::{fill, ViewMsg};
+use leptos::prelude::*;
+
+/// The SVG's coordinate box and the circle the nodes sit on.
+const SIZE: f64 = 600.0;
+const RADIUS: f64 = 230.0;
+
+/// Node i of n on the circle, starting at the top, clockwise.
+fn node_xy(i: usize, n: usize, r: f64) -> (f64, f64) {
+    let angle = std::f64::consts::TAU * i as f64 / n.max(1) as f64 - std::f64::consts::FRAC_PI_2;
+    (SIZE / 2.0 + r * angle.cos(), SIZE / 2.0 + r * angle.sin())
+}
+
+/// The graph, the adjacency matrix and the messages of the chosen node.
+#[component]
+pub fn GraphView() -> impl IntoView {
+    let lab = use_lab();
+    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    // (tokens, kv tokens, weights of the chosen head) from the current trace.
+    let data = Memo::new(move |_| {
+        lab.outcome.with(|o| {
+            o.as_ref().map(|o| {
+                let o = &o.0;
+                let h = &o.trace.heads[head.get().min(o.trace.heads.len() - 1)];
+                (o.tokens.clone(), o.kv_tokens.clone(), h.weights.clone(), o.trace.blocked.clone())
+            })
+        })
+    });
+    let n = Memo::new(move |_| data.with(|d| d.as_ref().map_or(0, |d| d.0.len())));
+    let query = Memo::new(move |_| lab.settings.with(|s| s.query).min(n.get().saturating_sub(1)));
+    let select = move |i: usize| lab.settings.update(|s| s.query = i);
+
+    let adjacency = Memo::new(move |_| data.with(|d| d.as_ref().map(|(t, kt, a, b)| weights(a.clone(), t, kt, b))));
+    let adjacency_caption = Signal::derive(move || caption(lab.t(ViewMsg::GraphAdjacency), adjacency.with(|s| s.as_ref().map_or((0, 0), |s| s.values.dim()))));
+    let pick = Callback::new(move |(r, _): (usize, usize)| select(r));
+    // The chosen node's incoming messages, largest weight first.
+    let messages = Memo::new(move |_| {
+        data.with(|d| {
+            let Some((_, kt, a, _)) = d else { return vec![] };
+            let q = query.get();
+            let mut m: Vec<(String, f32)> = kt.iter().cloned().zip(a.row(q).iter().copied()).collect();
+            m.sort_by(|x, y| y.1.total_cmp(&x.1));
+            m.truncate(5);
+            m
+        })
+    });
+
+    view! {
+        <section class="view" data-testid="view-graph">
+            <h2 class="view__title">{move || lab.t(ViewMsg::GraphTitle)}</h2>
+            <p class="view__text">{move || lab.t(ViewMsg::GraphIntro)}</p>
+            <HeadPicker />
+            <p class="stage__note">{move || lab.t(ViewMsg::GraphEdges)}</p>
+            <div class="stage__grid">
+                <svg class="graph" viewBox=format!("0 0 {SIZE} {SIZE}") role="img" data-testid="graph-svg"
+                    aria-label=move || lab.t(ViewMsg::GraphPicture)>
+                    {move || data.with(|d| {
+                        let Some((tokens, kv_tokens, a, _)) = d else { return ().into_any() };
+                        let q = query.get();
+                        let (nq, nk) = (tokens.len(), kv_tokens.len());
+                        let cross = kv_tokens != tokens;
+                        // In cross-attention the keys sit on an inner circle of their own.
+                        let key_xy = move |j: usize| if cross { node_xy(j, nk, RADIUS * 0.55) } else { node_xy(j, nq, RADIUS) };
+                        let (qx, qy) = node_xy(q, nq, RADIUS);
+                        let dot = (16.0 - nq.max(nk) as f64 / 6.0).max(5.0);
+                        let edges = (0..nk).map(|j| {
+                            let w = a[[q, j]] as f64;
+                            let (kx, ky) = key_xy(j);
+                            view! {
+                                <line class="graph__edge" x1=kx y1=ky x2=qx y2=qy
+                                    stroke-width=format!("{:.2}", 0.5 + 14.0 * w) stroke-opacity=format!("{:.2}", 0.15 + 0.85 * w)
+                                    data-weight=format!("{w:.4}") />
+                            }
+                        }).collect_view();
+                        let key_nodes = cross.then(|| kv_tokens.iter().enumerate().map(|(j, t)| {
+                            let (x, y) = key_xy(j);
+                            view! {
+                                <circle class="graph__node graph__node--key" cx=x cy=y r=dot />
+                                <text class="graph__label" x=x y=y - dot - 4.0 text-anchor="middle">{t.clone()}</text>
+                            }
+                        }).collect_view());
+                        let query_nodes = tokens.iter().enumerate().map(|(i, t)| {
+                            let (x, y) = node_xy(i, nq, RADIUS);
+                            let (lx, ly) = node_xy(i, nq, RADIUS + dot + 22.0);
+                            view! {
+                                <g class="graph__hit" tabindex="0" role="button" data-testid=format!("graph-node-{}", i + 1)
+                                    aria-pressed=(i == q).to_string()
+                                    on:click=move |_| select(i)
+                                    on:keydown=move |ev: web_sys::KeyboardEvent| { if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); select(i) } }>
+                                    <circle class="graph__node" class:graph__node--chosen=i == q cx=x cy=y r=dot />
+                                    <text class="graph__label" x=lx y=ly + 6.0 text-anchor="middle">{t.clone()}</text>
+                                </g>
+                            }
+                        }).collect_view();
+                        // The weight a token gives itself: a ring around it (self-attention only).
+                        let own = (!cross).then(|| {
+                            let w = a[[q, q]] as f64;
+                            view! { <circle class="graph__self" cx=qx cy=qy r=dot + 6.0 stroke-width=format!("{:.2}", 0.5 + 14.0 * w) data-weight=format!("{w:.4}") /> }
+                        });
+                        view! { {edges} {own} {key_nodes} {query_nodes} }.into_any()
+                    })}
+                </svg>
+                <div>
+                    <Heatmap spec=adjacency caption=adjacency_caption testid="heatmap-adjacency" on_pick=pick />
+                    <p class="graph__gathers">
+                        {move || data.with(|d| d.as_ref().map(|d| fill(lab.t(ViewMsg::GraphGathers), &[("tok", &d.0[query.get()])])))}
+                    </p>
+                    <ol class="graph__messages" data-testid="graph-messages">
+                        {move || messages.get().into_iter().map(|(t, w)| view! {
+                            <li>{format!("{} × v[{t}]", num(w))}</li>
+                        }).collect_view()}
+                    </ol>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_go_round_the_circle_from_the_top() {
+        let (x, y) = node_xy(0, 4, 100.0);
+        assert!((x - 300.0).abs() < 1e-9 && (y - 200.0).abs() < 1e-9);
+        let (x, y) = node_xy(1, 4, 100.0);
+        assert!((x - 400.0).abs() < 1e-9 && (y - 300.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,119 @@
+//! Why √d_k: sample pairs of unit-variance vectors, histogram q·k before and after ÷√d_k, and
+//! the empirical variance against d_k on the line Var = d_k, with the derivation beside it.
+
+use crate::app::charts::CanvasChart;
+use crate::app::formulas;
+use crate::app::state::{use_lab, INK};
+use crate::chart::xy::{draw_histogram, draw_loglog};
+use crate::core::lab::{snap_dk, DK_STEPS};
+use crate::core::variance::{histogram, sample_dots, variance, variance_curve};
+use crate::i18n::{fill, ViewMsg};
+use crate::settings::SAMPLE_CHOICES;
+use leptos::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+const BINS: usize = 40;
+
+/// Histogram counts over ±4σ and the normal density scaled to counts, for `values`.
+fn histogram_with_curve(values: &[f32], sigma: f32) -> (Vec<u32>, (f32, f32), Vec<(f32, f32)>) {
+    let (lo, hi) = (-4.0 * sigma, 4.0 * sigma);
+    let counts = histogram(values, BINS, lo, hi);
+    let bin = (hi - lo) / BINS as f32;
+    let n = values.len() as f32;
+    let curve = (0..=100)
+        .map(|i| {
+            let x = lo + (hi - lo) * i as f32 / 100.0;
+            let density = (-(x * x) / (2.0 * sigma * sigma)).exp() / (sigma * (std::f32::consts::TAU).sqrt());
+            (x, density * n * bin)
+        })
+        .collect();
+    (counts, (lo, hi), curve)
+}
+
+/// The variance experiment.
+#[component]
+pub fn VarianceView() -> impl IntoView {
+    let lab = use_lab();
+    let d_k = Memo::new(move |_| lab.settings.with(|s| s.var_dk));
+    let samples = Memo::new(move |_| lab.settings.with(|s| s.var_samples));
+    let seed = Memo::new(move |_| lab.settings.with(|s| s.seed));
+    let dots = Memo::new(move |_| sample_dots(d_k.get(), samples.get(), seed.get()));
+    let empirical = Memo::new(move |_| dots.with(|d| variance(d)));
+    // The curve over every d_k depends on the sample count and seed, not on the slider.
+    let curve = Memo::new(move |_| variance_curve(&DK_STEPS, samples.get(), seed.get()));
+
+    let raw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
+        let sigma = (d_k.get() as f32).sqrt();
+        let (counts, range, pdf) = dots.with(|d| histogram_with_curve(d, sigma));
+        draw_histogram(&c, &counts, range, &pdf, w, INK, [0x44, 0x01, 0x54])
+    });
+    let scaled = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
+        let root = (d_k.get() as f32).sqrt();
+        let (counts, range, pdf) = dots.with(|d| histogram_with_curve(&d.iter().map(|x| x / root).collect::<Vec<_>>(), 1.0));
+        draw_histogram(&c, &counts, range, &pdf, w, INK, [0x21, 0x91, 0x8c])
+    });
+    let against_dk = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
+        let points: Vec<(f64, f64)> = curve.with(|pts| pts.iter().map(|(d, v)| (*d as f64, *v)).collect());
+        draw_loglog(&c, &points, 10.0, d_k.get() as f64, w, INK, [0x21, 0x91, 0x8c])
+    });
+    let caption = move |m: ViewMsg| Signal::derive(move || fill(lab.t(m), &[("n", &samples.get().to_string())]));
+
+    view! {
+        <section class="view" data-testid="view-variance">
+            <h2 class="view__title">{move || lab.t(ViewMsg::VarTitle)}</h2>
+            <p class="view__text">{move || lab.t(ViewMsg::VarIntro)}</p>
+            <div class="view__controls">
+                <label class="field__label" for="var-dk">{move || lab.t(ViewMsg::VarDk)} " = " <strong>{move || d_k.get()}</strong></label>
+                <input id="var-dk" type="range" min="0" max="10" step="1" data-testid="variance-dk"
+                    prop:value=move || d_k.get().trailing_zeros().to_string()
+                    on:input=move |ev| { if let Ok(e) = event_target_value(&ev).parse::<f64>() { lab.settings.update(|s| s.var_dk = snap_dk(2f64.powf(e))) } } />
+                <label class="field__label" for="var-n">{move || lab.t(ViewMsg::VarSamples)}</label>
+                <select id="var-n" data-testid="variance-samples" prop:value=move || samples.get().to_string()
+                    on:change=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<usize>() { if SAMPLE_CHOICES.contains(&n) { lab.settings.update(|s| s.var_samples = n) } } }>
+                    {SAMPLE_CHOICES.map(|n| view! { <option value=n.to_string()>{n}</option> })}
+                </select>
+            </div>
+            <dl class="readouts">
+                <div class="readouts__item">
+                    <dt>{move || lab.t(ViewMsg::VarReadout)}</dt>
+                    <dd data-testid="variance-readout">{move || format!("{:.2}", empirical.get())}</dd>
+                    <dd class="readouts__note">{move || fill(lab.t(ViewMsg::VarPredicted), &[("dk", &d_k.get().to_string())])}</dd>
+                </div>
+            </dl>
+            <div class="stage__grid">
+                <CanvasChart draw=raw caption=caption(ViewMsg::VarHistRaw) testid="variance-hist-raw" />
+                <CanvasChart draw=scaled caption=caption(ViewMsg::VarHistScaled) testid="variance-hist-scaled" />
+            </div>
+            <div class="stage__grid">
+                <CanvasChart draw=against_dk caption=caption(ViewMsg::VarCurve) testid="variance-curve" />
+                <div class="derivation">
+                    <h3 class="derivation__title">{move || lab.t(ViewMsg::VarDerivation)}</h3>
+                    <ol class="derivation__steps">
+                        <li><div inner_html=formulas::VAR_STEP_1></div><p>{move || lab.t(ViewMsg::VarStep1)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_2></div><p>{move || lab.t(ViewMsg::VarStep2)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_3></div><p>{move || lab.t(ViewMsg::VarStep3)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_4></div><p>{move || lab.t(ViewMsg::VarStep4)}</p></li>
+                    </ol>
+                </div>
+            </div>
+            <p class="stage__notice">{move || lab.t(ViewMsg::VarWhy)}</p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::histogram_with_curve;
+
+    #[test]
+    fn the_density_curve_has_the_histograms_area() {
+        // Σ counts ≈ ∫ curve: both ≈ the number of samples inside ±4σ.
+        let values: Vec<f32> = crate::core::variance::sample_dots(16, 4000, 1);
+        let (counts, (lo, hi), curve) = histogram_with_curve(&values, 4.0);
+        let total: u32 = counts.iter().sum();
+        let step = (hi - lo) / 100.0;
+        let bin = (hi - lo) / super::BINS as f32;
+        let area: f32 = curve.iter().map(|(_, y)| y * step / bin).sum();
+        assert!((area / total as f32 - 1.0).abs() < 0.05, "area {area} vs {total}");
+    }
+}
