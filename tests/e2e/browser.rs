@@ -191,9 +191,12 @@ impl Browser {
         (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0))
     }
 
-    /// The page's visible text, to check no "NaN" or "inf" ever reaches the screen.
-    pub async fn page_text(&self) -> String {
-        self.js("return document.body.innerText;", vec![]).await.as_str().unwrap_or_default().to_string()
+    /// Fail if a broken number ("NaN", "inf", "Infinity" as words) reaches the screen.
+    pub async fn assert_no_broken_numbers(&self) {
+        let found = self
+            .js("const m = document.body.innerText.match(/\\b(NaN|-?inf|-?infinity)\\b/i); return m ? m[0] : null;", vec![])
+            .await;
+        assert!(found.is_null(), "the page shows {found}");
     }
 
     pub async fn close(mut self) {

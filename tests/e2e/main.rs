@@ -8,3 +8,4 @@
 mod browser;
 mod lesson;
 mod server;
+mod views;

@@ -1,0 +1,124 @@
+//! The deeper lessons: each view opens from the navigation, draws, and answers its controls
+//! with numbers computed by the core.
+
+use crate::browser::Browser;
+use crate::server::Site;
+use serde_json::json;
+
+async fn open_view(site: &Site, slug: &str) -> Browser {
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en")).await;
+    b.click(&format!("nav-{slug}")).await;
+    b.wait_for(&format!("[data-testid='view-{slug}']")).await;
+    b
+}
+
+async fn number(b: &Browser, id: &str) -> f64 {
+    let text = b.text_of(id).await;
+    text.parse().unwrap_or_else(|_| panic!("{id} shows {text:?}, not a number"))
+}
+
+async fn all_drawn(b: &Browser, id: &str) {
+    let (drawn, total) = b.drawn_canvases(id).await;
+    assert!(total > 0 && drawn == total, "{id}: {drawn} of {total} canvases painted");
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn variance_view_measures_var_qk_near_dk() {
+    let site = Site::start("").await;
+    let b = open_view(&site, "variance").await;
+    all_drawn(&b, "view-variance").await;
+    // 3000 pairs: the sample variance is within about 3% of d_k (one standard error); allow 15%.
+    for (exponent, d_k) in [("6", 64.0), ("2", 4.0), ("10", 1024.0)] {
+        b.set_value("variance-dk", exponent).await;
+        let v = number(&b, "variance-readout").await;
+        assert!((v / d_k - 1.0).abs() < 0.15, "d_k = {d_k}: empirical variance {v}");
+    }
+    b.js("const s = document.querySelector(`[data-testid='variance-samples']`); s.value = '100'; s.dispatchEvent(new Event('change', { bubbles: true }));", vec![]).await;
+    let caption = b.captions_in("view-variance").await.join(" ");
+    assert!(caption.contains("over 100 pairs"), "{caption}");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn variants_view_shows_self_causal_and_cross_side_by_side() {
+    let site = Site::start("").await;
+    let b = open_view(&site, "variants").await;
+    all_drawn(&b, "view-variants").await;
+    let caps = |id: &'static str| {
+        let b = &b;
+        async move { b.captions_in(id).await }
+    };
+    assert_eq!(caps("variant-self").await, ["Weights A: 11 × 11"]);
+    assert_eq!(caps("variant-causal").await, ["M: 11 × 11", "Weights A: 11 × 11"]);
+    // The default second sentence "Le chat est fatigué" has 4 tokens: n_q × n_kv = 11 × 4.
+    assert_eq!(caps("variant-cross").await, ["Weights A: 11 × 4"]);
+    b.type_into("token-input", "one two three").await;
+    assert_eq!(caps("variant-cross").await, ["Weights A: 3 × 4"]);
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn patterns_view_builds_every_head_and_shows_its_weights() {
+    let site = Site::start("").await;
+    let b = open_view(&site, "patterns").await;
+    for slug in ["previous", "local", "broadcast", "sparse"] {
+        all_drawn(&b, &format!("pattern-{slug}")).await;
+    }
+    b.click("pattern-show-local").await;
+    let caps = b.captions_in("view-patterns").await;
+    assert!(caps.iter().any(|c| c == "W_Q: 64 × 64") && caps.iter().any(|c| c == "Input X: 11 × 64"), "{caps:?}");
+    let pressed = b.js("return document.querySelector(`[data-testid='pattern-show-local']`).getAttribute('aria-pressed');", vec![]).await;
+    assert_eq!(pressed, "true");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
+    let site = Site::start("").await;
+    let b = open_view(&site, "graph").await;
+    // One edge per key plus the self ring; their weights are a softmax row, so they sum to 1.
+    let weights = b.js("return [...document.querySelectorAll(`[data-testid='graph-svg'] [data-weight]`)].map(e => +e.dataset.weight);", vec![]).await;
+    let weights: Vec<f64> = weights.as_array().map(|a| a.iter().filter_map(|w| w.as_f64()).collect()).unwrap_or_default();
+    assert_eq!(weights.len(), 12, "11 edges and a ring");
+    let row_sum: f64 = weights[..11].iter().sum();
+    assert!((row_sum - 1.0).abs() < 1e-3, "edge weights sum to {row_sum}");
+    b.click("graph-node-8").await;
+    let pressed = b.js("return document.querySelector(`[data-testid='graph-node-8']`).getAttribute('aria-pressed');", vec![]).await;
+    assert_eq!(pressed, "true");
+    let messages = b.text_of("graph-messages").await;
+    assert_eq!(messages.lines().count(), 5, "{messages}");
+    assert!(messages.contains("× v["));
+    all_drawn(&b, "view-graph").await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn complexity_view_counts_pairs_and_flash_matches_the_full_computation() {
+    let site = Site::start("").await;
+    let b = open_view(&site, "complexity").await;
+    b.set_value("cost-n-slider", "17").await;
+    assert_eq!(b.text_of("cost-n-value").await, "131072");
+    assert_eq!(b.text_of("cost-pairs").await, (131072u64 * 131072).to_string());
+    // 4 heads × 2³⁴ scores × 2 bytes = 128 GiB.
+    assert_eq!(b.text_of("cost-mem-fp16").await, "128.0 GiB");
+    let error = number(&b, "flash-max-error").await;
+    assert!(error < 1e-5, "tiled and full outputs differ by {error}");
+    assert!(b.text_of("flash-step").await.starts_with("Step 1 of 9"), "11 tokens in 4 × 4 tiles: 3 × 3 steps");
+    b.click("flash-next").await;
+    assert!(b.text_of("flash-step").await.starts_with("Step 2 of 9"));
+    assert_eq!(b.text_of("flash-next").await, "▶");
+    b.js("const s = document.querySelector(`[data-testid='flash-tile']`); s.value = '1'; s.dispatchEvent(new Event('change', { bubbles: true }));", vec![json!(null)]).await;
+    assert!(b.text_of("flash-step").await.starts_with("Step 1 of 121"));
+    assert!(number(&b, "linear-max-error").await < 1e-4);
+    all_drawn(&b, "view-complexity").await;
+    b.assert_no_panic().await;
+    b.assert_no_broken_numbers().await;
+    b.close().await;
+}
