@@ -35,7 +35,7 @@ async fn variance_view_measures_var_qk_near_dk() {
         let v = number(&b, "variance-readout").await;
         assert!((v / d_k - 1.0).abs() < 0.15, "d_k = {d_k}: empirical variance {v}");
     }
-    b.js("const s = document.querySelector(`[data-testid='variance-samples']`); s.value = '100'; s.dispatchEvent(new Event('change', { bubbles: true }));", vec![]).await;
+    b.set_value("variance-samples", "0").await; // the first choice: 100 pairs
     let caption = b.captions_in("view-variance").await.join(" ");
     assert!(caption.contains("over 100 pairs"), "{caption}");
     b.assert_no_panic().await;

@@ -67,11 +67,14 @@ pub fn VarianceView() -> impl IntoView {
                 <input id="var-dk" type="range" min="0" max="10" step="1" data-testid="variance-dk"
                     prop:value=move || d_k.get().trailing_zeros().to_string()
                     on:input=move |ev| { if let Ok(e) = event_target_value(&ev).parse::<f64>() { lab.settings.update(|s| s.var_dk = snap_dk(2f64.powf(e))) } } />
-                <label class="field__label" for="var-n">{move || lab.t(ViewMsg::VarSamples)}</label>
-                <select id="var-n" data-testid="variance-samples" prop:value=move || samples.get().to_string()
-                    on:change=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<usize>() { if SAMPLE_CHOICES.contains(&n) { lab.settings.update(|s| s.var_samples = n) } } }>
-                    {SAMPLE_CHOICES.map(|n| view! { <option value=n.to_string()>{n}</option> })}
-                </select>
+                <label class="field__label" for="var-n">{move || lab.t(ViewMsg::VarSamples)} " = " <strong>{move || samples.get()}</strong></label>
+                <input id="var-n" type="range" min="0" max=(SAMPLE_CHOICES.len() - 1).to_string() step="1" data-testid="variance-samples"
+                    prop:value=move || SAMPLE_CHOICES.iter().position(|n| *n == samples.get()).unwrap_or(0).to_string()
+                    on:input=move |ev| {
+                        if let Some(&n) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| SAMPLE_CHOICES.get(i)) {
+                            lab.settings.update(|s| s.var_samples = n);
+                        }
+                    } />
             </div>
             <dl class="readouts">
                 <div class="readouts__item">
