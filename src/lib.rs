@@ -7,6 +7,7 @@
 pub mod app;
 pub mod chart;
 pub mod core;
+pub mod export;
 pub mod i18n;
 pub mod panic_notice;
 pub mod settings;

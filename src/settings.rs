@@ -102,6 +102,34 @@ impl View {
     }
 }
 
+/// The colour themes. `Auto` follows the system's light/dark preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+    /// Black on white, heavier lines and type: for projectors in bright rooms.
+    Contrast,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 4] = [Theme::Auto, Theme::Light, Theme::Dark, Theme::Contrast];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+            Theme::Contrast => "contrast",
+        }
+    }
+
+    pub fn from_slug(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.slug() == s)
+    }
+}
+
 /// Sample counts offered by the variance experiment.
 pub const SAMPLE_CHOICES: [usize; 5] = [100, 300, 1000, 3000, 10_000];
 /// The sequence lengths of the cost view: 2⁴ … 2¹⁷ (128K).
@@ -138,6 +166,11 @@ pub struct Settings {
     pub cost_log_n: u32,
     /// The FlashAttention view's tile size (queries × keys per tile).
     pub tile: usize,
+    /// Projector layout: big type, one stage per screen, settings folded away.
+    pub present: bool,
+    pub theme: Theme,
+    /// The spotlighted token (0-based): its row and column are outlined in every heatmap.
+    pub spot: Option<usize>,
     /// The head shown in the per-head stages, 0-based.
     pub head: usize,
     /// The query row highlighted in the softmax stage, 0-based.
@@ -169,6 +202,9 @@ impl Settings {
             anchor: 0,
             cost_log_n: 10,
             tile: 4,
+            present: false,
+            theme: Theme::Auto,
+            spot: None,
             head: 0,
             query: 0,
             lang,
@@ -217,10 +253,15 @@ impl Settings {
             ("anchor", (self.anchor + 1).to_string()),
             ("cn", self.cost_log_n.to_string()),
             ("tile", self.tile.to_string()),
+            ("present", b(self.present).into()),
+            ("theme", self.theme.slug().into()),
             ("head", (self.head + 1).to_string()),
             ("q", (self.query + 1).to_string()),
             ("lang", self.lang.code().into()),
         ]);
+        if let Some(spot) = self.spot {
+            pairs.push(("spot", (spot + 1).to_string()));
+        }
         pairs.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect::<Vec<_>>().join("&")
     }
 
@@ -290,6 +331,9 @@ impl Settings {
         take("head", &mut |v| v.parse::<usize>().ok().filter(|h| (1..=heads).contains(h)).map(|h| s.head = h - 1).is_some());
         let n = tokenize(&s.text).len();
         take("q", &mut |v| v.parse::<usize>().ok().filter(|q| (1..=n).contains(q)).map(|q| s.query = q - 1).is_some());
+        take("spot", &mut |v| v.parse::<usize>().ok().filter(|x| (1..=n).contains(x)).map(|x| s.spot = Some(x - 1)).is_some());
+        take("present", &mut |v| parse_bool(v).map(|b| s.present = b).is_some());
+        take("theme", &mut |v| Theme::from_slug(v).map(|t| s.theme = t).is_some());
         take("anchor", &mut |v| v.parse::<usize>().ok().filter(|a| (1..=n).contains(a)).map(|a| s.anchor = a - 1).is_some());
         (s, ignored)
     }
@@ -392,6 +436,9 @@ mod tests {
         s.anchor = 2;
         s.cost_log_n = 17;
         s.tile = 16;
+        s.present = true;
+        s.theme = Theme::Contrast;
+        s.spot = Some(1);
         s.stage = Stage::Softmax;
         s.head = 3;
         s.query = 2;
@@ -402,10 +449,10 @@ mod tests {
 
     #[test]
     fn garbage_falls_back_to_defaults_and_is_named() {
-        let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1&view=x&vn=7&cn=40&tile=3&anchor=99", Lang::En);
+        let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1&view=x&vn=7&cn=40&tile=3&anchor=99&spot=0&present=maybe&theme=neon", Lang::En);
         let d = Settings::new(Lang::En);
         assert_eq!((s.d_model, s.heads, s.temperature, s.stage, s.lab_dk, s.seed, s.text), (d.d_model, d.heads, d.temperature, d.stage, d.lab_dk, d.seed, d.text));
-        assert_eq!(ignored, ["lang", "text", "d", "h", "seed", "t", "dk", "stage", "view", "vn", "cn", "tile", "anchor"]);
+        assert_eq!(ignored, ["lang", "text", "d", "h", "seed", "t", "dk", "stage", "view", "vn", "cn", "tile", "spot", "present", "theme", "anchor"]);
     }
 
     #[test]

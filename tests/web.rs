@@ -48,7 +48,7 @@ fn every_cell_is_drawn_in_its_own_colour() {
     let canvas: HtmlCanvasElement = document().create_element("canvas").unwrap().unchecked_into();
     document().body().unwrap().append_child(&canvas).unwrap();
     let spec = small_spec();
-    let ink = Ink { text: [0, 0, 0], frame: [0, 0, 0] };
+    let ink = Ink { text: [0, 0, 0], frame: [0, 0, 0], accent: [255, 0, 0], series: [[0, 0, 0], [0, 0, 0]] };
     let layout = draw(&canvas, &spec, 600.0, ink).expect("draws");
     let dpr = window().device_pixel_ratio().max(1.0);
     for ((r, c), v) in spec.values.indexed_iter() {

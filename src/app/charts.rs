@@ -2,7 +2,7 @@
 //! wrappers for the bar and curve charts. Drawing itself is in `crate::chart`.
 
 use super::hooks::use_resize_tick;
-use super::state::INK;
+use super::state::use_lab;
 use crate::chart::bars::draw_bars;
 use crate::chart::curves::{draw_curves, Curve};
 use leptos::{html, prelude::*};
@@ -14,6 +14,11 @@ pub struct Bars {
     pub weights: Vec<f32>,
     pub labels: Vec<String>,
     pub blocked: Vec<bool>,
+}
+
+/// The CSS of a legend swatch in colour `c`.
+pub fn swatch(c: [u8; 3]) -> String {
+    format!("background: rgb({}, {}, {})", c[0], c[1], c[2])
 }
 
 /// A captioned canvas redrawn by `draw` (canvas, width in CSS px) whenever a signal it reads
@@ -62,8 +67,10 @@ pub fn BarChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
+    let lab = use_lab();
     let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
-        bars.with(|b| draw_bars(&c, &b.weights, &b.labels, &b.blocked, w, INK, [0x21, 0x91, 0x8c]))
+        let ink = lab.ink();
+        bars.with(|b| draw_bars(&c, &b.weights, &b.labels, &b.blocked, w, ink, ink.series[1]))
     });
     view! { <CanvasChart draw=draw caption=caption testid=testid /> }
 }
@@ -85,6 +92,7 @@ pub fn CurveChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
-    let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| curves.with(|cv| draw_curves(&c, cv, y_range, marker.get(), w, INK)));
+    let lab = use_lab();
+    let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| curves.with(|cv| draw_curves(&c, cv, y_range, marker.get(), w, lab.ink())));
     view! { <CanvasChart draw=draw caption=caption testid=testid /> }
 }

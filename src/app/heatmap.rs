@@ -1,7 +1,7 @@
 //! `Heatmap`: one matrix on a canvas, captioned with its name and shape, redrawn when its
 //! data or the available width changes. Hovering or tapping a cell shows its numbers.
 
-use super::state::INK;
+use super::state::use_lab;
 use crate::chart::heatmap::{draw, HeatmapSpec};
 use crate::chart::layout::Layout;
 use super::hooks::use_resize_tick;
@@ -25,6 +25,7 @@ pub fn Heatmap(
     #[prop(optional, into)]
     on_pick: Option<Callback<(usize, usize)>>,
 ) -> impl IntoView {
+    let lab = use_lab();
     let figure = NodeRef::<html::Figure>::new();
     let canvas = NodeRef::<html::Canvas>::new();
     let layout = StoredValue::new(None::<Layout>);
@@ -37,7 +38,7 @@ pub fn Heatmap(
         let width = f64::from(figure.client_width()).max(160.0);
         spec.with(|spec| {
             let Some(spec) = spec else { return };
-            match draw(&canvas, spec, width, INK) {
+            match draw(&canvas, spec, width, lab.ink()) {
                 Ok(l) => {
                     layout.set_value(Some(l));
                     let _ = canvas.set_attribute("data-drawn", "true");

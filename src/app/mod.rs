@@ -4,14 +4,17 @@
 mod charts;
 mod controls;
 mod formulas;
+mod header;
 mod heatmap;
 mod hooks;
+mod keys;
 mod lab;
 mod root;
 mod specs;
 mod stages;
 pub mod state;
 mod stepper;
+mod url_sync;
 mod views;
 
 pub use heatmap::Heatmap;

@@ -1,14 +1,16 @@
 //! `App`: the page. Reads the initial state from the URL (the language falls back to the last
-//! choice, then the browser's), provides it to every component, keeps the URL in step so a
-//! reload or a shared link shows the same picture, and steps the lesson with ←/→.
+//! choice, then the browser's), provides it to every component, and wires the page-wide
+//! behaviour: URL sync, theme, language attribute, keyboard shortcuts.
 
 use super::controls::Controls;
+use super::header::Header;
+use super::keys::{listen, ShortcutHelp};
 use super::state::{use_lab, LabCtx};
+use super::url_sync::{from_location, sync_url};
 use super::views::{ActiveView, ViewNav};
-use crate::i18n::{Lang, Msg};
-use crate::settings::{default_sentences, Settings};
-use leptos::{ev, prelude::*};
-use wasm_bindgen::JsCast;
+use crate::i18n::{fill, ClassMsg, Lang, Msg};
+use leptos::prelude::*;
+use wasm_bindgen::{closure::Closure, JsCast};
 
 /// Where the last language choice is remembered.
 const LANG_KEY: &str = "attention-lab-lang";
@@ -27,106 +29,77 @@ fn preferred_lang() -> Lang {
     }
 }
 
-/// Settings from the page's URL.
-fn initial_settings() -> Settings {
-    let search = window().location().search().unwrap_or_default();
-    Settings::from_query(&search, preferred_lang()).0
-}
-
-/// Is the key event aimed at a form control, where arrows already mean something?
-fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+/// Keep `lab.prefers_dark` equal to the system's colour-scheme preference.
+fn follow_color_scheme(lab: LabCtx) {
+    let Ok(Some(query)) = window().match_media("(prefers-color-scheme: dark)") else { return };
+    lab.prefers_dark.set(query.matches());
+    let on_change = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
+        lab.prefers_dark.set(e.matches());
+    });
+    let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+    // The page lives as long as the app: the listener is never removed.
+    on_change.forget();
 }
 
 /// The whole site.
 #[component]
 pub fn App() -> impl IntoView {
-    let lab = LabCtx::new(initial_settings());
+    let (initial, ignored) = from_location(preferred_lang());
+    let lab = LabCtx::new(initial);
     provide_context(lab);
+    let (notice, set_notice) = signal(ignored);
+    let help = RwSignal::new(false);
+    sync_url(lab, set_notice);
+    listen(lab, help);
+    follow_color_scheme(lab);
 
     Effect::new(move |_| {
-        let query = lab.settings.with(Settings::to_query);
-        if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
-        }
-    });
-    Effect::new(move |_| {
+        let Some(html) = document().document_element() else { return };
         let code = lab.lang.get().code();
-        if let Some(html) = document().document_element() {
-            let _ = html.set_attribute("lang", if code == "zh" { "zh-CN" } else { "en" });
-        }
+        let _ = html.set_attribute("lang", if code == "zh" { "zh-CN" } else { "en" });
+        let _ = html.set_attribute("data-theme", lab.shown.get().slug());
         if let Some(s) = storage() {
             let _ = s.set_item(LANG_KEY, code);
         }
     });
-    let keys = window_event_listener(ev::keydown, move |e| {
-        if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
-            return;
-        }
-        let (stage, view) = lab.settings.with_untracked(|s| (s.stage, s.view));
-        if view != crate::settings::View::Lesson {
-            return;
-        }
-        let target = match e.key().as_str() {
-            "ArrowRight" => stage.next(),
-            "ArrowLeft" => stage.prev(),
-            _ => None,
-        };
-        if let Some(st) = target {
-            e.prevent_default();
-            lab.settings.update(|s| s.stage = st);
-        }
-    });
-    on_cleanup(move || keys.remove());
+    let present = Memo::new(move |_| lab.settings.with(|s| s.present));
 
     view! {
-        <header class="masthead">
-            <div class="masthead__text">
-                <h1 class="masthead__title">{move || lab.t(Msg::AppTitle)}</h1>
-                <p class="masthead__tagline">{move || lab.t(Msg::Tagline)}</p>
-            </div>
-            <LanguageSwitch />
-        </header>
-        <ViewNav />
-        <main class="page">
-            <Controls />
-            <div class="page__main">
-                {move || lab.error.get().map(|e| view! {
-                    <p class="error" role="alert" data-testid="compute-error">{lab.t(Msg::ComputeError)} ": " {e}</p>
-                })}
-                <Show when=move || lab.outcome.with(Option::is_some)>
-                    <ActiveView />
-                </Show>
-            </div>
-        </main>
+        <div class="app" class:app--present=present>
+            <Header help=help />
+            <UrlNotice keys=notice dismiss=set_notice />
+            <ViewNav />
+            <main class="page">
+                <Controls />
+                <div class="page__main">
+                    {move || lab.error.get().map(|e| view! {
+                        <p class="error" role="alert" data-testid="compute-error">{lab.t(Msg::ComputeError)} ": " {e}</p>
+                    })}
+                    <Show when=move || lab.outcome.with(Option::is_some)>
+                        <ActiveView />
+                    </Show>
+                </div>
+            </main>
+            <ShortcutHelp open=help />
+        </div>
     }
 }
 
-/// Switches between English and Chinese; an untouched default sentence follows the language.
+/// Names the URL values that were ignored, until dismissed.
 #[component]
-fn LanguageSwitch() -> impl IntoView {
+fn UrlNotice(
+    /// The ignored keys (empty: no notice).
+    keys: ReadSignal<Vec<String>>,
+    /// Clears them.
+    dismiss: WriteSignal<Vec<String>>,
+) -> impl IntoView {
     let lab = use_lab();
-    let toggle = move |_| {
-        lab.settings.update(|s| {
-            let next = if s.lang == Lang::En { Lang::Zh } else { Lang::En };
-            let (old_text, old_kv) = default_sentences(s.lang);
-            let (new_text, new_kv) = default_sentences(next);
-            if s.text == old_text {
-                s.text = new_text.into();
-                s.query = 0;
-            }
-            if s.kv_text == old_kv {
-                s.kv_text = new_kv.into();
-            }
-            s.lang = next;
-        })
-    };
     view! {
-        <button type="button" class="button masthead__lang" data-testid="lang-switch" on:click=toggle
-            lang=move || if lab.lang.get() == Lang::En { "zh-CN" } else { "en" }>
-            {move || lab.t(Msg::SwitchLanguage)}
-        </button>
+        <Show when=move || keys.with(|k| !k.is_empty())>
+            <div class="notice" role="status" data-testid="url-notice">
+                <span>{move || fill(lab.t(ClassMsg::UrlNotice), &[("keys", &keys.get().join(", "))])}</span>
+                <button type="button" class="button" on:click=move |_| dismiss.set(vec![])>{move || lab.t(ClassMsg::Dismiss)}</button>
+            </div>
+        </Show>
     }
 }

@@ -32,6 +32,10 @@ pub struct HeatmapSpec {
 pub struct Ink {
     pub text: Rgb,
     pub frame: Rgb,
+    /// Highlights (the spotlight outline).
+    pub accent: Rgb,
+    /// Two colour-blind-safe series colours: [first, second] (e.g. unscaled, scaled).
+    pub series: [Rgb; 2],
 }
 
 /// Draw `spec` into `canvas`, `avail_width` CSS px wide at most; returns the geometry drawn.

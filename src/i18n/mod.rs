@@ -2,9 +2,11 @@
 //! both languages, so a message cannot exist in only one of them. Lesson messages live in
 //! `lesson`, those of the deeper views in `views`.
 
+mod classroom;
 mod lesson;
 mod views;
 
+pub use classroom::ClassMsg;
 pub use lesson::Msg;
 pub use views::ViewMsg;
 

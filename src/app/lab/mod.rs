@@ -3,7 +3,7 @@
 
 mod readouts;
 
-use super::charts::{BarChart, Bars, CurveChart};
+use super::charts::{swatch, BarChart, Bars, CurveChart};
 use super::controls::Toggle;
 use super::heatmap::Heatmap;
 use super::specs::{caption, weights};
@@ -14,10 +14,6 @@ use crate::core::readouts::Summary;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 use readouts::Readouts;
-
-/// Colours of the two settings in the curves (viridis ends: colour-blind safe).
-const SCALED: [u8; 3] = [0x21, 0x91, 0x8c];
-const UNSCALED: [u8; 3] = [0x44, 0x01, 0x54];
 
 /// The slider the site is known for.
 #[component]
@@ -88,8 +84,8 @@ pub fn SaturationLab() -> impl IntoView {
                 <BarChart bars=row caption=label(Msg::LabRow) testid="lab-row" />
             </div>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style=swatch(UNSCALED)></span>{move || lab.t(Msg::SeriesUnscaled)}</span>
-                <span class="legend__item"><span class="legend__swatch" style=swatch(SCALED)></span>{move || lab.t(Msg::SeriesScaled)}</span>
+                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[0])></span>{move || lab.t(Msg::SeriesUnscaled)}</span>
+                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[1])></span>{move || lab.t(Msg::SeriesScaled)}</span>
                 <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{move || lab.t(Msg::SeriesCurrent)}</span>
             </p>
             <div class="stage__grid">
@@ -102,17 +98,14 @@ pub fn SaturationLab() -> impl IntoView {
     }
 }
 
-/// The CSS of a legend swatch in `c`.
-fn swatch(c: [u8; 3]) -> String {
-    format!("background: rgb({}, {}, {})", c[0], c[1], c[2])
-}
-
 /// One readout against d_k, with and without scaling.
 fn curves(points: Memo<Vec<SweepPoint>>, pick: fn(&Summary) -> f32) -> Signal<Vec<Curve>> {
+    let lab = use_lab();
     Signal::derive(move || {
+        let ink = lab.ink();
         points.with(|pts| {
             let line = |color, of: fn(&SweepPoint) -> &Summary| Curve { color, points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect() };
-            vec![line(UNSCALED, |p| &p.unscaled), line(SCALED, |p| &p.scaled)]
+            vec![line(ink.series[0], |p| &p.unscaled), line(ink.series[1], |p| &p.scaled)]
         })
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::app::charts::CanvasChart;
 use crate::app::formulas;
-use crate::app::state::{use_lab, INK};
+use crate::app::state::use_lab;
 use crate::chart::xy::{draw_histogram, draw_loglog};
 use crate::core::lab::{snap_dk, DK_STEPS};
 use crate::core::variance::{histogram, sample_dots, variance, variance_curve};
@@ -45,16 +45,16 @@ pub fn VarianceView() -> impl IntoView {
     let raw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let sigma = (d_k.get() as f32).sqrt();
         let (counts, range, pdf) = dots.with(|d| histogram_with_curve(d, sigma));
-        draw_histogram(&c, &counts, range, &pdf, w, INK, [0x44, 0x01, 0x54])
+        draw_histogram(&c, &counts, range, &pdf, w, lab.ink(), lab.ink().series[0])
     });
     let scaled = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let root = (d_k.get() as f32).sqrt();
         let (counts, range, pdf) = dots.with(|d| histogram_with_curve(&d.iter().map(|x| x / root).collect::<Vec<_>>(), 1.0));
-        draw_histogram(&c, &counts, range, &pdf, w, INK, [0x21, 0x91, 0x8c])
+        draw_histogram(&c, &counts, range, &pdf, w, lab.ink(), lab.ink().series[1])
     });
     let against_dk = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let points: Vec<(f64, f64)> = curve.with(|pts| pts.iter().map(|(d, v)| (*d as f64, *v)).collect());
-        draw_loglog(&c, &points, 10.0, d_k.get() as f64, w, INK, [0x21, 0x91, 0x8c])
+        draw_loglog(&c, &points, 10.0, d_k.get() as f64, w, lab.ink(), lab.ink().series[1])
     });
     let caption = move |m: ViewMsg| Signal::derive(move || fill(lab.t(m), &[("n", &samples.get().to_string())]));
 

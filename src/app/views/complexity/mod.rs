@@ -4,8 +4,8 @@
 mod flash;
 mod linear;
 
-use crate::app::charts::CanvasChart;
-use crate::app::state::{use_lab, INK};
+use crate::app::charts::{swatch, CanvasChart};
+use crate::app::state::use_lab;
 use crate::chart::xy::draw_log_lines;
 use crate::core::cost::{cost, format_bytes, format_flops};
 use crate::i18n::ViewMsg;
@@ -13,8 +13,6 @@ use crate::settings::COST_N_RANGE;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-const SOFTMAX: [u8; 3] = [0x44, 0x01, 0x54];
-const LINEAR: [u8; 3] = [0x21, 0x91, 0x8c];
 
 /// Cost readouts and chart, FlashAttention, linear attention.
 #[component]
@@ -31,7 +29,8 @@ pub fn ComplexityView() -> impl IntoView {
         let ns = (COST_N_RANGE.0..=COST_N_RANGE.1).map(|e| cost(1u64 << e, d, h));
         let (soft, lin): (Vec<_>, Vec<_>) = ns.map(|c| ((c.n as f64, c.softmax_flops as f64), (c.n as f64, c.linear_flops as f64))).unzip();
         let range = (f64::from(COST_N_RANGE.0), f64::from(COST_N_RANGE.1));
-        draw_log_lines(&canvas, &[(SOFTMAX, soft), (LINEAR, lin)], range, c.get().n as f64, w, INK)
+        let ink = lab.ink();
+        draw_log_lines(&canvas, &[(ink.series[0], soft), (ink.series[1], lin)], range, c.get().n as f64, w, ink)
     });
     let readout = move |label: ViewMsg, id: &'static str, value: fn(&crate::core::cost::Cost) -> String| {
         view! {
@@ -67,8 +66,8 @@ pub fn ComplexityView() -> impl IntoView {
                 {readout(ViewMsg::CxLinFlops, "cost-linear-flops", |c| format_flops(c.linear_flops))}
             </dl>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style="background: rgb(68, 1, 84)"></span>{move || lab.t(ViewMsg::CxFlops)}</span>
-                <span class="legend__item"><span class="legend__swatch" style="background: rgb(33, 145, 140)"></span>{move || lab.t(ViewMsg::CxLinFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[0])></span>{move || lab.t(ViewMsg::CxFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[1])></span>{move || lab.t(ViewMsg::CxLinFlops)}</span>
             </p>
             <CanvasChart draw=chart caption=Signal::derive(move || lab.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
             <flash::FlashPanel />

@@ -1,0 +1,88 @@
+//! Keyboard control for the classroom: ←/→ step, space steps in presentation mode, P toggles
+//! presentation, S toggles scaling, ? lists every shortcut, Esc leaves. Keys typed into a
+//! form field are left alone.
+
+use super::state::{use_lab, LabCtx};
+use crate::i18n::ClassMsg;
+use crate::settings::View;
+use leptos::{ev, prelude::*};
+use wasm_bindgen::JsCast;
+
+/// Is the key event aimed at a form control, where keys already mean something?
+fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Listen for the shortcuts; `help` is whether the shortcut list is open.
+pub fn listen(lab: LabCtx, help: RwSignal<bool>) {
+    let keys = window_event_listener(ev::keydown, move |e| {
+        if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        let (stage, view, present) = lab.settings.with_untracked(|s| (s.stage, s.view, s.present));
+        let lesson = view == View::Lesson;
+        let handled = match e.key().as_str() {
+            "ArrowRight" if lesson => stage.next().map(|st| lab.settings.update(|s| s.stage = st)).is_some(),
+            "ArrowLeft" if lesson => stage.prev().map(|st| lab.settings.update(|s| s.stage = st)).is_some(),
+            " " if lesson && present => stage.next().map(|st| lab.settings.update(|s| s.stage = st)).is_some(),
+            "p" | "P" => {
+                lab.settings.update(|s| s.present = !s.present);
+                true
+            }
+            "s" | "S" => {
+                lab.settings.update(|s| s.scaled = !s.scaled);
+                true
+            }
+            "?" => {
+                help.update(|h| *h = !*h);
+                true
+            }
+            "Escape" => {
+                let was_open = help.get_untracked();
+                help.set(false);
+                if present {
+                    lab.settings.update(|s| s.present = false);
+                }
+                was_open || present
+            }
+            _ => false,
+        };
+        if handled {
+            e.prevent_default();
+        }
+    });
+    on_cleanup(move || keys.remove());
+}
+
+/// The list of every shortcut, as a dialog.
+#[component]
+pub fn ShortcutHelp(
+    /// Open or closed.
+    open: RwSignal<bool>,
+) -> impl IntoView {
+    let lab = use_lab();
+    let rows = [
+        ("← →", ClassMsg::KeyArrows),
+        ("Space / 空格", ClassMsg::KeySpace),
+        ("P", ClassMsg::KeyP),
+        ("S", ClassMsg::KeyS),
+        ("?", ClassMsg::KeyHelp),
+        ("Esc", ClassMsg::KeyEsc),
+    ];
+    view! {
+        <Show when=move || open.get()>
+            <div class="overlay" on:click=move |_| open.set(false)>
+                <div class="overlay__dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts"
+                    on:click=|e| e.stop_propagation()>
+                    <h2 id="shortcuts-title">{move || lab.t(ClassMsg::Shortcuts)}</h2>
+                    <dl class="shortcuts">
+                        {rows.map(|(key, what)| view! { <dt><kbd>{key}</kbd></dt><dd>{move || lab.t(what)}</dd> })}
+                    </dl>
+                    <button type="button" class="button" on:click=move |_| open.set(false)>{move || lab.t(ClassMsg::Close)}</button>
+                </div>
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,45 @@
+//! Keeps the URL and the settings in step: moving to another stage, view or presentation
+//! mode adds a history entry (so Back goes back), other changes replace the current one;
+//! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
+//! notice instead of breaking the page.
+
+use super::state::LabCtx;
+use crate::settings::{Settings, Stage, View};
+use leptos::{ev, prelude::*};
+use wasm_bindgen::JsValue;
+
+/// The parts of the settings that count as a place to go back to.
+fn place(s: &Settings) -> (View, Stage, bool) {
+    (s.view, s.stage, s.present)
+}
+
+/// The settings read from the current URL, and the keys whose values were ignored.
+pub fn from_location(lang: crate::i18n::Lang) -> (Settings, Vec<String>) {
+    let search = window().location().search().unwrap_or_default();
+    Settings::from_query(&search, lang)
+}
+
+/// Mirror `lab.settings` into the URL and back; `notice` receives the ignored keys.
+pub fn sync_url(lab: LabCtx, notice: WriteSignal<Vec<String>>) {
+    let last = StoredValue::new(lab.settings.with_untracked(place));
+    Effect::new(move |_| {
+        let (query, here) = lab.settings.with(|s| (s.to_query(), place(s)));
+        let Ok(history) = window().history() else { return };
+        let url = format!("?{query}");
+        let moved = last.get_value() != here;
+        last.set_value(here);
+        let _ = if moved {
+            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
+    });
+    let listener = window_event_listener(ev::popstate, move |_| {
+        let (settings, ignored) = from_location(lab.lang.get_untracked());
+        // Record where we are first, so the effect above replaces instead of pushing.
+        last.set_value(place(&settings));
+        notice.set(ignored);
+        lab.settings.set(settings);
+    });
+    on_cleanup(move || listener.remove());
+}

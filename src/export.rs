@@ -1,0 +1,151 @@
+//! What the site lets a student take away: a matrix as CSV (with token labels), the whole
+//! trace as JSON in the reference-fixture format (the keys `tests/golden.rs` reads, so the
+//! file can be checked against another implementation), and file names that say what is in
+//! them. Pure text building; the browser download is in the app.
+
+use crate::core::scenario::Outcome;
+use crate::settings::Settings;
+use ndarray::{Array2, ArrayView2};
+
+/// A CSV field: quoted when it holds a comma, quote or line break; a leading = + − @ is
+/// neutralised with an apostrophe so spreadsheets never run a token as a formula.
+fn field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) { format!("'{s}") } else { s.to_string() };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+/// `values` (rows, cols) as CSV: a header of column labels, then one labelled row per row.
+pub fn to_csv(values: &Array2<f32>, row_labels: &[String], col_labels: &[String]) -> String {
+    let mut out = String::from("token");
+    for c in col_labels {
+        out.push(',');
+        out.push_str(&field(c));
+    }
+    out.push('\n');
+    for (r, row) in values.rows().into_iter().enumerate() {
+        out.push_str(&field(row_labels.get(r).map(String::as_str).unwrap_or("")));
+        for v in row {
+            out.push(',');
+            out.push_str(&number(*v));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A number for JSON and CSV: shortest form that reads back as the same f32; −∞ (masked
+/// logits) and NaN, which JSON cannot hold, become null.
+fn number(v: f32) -> String {
+    if v.is_finite() { format!("{v}") } else { "null".into() }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_matrix(m: ArrayView2<f32>) -> String {
+    let rows: Vec<String> = m.rows().into_iter().map(|r| format!("[{}]", r.iter().map(|v| number(*v)).collect::<Vec<_>>().join(","))).collect();
+    format!("[{}]", rows.join(","))
+}
+
+fn json_strings(items: &[String]) -> String {
+    format!("[{}]", items.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(","))
+}
+
+/// The whole trace as JSON with the reference-fixture keys (plus the tokens and settings).
+pub fn trace_json(o: &Outcome, s: &Settings) -> String {
+    let t = &o.trace;
+    let per_head = |f: fn(&crate::core::trace::HeadTrace) -> &Array2<f32>| {
+        format!("[{}]", t.heads.iter().map(|h| json_matrix(f(h).view())).collect::<Vec<_>>().join(","))
+    };
+    let mut fields = vec![
+        ("name", json_string(&file_stem(s, "trace"))),
+        ("d_model", t.d_model().to_string()),
+        ("heads", t.heads.len().to_string()),
+        ("mask", json_string(if s.causal { "causal" } else { "none" })),
+        ("scaled", s.scaled.to_string()),
+        ("temperature", number(s.temperature)),
+        ("seed", s.seed.to_string()),
+        ("positional_encoding", s.positional.to_string()),
+        ("tokens", json_strings(&o.tokens)),
+        ("kv_tokens", json_strings(&o.kv_tokens)),
+        ("x", json_matrix(t.x.view())),
+    ];
+    if let Some(x_kv) = &t.x_kv {
+        fields.push(("x_kv", json_matrix(x_kv.view())));
+    }
+    fields.extend([
+        ("w_q", json_matrix(o.weights.w_q.view())),
+        ("w_k", json_matrix(o.weights.w_k.view())),
+        ("w_v", json_matrix(o.weights.w_v.view())),
+        ("w_o", json_matrix(o.weights.w_o.view())),
+    ]);
+    let expected = [
+        ("q", json_matrix(t.q.view())),
+        ("k", json_matrix(t.k.view())),
+        ("v", json_matrix(t.v.view())),
+        ("scores", per_head(|h| &h.scores)),
+        ("weights", per_head(|h| &h.weights)),
+        ("output", json_matrix(t.output.view())),
+    ];
+    let object = |pairs: &[(&str, String)]| format!("{{{}}}", pairs.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","));
+    let mut all: Vec<(&str, String)> = fields;
+    all.push(("expected", object(&expected)));
+    object(&all) + "\n"
+}
+
+/// "attention-lab_softmax_d64-h4-seed42-causal_weights-head1": what is in the file.
+pub fn file_stem(s: &Settings, what: &str) -> String {
+    let mut stem = format!("attention-lab_{}_d{}-h{}-seed{}", s.stage.slug(), s.d_model, s.heads, s.seed);
+    if s.causal {
+        stem.push_str("-causal");
+    }
+    if !s.scaled {
+        stem.push_str("-unscaled");
+    }
+    if s.cross {
+        stem.push_str("-cross");
+    }
+    let what: String = what.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    format!("{stem}_{}", what.trim_matches('-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn csv_has_token_labels_and_safe_fields() {
+        let m = ndarray::arr2(&[[0.5, 0.25], [1.0, f32::NEG_INFINITY]]);
+        let labels = vec!["it".to_string(), "=SUM(A1)".to_string()];
+        let cols = vec!["a,b".to_string(), "say \"hi\"".to_string()];
+        assert_eq!(to_csv(&m, &labels, &cols), "token,\"a,b\",\"say \"\"hi\"\"\"\nit,0.5,0.25\n'=SUM(A1),1,null\n");
+    }
+
+    #[test]
+    fn file_names_say_what_they_hold() {
+        let mut s = Settings::new(Lang::En);
+        s.causal = true;
+        assert_eq!(file_stem(&s, "Weights A (head 1)"), "attention-lab_input_d64-h4-seed42-causal_weights-a--head-1");
+    }
+
+    #[test]
+    fn json_escapes_strings() {
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+}
