@@ -4,7 +4,7 @@
 
 use attention_lab::app::{App, Heatmap};
 use attention_lab::chart::colormap::Scale;
-use attention_lab::chart::heatmap::{draw, HeatmapSpec, Ink};
+use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Ink};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -49,7 +49,7 @@ fn every_cell_is_drawn_in_its_own_colour() {
     document().body().unwrap().append_child(&canvas).unwrap();
     let spec = small_spec();
     let ink = Ink { text: [0, 0, 0], frame: [0, 0, 0], accent: [255, 0, 0], series: [[0, 0, 0], [0, 0, 0]] };
-    let layout = draw(&canvas, &spec, 600.0, ink).expect("draws");
+    let layout = draw(&canvas, &spec, 600.0, DrawOptions { ink, max_cell: 40.0, highlight: (None, None) }).expect("draws");
     let dpr = window().device_pixel_ratio().max(1.0);
     for ((r, c), v) in spec.values.indexed_iter() {
         let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell_w) * dpr;
@@ -67,7 +67,7 @@ async fn heatmap_component_shows_its_caption_and_draws() {
     });
     leptos::task::tick().await;
     let figure = host.query_selector("[data-testid='t']").unwrap().expect("figure mounted");
-    assert_eq!(figure.query_selector("figcaption").unwrap().unwrap().text_content().unwrap(), "A: 2 × 3");
+    assert_eq!(figure.query_selector("[data-caption]").unwrap().unwrap().text_content().unwrap(), "A: 2 × 3");
     let canvas: HtmlCanvasElement = figure.query_selector("canvas").unwrap().unwrap().unchecked_into();
     assert_eq!(canvas.get_attribute("data-drawn").as_deref(), Some("true"));
     assert!(canvas.width() > 100 && canvas.height() > 80, "canvas {}×{}", canvas.width(), canvas.height());
@@ -82,7 +82,7 @@ async fn app_mounts_at_the_input_stage_with_the_default_sentence() {
     leptos::task::tick().await;
     let stage = host.query_selector("[data-testid='stage-input']").unwrap().expect("the input stage is shown first");
     let captions: Vec<String> = (0..3)
-        .map(|i| stage.query_selector_all("figcaption").unwrap().item(i).unwrap().text_content().unwrap())
+        .map(|i| stage.query_selector_all("[data-caption]").unwrap().item(i).unwrap().text_content().unwrap())
         .collect();
     assert!(captions.iter().all(|c| c.ends_with(": 11 × 64")), "{captions:?}");
     assert!(host.query_selector("[data-testid='compute-error']").unwrap().is_none());

@@ -16,9 +16,9 @@ pub struct Bars {
     pub blocked: Vec<bool>,
 }
 
-/// The CSS of a legend swatch in colour `c`.
+/// The CSS colour of a legend swatch.
 pub fn swatch(c: [u8; 3]) -> String {
-    format!("background: rgb({}, {}, {})", c[0], c[1], c[2])
+    format!("rgb({}, {}, {})", c[0], c[1], c[2])
 }
 
 /// A captioned canvas redrawn by `draw` (canvas, width in CSS px) whenever a signal it reads
@@ -49,7 +49,7 @@ pub fn CanvasChart(
     });
     view! {
         <figure class="chart" data-testid=testid node_ref=figure>
-            <figcaption class="chart__caption">{caption}</figcaption>
+            <figcaption class="chart__caption" data-caption="">{caption}</figcaption>
             <canvas class="chart__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
         </figure>
     }

@@ -1,11 +1,20 @@
 //! `Heatmap`: one matrix on a canvas, captioned with its name and shape, redrawn when its
-//! data or the available width changes. Hovering or tapping a cell shows its numbers.
+//! data, the width, the theme or the spotlight changes. Hovering or tapping a cell shows its
+//! numbers; it can be saved as PNG or CSV, and read as a table by a screen reader.
 
-use super::state::use_lab;
-use crate::chart::heatmap::{draw, HeatmapSpec};
-use crate::chart::layout::Layout;
+use super::download::{save_png, save_text};
 use super::hooks::use_resize_tick;
+use super::specs::num;
+use super::state::use_lab;
+use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
+use crate::chart::layout::Layout;
+use crate::export::{file_stem, to_csv};
+use crate::i18n::ClassMsg;
 use leptos::{html, prelude::*};
+
+/// Provided by a lesson stage: heatmaps inside it outline the spotlighted token.
+#[derive(Debug, Clone, Copy)]
+pub struct SpotlightScope;
 
 /// A matrix drawn as a heatmap, with its caption above and a details line below.
 #[component]
@@ -30,7 +39,11 @@ pub fn Heatmap(
     let canvas = NodeRef::<html::Canvas>::new();
     let layout = StoredValue::new(None::<Layout>);
     let (hovered, set_hovered) = signal(None::<(usize, usize)>);
+    let (table, set_table) = signal(false);
     let resized = use_resize_tick();
+    let in_stage = use_context::<SpotlightScope>().is_some();
+    let spot = Memo::new(move |_| if in_stage { lab.settings.with(|s| s.spot) } else { None });
+    let present = Memo::new(move |_| lab.settings.with(|s| s.present));
 
     Effect::new(move |_| {
         resized.track();
@@ -38,7 +51,11 @@ pub fn Heatmap(
         let width = f64::from(figure.client_width()).max(160.0);
         spec.with(|spec| {
             let Some(spec) = spec else { return };
-            match draw(&canvas, spec, width, lab.ink()) {
+            let spot = spot.get();
+            // The column too, when the columns are the same tokens as the rows.
+            let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
+            let opts = DrawOptions { ink: lab.ink(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
+            match draw(&canvas, spec, width, opts) {
                 Ok(l) => {
                     layout.set_value(Some(l));
                     let _ = canvas.set_attribute("data-drawn", "true");
@@ -63,9 +80,41 @@ pub fn Heatmap(
         })
     };
 
+    // "Weights A (head 1): 11 × 11" → a file named after the matrix and the settings.
+    let file = move |ext: &str| {
+        let what = caption.get().split(':').next().unwrap_or("matrix").to_string();
+        format!("{}.{ext}", lab.settings.with_untracked(|s| file_stem(s, &what)))
+    };
+    let save_image = move |_| {
+        if let Some(c) = canvas.get() {
+            if let Err(e) = save_png(&file("png"), &c) {
+                leptos::logging::error!("{e}");
+            }
+        }
+    };
+    let save_csv = move |_| {
+        spec.with_untracked(|s| {
+            if let Some(s) = s {
+                if let Err(e) = save_text(&file("csv"), "text/csv", &to_csv(&s.values, &s.row_labels, &s.col_labels)) {
+                    leptos::logging::error!("{e}");
+                }
+            }
+        })
+    };
+
     view! {
         <figure class="heatmap" data-testid=testid node_ref=figure>
-            <figcaption class="heatmap__caption">{caption}</figcaption>
+            <figcaption class="heatmap__caption">
+                <span data-caption="">{caption}</span>
+                <span class="heatmap__tools">
+                    <button type="button" class="button button--small" data-testid="export-png" on:click=save_image>{move || lab.t(ClassMsg::ExportPng)}</button>
+                    <button type="button" class="button button--small" data-testid="export-csv" on:click=save_csv>{move || lab.t(ClassMsg::ExportCsv)}</button>
+                    <button type="button" class="button button--small" data-testid=format!("{testid}-table-toggle") aria-pressed=move || table.get().to_string()
+                        on:click=move |_| set_table.update(|t| *t = !*t)>
+                        {move || lab.t(if table.get() { ClassMsg::HideNumbers } else { ClassMsg::ShowNumbers })}
+                    </button>
+                </span>
+            </figcaption>
             <canvas
                 class="heatmap__canvas"
                 node_ref=canvas
@@ -84,7 +133,41 @@ pub fn Heatmap(
             <p class="heatmap__detail" aria-live="polite" data-testid=format!("{testid}-detail")>
                 {text}
             </p>
+            <Show when=move || table.get()>
+                {move || spec.with(|s| s.as_ref().map(|s| values_table(s, caption.get())))}
+            </Show>
         </figure>
+    }
+}
+
+/// The matrix as a table with row and column headers: what a screen reader can read.
+fn values_table(s: &HeatmapSpec, caption: String) -> impl IntoView {
+    let header = s.col_labels.iter().map(|c| view! { <th scope="col">{c.clone()}</th> }).collect_view();
+    let rows = s
+        .values
+        .rows()
+        .into_iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let cells = row
+                .iter()
+                .enumerate()
+                .map(|(c, v)| {
+                    let masked = s.blocked.as_ref().and_then(|b| b.get((r, c)).copied()).unwrap_or(false);
+                    view! { <td>{if masked { "—".to_string() } else { num(*v) }}</td> }
+                })
+                .collect_view();
+            view! { <tr><th scope="row">{s.row_labels.get(r).cloned().unwrap_or_default()}</th>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <div class="values">
+            <table class="values__table">
+                <caption>{caption}</caption>
+                <thead><tr><td></td>{header}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
     }
 }
 

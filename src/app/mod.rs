@@ -3,6 +3,7 @@
 
 mod charts;
 mod controls;
+mod download;
 mod formulas;
 mod header;
 mod heatmap;

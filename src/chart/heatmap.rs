@@ -38,10 +38,21 @@ pub struct Ink {
     pub series: [Rgb; 2],
 }
 
+/// How to draw, beyond the data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DrawOptions {
+    pub ink: Ink,
+    /// The widest a cell may be, CSS px.
+    pub max_cell: f64,
+    /// A row and/or column to outline (the spotlight).
+    pub highlight: (Option<usize>, Option<usize>),
+}
+
 /// Draw `spec` into `canvas`, `avail_width` CSS px wide at most; returns the geometry drawn.
-pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, ink: Ink) -> Result<Layout, String> {
+pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, opts: DrawOptions) -> Result<Layout, String> {
+    let ink = opts.ink;
     let (rows, cols) = spec.values.dim();
-    let layout = Layout::fit(avail_width, rows, cols, &spec.row_labels, &spec.col_labels);
+    let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
     ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
@@ -52,7 +63,7 @@ pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, in
     let bar_h = layout.legend_height();
     blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
 
-    labels_and_frame(canvas, spec, &layout, dpr, ink).map_err(|e| format!("drawing labels failed: {e}"))?;
+    labels_and_frame(canvas, spec, &layout, dpr, ink, opts.highlight).map_err(|e| format!("drawing labels failed: {e}"))?;
     Ok(layout)
 }
 
@@ -96,7 +107,14 @@ fn blit(ctx: &CanvasRenderingContext2d, rgba: &[u8], w: u32, h: u32, at: (f64, f
         .map_err(|_| "drawImage failed".to_string())
 }
 
-fn labels_and_frame(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, l: &Layout, dpr: f64, ink: Ink) -> Result<(), String> {
+fn labels_and_frame(
+    canvas: &HtmlCanvasElement,
+    spec: &HeatmapSpec,
+    l: &Layout,
+    dpr: f64,
+    ink: Ink,
+    (hl_row, hl_col): (Option<usize>, Option<usize>),
+) -> Result<(), String> {
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
     let root = backend.into_drawing_area();
     let px = |v: f64| (v * dpr).round() as i32;
@@ -129,6 +147,16 @@ fn labels_and_frame(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, l: &Layout, 
     let bar_right = l.legend_x + l.legend_bar;
     root.draw(&Rectangle::new([(px(l.legend_x), px(l.grid_y)), (px(bar_right), px(bar_bottom))], frame.stroke_width(1)))
         .map_err(err)?;
+
+    let accent = RGBColor(ink.accent[0], ink.accent[1], ink.accent[2]).stroke_width((3.0 * dpr).round() as u32);
+    if let Some(r) = hl_row.filter(|r| *r < l.rows) {
+        let (y0, y1) = (l.grid_y + r as f64 * l.cell_h, l.grid_y + (r + 1) as f64 * l.cell_h);
+        root.draw(&Rectangle::new([(px(l.grid_x), px(y0)), (px(grid_right), px(y1))], accent)).map_err(err)?;
+    }
+    if let Some(c) = hl_col.filter(|c| *c < l.cols) {
+        let (x0, x1) = (l.grid_x + c as f64 * l.cell_w, l.grid_x + (c + 1) as f64 * l.cell_w);
+        root.draw(&Rectangle::new([(px(x0), px(l.grid_y)), (px(x1), px(grid_bottom))], accent)).map_err(err)?;
+    }
 
     let (lo, hi) = spec.scale.range();
     let ticks = [(hi, l.grid_y), ((lo + hi) / 2.0, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)];

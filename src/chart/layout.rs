@@ -43,13 +43,18 @@ impl Layout {
     /// Fit a rows × cols grid with its labels and legend into `avail_width`.
     /// `row_labels`/`col_labels` are the label texts (their widths set the margins).
     pub fn fit(avail_width: f64, rows: usize, cols: usize, row_labels: &[String], col_labels: &[String]) -> Self {
+        Self::fit_with(avail_width, MAX_CELL, rows, cols, row_labels, col_labels)
+    }
+
+    /// [`Layout::fit`] with cells at most `max_cell` wide (larger on a projector).
+    pub fn fit_with(avail_width: f64, max_cell: f64, rows: usize, cols: usize, row_labels: &[String], col_labels: &[String]) -> Self {
         let (rows, cols) = (rows.max(1), cols.max(1));
         let guess_font = 13.0;
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font;
-        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, MAX_CELL).floor();
+        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, max_cell.max(MIN_CELL)).floor();
         let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
-        let font_px = (cell_h * 0.6).clamp(10.0, 14.0).round();
+        let font_px = (cell_h * 0.6).clamp(10.0, if max_cell > MAX_CELL { 22.0 } else { 14.0 }).round();
         let every = |side: f64| ((font_px * 1.15) / side).ceil().max(1.0) as usize;
         let left = max_label_em(row_labels) * font_px + PAD * 2.0;
         let upright_cols = max_label_em(col_labels) <= 1.25;

@@ -170,7 +170,7 @@ impl Browser {
     pub async fn captions_in(&self, id: &str) -> Vec<String> {
         let v = self
             .js(
-                "return [...document.querySelectorAll(`[data-testid='${arguments[0]}'] figcaption`)].map(c => c.textContent);",
+                "return [...document.querySelectorAll(`[data-testid='${arguments[0]}'] [data-caption]`)].map(c => c.textContent);",
                 vec![json!(id)],
             )
             .await;

@@ -84,8 +84,8 @@ pub fn SaturationLab() -> impl IntoView {
                 <BarChart bars=row caption=label(Msg::LabRow) testid="lab-row" />
             </div>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[0])></span>{move || lab.t(Msg::SeriesUnscaled)}</span>
-                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[1])></span>{move || lab.t(Msg::SeriesScaled)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{move || lab.t(Msg::SeriesUnscaled)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{move || lab.t(Msg::SeriesScaled)}</span>
                 <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{move || lab.t(Msg::SeriesCurrent)}</span>
             </p>
             <div class="stage__grid">

@@ -20,7 +20,11 @@ pub use softmax::SoftmaxStage;
 
 use super::state::{use_lab, Shared};
 use super::stepper::stage_name;
+use super::download::save_text;
+use super::heatmap::SpotlightScope;
 use super::specs::caption;
+use crate::export::{file_stem, trace_json};
+use crate::i18n::ClassMsg;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::scenario::Outcome;
 use crate::core::trace::HeadTrace;
@@ -43,15 +47,51 @@ fn StagePanel(
     children: Children,
 ) -> impl IntoView {
     let lab = use_lab();
+    provide_context(SpotlightScope);
+    let save_json = move |_| {
+        let json = lab.outcome.with_untracked(|o| o.as_ref().map(|o| lab.settings.with_untracked(|s| (trace_json(&o.0, s), file_stem(s, "trace")))));
+        if let Some((json, stem)) = json {
+            if let Err(e) = save_text(&format!("{stem}.json"), "application/json", &json) {
+                leptos::logging::error!("{e}");
+            }
+        }
+    };
     view! {
         <section class="stage" data-testid=format!("stage-{}", stage.slug())>
-            <h2 class="stage__title">{stage.index() + 1} ". " {move || lab.t(stage_name(stage))}</h2>
+            <div class="stage__head">
+                <h2 class="stage__title">{stage.index() + 1} ". " {move || lab.t(stage_name(stage))}</h2>
+                <button type="button" class="button button--small" data-testid="export-json" on:click=save_json>
+                    {move || lab.t(ClassMsg::ExportJson)}
+                </button>
+            </div>
             <div class="stage__formula" inner_html=formula></div>
             <p class="stage__explain">{move || lab.t(explain)}</p>
+            <TokenStrip />
             <p class="stage__hint">{move || lab.t(Msg::HoverHint)}</p>
             {children()}
             <p class="stage__notice"><strong>{move || lab.t(Msg::Notice)}</strong> " " {move || lab.t(notice)}</p>
         </section>
+    }
+}
+
+/// The query tokens as buttons: clicking one spotlights its row and column in every heatmap
+/// of the stage; clicking it again clears the spotlight.
+#[component]
+fn TokenStrip() -> impl IntoView {
+    let lab = use_lab();
+    let tokens = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
+    let spot = Memo::new(move |_| lab.settings.with(|s| s.spot));
+    view! {
+        <div class="token-strip" role="group" aria-label=move || lab.t(ClassMsg::Spotlight)>
+            <span class="token-strip__label" title=move || lab.t(ClassMsg::SpotlightHint)>{move || lab.t(ClassMsg::Spotlight)}</span>
+            {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+                <button type="button" class="token-strip__token" data-testid=format!("spot-{}", i + 1)
+                    aria-pressed=move || (spot.get() == Some(i)).to_string()
+                    on:click=move |_| lab.settings.update(|s| s.spot = if s.spot == Some(i) { None } else { Some(i) })>
+                    {t}
+                </button>
+            }).collect_view()}
+        </div>
     }
 }
 

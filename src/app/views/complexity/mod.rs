@@ -66,8 +66,8 @@ pub fn ComplexityView() -> impl IntoView {
                 {readout(ViewMsg::CxLinFlops, "cost-linear-flops", |c| format_flops(c.linear_flops))}
             </dl>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[0])></span>{move || lab.t(ViewMsg::CxFlops)}</span>
-                <span class="legend__item"><span class="legend__swatch" style=move || swatch(lab.ink().series[1])></span>{move || lab.t(ViewMsg::CxLinFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{move || lab.t(ViewMsg::CxFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{move || lab.t(ViewMsg::CxLinFlops)}</span>
             </p>
             <CanvasChart draw=chart caption=Signal::derive(move || lab.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
             <flash::FlashPanel />

@@ -1,0 +1,55 @@
+"""Trunk post-build hook: finishes the static site in $TRUNK_STAGING_DIR.
+
+1. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
+   module script, so its SHA-256 is allowed explicitly; Wasm needs 'wasm-unsafe-eval'.
+2. Service worker: sw.js from assets/sw.template.js, listing every file of the build and
+   versioned by their contents, so the site keeps working offline once loaded.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+staging = pathlib.Path(os.environ.get("TRUNK_STAGING_DIR", sys.argv[1] if len(sys.argv) > 1 else "dist"))
+index = staging / "index.html"
+html = index.read_text(encoding="utf-8")
+
+# 1. CSP with the hash of every inline script.
+inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
+hashes = " ".join(
+    "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'" for s in inline
+)
+policy = "; ".join([
+    "default-src 'self'",
+    f"script-src 'self' {hashes} 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'none'",
+])
+html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*', "", html)
+charset = re.search(r"<meta charset=[^>]*>", html)
+at = charset.end() if charset else html.index("<head>") + len("<head>")
+html = html[:at] + f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}" />' + html[at:]
+index.write_text(html, encoding="utf-8")
+
+# 2. The service worker, listing every file but itself.
+files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))
+digest = hashlib.sha256()
+for p in files:
+    digest.update(p.relative_to(staging).as_posix().encode())
+    digest.update(p.read_bytes())
+assets = ["./"] + ["./" + p.relative_to(staging).as_posix() for p in files]
+template = (root / "assets" / "sw.template.js").read_text(encoding="utf-8")
+sw = template.replace("__VERSION__", digest.hexdigest()[:16]).replace("__ASSETS__", json.dumps(assets))
+(staging / "sw.js").write_text(sw, encoding="utf-8")
+print(f"postbuild: CSP with {len(inline)} inline script hash(es); sw.js caches {len(assets)} files")
