@@ -6,7 +6,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-/// A running server; dropped, it stops answering.
+/// A running server; stopped or dropped, it stops answering.
 pub struct Site {
     pub base: String,
     task: JoinHandle<()>,
@@ -40,6 +40,11 @@ impl Site {
             }
         });
         Site { base, task }
+    }
+
+    /// Stop answering, as if the network or the server went away.
+    pub fn stop(&self) {
+        self.task.abort();
     }
 
     /// The full URL of `rest` (which may start with "?" or "#").

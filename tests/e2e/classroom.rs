@@ -1,0 +1,195 @@
+//! In the classroom: a link that reopens an exact state, history, presentation keys, exports,
+//! themes, a locked-down page, and a site that keeps working offline and from a sub-path.
+
+use crate::browser::Browser;
+use crate::server::Site;
+use serde_json::{json, Value};
+
+async fn js(b: &Browser, script: &str) -> Value {
+    b.js(script, vec![]).await
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?text=one%20two%20three%20four&d=32&h=2&seed=7&pe=0&mask=causal&scale=0&t=0.5&dk=256&stage=softmax&head=2&lang=zh&theme=dark")).await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    assert_eq!(b.text_of("token-input-count").await, "4 个词元");
+    let state = js(&b, "const q = s => document.querySelector(`[data-testid='${s}']`);
+        return [q('d-model').value, q('heads').value, q('seed-input').value, q('pe-toggle').checked, q('mask-select').value,
+                q('scaling-toggle').checked, q('temperature-value').textContent, q('dk-value').textContent,
+                q('head-2').getAttribute('aria-pressed'), document.documentElement.dataset.theme];").await;
+    assert_eq!(state, json!(["32", "2", "7", false, "causal", false, "0.5", "256", "true", "dark"]));
+    assert!(b.captions_in("stage-softmax").await[0].ends_with("4 × 4"));
+    // Changing things moves the URL along.
+    b.click("goto-scaling").await;
+    b.click("theme-switch").await;
+    b.js("const s = document.querySelector(`[data-testid='theme-switch']`); s.value = 'contrast'; s.dispatchEvent(new Event('change', { bubbles: true }));", vec![]).await;
+    let search = js(&b, "return location.search;").await;
+    let search = search.as_str().unwrap_or_default();
+    assert!(search.contains("stage=scaling") && search.contains("theme=contrast") && search.contains("seed=7"), "{search}");
+    assert_eq!(js(&b, "return document.documentElement.dataset.theme;").await, "contrast");
+    // Back returns to the previous stage.
+    b.client.back().await.expect("history back");
+    b.wait_for("[data-testid='stage-softmax']").await;
+    b.client.forward().await.expect("history forward");
+    b.wait_for("[data-testid='stage-scaling']").await;
+    // The link can be copied (or, where the browser refuses, is shown to copy by hand).
+    b.click("copy-link").await;
+    let status = b.text_of("copy-status").await;
+    let shown = js(&b, "const i = document.querySelector('.masthead__link'); return i ? i.value : '';").await;
+    assert!(status.contains("已复制") || shown.as_str().is_some_and(|v| v.contains("stage=scaling")), "{status:?} {shown}");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn garbage_in_the_url_is_named_and_replaced_by_defaults() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&d=banana&h=0&t=9999&stage=%E2%88%9E&dk=-3&seed=-1&text=%ZZ&zzz=1")).await;
+    let notice = b.text_of("url-notice").await;
+    for key in ["text", "d", "h", "seed", "t", "dk", "stage"] {
+        assert!(notice.contains(key), "{key} missing from the notice: {notice}");
+    }
+    b.wait_for("[data-testid='stage-input']").await;
+    assert_eq!(b.text_of("token-input-count").await, "11 tokens");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn presentation_mode_is_driven_from_the_keyboard() {
+    let site = Site::start("").await;
+    let b = Browser::open(1920, 1080).await;
+    b.open_page(&site.url("?lang=en")).await;
+    b.wait_for("[data-testid='stage-input']").await;
+    let presenting = || async { js(&b, "return document.querySelector('.app').classList.contains('app--present');").await };
+    b.press("p").await;
+    assert_eq!(presenting().await, true);
+    assert_eq!(js(&b, "return getComputedStyle(document.querySelector('.controls')).display;").await, "none");
+    b.press(" ").await;
+    b.wait_for("[data-testid='stage-projection']").await;
+    b.press("\u{E014}").await; // →
+    b.wait_for("[data-testid='stage-scores']").await;
+    let scaled = || async { js(&b, "return document.querySelector(`[data-testid='scaling-toggle']`).checked;").await };
+    assert_eq!(scaled().await, true);
+    b.press("s").await;
+    assert_eq!(scaled().await, false);
+    b.press("?").await;
+    assert!(b.text_of("shortcuts").await.contains("presentation mode"));
+    b.press("\u{E00C}").await; // Esc closes the list and leaves presentation
+    assert_eq!(js(&b, "return document.querySelector(`[data-testid='shortcuts']`) === null;").await, true);
+    assert_eq!(presenting().await, false);
+    // The spotlight outlines a token in the heatmaps of the stage.
+    b.click("spot-2").await;
+    assert!(js(&b, "return location.search;").await.as_str().unwrap_or_default().contains("spot=2"));
+    b.close().await;
+}
+
+/// Catch downloads: record each link the page clicks instead of saving it, and keep the Blob
+/// behind each object URL (the page's own CSP rightly forbids fetching blob: or data: URLs).
+const CATCH_DOWNLOADS: &str = "window.__downloads = []; window.__blobs = {};
+    const make = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = b => { const u = make(b); window.__blobs[u] = b; return u; };
+    HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, href: this.href }); };";
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn every_export_makes_a_file_of_the_right_kind() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&stage=softmax&mask=causal")).await;
+    b.wait_for("[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;
+    js(&b, CATCH_DOWNLOADS).await;
+    b.click("export-png").await;
+    b.click("export-csv").await;
+    b.click("export-json").await;
+    let files = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const bytesOf = async href => href.startsWith('data:')
+               ? Uint8Array.from(atob(href.split(',')[1]), c => c.charCodeAt(0))
+               : new Uint8Array(await window.__blobs[href].arrayBuffer());
+             Promise.all(window.__downloads.map(async d => {
+               const bytes = await bytesOf(d.href);
+               return { name: d.name, head: Array.from(bytes.slice(0, 8)), text: new TextDecoder().decode(bytes.slice(0, 400000)) };
+             })).then(done, e => done({ error: String(e) }));",
+            vec![],
+        )
+        .await
+        .expect("read the downloads");
+    let files = files.as_array().cloned().unwrap_or_default();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let (png, csv, json_file) = (&files[0], &files[1], &files[2]);
+    assert!(png["name"].as_str().unwrap_or_default().ends_with(".png"));
+    assert_eq!(png["head"], json!([137, 80, 78, 71, 13, 10, 26, 10]), "PNG signature");
+    assert!(csv["name"].as_str().unwrap_or_default().starts_with("attention-lab_softmax_d64-h4-seed42-causal_weights"));
+    let header = csv["text"].as_str().unwrap_or_default().lines().next().unwrap_or_default().to_string();
+    assert_eq!(header, "token,The,animal,didn't,cross,the,street,because,it,was,too,tired");
+    let trace: Value = serde_json::from_str(json_file["text"].as_str().unwrap_or_default()).expect("the trace is JSON");
+    for key in ["d_model", "heads", "mask", "scaled", "x", "w_q", "w_k", "w_v", "w_o", "expected"] {
+        assert!(trace.get(key).is_some(), "{key} missing");
+    }
+    assert_eq!(trace["mask"], "causal");
+    assert_eq!(trace["expected"]["weights"].as_array().map(Vec::len), Some(4), "one weight matrix per head");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_site_keeps_working_with_the_server_gone() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&stage=scores")).await;
+    // Wait until the service worker has taken charge of the page.
+    let controlled = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             navigator.serviceWorker.ready.then(() => {
+               if (navigator.serviceWorker.controller) return done(true);
+               navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
+               setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
+             });",
+            vec![],
+        )
+        .await
+        .expect("service worker state");
+    assert_eq!(controlled, true, "the service worker never took control");
+    site.stop();
+    b.client.refresh().await.expect("reload offline");
+    b.wait_for("[data-testid='stage-scores'] canvas[data-drawn='true']").await;
+    let (painted, _) = b.canvas_paint("heatmap-scores").await;
+    assert!(painted > 10_000, "offline, the heatmap is blank");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
+    let site = Site::start("/attention-lab").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en")).await;
+    b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
+    js(&b, "window.__csp = []; document.addEventListener('securitypolicyviolation', e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));").await;
+    // Visit every view so every kind of drawing runs under the policy.
+    for view in ["variance", "variants", "patterns", "graph", "complexity"] {
+        b.click(&format!("nav-{view}")).await;
+        b.wait_for(&format!("[data-testid='view-{view}']")).await;
+    }
+    b.click("nav-lesson").await;
+    b.click("goto-softmax").await;
+    b.click("lang-switch").await;
+    let violations = js(&b, "return window.__csp;").await;
+    assert_eq!(violations, json!([]), "Content-Security-Policy violations");
+    let foreign = js(&b, "return performance.getEntriesByType('resource').map(e => e.name).filter(n => new URL(n).origin !== location.origin);").await;
+    assert_eq!(foreign, json!([]), "requests to other origins");
+    let csp = js(&b, "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m ? m.content : '';").await;
+    assert!(csp.as_str().unwrap_or_default().starts_with("default-src 'self'"), "{csp}");
+    b.close().await;
+}
