@@ -49,9 +49,10 @@ impl Layout {
     /// [`Layout::fit`] with cells at most `max_cell` wide (larger on a projector).
     pub fn fit_with(avail_width: f64, max_cell: f64, rows: usize, cols: usize, row_labels: &[String], col_labels: &[String]) -> Self {
         let (rows, cols) = (rows.max(1), cols.max(1));
-        let guess_font = 13.0;
+        // Margins are sized for the largest font this layout can pick, so nothing is clipped.
+        let guess_font = if max_cell > MAX_CELL { 22.0 } else { 14.0 };
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
-        let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font;
+        let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font + PAD;
         let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, max_cell.max(MIN_CELL)).floor();
         let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
         let font_px = (cell_h * 0.6).clamp(10.0, if max_cell > MAX_CELL { 22.0 } else { 14.0 }).round();
@@ -64,12 +65,14 @@ impl Layout {
         let legend_x = left + grid_w + LEGEND_GAP;
         let width = legend_x + LEGEND_BAR + 6.0 + 6.0 * 0.6 * font_px + PAD;
         // The colour bar needs some height even for a single row.
-        let height = PAD + grid_h.max(80.0) + bottom;
+        // Room above the grid for half a legend label (the top tick is centred on the edge).
+        let top = PAD.max(font_px * 0.7);
+        let height = top + grid_h.max(80.0) + bottom;
         Self {
             width: width.ceil(),
             height: height.ceil(),
             grid_x: left,
-            grid_y: PAD,
+            grid_y: top,
             cell_w,
             cell_h,
             rows,
@@ -150,6 +153,13 @@ mod tests {
         let l = Layout::fit(390.0, 64, 64, &labels(64), &labels(64));
         assert!(l.cell_w >= MIN_CELL && l.col_label_every > 1, "cell {} every {}", l.cell_w, l.col_label_every);
         assert_eq!((l.cell_w, l.row_label_every), (l.cell_h, l.col_label_every), "square grids keep square cells");
+    }
+
+    #[test]
+    fn projector_layouts_fit_their_width_with_the_larger_font() {
+        let l = Layout::fit_with(560.0, 64.0, 11, 11, &labels(11), &labels(11));
+        assert!(l.width <= 560.0, "width {} for 560 available", l.width);
+        assert!(l.grid_y >= l.font_px / 2.0, "the top legend label needs room");
     }
 
     #[test]
