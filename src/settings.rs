@@ -239,10 +239,9 @@ impl Settings {
             ("scale", b(self.scaled).into()),
             ("t", format_temperature(self.temperature)),
             ("cross", b(self.cross).into()),
+            // Always: the self/causal/cross view shows the second sentence even when off.
+            ("kv", self.kv_text.clone()),
         ];
-        if self.cross {
-            pairs.push(("kv", self.kv_text.clone()));
-        }
         pairs.extend([
             ("dk", self.lab_dk.to_string()),
             ("labscale", b(self.lab_scaled).into()),

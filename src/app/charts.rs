@@ -1,7 +1,7 @@
 //! Canvas charts: one generic component that owns the figure, sizing and redrawing, and thin
 //! wrappers for the bar and curve charts. Drawing itself is in `crate::chart`.
 
-use super::hooks::use_resize_tick;
+use super::hooks::{count_draw, use_resize_tick};
 use super::state::use_lab;
 use crate::chart::bars::draw_bars;
 use crate::chart::curves::{draw_curves, Curve};
@@ -42,6 +42,7 @@ pub fn CanvasChart(
         let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
         match draw.run((canvas.clone(), width)) {
             Ok(()) => {
+                count_draw();
                 let _ = canvas.set_attribute("data-drawn", "true");
             }
             Err(e) => leptos::logging::error!("chart {testid}: {e}"),

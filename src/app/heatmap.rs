@@ -3,7 +3,7 @@
 //! numbers; it can be saved as PNG or CSV, and read as a table by a screen reader.
 
 use super::download::{save_png, save_text};
-use super::hooks::use_resize_tick;
+use super::hooks::{count_draw, use_resize_tick};
 use super::specs::num;
 use super::state::use_lab;
 use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
@@ -57,6 +57,7 @@ pub fn Heatmap(
             let opts = DrawOptions { ink: lab.ink(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
             match draw(&canvas, spec, width, opts) {
                 Ok(l) => {
+                    count_draw();
                     layout.set_value(Some(l));
                     let _ = canvas.set_attribute("data-drawn", "true");
                 }

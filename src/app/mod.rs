@@ -1,6 +1,7 @@
 //! The Leptos user interface. State lives in [`App`] (see `state`); components read it through
 //! the `LabCtx` context and own only their local UI state.
 
+mod bench;
 mod charts;
 mod controls;
 mod download;

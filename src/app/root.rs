@@ -45,7 +45,9 @@ fn follow_color_scheme(lab: LabCtx) {
 #[component]
 pub fn App() -> impl IntoView {
     let (initial, ignored) = from_location(preferred_lang());
-    let lab = LabCtx::new(initial);
+    let bench = window().location().search().unwrap_or_default().contains("bench=1");
+    // The benchmark measures sequences longer than the 64 tokens a sentence may have.
+    let lab = if bench { LabCtx::with_token_limit(initial, 256) } else { LabCtx::new(initial) };
     provide_context(lab);
     let (notice, set_notice) = signal(ignored);
     let help = RwSignal::new(false);
@@ -63,6 +65,9 @@ pub fn App() -> impl IntoView {
         }
     });
     let present = Memo::new(move |_| lab.settings.with(|s| s.present));
+    if bench {
+        leptos::task::spawn_local(super::bench::run(lab));
+    }
 
     view! {
         <div class="app" class:app--present=present>

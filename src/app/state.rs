@@ -38,10 +38,15 @@ impl LabCtx {
     /// Build the state from initial settings. The trace is recomputed only when the fields
     /// that feed attention change (not the stage, the lab or the language).
     pub fn new(initial: Settings) -> Self {
+        Self::with_token_limit(initial, MAX_TOKENS)
+    }
+
+    /// [`LabCtx::new`] with another token limit (the benchmark measures up to 256 tokens).
+    pub fn with_token_limit(initial: Settings, max_tokens: usize) -> Self {
         let settings = RwSignal::new(initial);
         let scenario = Memo::new(move |_| settings.with(Settings::scenario));
         let computed = Memo::new(move |_| {
-            scenario.with(|s| compute(s, MAX_TOKENS).map(|o| Shared(Arc::new(o))).map_err(|e| e.to_string()))
+            scenario.with(|s| compute(s, max_tokens).map(|o| Shared(Arc::new(o))).map_err(|e| e.to_string()))
         });
         let outcome = Memo::new(move |prev: Option<&Option<Shared>>| match computed.get() {
             Ok(o) => Some(o),

@@ -67,6 +67,28 @@ pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, op
     Ok(layout)
 }
 
+/// The naive way, kept as the benchmark's baseline: one plotters rectangle per cell (plus the
+/// same labels and legend). The site never uses it.
+pub fn draw_naive(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, opts: DrawOptions) -> Result<Layout, String> {
+    let (rows, cols) = spec.values.dim();
+    let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
+    let dpr = fit_canvas(canvas, layout.width, layout.height)?;
+    context2d(canvas)?.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+    {
+        let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
+        let root = backend.into_drawing_area();
+        let px = |v: f64| (v * dpr).round() as i32;
+        for ((r, c), v) in spec.values.indexed_iter() {
+            let rgb = spec.scale.color(*v);
+            let (x, y) = (layout.grid_x + c as f64 * layout.cell_w, layout.grid_y + r as f64 * layout.cell_h);
+            let cell = Rectangle::new([(px(x), px(y)), (px(x + layout.cell_w), px(y + layout.cell_h))], RGBColor(rgb[0], rgb[1], rgb[2]).filled());
+            root.draw(&cell).map_err(|e| e.to_string())?;
+        }
+    }
+    labels_and_frame(canvas, spec, &layout, dpr, opts.ink, opts.highlight)?;
+    Ok(layout)
+}
+
 /// RGBA for each cell, row-major: one pixel per cell.
 fn cell_pixels(spec: &HeatmapSpec) -> Vec<u8> {
     let mut px = Vec::with_capacity(spec.values.len() * 4);

@@ -1,4 +1,5 @@
 //! Headless Chromium through chromedriver (both from Debian's packages), one per test.
+#![allow(dead_code)] // shared with benches/browser.rs, which uses only part of it
 
 use fantoccini::actions::InputSource;
 use fantoccini::{Client, ClientBuilder, Locator};

@@ -1,5 +1,6 @@
 //! A minimal static file server for `dist/` on 127.0.0.1 (a random free port), optionally
 //! under a sub-path.
+#![allow(dead_code)] // shared with benches/browser.rs
 
 use std::path::{Path, PathBuf};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -1,0 +1,93 @@
+//! Robustness, natively: any URL query and any text give a valid state or a clear error,
+//! never a panic; and a grid over the extremes the site allows gives finite weights whose rows
+//! sum to 1.
+#![cfg(not(target_arch = "wasm32"))]
+
+use attention_lab::core::attention::head;
+use attention_lab::core::lab::unit_vectors;
+use attention_lab::core::scenario::compute;
+use attention_lab::i18n::Lang;
+use attention_lab::settings::{decode, encode, Settings, MAX_TOKENS};
+use ndarray::Array2;
+use proptest::prelude::*;
+
+/// Query-like strings: known keys with arbitrary values, arbitrary keys, stray separators.
+fn query() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just("text".to_string()), Just("kv".to_string()), Just("d".to_string()), Just("h".to_string()),
+        Just("seed".to_string()), Just("t".to_string()), Just("dk".to_string()), Just("stage".to_string()),
+        Just("view".to_string()), Just("head".to_string()), Just("q".to_string()), Just("spot".to_string()),
+        Just("anchor".to_string()), Just("lang".to_string()), Just("theme".to_string()), Just("cross".to_string()),
+        Just("vn".to_string()), Just("cn".to_string()), Just("tile".to_string()), "\\PC{0,8}",
+    ];
+    let value = prop_oneof!["\\PC{0,40}", "[0-9%+.eE-]{0,12}", Just("%".to_string()), Just("%E4%B8".to_string())];
+    prop::collection::vec((key, value), 0..12)
+        .prop_map(|pairs| pairs.into_iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_query_gives_settings_that_compute_or_explain_why(q in query(), raw in "\\PC{0,200}") {
+        for input in [q.as_str(), raw.as_str()] {
+            let (s, _ignored) = Settings::from_query(input, Lang::En);
+            // Whatever the link said, the result is a state the site can show...
+            let outcome = compute(&s.scenario(), MAX_TOKENS);
+            prop_assert!(outcome.is_ok(), "{input:?} gave settings that do not compute: {:?}", outcome.err());
+            // ...and it survives its own round trip through the URL unchanged.
+            let (again, ignored) = Settings::from_query(&s.to_query(), Lang::En);
+            prop_assert_eq!(&again, &s);
+            prop_assert!(ignored.is_empty());
+        }
+    }
+
+    #[test]
+    fn any_text_is_tokens_and_a_trace_or_a_clear_error(text in "\\PC{0,400}", d in prop_oneof![Just(8usize), Just(64)], heads in 1usize..=8) {
+        let mut s = Settings::new(Lang::En);
+        s.text = text;
+        s.d_model = d;
+        s.heads = heads;
+        match compute(&s.scenario(), MAX_TOKENS) {
+            Ok(o) => prop_assert!(o.trace.heads.iter().all(|h| h.weights.iter().all(|w| w.is_finite()))),
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+
+    #[test]
+    fn percent_encoding_round_trips_any_text(text in "\\PC{0,100}") {
+        prop_assert_eq!(decode(&encode(&text)), Some(text));
+    }
+}
+
+#[test]
+fn extremes_give_finite_weights_whose_rows_sum_to_one() {
+    // n 1…256, d_k 1…1024, scaled or not, causal or not, temperature 0.05…20, inputs up to 1e4.
+    let mut checked = 0;
+    for n in [1usize, 2, 17, 64, 256] {
+        for d_k in [1usize, 8, 64, 1024] {
+            for magnitude in [1e-3f32, 1.0, 30.0, 1e4] {
+                let q = unit_vectors(n, d_k, 7, 1) * magnitude;
+                let k = unit_vectors(n, d_k, 7, 2) * magnitude;
+                let v = unit_vectors(n, d_k.min(8), 7, 3);
+                for causal in [false, true] {
+                    let blocked = Array2::from_shape_fn((n, n), |(i, j)| causal && j > i);
+                    for scaled in [false, true] {
+                        for temperature in [0.05f32, 1.0, 20.0] {
+                            let scale = if scaled { (d_k as f32).sqrt() } else { 1.0 };
+                            let h = head(q.view(), k.view(), v.view(), &blocked, scale, temperature)
+                                .unwrap_or_else(|e| panic!("n {n} d_k {d_k} magnitude {magnitude}: {e}"));
+                            for (i, row) in h.weights.rows().into_iter().enumerate() {
+                                assert!(row.iter().all(|w| w.is_finite() && *w >= 0.0), "n {n} d_k {d_k} row {i}");
+                                assert!((row.sum() - 1.0).abs() < 1e-4, "n {n} d_k {d_k} mag {magnitude} T {temperature} row {i} sums to {}", row.sum());
+                            }
+                            assert!(h.output.iter().all(|x| x.is_finite()));
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 5 * 4 * 4 * 2 * 2 * 3);
+}
