@@ -21,8 +21,13 @@ fn gzip_len(data: &[u8]) -> usize {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("gzip on PATH");
-    child.stdin.take().expect("stdin").write_all(data).expect("write to gzip");
-    child.wait_with_output().expect("gzip output").stdout.len()
+    // Feed gzip from another thread while this one reads, or both pipes fill and stall.
+    let mut stdin = child.stdin.take().expect("stdin");
+    let data = data.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&data));
+    let out = child.wait_with_output().expect("gzip output").stdout.len();
+    writer.join().expect("writer thread").expect("write to gzip");
+    out
 }
 
 /// The first file in dist/ whose name ends with `suffix`.

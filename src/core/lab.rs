@@ -46,15 +46,30 @@ pub struct SweepPoint {
 }
 
 /// The lab's readouts at every d_k in [`DK_STEPS`], for the curves against d_k.
+///
+/// The vectors at a smaller d_k are prefixes of those at 1024, so the scores for every step
+/// come from one pass over the dimensions: S(2d) = S(d) + the next d terms (1024 dimensions of
+/// work instead of 2047). Each step's scores then go through the same `head` as the picture.
 pub fn sweep(n: usize, seed: u64) -> Result<Vec<SweepPoint>, AttnError> {
+    let n = n.max(1);
+    let max = DK_STEPS[DK_STEPS.len() - 1];
+    let (q, k) = (unit_vectors(n, max, seed, 1), unit_vectors(n, max, seed, 2));
+    let blocked = Array2::from_elem((n, n), false);
+    let mut scores = Array2::<f32>::zeros((n, n));
+    let mut done = 0;
     DK_STEPS
         .iter()
         .map(|&d_k| {
-            Ok(SweepPoint {
-                d_k,
-                scaled: saturation(n, d_k, true, seed)?.summary,
-                unscaled: saturation(n, d_k, false, seed)?.summary,
-            })
+            let (qs, ks) = (q.slice(ndarray::s![.., done..d_k]), k.slice(ndarray::s![.., done..d_k]));
+            scores += &qs.dot(&ks.t());
+            done = d_k;
+            // Attention on the accumulated scores: identity queries against keys Sᵀ give
+            // I·(Sᵀ)ᵀ = S(d_k) exactly, so `head` scores, scales and summarises S(d_k) itself.
+            let summary = |scale: f32| -> Result<_, AttnError> {
+                let identity = Array2::<f32>::eye(n);
+                Ok(head(identity.view(), scores.t(), scores.t(), &blocked, scale, 1.0)?.summary)
+            };
+            Ok(SweepPoint { d_k, scaled: summary((d_k as f32).sqrt())?, unscaled: summary(1.0)? })
         })
         .collect()
 }
@@ -111,6 +126,19 @@ mod tests {
         let points = sweep(11, 42).unwrap();
         assert_eq!(points.iter().map(|p| p.d_k).collect::<Vec<_>>(), DK_STEPS);
         assert!(points[10].unscaled.max_weight > points[0].unscaled.max_weight);
+    }
+
+    #[test]
+    fn the_prefix_sum_sweep_equals_computing_each_step_on_its_own() {
+        let points = sweep(9, 5).unwrap();
+        for p in &points {
+            let direct = (saturation(9, p.d_k, true, 5).unwrap().summary, saturation(9, p.d_k, false, 5).unwrap().summary);
+            for (got, want) in [(p.scaled, direct.0), (p.unscaled, direct.1)] {
+                assert!((got.median_max_weight - want.median_max_weight).abs() < 1e-4, "d_k {}", p.d_k);
+                assert!((got.score_std - want.score_std).abs() < 1e-3 * (1.0 + want.score_std), "d_k {}", p.d_k);
+                assert!((got.entropy - want.entropy).abs() < 1e-3, "d_k {}", p.d_k);
+            }
+        }
     }
 
     #[test]

@@ -32,10 +32,12 @@ impl Browser {
     /// Open headless Chromium with a `width × height` window.
     pub async fn open(width: u32, height: u32) -> Browser {
         let port = free_port();
+        // Its own process group, so the browser it starts can be killed with it (see Drop).
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .kill_on_drop(true)
             .spawn()
             .expect("chromedriver on PATH (scripts/setup.sh installs it)");
@@ -200,8 +202,18 @@ impl Browser {
         assert!(found.is_null(), "the page shows {found}");
     }
 
-    pub async fn close(mut self) {
+    pub async fn close(self) {
         let _ = self.client.clone().close().await;
-        let _ = self.driver.kill().await;
+        // Drop kills chromedriver and whatever browser processes are still around.
+    }
+}
+
+impl Drop for Browser {
+    /// Also when a test fails half-way: kill chromedriver's whole process group, Chromium
+    /// included, so no browser outlives its test.
+    fn drop(&mut self) {
+        if let Some(pid) = self.driver.id() {
+            let _ = std::process::Command::new("kill").args(["-KILL", &format!("-{pid}")]).status();
+        }
     }
 }

@@ -8,5 +8,6 @@
 mod browser;
 mod classroom;
 mod lesson;
+mod robustness;
 mod server;
 mod views;

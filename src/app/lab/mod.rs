@@ -15,17 +15,20 @@ use crate::i18n::Msg;
 use leptos::prelude::*;
 use readouts::Readouts;
 
+/// The lab's own random sample, fixed: new weights for the lesson do not resample it, so the
+/// curves stay put and only a new sentence length recomputes them.
+const LAB_SEED: u64 = 2017;
+
 /// The slider the site is known for.
 #[component]
 pub fn SaturationLab() -> impl IntoView {
     let lab = use_lab();
     let n = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
-    let seed = Memo::new(move |_| lab.settings.with(|s| s.seed));
     let d_k = Memo::new(move |_| lab.settings.with(|s| s.lab_dk));
     let scaled = Memo::new(move |_| lab.settings.with(|s| s.lab_scaled));
-    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), seed.get()).ok());
-    // The curves depend on n and the seed only, not on the slider.
-    let points = Memo::new(move |_| sweep(n.get(), seed.get()).unwrap_or_default());
+    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), LAB_SEED).ok());
+    // The curves depend on n only, not on the slider.
+    let points = Memo::new(move |_| sweep(n.get(), LAB_SEED).unwrap_or_default());
     let keys = Memo::new(move |_| (1..=n.get()).map(|i| format!("k{i}")).collect::<Vec<_>>());
 
     let spec = Memo::new(move |_| {

@@ -1,0 +1,87 @@
+//! A random walk through the live page: thousands of random control changes (bounded in
+//! count and time), including bad values in every box. Afterwards the page must be alive, with
+//! no panic, no uncaught error, no broken number on screen, and no script run from a token.
+
+use crate::browser::Browser;
+use crate::server::Site;
+use std::time::{Duration, Instant};
+
+/// Runs in the page: a seeded walk over every visible, enabled control.
+const WALK: &str = r#"
+window.__walk = { steps: 0, done: false };
+window.__errors = [];
+window.__alerts = 0;
+window.addEventListener('error', e => window.__errors.push(String(e.message)));
+window.alert = () => { window.__alerts++; };
+let seed = 20261130;
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const pick = a => a[Math.floor(rnd() * a.length)];
+const texts = ['', '   ', 'a', '猫很累。', 'word '.repeat(70), '<img src=x onerror=alert(1)>', 'The cat sat on the mat', '¿¡?!…', '😀 emoji 😀'];
+const numbers = ['', '-5', 'abc', '12', '999999999999', '3.5', '1e9', '0'];
+const deadline = performance.now() + 60000;
+function step() {
+  const controls = [...document.querySelectorAll('input, select, button, textarea, [role=button]')].filter(el =>
+    !el.disabled && el.getClientRects().length > 0 &&
+    !(el.dataset.testid || '').startsWith('export') && el.dataset.testid !== 'copy-link');
+  if (!controls.length) return;
+  const el = pick(controls);
+  if (el.tagName === 'SELECT') {
+    el.selectedIndex = Math.floor(rnd() * el.options.length);
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  } else if (el.type === 'range') {
+    el.value = String(+el.min + rnd() * (+el.max - +el.min));
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  } else if (el.type === 'number') {
+    el.value = pick(numbers);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  } else if (el.tagName === 'TEXTAREA') {
+    el.value = pick(texts);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  } else {
+    el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  }
+  if (rnd() < 0.05) {
+    const key = pick(['ArrowLeft', 'ArrowRight', ' ', 'p', 's', '?', 'Escape']);
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  }
+}
+(async () => {
+  while (window.__walk.steps < 3000 && performance.now() < deadline) {
+    step();
+    window.__walk.steps++;
+    if (window.__walk.steps % 5 === 0) await new Promise(r => setTimeout(r, 0));
+  }
+  window.__walk.done = true;
+})();
+"#;
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_random_walk_through_every_control_leaves_the_page_alive() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en")).await;
+    b.wait_for("[data-testid='stage-input']").await;
+    b.js(WALK, vec![]).await;
+    let start = Instant::now();
+    loop {
+        let done = b.js("return window.__walk.done;", vec![]).await;
+        if done == true {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "the walk did not finish");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let steps = b.js("return window.__walk.steps;", vec![]).await.as_u64().unwrap_or(0);
+    println!("random walk: {steps} control changes");
+    assert!(steps >= 500, "only {steps} steps ran");
+    // Let the last changes settle, then check the page as a person would find it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    b.assert_no_panic().await;
+    assert_eq!(b.js("return window.__errors;", vec![]).await, serde_json::json!([]), "uncaught errors");
+    assert_eq!(b.js("return window.__alerts;", vec![]).await, 0, "a token ran as script");
+    b.assert_no_broken_numbers().await;
+    let alive = b.js("return !!document.querySelector('main') && document.querySelectorAll('canvas[data-drawn=\"true\"], svg').length > 0;", vec![]).await;
+    assert_eq!(alive, true, "the page has nothing drawn after the walk");
+    b.close().await;
+}
