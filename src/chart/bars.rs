@@ -3,9 +3,8 @@
 use super::colormap::Rgb;
 use super::heatmap::Ink;
 use super::layout::short_label;
-use super::surface::fit_canvas;
+use super::surface::{plot, Plot};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 /// Draw `weights` (one per key, each in [0, 1]) with `labels` under the bars, `width` CSS px
 /// wide; bars whose key is blocked are left out and marked with "×".
@@ -19,13 +18,9 @@ pub fn draw_bars(
     bar: Rgb,
 ) -> Result<(), String> {
     let height = 220.0;
-    let dpr = fit_canvas(canvas, width, height)?;
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
+    let Plot { root, dpr, text, frame, font } = plot(canvas, width, height, ink)?;
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let text = RGBColor(ink.text[0], ink.text[1], ink.text[2]);
     let n = weights.len().max(1);
-    let font = (12.0 * dpr).round() as u32;
     let every = ((font as f64 * 1.3) / ((width - 50.0) * dpr / n as f64)).ceil().max(1.0) as usize;
     let mut chart = ChartBuilder::on(&root)
         .margin((6.0 * dpr) as u32)
@@ -44,8 +39,8 @@ pub fn draw_bars(
         })
         .x_label_style(("sans-serif", font).into_font().transform(FontTransform::Rotate270).color(&text))
         .y_label_style(("sans-serif", font).into_font().color(&text))
-        .axis_style(RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]))
-        .light_line_style(RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]).mix(0.15))
+        .axis_style(frame)
+        .light_line_style(frame.mix(0.15))
         .draw()
         .map_err(err)?;
     let fill = RGBColor(bar[0], bar[1], bar[2]).filled();

@@ -2,9 +2,8 @@
 
 use super::colormap::Rgb;
 use super::heatmap::Ink;
-use super::surface::fit_canvas;
+use super::surface::{plot, Plot};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 /// One line: its colour and (d_k, value) points (the legend is the page's, in HTML).
 #[derive(Debug, Clone, PartialEq)]
@@ -24,13 +23,8 @@ pub fn draw_curves(
     ink: Ink,
 ) -> Result<(), String> {
     let height = 200.0;
-    let dpr = fit_canvas(canvas, width, height)?;
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
+    let Plot { root, dpr, text, frame, font } = plot(canvas, width, height, ink)?;
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let text = RGBColor(ink.text[0], ink.text[1], ink.text[2]);
-    let frame = RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]);
-    let font = (12.0 * dpr).round() as u32;
     let log2 = |d: usize| (d.max(1) as f32).log2();
     let mut chart = ChartBuilder::on(&root)
         .margin((8.0 * dpr) as u32)

@@ -1,6 +1,10 @@
 //! Canvas plumbing shared by every chart: size the backing store for the screen's pixel
 //! density, and get the 2D context.
 
+use super::heatmap::Ink;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea, RGBColor};
+use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -14,6 +18,30 @@ pub fn fit_canvas(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result
     style.set_property("width", &format!("{width}px")).map_err(|_| "cannot size the canvas")?;
     style.set_property("height", &format!("{height}px")).map_err(|_| "cannot size the canvas")?;
     Ok(dpr)
+}
+
+/// A canvas made ready for a plotters chart: its drawing area and the theme's pens.
+pub struct Plot {
+    pub root: DrawingArea<CanvasBackend, Shift>,
+    /// Device pixels per CSS pixel.
+    pub dpr: f64,
+    pub text: RGBColor,
+    pub frame: RGBColor,
+    /// The label font size, in device pixels.
+    pub font: u32,
+}
+
+/// Size `canvas` to `width × height` CSS px and open it for plotters in the colours of `ink`.
+pub fn plot(canvas: &HtmlCanvasElement, width: f64, height: f64, ink: Ink) -> Result<Plot, String> {
+    let dpr = fit_canvas(canvas, width, height)?;
+    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
+    Ok(Plot {
+        root: backend.into_drawing_area(),
+        dpr,
+        text: RGBColor(ink.text[0], ink.text[1], ink.text[2]),
+        frame: RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]),
+        font: (12.0 * dpr).round() as u32,
+    })
 }
 
 /// The canvas's 2D context.

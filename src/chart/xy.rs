@@ -3,9 +3,8 @@
 
 use super::colormap::Rgb;
 use super::heatmap::Ink;
-use super::surface::fit_canvas;
+use super::surface::{plot, Plot};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 
 /// Bars of `counts` over [lo, hi), and `curve` (x, count) drawn over them.
 pub fn draw_histogram(
@@ -17,12 +16,8 @@ pub fn draw_histogram(
     ink: Ink,
     bar: Rgb,
 ) -> Result<(), String> {
-    let dpr = fit_canvas(canvas, width, 200.0)?;
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
+    let Plot { root, dpr, text, frame, font } = plot(canvas, width, 200.0, ink)?;
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let (text, frame) = (RGBColor(ink.text[0], ink.text[1], ink.text[2]), RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]));
-    let font = (12.0 * dpr).round() as u32;
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f32;
     let top = curve.iter().map(|p| p.1).fold(top, f32::max) * 1.1;
     let mut chart = ChartBuilder::on(&root)
@@ -66,12 +61,8 @@ pub fn draw_loglog(
     ink: Ink,
     dot: Rgb,
 ) -> Result<(), String> {
-    let dpr = fit_canvas(canvas, width, 220.0)?;
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
+    let Plot { root, dpr, text, frame, font } = plot(canvas, width, 220.0, ink)?;
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let (text, frame) = (RGBColor(ink.text[0], ink.text[1], ink.text[2]), RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]));
-    let font = (12.0 * dpr).round() as u32;
     let log2 = |v: f64| v.max(1e-9).log2();
     let mut chart = ChartBuilder::on(&root)
         .margin((8.0 * dpr) as u32)
@@ -116,12 +107,8 @@ pub fn draw_log_lines(
     width: f64,
     ink: Ink,
 ) -> Result<(), String> {
-    let dpr = fit_canvas(canvas, width, 220.0)?;
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
+    let Plot { root, dpr, text, frame, font } = plot(canvas, width, 220.0, ink)?;
     let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let (text, frame) = (RGBColor(ink.text[0], ink.text[1], ink.text[2]), RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]));
-    let font = (12.0 * dpr).round() as u32;
     let log2 = |v: f64| v.max(1.0).log2();
     let ys = lines.iter().flat_map(|(_, pts)| pts.iter().map(|p| log2(p.1)));
     let (y0, y1) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
