@@ -9,7 +9,7 @@ use super::state::use_lab;
 use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
 use crate::chart::layout::Layout;
 use crate::export::{file_stem, to_csv};
-use crate::i18n::ClassMsg;
+use crate::i18n::{ClassMsg, Msg};
 use leptos::{html, prelude::*};
 
 /// Provided by a lesson stage: heatmaps inside it outline the spotlighted token.
@@ -77,7 +77,7 @@ pub fn Heatmap(
         }
         Some(match detail {
             Some(d) => d.run(cell),
-            None => spec.with(|s| s.as_ref().map(|s| value_text(s, cell)).unwrap_or_default()),
+            None => spec.with(|s| s.as_ref().map(|s| value_text(s, cell, lab.t(Msg::Masked))).unwrap_or_default()),
         })
     };
 
@@ -172,12 +172,12 @@ fn values_table(s: &HeatmapSpec, caption: String) -> impl IntoView {
     }
 }
 
-/// "row, col = value" from the spec itself.
-fn value_text(s: &HeatmapSpec, (r, c): (usize, usize)) -> String {
+/// "[row, col] = value" from the spec itself; `masked` names a blocked cell.
+fn value_text(s: &HeatmapSpec, (r, c): (usize, usize), masked: &str) -> String {
     let row = s.row_labels.get(r).map(String::as_str).unwrap_or("?");
     let col = s.col_labels.get(c).map(String::as_str).unwrap_or("?");
     let blocked = s.blocked.as_ref().and_then(|b| b.get((r, c)).copied()).unwrap_or(false);
     let value = s.values.get((r, c)).copied().unwrap_or(0.0);
-    let shown = if blocked { "0 (masked)".to_string() } else { super::specs::num(value) };
+    let shown = if blocked { masked.to_string() } else { num(value) };
     format!("[{row}, {col}] = {shown}")
 }

@@ -4,7 +4,7 @@
 use crate::app::charts::CanvasChart;
 use crate::app::formulas;
 use crate::app::state::use_lab;
-use crate::chart::xy::{draw_histogram, draw_loglog};
+use crate::chart::xy::{draw_histogram, draw_log_log, LogLog};
 use crate::core::lab::{snap_dk, DK_STEPS};
 use crate::core::variance::{histogram, sample_dots, variance, variance_curve};
 use crate::i18n::{fill, ViewMsg};
@@ -54,7 +54,8 @@ pub fn VarianceView() -> impl IntoView {
     });
     let against_dk = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let points: Vec<(f64, f64)> = curve.with(|pts| pts.iter().map(|(d, v)| (*d as f64, *v)).collect());
-        draw_loglog(&c, &points, 10.0, d_k.get() as f64, w, lab.ink(), lab.ink().series[1])
+        let chart = LogLog { lines: &[], dots: Some((lab.ink().series[1], &points)), diagonal: true, x_exp: (0.0, 10.0), y_exp: Some((-1.0, 11.0)), marker: d_k.get() as f64 };
+        draw_log_log(&c, &chart, w, lab.ink())
     });
     let caption = move |m: ViewMsg| Signal::derive(move || fill(lab.t(m), &[("n", &samples.get().to_string())]));
 

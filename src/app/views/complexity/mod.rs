@@ -6,7 +6,7 @@ mod linear;
 
 use crate::app::charts::{swatch, CanvasChart};
 use crate::app::state::use_lab;
-use crate::chart::xy::draw_log_lines;
+use crate::chart::xy::{draw_log_log, LogLog};
 use crate::core::cost::{cost, format_bytes, format_flops};
 use crate::i18n::ViewMsg;
 use crate::settings::COST_N_RANGE;
@@ -30,7 +30,8 @@ pub fn ComplexityView() -> impl IntoView {
         let (soft, lin): (Vec<_>, Vec<_>) = ns.map(|c| ((c.n as f64, c.softmax_flops as f64), (c.n as f64, c.linear_flops as f64))).unzip();
         let range = (f64::from(COST_N_RANGE.0), f64::from(COST_N_RANGE.1));
         let ink = lab.ink();
-        draw_log_lines(&canvas, &[(ink.series[0], soft), (ink.series[1], lin)], range, c.get().n as f64, w, ink)
+        let lines = [(ink.series[0], soft), (ink.series[1], lin)];
+        draw_log_log(&canvas, &LogLog { lines: &lines, dots: None, diagonal: false, x_exp: range, y_exp: None, marker: c.get().n as f64 }, w, ink)
     });
     let readout = move |label: ViewMsg, id: &'static str, value: fn(&crate::core::cost::Cost) -> String| {
         view! {
