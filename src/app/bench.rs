@@ -8,6 +8,7 @@ use super::hooks::DRAWS;
 use leptos::prelude::*;
 use super::state::LabCtx;
 use crate::chart::heatmap::{draw, draw_naive, DrawOptions};
+use crate::core::order::ascending;
 use crate::core::rng::SplitMix64;
 use crate::core::scenario::compute;
 use crate::settings::{Stage, View};
@@ -26,9 +27,9 @@ fn now() -> f64 {
 }
 
 /// (median, p95) of `xs` in ms.
-fn median_p95(mut xs: Vec<f64>) -> (f64, f64) {
-    xs.sort_by(f64::total_cmp);
-    let at = |q: f64| xs.get(((xs.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+fn median_p95(xs: Vec<f64>) -> (f64, f64) {
+    let xs = ascending(&xs.iter().map(|&x| x as f32).collect::<Vec<_>>());
+    let at = |q: f64| xs.get(((xs.len() as f64 - 1.0) * q).round() as usize).map_or(0.0, |&x| f64::from(x));
     (at(0.5), at(0.95))
 }
 

@@ -14,12 +14,12 @@ pub fn Header(
     help: RwSignal<bool>,
 ) -> impl IntoView {
     let lab = use_lab();
-    let present = Memo::new(move |_| lab.settings.with(|s| s.present));
+    let present = lab.pick(|s| s.present);
     view! {
         <header class="masthead">
             <div class="masthead__text">
-                <h1 class="masthead__title">{move || lab.t(Msg::AppTitle)}</h1>
-                <p class="masthead__tagline">{move || lab.t(Msg::Tagline)}</p>
+                <h1 class="masthead__title">{lab.text(Msg::AppTitle)}</h1>
+                <p class="masthead__tagline">{lab.text(Msg::Tagline)}</p>
             </div>
             <div class="masthead__tools">
                 <button type="button" class="button button--primary" data-testid="present-toggle" aria-pressed=move || present.get().to_string()
@@ -29,7 +29,7 @@ pub fn Header(
                 <CopyLink />
                 <ThemeSwitch />
                 <LanguageSwitch />
-                <button type="button" class="button" data-testid="help-toggle" aria-label=move || lab.t(ClassMsg::Shortcuts)
+                <button type="button" class="button" data-testid="help-toggle" aria-label=lab.text(ClassMsg::Shortcuts)
                     on:click=move |_| help.update(|h| *h = !*h)>"?"</button>
             </div>
         </header>
@@ -40,7 +40,7 @@ pub fn Header(
 #[component]
 fn ThemeSwitch() -> impl IntoView {
     let lab = use_lab();
-    let theme = Memo::new(move |_| lab.settings.with(|s| s.theme));
+    let theme = lab.pick(|s| s.theme);
     let name = |t: Theme| match t {
         Theme::Auto => ClassMsg::ThemeAuto,
         Theme::Light => ClassMsg::ThemeLight,
@@ -49,8 +49,8 @@ fn ThemeSwitch() -> impl IntoView {
     };
     view! {
         <label class="masthead__select">
-            <span class="visually-hidden">{move || lab.t(ClassMsg::Theme)}</span>
-            <select data-testid="theme-switch" aria-label=move || lab.t(ClassMsg::Theme) prop:value=move || theme.get().slug()
+            <span class="visually-hidden">{lab.text(ClassMsg::Theme)}</span>
+            <select data-testid="theme-switch" aria-label=lab.text(ClassMsg::Theme) prop:value=move || theme.get().slug()
                 on:change=move |ev| { if let Some(t) = Theme::from_slug(&event_target_value(&ev)) { lab.settings.update(|s| s.theme = t) } }>
                 {Theme::ALL.map(|t| view! { <option value=t.slug()>{move || lab.t(name(t))}</option> })}
             </select>
@@ -72,7 +72,7 @@ fn CopyLink() -> impl IntoView {
         });
     };
     view! {
-        <button type="button" class="button" data-testid="copy-link" on:click=copy>{move || lab.t(ClassMsg::CopyLink)}</button>
+        <button type="button" class="button" data-testid="copy-link" on:click=copy>{lab.text(ClassMsg::CopyLink)}</button>
         <p class="masthead__status" role="status" data-testid="copy-status">
             {move || status.get().map(|r| match r {
                 Ok(()) => view! { <span>{lab.t(ClassMsg::Copied)}</span> }.into_any(),
@@ -112,7 +112,7 @@ fn LanguageSwitch() -> impl IntoView {
     view! {
         <button type="button" class="button" data-testid="lang-switch" on:click=toggle
             lang=move || if lab.lang.get() == Lang::En { "zh-CN" } else { "en" }>
-            {move || lab.t(Msg::SwitchLanguage)}
+            {lab.text(Msg::SwitchLanguage)}
         </button>
     }
 }

@@ -43,7 +43,7 @@ pub fn Heatmap(
     let resized = use_resize_tick();
     let in_stage = use_context::<SpotlightScope>().is_some();
     let spot = Memo::new(move |_| if in_stage { lab.settings.with(|s| s.spot) } else { None });
-    let present = Memo::new(move |_| lab.settings.with(|s| s.present));
+    let present = lab.pick(|s| s.present);
 
     Effect::new(move |_| {
         resized.track();
@@ -108,8 +108,8 @@ pub fn Heatmap(
             <figcaption class="heatmap__caption">
                 <span data-caption="">{caption}</span>
                 <span class="heatmap__tools">
-                    <button type="button" class="button button--small" data-testid="export-png" on:click=save_image>{move || lab.t(ClassMsg::ExportPng)}</button>
-                    <button type="button" class="button button--small" data-testid="export-csv" on:click=save_csv>{move || lab.t(ClassMsg::ExportCsv)}</button>
+                    <button type="button" class="button button--small" data-testid="export-png" on:click=save_image>{lab.text(ClassMsg::ExportPng)}</button>
+                    <button type="button" class="button button--small" data-testid="export-csv" on:click=save_csv>{lab.text(ClassMsg::ExportCsv)}</button>
                     <button type="button" class="button button--small" data-testid=format!("{testid}-table-toggle") aria-pressed=move || table.get().to_string()
                         on:click=move |_| set_table.update(|t| *t = !*t)>
                         {move || lab.t(if table.get() { ClassMsg::HideNumbers } else { ClassMsg::ShowNumbers })}

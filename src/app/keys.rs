@@ -76,11 +76,11 @@ pub fn ShortcutHelp(
             <div class="overlay" on:click=move |_| open.set(false)>
                 <div class="overlay__dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts"
                     on:click=|e| e.stop_propagation()>
-                    <h2 id="shortcuts-title">{move || lab.t(ClassMsg::Shortcuts)}</h2>
+                    <h2 id="shortcuts-title">{lab.text(ClassMsg::Shortcuts)}</h2>
                     <dl class="shortcuts">
                         {rows.map(|(key, what)| view! { <dt><kbd>{key}</kbd></dt><dd>{move || lab.t(what)}</dd> })}
                     </dl>
-                    <button type="button" class="button" on:click=move |_| open.set(false)>{move || lab.t(ClassMsg::Close)}</button>
+                    <button type="button" class="button" on:click=move |_| open.set(false)>{lab.text(ClassMsg::Close)}</button>
                 </div>
             </div>
         </Show>

@@ -64,7 +64,7 @@ pub fn App() -> impl IntoView {
             let _ = s.set_item(LANG_KEY, code);
         }
     });
-    let present = Memo::new(move |_| lab.settings.with(|s| s.present));
+    let present = lab.pick(|s| s.present);
     if bench {
         leptos::task::spawn_local(super::bench::run(lab));
     }
@@ -103,7 +103,7 @@ fn UrlNotice(
         <Show when=move || keys.with(|k| !k.is_empty())>
             <div class="notice" role="status" data-testid="url-notice">
                 <span>{move || fill(lab.t(ClassMsg::UrlNotice), &[("keys", &keys.get().join(", "))])}</span>
-                <button type="button" class="button" on:click=move |_| dismiss.set(vec![])>{move || lab.t(ClassMsg::Dismiss)}</button>
+                <button type="button" class="button" on:click=move |_| dismiss.set(vec![])>{lab.text(ClassMsg::Dismiss)}</button>
             </div>
         </Show>
     }

@@ -68,6 +68,19 @@ impl LabCtx {
     pub fn t(&self, msg: impl Text) -> &'static str {
         t(self.lang.get(), msg)
     }
+
+    /// A memo of one part of the settings: it changes only when that part does. Taking a
+    /// plain function (not a closure) keeps one copy of the memo code per part *type*.
+    pub fn pick<T: Clone + PartialEq + Send + Sync + 'static>(self, part: fn(&Settings) -> T) -> Memo<T> {
+        let settings = self.settings;
+        Memo::new(move |_| settings.with(part))
+    }
+
+    /// A live text of `msg` for a view: follows the language. One closure type per message
+    /// catalogue (not one per call site), which keeps the .wasm small.
+    pub fn text<M: Text + Copy + Send + Sync + 'static>(self, msg: M) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+        move || self.t(msg)
+    }
 }
 
 /// The context, provided by `App`.

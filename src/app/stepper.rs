@@ -24,12 +24,12 @@ pub fn stage_name(stage: Stage) -> Msg {
 #[component]
 pub fn Stepper() -> impl IntoView {
     let lab = use_lab();
-    let stage = Memo::new(move |_| lab.settings.with(|s| s.stage));
+    let stage = lab.pick(|s| s.stage);
     let go = move |st: Stage| lab.settings.update(|s| s.stage = st);
     let total = Stage::ALL.len();
 
     view! {
-        <section class="stepper" aria-label=move || lab.t(Msg::StageNav)>
+        <section class="stepper" aria-label=lab.text(Msg::StageNav)>
             <nav class="stepper__nav">
                 <ol class="stepper__list">
                     {Stage::ALL.map(|st| view! {
@@ -49,14 +49,14 @@ pub fn Stepper() -> impl IntoView {
                 <div class="stepper__buttons">
                     <button type="button" class="button" data-testid="prev-stage" disabled=move || stage.get().prev().is_none()
                         on:click=move |_| { if let Some(p) = stage.get().prev() { go(p) } }>
-                        {move || lab.t(Msg::Prev)}
+                        {lab.text(Msg::Prev)}
                     </button>
                     <span class="stepper__count" data-testid="stage-count">
                         {move || fill(lab.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
                     </span>
                     <button type="button" class="button button--primary" data-testid="next-stage" disabled=move || stage.get().next().is_none()
                         on:click=move |_| { if let Some(n) = stage.get().next() { go(n) } }>
-                        {move || lab.t(Msg::Next)}
+                        {lab.text(Msg::Next)}
                     </button>
                 </div>
             </nav>

@@ -1,6 +1,7 @@
 //! Breaking one number of the trace back into the terms that made it, for the hover details:
 //! a score S_ij = Σ_m q_im k_jm, and an output O_ij = Σ_m A_im V_mj, are both dot products.
 
+use super::order::largest_first;
 use ndarray::ArrayView1;
 
 /// One term a_m · b_m of a dot product.
@@ -16,11 +17,12 @@ pub struct Term {
 
 /// The `top` terms of a · b with the largest magnitude, largest first. `a`, `b`: (len,).
 pub fn largest_terms(a: ArrayView1<f32>, b: ArrayView1<f32>, top: usize) -> Vec<Term> {
-    let mut terms: Vec<Term> =
-        a.iter().zip(b).enumerate().map(|(index, (&a, &b))| Term { index, a, b, product: a * b }).collect();
-    terms.sort_by(|x, y| y.product.abs().total_cmp(&x.product.abs()));
-    terms.truncate(top);
-    terms
+    let magnitudes: Vec<f32> = a.iter().zip(b).map(|(a, b)| (a * b).abs()).collect();
+    largest_first(&magnitudes)
+        .into_iter()
+        .take(top)
+        .map(|index| Term { index, a: a[index], b: b[index], product: a[index] * b[index] })
+        .collect()
 }
 
 #[cfg(test)]

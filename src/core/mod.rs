@@ -15,6 +15,7 @@ pub mod explain;
 pub mod flash;
 pub mod lab;
 pub mod linear;
+pub mod order;
 pub mod patterns;
 pub mod readouts;
 pub mod rng;

@@ -86,8 +86,8 @@ pub fn summarise<'a>(rows: &[RowReadout], logits: impl Iterator<Item = &'a f32>)
 }
 
 /// The median (mean of the middle two for an even count); 0 for no values.
-fn median(mut values: Vec<f32>) -> f32 {
-    values.sort_by(f32::total_cmp);
+fn median(values: Vec<f32>) -> f32 {
+    let values = super::order::ascending(&values);
     match values.len() {
         0 => 0.0,
         n if n % 2 == 1 => values[n / 2],

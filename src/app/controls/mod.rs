@@ -17,10 +17,10 @@ use sentence::SentenceBox;
 #[component]
 pub fn Controls() -> impl IntoView {
     let lab = use_lab();
-    let cross = Memo::new(move |_| lab.settings.with(|s| s.cross));
+    let cross = lab.pick(|s| s.cross);
     view! {
         <aside class="controls" aria-labelledby="controls-title">
-            <h2 id="controls-title" class="controls__title">{move || lab.t(Msg::ControlsTitle)}</h2>
+            <h2 id="controls-title" class="controls__title">{lab.text(Msg::ControlsTitle)}</h2>
             <SentenceBox which=Which::Query />
             <Show when=move || cross.get()>
                 <SentenceBox which=Which::KeyValue />

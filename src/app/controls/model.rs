@@ -10,9 +10,9 @@ use leptos::prelude::*;
 #[component]
 pub fn ModelControls() -> impl IntoView {
     let lab = use_lab();
-    let d_model = Memo::new(move |_| lab.settings.with(|s| s.d_model));
-    let heads = Memo::new(move |_| lab.settings.with(|s| s.heads));
-    let seed = Memo::new(move |_| lab.settings.with(|s| s.seed));
+    let d_model = lab.pick(|s| s.d_model);
+    let heads = lab.pick(|s| s.heads);
+    let seed = lab.pick(|s| s.seed);
     let (seed_error, set_seed_error) = signal(false);
 
     let set_d_model = move |ev| {
@@ -50,13 +50,13 @@ pub fn ModelControls() -> impl IntoView {
 
     view! {
         <div class="field field--row">
-            <label class="field__label" for="d-model">{move || lab.t(Msg::DModel)}</label>
+            <label class="field__label" for="d-model">{lab.text(Msg::DModel)}</label>
             <select id="d-model" data-testid="d-model" prop:value=move || d_model.get().to_string() on:change=set_d_model>
                 {D_MODEL_CHOICES.map(|d| view! { <option value=d.to_string()>{d}</option> })}
             </select>
         </div>
         <div class="field field--row">
-            <label class="field__label" for="heads">{move || lab.t(Msg::Heads)}</label>
+            <label class="field__label" for="heads">{lab.text(Msg::Heads)}</label>
             <select id="heads" data-testid="heads" prop:value=move || heads.get().to_string() on:change=set_heads>
                 {move || {
                     let d = d_model.get();
@@ -69,7 +69,7 @@ pub fn ModelControls() -> impl IntoView {
             </select>
         </div>
         <div class="field">
-            <label class="field__label" for="seed">{move || lab.t(Msg::Seed)}</label>
+            <label class="field__label" for="seed">{lab.text(Msg::Seed)}</label>
             <div class="field__inline">
                 <input
                     id="seed"
@@ -83,7 +83,7 @@ pub fn ModelControls() -> impl IntoView {
                     on:input=set_seed
                 />
                 <button type="button" class="button" data-testid="new-seed" on:click=new_seed>
-                    {move || lab.t(Msg::NewSeed)}
+                    {lab.text(Msg::NewSeed)}
                 </button>
             </div>
             <p class="field__error" id="seed-error" role="alert" data-testid="seed-error">

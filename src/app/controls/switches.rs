@@ -10,33 +10,33 @@ use leptos::prelude::*;
 #[component]
 pub fn Switches() -> impl IntoView {
     let lab = use_lab();
-    let causal = Memo::new(move |_| lab.settings.with(|s| s.causal));
-    let cross = Memo::new(move |_| lab.settings.with(|s| s.cross));
-    let temperature = Memo::new(move |_| lab.settings.with(|s| s.temperature));
+    let causal = lab.pick(|s| s.causal);
+    let cross = lab.pick(|s| s.cross);
+    let temperature = lab.pick(|s| s.temperature);
     let (lo, hi) = (TEMPERATURE_RANGE.0.log10(), TEMPERATURE_RANGE.1.log10());
 
     view! {
         <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.positional set=|s, v| s.positional = v />
         <Toggle testid="scaling-toggle" label=Msg::Scaling get=|s| s.scaled set=|s, v| s.scaled = v />
         <div class="field field--row">
-            <label class="field__label" for="mask">{move || lab.t(Msg::Mask)}</label>
+            <label class="field__label" for="mask">{lab.text(Msg::Mask)}</label>
             <select id="mask" data-testid="mask-select" prop:value=move || if causal.get() { "causal" } else { "none" }
                 on:change=move |ev| lab.settings.update(|s| s.causal = event_target_value(&ev) == "causal")>
-                <option value="none">{move || lab.t(Msg::MaskNone)}</option>
-                <option value="causal">{move || lab.t(Msg::MaskCausal)}</option>
+                <option value="none">{lab.text(Msg::MaskNone)}</option>
+                <option value="causal">{lab.text(Msg::MaskCausal)}</option>
             </select>
         </div>
         <div class="field field--row">
-            <label class="field__label" for="kind">{move || lab.t(Msg::Kind)}</label>
+            <label class="field__label" for="kind">{lab.text(Msg::Kind)}</label>
             <select id="kind" data-testid="kind-select" prop:value=move || if cross.get() { "cross" } else { "self" }
                 on:change=move |ev| lab.settings.update(|s| s.cross = event_target_value(&ev) == "cross")>
-                <option value="self">{move || lab.t(Msg::KindSelf)}</option>
-                <option value="cross">{move || lab.t(Msg::KindCross)}</option>
+                <option value="self">{lab.text(Msg::KindSelf)}</option>
+                <option value="cross">{lab.text(Msg::KindCross)}</option>
             </select>
         </div>
         <div class="field">
             <label class="field__label" for="temperature">
-                {move || lab.t(Msg::Temperature)} " = " <span data-testid="temperature-value">{move || format_temperature(temperature.get())}</span>
+                {lab.text(Msg::Temperature)} " = " <span data-testid="temperature-value">{move || format_temperature(temperature.get())}</span>
             </label>
             <input id="temperature" type="range" data-testid="temperature-slider"
                 min=lo.to_string() max=hi.to_string() step="0.01"

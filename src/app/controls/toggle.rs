@@ -18,12 +18,12 @@ pub fn Toggle(
     set: fn(&mut Settings, bool),
 ) -> impl IntoView {
     let lab = use_lab();
-    let checked = Memo::new(move |_| lab.settings.with(get));
+    let checked = lab.pick(get);
     view! {
         <label class="switch">
             <input type="checkbox" data-testid=testid prop:checked=checked
                 on:change=move |ev| lab.settings.update(|s| set(s, event_target_checked(&ev))) />
-            {move || lab.t(label)}
+            {lab.text(label)}
         </label>
     }
 }

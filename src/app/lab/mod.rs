@@ -24,8 +24,8 @@ const LAB_SEED: u64 = 2017;
 pub fn SaturationLab() -> impl IntoView {
     let lab = use_lab();
     let n = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
-    let d_k = Memo::new(move |_| lab.settings.with(|s| s.lab_dk));
-    let scaled = Memo::new(move |_| lab.settings.with(|s| s.lab_scaled));
+    let d_k = lab.pick(|s| s.lab_dk);
+    let scaled = lab.pick(|s| s.lab_scaled);
     let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), LAB_SEED).ok());
     // The curves depend on n only, not on the slider.
     let points = Memo::new(move |_| sweep(n.get(), LAB_SEED).unwrap_or_default());
@@ -57,12 +57,12 @@ pub fn SaturationLab() -> impl IntoView {
 
     view! {
         <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
-            <h2 id="lab-title" class="lab__title">{move || lab.t(Msg::LabTitle)}</h2>
+            <h2 id="lab-title" class="lab__title">{lab.text(Msg::LabTitle)}</h2>
             <div class="stage__formula" inner_html=formulas::VARIANCE></div>
-            <p class="lab__explain">{move || lab.t(Msg::LabExplain)}</p>
+            <p class="lab__explain">{lab.text(Msg::LabExplain)}</p>
             <div class="lab__controls">
                 <label class="field__label" for="dk-slider">
-                    {move || lab.t(Msg::LabDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
+                    {lab.text(Msg::LabDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
                 </label>
                 <input id="dk-slider" type="range" min="1" max="1024" step="1" list="dk-ticks" data-testid="dk-slider"
                     prop:value=move || d_k.get().to_string()
@@ -87,9 +87,9 @@ pub fn SaturationLab() -> impl IntoView {
                 <BarChart bars=row caption=label(Msg::LabRow) testid="lab-row" />
             </div>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{move || lab.t(Msg::SeriesUnscaled)}</span>
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{move || lab.t(Msg::SeriesScaled)}</span>
-                <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{move || lab.t(Msg::SeriesCurrent)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{lab.text(Msg::SeriesUnscaled)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{lab.text(Msg::SeriesScaled)}</span>
+                <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{lab.text(Msg::SeriesCurrent)}</span>
             </p>
             <div class="stage__grid">
                 <CurveChart curves=std_curves y_range=(0.0, 36.0) marker=d_k caption=label(Msg::ChartStd) testid="lab-curve-std" />

@@ -26,7 +26,7 @@ pub fn Readouts(
                 <dd data-testid="readout-score-std">{show(2, |s| s.score_std)}</dd>
             </div>
             <div class="readouts__item">
-                <dt>{move || lab.t(Msg::ReadoutMaxWeight)}</dt>
+                <dt>{lab.text(Msg::ReadoutMaxWeight)}</dt>
                 <dd data-testid="readout-max-weight">{show(3, |s| s.median_max_weight)}</dd>
             </div>
             <div class="readouts__item">
@@ -34,7 +34,7 @@ pub fn Readouts(
                 <dd data-testid="readout-entropy">{show(3, |s| s.entropy)}</dd>
             </div>
             <div class="readouts__item">
-                <dt>{move || lab.t(Msg::ReadoutGrad)}</dt>
+                <dt>{lab.text(Msg::ReadoutGrad)}</dt>
                 <dd data-testid="readout-grad">{show(4, |s| s.median_jacobian_norm)}</dd>
             </div>
         </dl>

@@ -30,7 +30,7 @@ pub fn InputStage() -> impl IntoView {
             <div class="stage__stack">
                 <Heatmap spec=e caption=captioned(e, Msg::MatEmbedding) testid="heatmap-embedding" />
                 <Show when=move || pe_spec.with(Option::is_some)
-                    fallback=move || view! { <p class="stage__note">{move || lab.t(Msg::PositionalOff)}</p> }>
+                    fallback=move || view! { <p class="stage__note">{lab.text(Msg::PositionalOff)}</p> }>
                     <Heatmap spec=pe_spec caption=captioned(pe_spec, Msg::MatPositional) testid="heatmap-positional" />
                 </Show>
             </div>

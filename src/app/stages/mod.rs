@@ -61,15 +61,15 @@ fn StagePanel(
             <div class="stage__head">
                 <h2 class="stage__title">{stage.index() + 1} ". " {move || lab.t(stage_name(stage))}</h2>
                 <button type="button" class="button button--small" data-testid="export-json" on:click=save_json>
-                    {move || lab.t(ClassMsg::ExportJson)}
+                    {lab.text(ClassMsg::ExportJson)}
                 </button>
             </div>
             <div class="stage__formula" inner_html=formula></div>
             <p class="stage__explain">{move || lab.t(explain)}</p>
             <TokenStrip />
-            <p class="stage__hint">{move || lab.t(Msg::HoverHint)}</p>
+            <p class="stage__hint">{lab.text(Msg::HoverHint)}</p>
             {children()}
-            <p class="stage__notice"><strong>{move || lab.t(Msg::Notice)}</strong> " " {move || lab.t(notice)}</p>
+            <p class="stage__notice"><strong>{lab.text(Msg::Notice)}</strong> " " {move || lab.t(notice)}</p>
         </section>
     }
 }
@@ -80,10 +80,10 @@ fn StagePanel(
 fn TokenStrip() -> impl IntoView {
     let lab = use_lab();
     let tokens = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
-    let spot = Memo::new(move |_| lab.settings.with(|s| s.spot));
+    let spot = lab.pick(|s| s.spot);
     view! {
-        <div class="token-strip" role="group" aria-label=move || lab.t(ClassMsg::Spotlight)>
-            <span class="token-strip__label" title=move || lab.t(ClassMsg::SpotlightHint)>{move || lab.t(ClassMsg::Spotlight)}</span>
+        <div class="token-strip" role="group" aria-label=lab.text(ClassMsg::Spotlight)>
+            <span class="token-strip__label" title=lab.text(ClassMsg::SpotlightHint)>{lab.text(ClassMsg::Spotlight)}</span>
             {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
                 <button type="button" class="token-strip__token" data-testid=format!("spot-{}", i + 1)
                     aria-pressed=move || (spot.get() == Some(i)).to_string()
@@ -100,10 +100,10 @@ fn TokenStrip() -> impl IntoView {
 pub(crate) fn HeadPicker() -> impl IntoView {
     let lab = use_lab();
     let heads = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(1, |o| o.0.trace.heads.len())));
-    let current = Memo::new(move |_| lab.settings.with(|s| s.head));
+    let current = lab.pick(|s| s.head);
     view! {
-        <div class="head-picker" role="group" aria-label=move || lab.t(Msg::Head)>
-            <span class="head-picker__label">{move || lab.t(Msg::Head)}</span>
+        <div class="head-picker" role="group" aria-label=lab.text(Msg::Head)>
+            <span class="head-picker__label">{lab.text(Msg::Head)}</span>
             {move || (0..heads.get()).map(|h| view! {
                 <button type="button" class="head-picker__head" data-testid=format!("head-{}", h + 1)
                     aria-pressed=move || (current.get().min(heads.get() - 1) == h).to_string()
@@ -133,7 +133,7 @@ where
     T: PartialEq + Send + Sync + 'static,
 {
     let lab = use_lab();
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    let head = lab.pick(|s| s.head);
     Memo::new(move |_| {
         let (lang, h) = (lab.lang.get(), head.get());
         lab.outcome.with(|o| {

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 #[component]
 pub fn OutputStage() -> impl IntoView {
     let lab = use_lab();
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    let head = lab.pick(|s| s.head);
     let v = from_head(|o, h, _| signed(h.v.clone(), &o.kv_tokens, indices(h.v.ncols())));
     let out = from_head(|o, h, _| signed(h.output.clone(), &o.tokens, indices(h.output.ncols())));
     let detail = Callback::new(move |(r, c): (usize, usize)| {

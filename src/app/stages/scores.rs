@@ -12,7 +12,7 @@ use leptos::prelude::*;
 #[component]
 pub fn ScoresStage() -> impl IntoView {
     let lab = use_lab();
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    let head = lab.pick(|s| s.head);
     let s = from_head(|o, h, _| signed(h.scores.clone(), &o.tokens, o.kv_tokens.clone()));
     let detail = Callback::new(move |(r, c): (usize, usize)| {
         lab.outcome.with(|o| {

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 #[component]
 pub fn SoftmaxStage() -> impl IntoView {
     let lab = use_lab();
-    let query = Memo::new(move |_| lab.settings.with(|s| s.query));
+    let query = lab.pick(|s| s.query);
     let a = from_head(|o, h, _| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked));
     // The largest |row sum − 1| over rows that may attend to something.
     let deviation = from_head(|o, h, _| {
@@ -58,7 +58,7 @@ pub fn SoftmaxStage() -> impl IntoView {
                 {move || deviation.get().map(|d| fill(lab.t(Msg::RowSums), &[("dev", &format!("{d:.1e}"))])).unwrap_or_default()}
             </p>
             <div class="field field--row">
-                <label class="field__label" for="query-row">{move || lab.t(Msg::QueryRow)}</label>
+                <label class="field__label" for="query-row">{lab.text(Msg::QueryRow)}</label>
                 <select id="query-row" data-testid="query-select"
                     prop:value=move || query.get().to_string()
                     on:change=move |ev| { if let Ok(q) = event_target_value(&ev).parse::<usize>() { lab.settings.update(|s| s.query = q) } }>

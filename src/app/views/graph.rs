@@ -6,6 +6,7 @@ use crate::app::heatmap::Heatmap;
 use crate::app::specs::{caption, num, weights};
 use crate::app::stages::HeadPicker;
 use crate::app::state::use_lab;
+use crate::core::order::largest_first;
 use crate::i18n::{fill, ViewMsg};
 use leptos::prelude::*;
 
@@ -23,7 +24,7 @@ fn node_xy(i: usize, n: usize, r: f64) -> (f64, f64) {
 #[component]
 pub fn GraphView() -> impl IntoView {
     let lab = use_lab();
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    let head = lab.pick(|s| s.head);
     // (tokens, kv tokens, weights of the chosen head) from the current trace.
     let data = Memo::new(move |_| {
         lab.outcome.with(|o| {
@@ -46,22 +47,20 @@ pub fn GraphView() -> impl IntoView {
         data.with(|d| {
             let Some((_, kt, a, _)) = d else { return vec![] };
             let q = query.get();
-            let mut m: Vec<(String, f32)> = kt.iter().cloned().zip(a.row(q).iter().copied()).collect();
-            m.sort_by(|x, y| y.1.total_cmp(&x.1));
-            m.truncate(5);
-            m
+            let row = a.row(q).to_vec();
+            largest_first(&row).into_iter().take(5).map(|j| (kt[j].clone(), row[j])).collect()
         })
     });
 
     view! {
         <section class="view" data-testid="view-graph">
-            <h2 class="view__title">{move || lab.t(ViewMsg::GraphTitle)}</h2>
-            <p class="view__text">{move || lab.t(ViewMsg::GraphIntro)}</p>
+            <h2 class="view__title">{lab.text(ViewMsg::GraphTitle)}</h2>
+            <p class="view__text">{lab.text(ViewMsg::GraphIntro)}</p>
             <HeadPicker />
-            <p class="stage__note">{move || lab.t(ViewMsg::GraphEdges)}</p>
+            <p class="stage__note">{lab.text(ViewMsg::GraphEdges)}</p>
             <div class="stage__grid">
                 <svg class="graph" viewBox=format!("0 0 {SIZE} {SIZE}") role="img" data-testid="graph-svg"
-                    aria-label=move || lab.t(ViewMsg::GraphPicture)>
+                    aria-label=lab.text(ViewMsg::GraphPicture)>
                     {move || data.with(|d| {
                         let Some((tokens, kv_tokens, a, _)) = d else { return ().into_any() };
                         let q = query.get();

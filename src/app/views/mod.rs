@@ -29,9 +29,9 @@ fn view_name(v: View) -> ViewMsg {
 #[component]
 pub fn ViewNav() -> impl IntoView {
     let lab = use_lab();
-    let current = Memo::new(move |_| lab.settings.with(|s| s.view));
+    let current = lab.pick(|s| s.view);
     view! {
-        <nav class="views" aria-label=move || lab.t(ViewMsg::NavLabel)>
+        <nav class="views" aria-label=lab.text(ViewMsg::NavLabel)>
             {View::ALL.map(|v| view! {
                 <button type="button" class="views__link" data-testid=format!("nav-{}", v.slug())
                     aria-current=move || (current.get() == v).then_some("page")
@@ -47,7 +47,7 @@ pub fn ViewNav() -> impl IntoView {
 #[component]
 pub fn ActiveView() -> impl IntoView {
     let lab = use_lab();
-    let current = Memo::new(move |_| lab.settings.with(|s| s.view));
+    let current = lab.pick(|s| s.view);
     move || match current.get() {
         View::Lesson => view! { <Stepper /> <SaturationLab /> }.into_any(),
         View::Variance => view! { <variance::VarianceView /> }.into_any(),

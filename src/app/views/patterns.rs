@@ -23,8 +23,8 @@ fn names(p: Pattern) -> (ViewMsg, ViewMsg, &'static str) {
 pub fn PatternsView() -> impl IntoView {
     let lab = use_lab();
     let tokens = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
-    let seed = Memo::new(move |_| lab.settings.with(|s| s.seed));
-    let anchor = Memo::new(move |_| lab.settings.with(|s| s.anchor));
+    let seed = lab.pick(|s| s.seed);
+    let anchor = lab.pick(|s| s.anchor);
     let (chosen, set_chosen) = signal(Pattern::PreviousToken);
     let head_of = move |p: Pattern| Memo::new(move |_| tokens.with(|t| build(p, t, seed.get(), anchor.get()).ok()));
     let heads: [Memo<Option<PatternHead>>; 4] = Pattern::ALL.map(head_of);
@@ -41,11 +41,11 @@ pub fn PatternsView() -> impl IntoView {
 
     view! {
         <section class="view" data-testid="view-patterns">
-            <h2 class="view__title">{move || lab.t(ViewMsg::PatternsTitle)}</h2>
-            <p class="view__text">{move || lab.t(ViewMsg::PatternsIntro)}</p>
-            <p class="stage__note">{move || lab.t(ViewMsg::PatternsWidth)}</p>
+            <h2 class="view__title">{lab.text(ViewMsg::PatternsTitle)}</h2>
+            <p class="view__text">{lab.text(ViewMsg::PatternsIntro)}</p>
+            <p class="stage__note">{lab.text(ViewMsg::PatternsWidth)}</p>
             <div class="field field--row view__narrow">
-                <label class="field__label" for="anchor">{move || lab.t(ViewMsg::PatAnchor)}</label>
+                <label class="field__label" for="anchor">{lab.text(ViewMsg::PatAnchor)}</label>
                 <select id="anchor" data-testid="pattern-anchor" prop:value=move || anchor.get().to_string()
                     on:change=move |ev| { if let Ok(a) = event_target_value(&ev).parse::<usize>() { lab.settings.update(|s| s.anchor = a) } }>
                     {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
@@ -64,7 +64,7 @@ pub fn PatternsView() -> impl IntoView {
                             <p class="pattern__text">{move || lab.t(text)}</p>
                             <button type="button" class="button" aria-pressed=move || (chosen.get() == p).to_string()
                                 data-testid=format!("pattern-show-{slug}") on:click=move |_| set_chosen.set(p)>
-                                {move || lab.t(ViewMsg::PatShowWeights)}
+                                {lab.text(ViewMsg::PatShowWeights)}
                             </button>
                         </div>
                     }

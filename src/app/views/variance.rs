@@ -34,9 +34,9 @@ fn histogram_with_curve(values: &[f32], sigma: f32) -> (Vec<u32>, (f32, f32), Ve
 #[component]
 pub fn VarianceView() -> impl IntoView {
     let lab = use_lab();
-    let d_k = Memo::new(move |_| lab.settings.with(|s| s.var_dk));
-    let samples = Memo::new(move |_| lab.settings.with(|s| s.var_samples));
-    let seed = Memo::new(move |_| lab.settings.with(|s| s.seed));
+    let d_k = lab.pick(|s| s.var_dk);
+    let samples = lab.pick(|s| s.var_samples);
+    let seed = lab.pick(|s| s.seed);
     let dots = Memo::new(move |_| sample_dots(d_k.get(), samples.get(), seed.get()));
     let empirical = Memo::new(move |_| dots.with(|d| variance(d)));
     // The curve over every d_k depends on the sample count and seed, not on the slider.
@@ -61,14 +61,14 @@ pub fn VarianceView() -> impl IntoView {
 
     view! {
         <section class="view" data-testid="view-variance">
-            <h2 class="view__title">{move || lab.t(ViewMsg::VarTitle)}</h2>
-            <p class="view__text">{move || lab.t(ViewMsg::VarIntro)}</p>
+            <h2 class="view__title">{lab.text(ViewMsg::VarTitle)}</h2>
+            <p class="view__text">{lab.text(ViewMsg::VarIntro)}</p>
             <div class="view__controls">
-                <label class="field__label" for="var-dk">{move || lab.t(ViewMsg::VarDk)} " = " <strong>{move || d_k.get()}</strong></label>
+                <label class="field__label" for="var-dk">{lab.text(ViewMsg::VarDk)} " = " <strong>{move || d_k.get()}</strong></label>
                 <input id="var-dk" type="range" min="0" max="10" step="1" data-testid="variance-dk"
                     prop:value=move || d_k.get().trailing_zeros().to_string()
                     on:input=move |ev| { if let Ok(e) = event_target_value(&ev).parse::<f64>() { lab.settings.update(|s| s.var_dk = snap_dk(2f64.powf(e))) } } />
-                <label class="field__label" for="var-n">{move || lab.t(ViewMsg::VarSamples)} " = " <strong>{move || samples.get()}</strong></label>
+                <label class="field__label" for="var-n">{lab.text(ViewMsg::VarSamples)} " = " <strong>{move || samples.get()}</strong></label>
                 <input id="var-n" type="range" min="0" max=(SAMPLE_CHOICES.len() - 1).to_string() step="1" data-testid="variance-samples"
                     prop:value=move || SAMPLE_CHOICES.iter().position(|n| *n == samples.get()).unwrap_or(0).to_string()
                     on:input=move |ev| {
@@ -79,7 +79,7 @@ pub fn VarianceView() -> impl IntoView {
             </div>
             <dl class="readouts">
                 <div class="readouts__item">
-                    <dt>{move || lab.t(ViewMsg::VarReadout)}</dt>
+                    <dt>{lab.text(ViewMsg::VarReadout)}</dt>
                     <dd data-testid="variance-readout">{move || format!("{:.2}", empirical.get())}</dd>
                     <dd class="readouts__note">{move || fill(lab.t(ViewMsg::VarPredicted), &[("dk", &d_k.get().to_string())])}</dd>
                 </div>
@@ -91,16 +91,16 @@ pub fn VarianceView() -> impl IntoView {
             <div class="stage__grid">
                 <CanvasChart draw=against_dk caption=caption(ViewMsg::VarCurve) testid="variance-curve" />
                 <div class="derivation">
-                    <h3 class="derivation__title">{move || lab.t(ViewMsg::VarDerivation)}</h3>
+                    <h3 class="derivation__title">{lab.text(ViewMsg::VarDerivation)}</h3>
                     <ol class="derivation__steps">
-                        <li><div inner_html=formulas::VAR_STEP_1></div><p>{move || lab.t(ViewMsg::VarStep1)}</p></li>
-                        <li><div inner_html=formulas::VAR_STEP_2></div><p>{move || lab.t(ViewMsg::VarStep2)}</p></li>
-                        <li><div inner_html=formulas::VAR_STEP_3></div><p>{move || lab.t(ViewMsg::VarStep3)}</p></li>
-                        <li><div inner_html=formulas::VAR_STEP_4></div><p>{move || lab.t(ViewMsg::VarStep4)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_1></div><p>{lab.text(ViewMsg::VarStep1)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_2></div><p>{lab.text(ViewMsg::VarStep2)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_3></div><p>{lab.text(ViewMsg::VarStep3)}</p></li>
+                        <li><div inner_html=formulas::VAR_STEP_4></div><p>{lab.text(ViewMsg::VarStep4)}</p></li>
                     </ol>
                 </div>
             </div>
-            <p class="stage__notice">{move || lab.t(ViewMsg::VarWhy)}</p>
+            <p class="stage__notice">{lab.text(ViewMsg::VarWhy)}</p>
         </section>
     }
 }

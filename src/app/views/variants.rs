@@ -26,8 +26,8 @@ pub fn VariantsView() -> impl IntoView {
     let lab = use_lab();
     view! {
         <section class="view" data-testid="view-variants">
-            <h2 class="view__title">{move || lab.t(ViewMsg::VariantsTitle)}</h2>
-            <p class="view__text">{move || lab.t(ViewMsg::VariantsIntro)}</p>
+            <h2 class="view__title">{lab.text(ViewMsg::VariantsTitle)}</h2>
+            <p class="view__text">{lab.text(ViewMsg::VariantsIntro)}</p>
             <div class="stage__grid stage__grid--three">
                 <Column variant=Variant::SelfAttention title=ViewMsg::SelfTitle text=ViewMsg::SelfText />
                 <Column variant=Variant::Causal title=ViewMsg::CausalTitle text=ViewMsg::CausalText />
@@ -56,7 +56,7 @@ fn Column(
             sc
         })
     });
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
+    let head = lab.pick(|s| s.head);
     let outcome = Memo::new(move |_| scenario.with(|sc| compute(sc, MAX_TOKENS).ok()));
     let pick = move |f: fn(&Outcome, usize) -> HeatmapSpec| {
         Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| f(o, head.get().min(o.trace.heads.len() - 1)))))
@@ -84,7 +84,7 @@ fn Column(
             <p class="variant__text">{move || lab.t(text)}</p>
             {(variant == Variant::Causal).then(|| view! {
                 <Heatmap spec=mask caption=captioned(mask, "M") testid="heatmap-mask" />
-                <p class="stage__note">{move || lab.t(ViewMsg::MaskLegend)}</p>
+                <p class="stage__note">{lab.text(ViewMsg::MaskLegend)}</p>
             })}
             <Heatmap spec=a caption=weights_name testid=match variant {
                 Variant::SelfAttention => "heatmap-self",

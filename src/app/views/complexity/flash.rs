@@ -14,9 +14,9 @@ use std::time::Duration;
 #[component]
 pub fn FlashPanel() -> impl IntoView {
     let lab = use_lab();
-    let tile = Memo::new(move |_| lab.settings.with(|s| s.tile));
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
-    let temperature = Memo::new(move |_| lab.settings.with(|s| s.temperature));
+    let tile = lab.pick(|s| s.tile);
+    let head = lab.pick(|s| s.head);
+    let temperature = lab.pick(|s| s.temperature);
     // The tiled run and the full head it must equal.
     let run = Memo::new(move |_| {
         lab.outcome.with(|o| {
@@ -101,10 +101,10 @@ pub fn FlashPanel() -> impl IntoView {
 
     view! {
         <div class="panel-block" data-testid="flash-panel">
-            <h3 class="view__subtitle">{move || lab.t(ViewMsg::FlashTitle)}</h3>
-            <p class="view__text">{move || lab.t(ViewMsg::FlashText)}</p>
+            <h3 class="view__subtitle">{lab.text(ViewMsg::FlashTitle)}</h3>
+            <p class="view__text">{lab.text(ViewMsg::FlashText)}</p>
             <div class="view__controls view__controls--inline">
-                <label class="field__label" for="tile">{move || lab.t(ViewMsg::FlashTile)}</label>
+                <label class="field__label" for="tile">{lab.text(ViewMsg::FlashTile)}</label>
                 <select id="tile" data-testid="flash-tile" prop:value=move || tile.get().to_string()
                     on:change=move |ev| { if let Ok(t) = event_target_value(&ev).parse::<usize>() { if TILE_CHOICES.contains(&t) { stop(); lab.settings.update(|s| s.tile = t) } } }>
                     {TILE_CHOICES.map(|t| view! { <option value=t.to_string()>{format!("{t} × {t}")}</option> })}
@@ -120,7 +120,7 @@ pub fn FlashPanel() -> impl IntoView {
             <p class="stage__stat" data-testid="flash-step" aria-live="polite">{step_text}</p>
             <dl class="readouts">
                 <div class="readouts__item">
-                    <dt>{move || lab.t(ViewMsg::FlashError)}</dt>
+                    <dt>{lab.text(ViewMsg::FlashError)}</dt>
                     <dd data-testid="flash-max-error">{move || run.with(|r| r.as_ref().map_or_else(|| "—".into(), |r| format!("{:.1e}", r.1)))}</dd>
                 </div>
                 <div class="readouts__item">
@@ -130,7 +130,7 @@ pub fn FlashPanel() -> impl IntoView {
             <div class="stage__grid">
                 <Heatmap spec=spec caption=Signal::derive(move || caption(lab.t(ViewMsg::FlashScores), spec.with(|s| s.as_ref().map_or((0, 0), |s| s.values.dim())))) testid="heatmap-flash" />
                 <table class="running" data-testid="flash-running">
-                    <thead><tr><th>{move || lab.t(ViewMsg::FlashRows)}</th><th>"m"</th><th>"l"</th></tr></thead>
+                    <thead><tr><th>{lab.text(ViewMsg::FlashRows)}</th><th>"m"</th><th>"l"</th></tr></thead>
                     <tbody>
                         {move || current().map(|s| (s.rows.0..s.rows.1).zip(s.running_max.iter().zip(&s.running_sum)).map(|(i, (m, l))| view! {
                             <tr><td>{i + 1}</td><td>{if m.is_finite() { num(*m) } else { "−∞".into() }}</td><td>{num(*l)}</td></tr>

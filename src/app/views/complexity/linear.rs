@@ -13,8 +13,8 @@ use leptos::prelude::*;
 #[component]
 pub fn LinearPanel() -> impl IntoView {
     let lab = use_lab();
-    let head = Memo::new(move |_| lab.settings.with(|s| s.head));
-    let causal = Memo::new(move |_| lab.settings.with(|s| s.causal));
+    let head = lab.pick(|s| s.head);
+    let causal = lab.pick(|s| s.causal);
     let with_head = move |f: fn(&Outcome, usize, bool) -> _| {
         Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| f(&o.0, head.get().min(o.0.trace.heads.len() - 1), causal.get()))))
     };
@@ -33,15 +33,15 @@ pub fn LinearPanel() -> impl IntoView {
             })
         })
     });
-    let soft_name = move || lab.t(Msg::MatWeights);
-    let lin_name = move || lab.t(ViewMsg::LinearWeights);
+    let soft_name = lab.text(Msg::MatWeights);
+    let lin_name = lab.text(ViewMsg::LinearWeights);
     view! {
         <div class="panel-block" data-testid="linear-panel">
-            <h3 class="view__subtitle">{move || lab.t(ViewMsg::LinearTitle)}</h3>
-            <p class="view__text">{move || lab.t(ViewMsg::LinearText)}</p>
+            <h3 class="view__subtitle">{lab.text(ViewMsg::LinearTitle)}</h3>
+            <p class="view__text">{lab.text(ViewMsg::LinearText)}</p>
             <dl class="readouts">
                 <div class="readouts__item">
-                    <dt>{move || lab.t(ViewMsg::LinearError)}</dt>
+                    <dt>{lab.text(ViewMsg::LinearError)}</dt>
                     <dd data-testid="linear-max-error">{move || error.get().map_or_else(|| "—".into(), |e| format!("{e:.1e}"))}</dd>
                 </div>
             </dl>

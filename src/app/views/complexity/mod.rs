@@ -18,8 +18,8 @@ use web_sys::HtmlCanvasElement;
 #[component]
 pub fn ComplexityView() -> impl IntoView {
     let lab = use_lab();
-    let log_n = Memo::new(move |_| lab.settings.with(|s| s.cost_log_n));
-    let dims = Memo::new(move |_| lab.settings.with(|s| (s.d_model as u64, s.heads as u64)));
+    let log_n = lab.pick(|s| s.cost_log_n);
+    let dims = lab.pick(|s| (s.d_model as u64, s.heads as u64));
     let c = Memo::new(move |_| {
         let (d, h) = dims.get();
         cost(1u64 << log_n.get(), d, h)
@@ -44,11 +44,11 @@ pub fn ComplexityView() -> impl IntoView {
 
     view! {
         <section class="view" data-testid="view-complexity">
-            <h2 class="view__title">{move || lab.t(ViewMsg::CxTitle)}</h2>
-            <p class="view__text">{move || lab.t(ViewMsg::CxIntro)}</p>
+            <h2 class="view__title">{lab.text(ViewMsg::CxTitle)}</h2>
+            <p class="view__text">{lab.text(ViewMsg::CxIntro)}</p>
             <div class="view__controls">
                 <label class="field__label" for="cost-n">
-                    {move || lab.t(ViewMsg::CxN)} " = " <strong data-testid="cost-n-value">{move || c.with(|c| c.n.to_string())}</strong>
+                    {lab.text(ViewMsg::CxN)} " = " <strong data-testid="cost-n-value">{move || c.with(|c| c.n.to_string())}</strong>
                 </label>
                 <input id="cost-n" type="range" data-testid="cost-n-slider" step="1"
                     min=COST_N_RANGE.0.to_string() max=COST_N_RANGE.1.to_string()
@@ -67,8 +67,8 @@ pub fn ComplexityView() -> impl IntoView {
                 {readout(ViewMsg::CxLinFlops, "cost-linear-flops", |c| format_flops(c.linear_flops))}
             </dl>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{move || lab.t(ViewMsg::CxFlops)}</span>
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{move || lab.t(ViewMsg::CxLinFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{lab.text(ViewMsg::CxFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{lab.text(ViewMsg::CxLinFlops)}</span>
             </p>
             <CanvasChart draw=chart caption=Signal::derive(move || lab.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
             <flash::FlashPanel />
