@@ -9,5 +9,6 @@ pub mod chart;
 pub mod core;
 pub mod export;
 pub mod i18n;
+pub mod number;
 pub mod panic_notice;
 pub mod settings;

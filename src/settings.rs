@@ -3,6 +3,7 @@
 //! tested natively. Parsing never fails: each bad value falls back to its default and is
 //! reported by name.
 
+use crate::number::parse_decimal;
 use crate::core::attention::Mask;
 use crate::core::lab::snap_dk;
 use crate::core::scenario::Scenario;
@@ -316,13 +317,13 @@ impl Settings {
         });
         take("scale", &mut |v| parse_bool(v).map(|b| s.scaled = b).is_some());
         take("t", &mut |v| {
-            v.parse::<f32>().ok().filter(|t| (TEMPERATURE_RANGE.0..=TEMPERATURE_RANGE.1).contains(t)).map(|t| s.temperature = t).is_some()
+            parse_decimal(v).map(|t| t as f32).filter(|t| (TEMPERATURE_RANGE.0..=TEMPERATURE_RANGE.1).contains(t)).map(|t| s.temperature = t).is_some()
         });
-        take("dk", &mut |v| v.parse::<f64>().ok().filter(|d| (1.0..=1024.0).contains(d)).map(|d| s.lab_dk = snap_dk(d)).is_some());
+        take("dk", &mut |v| parse_decimal(v).filter(|d| (1.0..=1024.0).contains(d)).map(|d| s.lab_dk = snap_dk(d)).is_some());
         take("labscale", &mut |v| parse_bool(v).map(|b| s.lab_scaled = b).is_some());
         take("stage", &mut |v| Stage::from_slug(v).map(|st| s.stage = st).is_some());
         take("view", &mut |v| View::from_slug(v).map(|x| s.view = x).is_some());
-        take("vdk", &mut |v| v.parse::<f64>().ok().filter(|d| (1.0..=1024.0).contains(d)).map(|d| s.var_dk = snap_dk(d)).is_some());
+        take("vdk", &mut |v| parse_decimal(v).filter(|d| (1.0..=1024.0).contains(d)).map(|d| s.var_dk = snap_dk(d)).is_some());
         take("vn", &mut |v| v.parse().ok().filter(|n| SAMPLE_CHOICES.contains(n)).map(|n| s.var_samples = n).is_some());
         take("cn", &mut |v| v.parse().ok().filter(|e| (COST_N_RANGE.0..=COST_N_RANGE.1).contains(e)).map(|e| s.cost_log_n = e).is_some());
         take("tile", &mut |v| v.parse().ok().filter(|t| TILE_CHOICES.contains(t)).map(|t| s.tile = t).is_some());

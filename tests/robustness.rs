@@ -7,9 +7,15 @@ use attention_lab::core::attention::head;
 use attention_lab::core::lab::unit_vectors;
 use attention_lab::core::scenario::compute;
 use attention_lab::i18n::Lang;
+use attention_lab::number::parse_decimal;
 use attention_lab::settings::{decode, encode, Settings, MAX_TOKENS};
 use ndarray::Array2;
 use proptest::prelude::*;
+
+/// Equal to 12 significant digits (or both below any value the site uses).
+fn close(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-12 * b.abs() || (a.abs() < 1e-290 && b.abs() < 1e-290)
+}
 
 /// Query-like strings: known keys with arbitrary values, arbitrary keys, stray separators.
 fn query() -> impl Strategy<Value = String> {
@@ -57,6 +63,30 @@ proptest! {
     #[test]
     fn percent_encoding_round_trips_any_text(text in "\\PC{0,100}") {
         prop_assert_eq!(decode(&encode(&text)), Some(text));
+    }
+
+    #[test]
+    fn numbers_in_links_and_sliders_parse_like_std(
+        text in "[0-9+.eE-]{0,14}|\\PC{0,12}",
+        x in any::<f64>(),
+        (digits, point) in (0u64..1_000_000_000_000_000, 0usize..16),
+    ) {
+        // Any text: no panic, and whatever is accepted is the number std reads.
+        if let Some(v) = parse_decimal(&text) {
+            let std: f64 = text.parse().map_err(|e| TestCaseError::fail(format!("{text:?} accepted, std says {e}")))?;
+            prop_assert!(close(v, std), "{text:?}: {v} vs {std}");
+        }
+        // Decimals of up to 15 digits, the kind the page writes, come back exactly.
+        let mut short = digits.to_string();
+        if point < short.len() {
+            short.insert(short.len() - point, '.');
+        }
+        prop_assert_eq!(parse_decimal(&short), short.parse::<f64>().ok(), "{}", short);
+        // Any finite number, however long, comes back close.
+        if x.is_finite() {
+            let back = parse_decimal(&x.to_string()).ok_or_else(|| TestCaseError::fail(format!("{x} rejected")))?;
+            prop_assert!(close(back, x), "{x}: {back}");
+        }
     }
 }
 

@@ -1,9 +1,10 @@
 //! Readouts against d_k (log₂ axis) as line charts, with the current d_k marked.
 
 use super::colormap::Rgb;
+use super::frame::{pow2_ticks, round_labels, round_ticks, Axes, Frame};
 use super::heatmap::Ink;
-use super::surface::{plot, Plot};
-use plotters::prelude::*;
+use super::surface::plot;
+use plotters::prelude::RGBColor;
 
 /// One line: its colour and (d_k, value) points (the legend is the page's, in HTML).
 #[derive(Debug, Clone, PartialEq)]
@@ -22,39 +23,28 @@ pub fn draw_curves(
     width: f64,
     ink: Ink,
 ) -> Result<(), String> {
-    let height = 200.0;
-    let Plot { root, dpr, text, frame, font } = plot(canvas, width, height, ink)?;
-    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let log2 = |d: usize| (d.max(1) as f32).log2();
-    let mut chart = ChartBuilder::on(&root)
-        .margin((8.0 * dpr) as u32)
-        .margin_right((22.0 * dpr) as u32)
-        .x_label_area_size((26.0 * dpr) as u32)
-        .y_label_area_size((40.0 * dpr) as u32)
-        .build_cartesian_2d(0f32..10f32, y_range.0..y_range.1)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_labels(6)
-        .x_label_formatter(&|x| format!("{}", 2f32.powf(x.round()) as u32))
-        .y_labels(5)
-        .label_style(("sans-serif", font).into_font().color(&text))
-        .axis_style(frame)
-        .light_line_style(frame.mix(0.12))
-        .bold_line_style(frame.mix(0.25))
-        .draw()
-        .map_err(err)?;
-    let x = log2(marker);
-    chart
-        .draw_series(LineSeries::new([(x, y_range.0), (x, y_range.1)], frame.stroke_width((1.5 * dpr) as u32)))
-        .map_err(err)?;
+    let plot = plot(canvas, width, 200.0, ink)?;
+    let (y0, y1) = (f64::from(y_range.0), f64::from(y_range.1));
+    let log2 = |d: usize| (d.max(1) as f64).log2();
+    let axes = Axes {
+        x: (0.0, 10.0),
+        y: (y0, y1),
+        x_ticks: pow2_ticks(0.0, 10.0, 6),
+        y_ticks: round_labels(&round_ticks(y0, y1, 4)),
+        x_grid: true,
+        rotate_x: false,
+        label_room: (40.0, 26.0),
+    };
+    let frame = Frame::draw(&plot, &axes)?;
+    let m = log2(marker);
+    frame.line([(m, y0), (m, y1)], plot.frame, 1.5)?;
     for curve in curves {
         let color = RGBColor(curve.color[0], curve.color[1], curve.color[2]);
-        let points: Vec<(f32, f32)> = curve.points.iter().map(|(d, v)| (log2(*d), *v)).collect();
-        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width((2.0 * dpr) as u32))).map_err(err)?;
-        chart
-            .draw_series(points.iter().map(|p| Circle::new(*p, (3.0 * dpr) as i32, color.filled())))
-            .map_err(err)?;
+        let points: Vec<(f64, f64)> = curve.points.iter().map(|(d, v)| (log2(*d), f64::from(*v))).collect();
+        frame.line(points.iter().copied(), color, 2.0)?;
+        for p in &points {
+            frame.dot(*p, 3.0, color)?;
+        }
     }
-    root.present().map_err(err)
+    frame.finish()
 }

@@ -5,6 +5,7 @@
 pub mod bars;
 pub mod colormap;
 pub mod curves;
+pub mod frame;
 pub mod heatmap;
 pub mod layout;
 pub mod surface;

@@ -1,5 +1,6 @@
 //! Positional encoding, mask, self/cross, scaling and temperature.
 
+use crate::number::parse_decimal;
 use super::toggle::Toggle;
 use crate::app::state::use_lab;
 use crate::i18n::Msg;
@@ -42,7 +43,7 @@ pub fn Switches() -> impl IntoView {
                 min=lo.to_string() max=hi.to_string() step="0.01"
                 prop:value=move || temperature.get().log10().to_string()
                 on:input=move |ev| {
-                    if let Ok(x) = event_target_value(&ev).parse::<f32>() {
+                    if let Some(x) = parse_decimal(&event_target_value(&ev)).map(|x| x as f32) {
                         let t = 10f32.powf(x.clamp(lo, hi));
                         // Two decimals, like the URL, so what is shown is what is computed.
                         let t = (t * 100.0).round() / 100.0;

@@ -3,6 +3,7 @@
 
 mod readouts;
 
+use crate::number::parse_decimal;
 use super::charts::{swatch, BarChart, Bars, CurveChart};
 use super::controls::Toggle;
 use super::heatmap::Heatmap;
@@ -66,7 +67,7 @@ pub fn SaturationLab() -> impl IntoView {
                 </label>
                 <input id="dk-slider" type="range" min="1" max="1024" step="1" list="dk-ticks" data-testid="dk-slider"
                     prop:value=move || d_k.get().to_string()
-                    on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { set_dk(v) } }
+                    on:input=move |ev| { if let Some(v) = parse_decimal(&event_target_value(&ev)) { set_dk(v) } }
                     on:keydown=move |ev: web_sys::KeyboardEvent| {
                         let up = match ev.key().as_str() {
                             "ArrowRight" | "ArrowUp" | "PageUp" => true,

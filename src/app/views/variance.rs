@@ -1,6 +1,7 @@
 //! Why √d_k: sample pairs of unit-variance vectors, histogram q·k before and after ÷√d_k, and
 //! the empirical variance against d_k on the line Var = d_k, with the derivation beside it.
 
+use crate::number::parse_decimal;
 use crate::app::charts::CanvasChart;
 use crate::app::formulas;
 use crate::app::state::use_lab;
@@ -67,7 +68,7 @@ pub fn VarianceView() -> impl IntoView {
                 <label class="field__label" for="var-dk">{lab.text(ViewMsg::VarDk)} " = " <strong>{move || d_k.get()}</strong></label>
                 <input id="var-dk" type="range" min="0" max="10" step="1" data-testid="variance-dk"
                     prop:value=move || d_k.get().trailing_zeros().to_string()
-                    on:input=move |ev| { if let Ok(e) = event_target_value(&ev).parse::<f64>() { lab.settings.update(|s| s.var_dk = snap_dk(2f64.powf(e))) } } />
+                    on:input=move |ev| { if let Some(e) = parse_decimal(&event_target_value(&ev)) { lab.settings.update(|s| s.var_dk = snap_dk(2f64.powf(e))) } } />
                 <label class="field__label" for="var-n">{lab.text(ViewMsg::VarSamples)} " = " <strong>{move || samples.get()}</strong></label>
                 <input id="var-n" type="range" min="0" max=(SAMPLE_CHOICES.len() - 1).to_string() step="1" data-testid="variance-samples"
                     prop:value=move || SAMPLE_CHOICES.iter().position(|n| *n == samples.get()).unwrap_or(0).to_string()
