@@ -25,6 +25,8 @@ pub struct LabCtx {
     pub settings: RwSignal<Settings>,
     /// The last outcome that computed; `None` only if nothing has computed yet.
     pub outcome: Memo<Option<Shared>>,
+    /// The tokens of the last outcome (empty before the first).
+    pub tokens: Memo<Vec<String>>,
     /// Why the current settings did not compute, if they did not.
     pub error: Memo<Option<String>>,
     pub lang: Memo<Lang>,
@@ -52,11 +54,12 @@ impl LabCtx {
             Ok(o) => Some(o),
             Err(_) => prev.cloned().flatten(),
         });
+        let tokens = Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
         let error = Memo::new(move |_| computed.with(|c| c.as_ref().err().cloned()));
         let lang = Memo::new(move |_| settings.with(|s| s.lang));
         let prefers_dark = RwSignal::new(false);
         let shown = Memo::new(move |_| resolve(settings.with(|s| s.theme), prefers_dark.get()));
-        Self { settings, outcome, error, lang, prefers_dark, shown }
+        Self { settings, outcome, tokens, error, lang, prefers_dark, shown }
     }
 
     /// Chart colours of the theme shown (reactive: charts redraw when it changes).

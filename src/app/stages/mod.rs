@@ -79,7 +79,7 @@ fn StagePanel(
 #[component]
 fn TokenStrip() -> impl IntoView {
     let lab = use_lab();
-    let tokens = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
+    let tokens = lab.tokens;
     let spot = lab.pick(|s| s.spot);
     view! {
         <div class="token-strip" role="group" aria-label=lab.text(ClassMsg::Spotlight)>

@@ -48,7 +48,7 @@ pub fn SoftmaxStage() -> impl IntoView {
         })
     });
     let pick = Callback::new(move |(r, _): (usize, usize)| lab.settings.update(|s| s.query = r));
-    let tokens = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
+    let tokens = lab.tokens;
 
     view! {
         <StagePanel stage=Stage::Softmax formula=formulas::SOFTMAX explain=Msg::ExplainSoftmax notice=Msg::NoticeSoftmax>

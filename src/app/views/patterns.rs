@@ -22,7 +22,7 @@ fn names(p: Pattern) -> (ViewMsg, ViewMsg, &'static str) {
 #[component]
 pub fn PatternsView() -> impl IntoView {
     let lab = use_lab();
-    let tokens = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
+    let tokens = lab.tokens;
     let seed = lab.pick(|s| s.seed);
     let anchor = lab.pick(|s| s.anchor);
     let (chosen, set_chosen) = signal(Pattern::PreviousToken);
