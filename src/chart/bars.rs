@@ -3,7 +3,7 @@
 use super::colormap::Rgb;
 use super::frame::{round_labels, round_ticks, Axes, Frame};
 use super::heatmap::Ink;
-use super::layout::short_label;
+use super::layout::{max_label_em, short_label};
 use super::surface::plot;
 use plotters::prelude::*;
 
@@ -20,7 +20,9 @@ pub fn draw_bars(
 ) -> Result<(), String> {
     let plot = plot(canvas, width, 220.0, ink)?;
     let n = weights.len().max(1);
-    // Label every k-th bar so that upright labels do not overlap.
+    // Single characters (Chinese tokens) stand upright; longer labels are written upwards.
+    let upright = max_label_em(labels) <= 1.25;
+    // Label every k-th bar so that the labels do not overlap.
     let every = ((f64::from(plot.font) * 1.3) / ((width - 50.0) * plot.dpr / n as f64)).ceil().max(1.0) as usize;
     let x_ticks = labels.iter().enumerate().step_by(every).map(|(i, l)| (i as f64 + 0.5, short_label(l))).collect();
     let axes = Axes {
@@ -29,8 +31,8 @@ pub fn draw_bars(
         x_ticks,
         y_ticks: round_labels(&round_ticks(0.0, 1.0, 2)),
         x_grid: false,
-        rotate_x: true,
-        label_room: (40.0, 70.0),
+        rotate_x: !upright,
+        label_room: (40.0, if upright { 26.0 } else { 70.0 }),
     };
     let frame = Frame::draw(&plot, &axes)?;
     let fill = RGBColor(bar[0], bar[1], bar[2]).filled();

@@ -113,7 +113,7 @@ pub fn short_label(s: &str) -> String {
 }
 
 /// Width of the widest label in em: about 0.6 em per Latin character, 1 em per CJK one.
-fn max_label_em(labels: &[String]) -> f64 {
+pub fn max_label_em(labels: &[String]) -> f64 {
     labels
         .iter()
         .map(|l| short_label(l).chars().map(|c| if (c as u32) < 0x2E80 { 0.62 } else { 1.0 }).sum::<f64>())
