@@ -9,36 +9,8 @@ mod browser;
 mod server;
 
 use browser::Browser;
-use server::{dist_dir, Site};
-use std::io::Write;
+use server::{built, gzip_len, Site};
 use std::time::{Duration, Instant};
-
-/// Bytes of `data` after gzip -9, the way static servers send it.
-fn gzip_len(data: &[u8]) -> usize {
-    let mut child = std::process::Command::new("gzip")
-        .arg("-9c")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("gzip on PATH");
-    // Feed gzip from another thread while this one reads, or both pipes fill and stall.
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = data.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&data));
-    let out = child.wait_with_output().expect("gzip output").stdout.len();
-    writer.join().expect("writer thread").expect("write to gzip");
-    out
-}
-
-/// The first file in dist/ whose name ends with `suffix`.
-fn built(suffix: &str) -> Vec<u8> {
-    let entry = std::fs::read_dir(dist_dir())
-        .expect("dist/ exists: run scripts/bench.sh")
-        .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().ends_with(suffix) && !e.file_name().to_string_lossy().starts_with("sw"))
-        .unwrap_or_else(|| panic!("no *{suffix} in dist/"));
-    std::fs::read(entry.path()).expect("read built file")
-}
 
 #[tokio::main]
 async fn main() {

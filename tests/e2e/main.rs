@@ -6,6 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod browser;
+mod budget;
 mod classroom;
 mod lesson;
 mod robustness;

@@ -1,0 +1,13 @@
+//! The size budget of the built site: what a classroom's network has to fetch before the
+//! first heatmap. Sizes are deterministic for a given toolchain, so this is a check, not a
+//! timing (timings are printed by the benchmark instead).
+
+use crate::server::{built, gzip_len};
+
+/// The .wasm, as a static server sends it (gzip -9), stays within 300 KB.
+#[test]
+#[ignore = "needs the built site: scripts/test.sh"]
+fn the_wasm_stays_within_its_300_kb_gzip_budget() {
+    let gz = gzip_len(&built("_bg.wasm"));
+    assert!(gz <= 300_000, "the .wasm is {gz} bytes gzipped, over the 300 KB budget: see `twiggy top` and README's benchmark section");
+}
