@@ -213,7 +213,9 @@ impl Drop for Browser {
     /// included, so no browser outlives its test.
     fn drop(&mut self) {
         if let Some(pid) = self.driver.id() {
-            let _ = std::process::Command::new("kill").args(["-KILL", &format!("-{pid}")]).status();
+            // "--" first: without it, kill(1) may read "-13" as options and signal -1, which
+            // is every process on the machine (this once ended a whole CI run).
+            let _ = std::process::Command::new("kill").args(["-s", "KILL", "--", &format!("-{pid}")]).status();
         }
     }
 }
