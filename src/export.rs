@@ -3,8 +3,8 @@
 //! file can be checked against another implementation), and file names that say what is in
 //! them. Pure text building; the browser download is in the app.
 
-use crate::core::scenario::Outcome;
-use crate::settings::Settings;
+use crate::core::scenario::{Outcome, Scenario};
+use crate::settings::Stage;
 use ndarray::{Array2, ArrayView2};
 
 /// A CSV field: quoted when it holds a comma, quote or line break; a leading = + − @ is
@@ -66,19 +66,20 @@ fn json_strings(items: &[String]) -> String {
     format!("[{}]", items.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(","))
 }
 
-/// The whole trace as JSON with the reference-fixture keys (plus the tokens and settings).
-pub fn trace_json(o: &Outcome, s: &Settings) -> String {
-    let t = &o.trace;
+/// The whole trace as JSON with the reference-fixture keys, plus the tokens and the settings
+/// that produced it (read from the outcome itself); `name` names the file's content.
+pub fn trace_json(o: &Outcome, name: &str) -> String {
+    let (t, s) = (&o.trace, &o.scenario);
     let per_head = |f: fn(&crate::core::trace::HeadTrace) -> &Array2<f32>| {
         format!("[{}]", t.heads.iter().map(|h| json_matrix(f(h).view())).collect::<Vec<_>>().join(","))
     };
     let mut fields = vec![
-        ("name", json_string(&file_stem(s, "trace"))),
+        ("name", json_string(name)),
         ("d_model", t.d_model().to_string()),
         ("heads", t.heads.len().to_string()),
-        ("mask", json_string(if s.causal { "causal" } else { "none" })),
-        ("scaled", s.scaled.to_string()),
-        ("temperature", number(s.temperature)),
+        ("mask", json_string(t.mask.slug())),
+        ("scaled", t.scaled.to_string()),
+        ("temperature", number(t.temperature)),
         ("seed", s.seed.to_string()),
         ("positional_encoding", s.positional.to_string()),
         ("tokens", json_strings(&o.tokens)),
@@ -108,16 +109,18 @@ pub fn trace_json(o: &Outcome, s: &Settings) -> String {
     object(&all) + "\n"
 }
 
-/// "attention-lab_softmax_d64-h4-seed42-causal_weights-head1": what is in the file.
-pub fn file_stem(s: &Settings, what: &str) -> String {
-    let mut stem = format!("attention-lab_{}_d{}-h{}-seed{}", s.stage.slug(), s.d_model, s.heads, s.seed);
-    if s.causal {
-        stem.push_str("-causal");
+/// "attention-lab_softmax_d64-h4-seed42-causal_weights-head1": what is in the file, from the
+/// stage, the scenario and `what` (a stable slug, never translated text).
+pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
+    let mut stem = format!("attention-lab_{}_d{}-h{}-seed{}", stage.slug(), s.d_model, s.heads, s.seed);
+    if s.mask != crate::core::attention::Mask::None {
+        stem.push('-');
+        stem.push_str(s.mask.slug());
     }
     if !s.scaled {
         stem.push_str("-unscaled");
     }
-    if s.cross {
+    if s.kv_text.is_some() {
         stem.push_str("-cross");
     }
     let what: String = what.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
@@ -127,7 +130,7 @@ pub fn file_stem(s: &Settings, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
+    use crate::core::attention::Mask;
 
     #[test]
     fn csv_has_token_labels_and_safe_fields() {
@@ -139,9 +142,10 @@ mod tests {
 
     #[test]
     fn file_names_say_what_they_hold() {
-        let mut s = Settings::new(Lang::En);
-        s.causal = true;
-        assert_eq!(file_stem(&s, "Weights A (head 1)"), "attention-lab_input_d64-h4-seed42-causal_weights-a--head-1");
+        let s = Scenario { mask: Mask::Causal, ..Scenario::default() };
+        assert_eq!(file_stem(Stage::Softmax, &s, "weights-head1"), "attention-lab_softmax_d64-h4-seed42-causal_weights-head1");
+        let s = Scenario { scaled: false, kv_text: Some("x".into()), ..Scenario::default() };
+        assert_eq!(file_stem(Stage::Input, &s, "Odd Name!"), "attention-lab_input_d64-h4-seed42-unscaled-cross_odd-name");
     }
 
     #[test]

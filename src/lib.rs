@@ -12,3 +12,4 @@ pub mod i18n;
 pub mod number;
 pub mod panic_notice;
 pub mod settings;
+pub mod slug;

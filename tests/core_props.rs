@@ -5,8 +5,8 @@
 
 use attention_lab::core::attention::head;
 use attention_lab::core::flash::tiled_attention;
-use attention_lab::core::lab::unit_vectors;
-use attention_lab::core::{run, AttentionConfig, Mask, Weights};
+use attention_lab::core::rng::normal_matrix;
+use attention_lab::core::{run, AttentionConfig, AttnError, Mask, Weights};
 use ndarray::Array2;
 use proptest::prelude::*;
 
@@ -58,7 +58,7 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_sizes_are_an_error_or_a_trace_never_a_panic(
+    fn arbitrary_sizes_are_the_right_error_or_a_whole_trace_never_a_panic(
         d_model in 0usize..=20,
         heads in 0usize..=6,
         n_q in 0usize..=4,
@@ -69,8 +69,35 @@ proptest! {
         let result = Weights::seeded(d_model, 1).and_then(|w| {
             run(&x, None, &w, &AttentionConfig { heads, temperature, ..AttentionConfig::default() })
         });
-        if let Err(e) = result {
-            prop_assert!(!e.to_string().is_empty());
+        // The checks run in this order, and the first that fails is the error.
+        let want = if d_model == 0 {
+            Err(AttnError::ZeroModelWidth)
+        } else if heads == 0 || d_model % heads != 0 {
+            Err(AttnError::HeadsDoNotDivide { d_model, heads })
+        } else if temperature.is_nan() || temperature <= 0.0 || temperature.is_infinite() {
+            Err(AttnError::BadTemperature(temperature))
+        } else if n_q == 0 {
+            Err(AttnError::EmptySequence { which: "query" })
+        } else if cols != d_model {
+            Err(AttnError::Shape { what: "X", expected: format!("n × {d_model} (d_model of the weights)"), given: (n_q, cols) })
+        } else {
+            Ok(())
+        };
+        match (result, want) {
+            (Ok(t), Ok(())) => {
+                prop_assert_eq!(t.n(), (n_q, n_q));
+                prop_assert_eq!(t.output.dim(), (n_q, d_model));
+                prop_assert_eq!(t.heads.len(), heads);
+                for h in &t.heads {
+                    prop_assert_eq!(h.output.dim(), (n_q, d_model / heads));
+                    for row in h.weights.rows() {
+                        prop_assert!((row.sum() - 1.0).abs() < 1e-5, "row sums to {}", row.sum());
+                    }
+                }
+            }
+            // NaN never equals itself: compare the messages, which name the same value.
+            (Err(got), Err(want)) => prop_assert_eq!(got.to_string(), want.to_string()),
+            (got, want) => prop_assert!(false, "got {:?}, expected {:?}", got.map(|t| t.n()), want),
         }
     }
 
@@ -87,9 +114,9 @@ proptest! {
     ) {
         // FlashAttention's online softmax must give the same output as building S in full,
         // within 1e-5 (relative to the output's size), for every shape and tiling.
-        let q = unit_vectors(n_q, d, seed, 1) * magnitude;
-        let k = unit_vectors(n_kv, d, seed, 2) * magnitude;
-        let v = unit_vectors(n_kv, d, seed, 3);
+        let q = normal_matrix(n_q, d, seed, 1) * magnitude;
+        let k = normal_matrix(n_kv, d, seed, 2) * magnitude;
+        let v = normal_matrix(n_kv, d, seed, 3);
         let blocked = ndarray::Array2::from_shape_fn((n_q, n_kv), |(i, j)| causal && j > i);
         let scale = (d as f32).sqrt();
         let full = head(q.view(), k.view(), v.view(), &blocked, scale, 1.0).unwrap();

@@ -4,6 +4,7 @@
 
 mod common;
 
+use attention_lab::core::attention::Mask;
 use attention_lab::core::scenario::compute;
 use attention_lab::export::trace_json;
 use attention_lab::i18n::Lang;
@@ -12,7 +13,7 @@ use common::{check, Fixture};
 
 #[test]
 fn an_exported_trace_passes_the_fixture_check() {
-    let cases: [fn(&mut Settings); 3] = [|_| {}, |s| s.causal = true, |s| {
+    let cases: [fn(&mut Settings); 3] = [|_| {}, |s| s.mask = Mask::Causal, |s| {
         s.cross = true;
         s.scaled = false;
         s.heads = 8;
@@ -21,12 +22,16 @@ fn an_exported_trace_passes_the_fixture_check() {
         let mut s = Settings::new(Lang::En);
         tweak(&mut s);
         let outcome = compute(&s.scenario(), MAX_TOKENS).expect("default settings compute");
-        let json = trace_json(&outcome, &s);
+        let json = trace_json(&outcome, "export");
         let fixture: Fixture = serde_json::from_str(&json).expect("the export parses in the fixture format");
         let failures = check(&fixture);
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(value["tokens"].as_array().map(Vec::len), Some(outcome.tokens.len()));
+        // The settings in the file are those that produced the trace.
+        assert_eq!(value["mask"], s.mask.slug());
+        assert_eq!(value["scaled"], s.scaled);
+        assert_eq!(value["seed"], s.seed);
     }
 }
 
@@ -34,7 +39,7 @@ fn an_exported_trace_passes_the_fixture_check() {
 fn a_wrong_export_would_fail_the_check() {
     let s = Settings::new(Lang::En);
     let outcome = compute(&s.scenario(), MAX_TOKENS).unwrap();
-    let mut value: serde_json::Value = serde_json::from_str(&trace_json(&outcome, &s)).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&trace_json(&outcome, "export")).unwrap();
     value["expected"]["weights"][0][0][0] = serde_json::json!(0.99);
     let fixture: Fixture = serde_json::from_value(value).unwrap();
     assert!(!check(&fixture).is_empty());

@@ -4,7 +4,8 @@
 
 use attention_lab::app::{App, Heatmap};
 use attention_lab::chart::colormap::Scale;
-use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Ink};
+use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
+use attention_lab::chart::ink::Ink;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -63,7 +64,7 @@ fn every_cell_is_drawn_in_its_own_colour() {
 async fn heatmap_component_shows_its_caption_and_draws() {
     let host = host();
     let _mounted = leptos::mount::mount_to(host.clone(), || {
-        view! { <Heatmap spec=Signal::stored(Some(small_spec())) caption=Signal::stored("A: 2 × 3".to_string()) testid="t" /> }
+        view! { <Heatmap spec=Signal::stored(Some(small_spec())) name=Signal::stored("A".to_string()) testid="t" /> }
     });
     leptos::task::tick().await;
     let figure = host.query_selector("[data-testid='t']").unwrap().expect("figure mounted");

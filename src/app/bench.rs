@@ -5,9 +5,9 @@
 //! no thresholds here. In this mode sentences may have up to 256 tokens (64 otherwise).
 
 use super::hooks::DRAWS;
+use super::page::Page;
+use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout};
 use leptos::prelude::*;
-use super::state::LabCtx;
-use crate::chart::heatmap::{draw, draw_naive, DrawOptions};
 use crate::core::order::ascending;
 use crate::core::rng::SplitMix64;
 use crate::core::scenario::compute;
@@ -54,7 +54,7 @@ async fn next_frame() {
 }
 
 /// Run every measurement, appending lines to the output element, then mark it done.
-pub async fn run(lab: LabCtx) {
+pub async fn run(page: Page) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(body) = document.body() else { return };
     let Ok(out) = document.create_element("pre") else { return };
@@ -66,7 +66,7 @@ pub async fn run(lab: LabCtx) {
         for &n in &NS {
             let text: String = (0..n).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
             let heads = (d_model / 64).max(1);
-            lab.settings.update(|s| {
+            page.settings.update(|s| {
                 s.text = text;
                 s.d_model = d_model;
                 s.heads = heads;
@@ -75,7 +75,7 @@ pub async fn run(lab: LabCtx) {
                 s.present = false;
             });
             settle().await;
-            let scenario = lab.settings.with_untracked(|s| s.scenario());
+            let scenario = page.settings.with_untracked(|s| s.scenario());
             let trace: Vec<f64> = (0..REPS)
                 .map(|i| {
                     let mut sc = scenario.clone();
@@ -88,7 +88,7 @@ pub async fn run(lab: LabCtx) {
             let mut update = Vec::with_capacity(REPS);
             for _ in 0..REPS {
                 let t0 = now();
-                lab.settings.update(|s| s.seed = (s.seed + 1) % 1000);
+                page.settings.update(|s| s.seed = (s.seed + 1) % 1000);
                 settle().await;
                 update.push(now() - t0);
             }
@@ -99,7 +99,7 @@ pub async fn run(lab: LabCtx) {
     }
 
     // The saturation lab: slider move → recompute → redraw → next painted frame.
-    lab.settings.update(|s| {
+    page.settings.update(|s| {
         s.text = "The animal didn't cross the street because it was too tired".into();
         s.d_model = 64;
         s.heads = 4;
@@ -108,23 +108,23 @@ pub async fn run(lab: LabCtx) {
     let mut slider = Vec::with_capacity(REPS);
     for i in 0..REPS {
         let t0 = now();
-        lab.settings.update(|s| s.lab_dk = 1 << (i % 11));
+        page.settings.update(|s| s.lab_dk = 1 << (i % 11));
         settle().await;
         next_frame().await;
         slider.push(now() - t0);
     }
     let (slider_ms, slider_p95) = median_p95(slider);
-    print(format!("lab slider_to_paint_ms={slider_ms:.2} p95_ms={slider_p95:.2}"));
+    print(format!("page slider_to_paint_ms={slider_ms:.2} p95_ms={slider_p95:.2}"));
 
     // The same heatmap the fast way and the naive way.
     if let Ok(canvas) = document.create_element("canvas").map(|c| c.unchecked_into::<web_sys::HtmlCanvasElement>()) {
         let _ = body.append_child(&canvas);
-        let opts = DrawOptions { ink: lab.ink(), max_cell: 40.0, highlight: (None, None) };
+        let opts = DrawOptions { ink: page.ink.get_untracked(), max_cell: 40.0, highlight: (None, None) };
         for n in [8usize, 32, 64, 128, 256] {
             let mut rng = SplitMix64::new(n as u64);
             let labels: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
             let spec = crate::app::specs::weights(ndarray::Array2::from_shape_fn((n, n), |_| rng.uniform() as f32), &labels, &labels, &ndarray::Array2::from_elem((n, n), false));
-            let time = |f: &dyn Fn() -> Result<crate::chart::layout::Layout, String>| {
+            let time = |f: &dyn Fn() -> Result<Layout, String>| {
                 median_p95((0..20).map(|_| { let t0 = now(); let _ = f(); now() - t0 }).collect()).0
             };
             let fast = time(&|| draw(&canvas, &spec, 900.0, opts));

@@ -1,9 +1,9 @@
 //! The header: title, and the controls a teacher reaches for — presentation mode, theme,
 //! language, a link to this exact state, and the list of shortcuts.
 
-use super::state::use_lab;
+use super::page::use_page;
 use crate::i18n::{ClassMsg, Lang, Msg};
-use crate::settings::{default_sentences, Theme};
+use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -13,23 +13,23 @@ pub fn Header(
     /// Whether the shortcut list is open.
     help: RwSignal<bool>,
 ) -> impl IntoView {
-    let lab = use_lab();
-    let present = lab.pick(|s| s.present);
+    let page = use_page();
+    let present = page.pick(|s| s.present);
     view! {
         <header class="masthead">
             <div class="masthead__text">
-                <h1 class="masthead__title">{lab.text(Msg::AppTitle)}</h1>
-                <p class="masthead__tagline">{lab.text(Msg::Tagline)}</p>
+                <h1 class="masthead__title">{page.text(Msg::AppTitle)}</h1>
+                <p class="masthead__tagline">{page.text(Msg::Tagline)}</p>
             </div>
             <div class="masthead__tools">
                 <button type="button" class="button button--primary" data-testid="present-toggle" aria-pressed=move || present.get().to_string()
-                    on:click=move |_| lab.settings.update(|s| s.present = !s.present)>
-                    {move || lab.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
+                    on:click=move |_| page.settings.update(|s| s.present = !s.present)>
+                    {move || page.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
                 </button>
                 <CopyLink />
                 <ThemeSwitch />
                 <LanguageSwitch />
-                <button type="button" class="button" data-testid="help-toggle" aria-label=lab.text(ClassMsg::Shortcuts)
+                <button type="button" class="button" data-testid="help-toggle" aria-label=page.text(ClassMsg::Shortcuts)
                     on:click=move |_| help.update(|h| *h = !*h)>"?"</button>
             </div>
         </header>
@@ -39,8 +39,8 @@ pub fn Header(
 /// Light, dark, high contrast, or whatever the system prefers.
 #[component]
 fn ThemeSwitch() -> impl IntoView {
-    let lab = use_lab();
-    let theme = lab.pick(|s| s.theme);
+    let page = use_page();
+    let theme = page.pick(|s| s.theme);
     let name = |t: Theme| match t {
         Theme::Auto => ClassMsg::ThemeAuto,
         Theme::Light => ClassMsg::ThemeLight,
@@ -49,10 +49,10 @@ fn ThemeSwitch() -> impl IntoView {
     };
     view! {
         <label class="masthead__select">
-            <span class="visually-hidden">{lab.text(ClassMsg::Theme)}</span>
-            <select data-testid="theme-switch" aria-label=lab.text(ClassMsg::Theme) prop:value=move || theme.get().slug()
-                on:change=move |ev| { if let Some(t) = Theme::from_slug(&event_target_value(&ev)) { lab.settings.update(|s| s.theme = t) } }>
-                {Theme::ALL.map(|t| view! { <option value=t.slug()>{move || lab.t(name(t))}</option> })}
+            <span class="visually-hidden">{page.text(ClassMsg::Theme)}</span>
+            <select data-testid="theme-switch" aria-label=page.text(ClassMsg::Theme) prop:value=move || theme.get().slug()
+                on:change=move |ev| { if let Some(t) = Theme::from_slug(&event_target_value(&ev)) { page.settings.update(|s| s.theme = t) } }>
+                {Theme::ALL.map(|t| view! { <option value=t.slug()>{move || page.t(name(t))}</option> })}
             </select>
         </label>
     }
@@ -62,7 +62,7 @@ fn ThemeSwitch() -> impl IntoView {
 /// browser refuses.
 #[component]
 fn CopyLink() -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     let (status, set_status) = signal(None::<Result<(), String>>);
     let copy = move |_| {
         let href = window().location().href().unwrap_or_default();
@@ -72,12 +72,12 @@ fn CopyLink() -> impl IntoView {
         });
     };
     view! {
-        <button type="button" class="button" data-testid="copy-link" on:click=copy>{lab.text(ClassMsg::CopyLink)}</button>
+        <button type="button" class="button" data-testid="copy-link" on:click=copy>{page.text(ClassMsg::CopyLink)}</button>
         <p class="masthead__status" role="status" data-testid="copy-status">
             {move || status.get().map(|r| match r {
-                Ok(()) => view! { <span>{lab.t(ClassMsg::Copied)}</span> }.into_any(),
+                Ok(()) => view! { <span>{page.t(ClassMsg::Copied)}</span> }.into_any(),
                 Err(href) => view! {
-                    <label>{lab.t(ClassMsg::CopyByHand)} " "
+                    <label>{page.t(ClassMsg::CopyByHand)} " "
                         <input class="masthead__link" readonly prop:value=href on:focus=|e| {
                             use wasm_bindgen::JsCast;
                             if let Some(i) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select() }
@@ -92,27 +92,13 @@ fn CopyLink() -> impl IntoView {
 /// Switches between English and Chinese; an untouched default sentence follows the language.
 #[component]
 fn LanguageSwitch() -> impl IntoView {
-    let lab = use_lab();
-    let toggle = move |_| {
-        lab.settings.update(|s| {
-            let next = if s.lang == Lang::En { Lang::Zh } else { Lang::En };
-            let (old_text, old_kv) = default_sentences(s.lang);
-            let (new_text, new_kv) = default_sentences(next);
-            if s.text == old_text {
-                s.text = new_text.into();
-                s.query = 0;
-                s.spot = None;
-            }
-            if s.kv_text == old_kv {
-                s.kv_text = new_kv.into();
-            }
-            s.lang = next;
-        })
-    };
+    let page = use_page();
+    let toggle = move |_| page.settings.update(Settings::switch_language);
+    // The button's text is the other language's name, so it carries that language's tag.
+    let other = move || if page.lang.get() == Lang::En { Lang::Zh } else { Lang::En };
     view! {
-        <button type="button" class="button" data-testid="lang-switch" on:click=toggle
-            lang=move || if lab.lang.get() == Lang::En { "zh-CN" } else { "en" }>
-            {lab.text(Msg::SwitchLanguage)}
+        <button type="button" class="button" data-testid="lang-switch" on:click=toggle lang=move || other().tag()>
+            {page.text(Msg::SwitchLanguage)}
         </button>
     }
 }

@@ -13,10 +13,13 @@ pub fn use_resize_tick() -> ReadSignal<u32> {
 
 /// How many canvases have been drawn since the page loaded: the benchmark waits for it to stop
 /// moving to know a change has been fully redrawn.
+#[cfg(feature = "bench")]
 pub static DRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Count one finished drawing; the very first also marks the time to the first heatmap.
+/// Benchmark builds only: elsewhere it does nothing.
 pub fn count_draw() {
+    #[cfg(feature = "bench")]
     if DRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 0 {
         if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
             let _ = p.mark("first-heatmap");

@@ -2,7 +2,7 @@
 //! presentation, S toggles scaling, ? lists every shortcut, Esc leaves. Keys typed into a
 //! form field are left alone.
 
-use super::state::{use_lab, LabCtx};
+use super::page::{use_page, Page};
 use crate::i18n::ClassMsg;
 use crate::settings::View;
 use leptos::{ev, prelude::*};
@@ -16,23 +16,23 @@ fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
 }
 
 /// Listen for the shortcuts; `help` is whether the shortcut list is open.
-pub fn listen(lab: LabCtx, help: RwSignal<bool>) {
+pub fn listen(page: Page, help: RwSignal<bool>) {
     let keys = window_event_listener(ev::keydown, move |e| {
         if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
             return;
         }
-        let (stage, view, present) = lab.settings.with_untracked(|s| (s.stage, s.view, s.present));
+        let (stage, view, present) = page.settings.with_untracked(|s| (s.stage, s.view, s.present));
         let lesson = view == View::Lesson;
         let handled = match e.key().as_str() {
-            "ArrowRight" if lesson => stage.next().map(|st| lab.settings.update(|s| s.stage = st)).is_some(),
-            "ArrowLeft" if lesson => stage.prev().map(|st| lab.settings.update(|s| s.stage = st)).is_some(),
-            " " if lesson && present => stage.next().map(|st| lab.settings.update(|s| s.stage = st)).is_some(),
+            "ArrowRight" if lesson => stage.next().map(|st| page.settings.update(|s| s.stage = st)).is_some(),
+            "ArrowLeft" if lesson => stage.prev().map(|st| page.settings.update(|s| s.stage = st)).is_some(),
+            " " if lesson && present => stage.next().map(|st| page.settings.update(|s| s.stage = st)).is_some(),
             "p" | "P" => {
-                lab.settings.update(|s| s.present = !s.present);
+                page.settings.update(|s| s.present = !s.present);
                 true
             }
             "s" | "S" => {
-                lab.settings.update(|s| s.scaled = !s.scaled);
+                page.settings.update(|s| s.scaled = !s.scaled);
                 true
             }
             "?" => {
@@ -43,7 +43,7 @@ pub fn listen(lab: LabCtx, help: RwSignal<bool>) {
                 let was_open = help.get_untracked();
                 help.set(false);
                 if present {
-                    lab.settings.update(|s| s.present = false);
+                    page.settings.update(|s| s.present = false);
                 }
                 was_open || present
             }
@@ -62,7 +62,7 @@ pub fn ShortcutHelp(
     /// Open or closed.
     open: RwSignal<bool>,
 ) -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     let rows = [
         ("← →", ClassMsg::KeyArrows),
         ("Space / 空格", ClassMsg::KeySpace),
@@ -76,11 +76,11 @@ pub fn ShortcutHelp(
             <div class="overlay" on:click=move |_| open.set(false)>
                 <div class="overlay__dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" data-testid="shortcuts"
                     on:click=|e| e.stop_propagation()>
-                    <h2 id="shortcuts-title">{lab.text(ClassMsg::Shortcuts)}</h2>
+                    <h2 id="shortcuts-title">{page.text(ClassMsg::Shortcuts)}</h2>
                     <dl class="shortcuts">
-                        {rows.map(|(key, what)| view! { <dt><kbd>{key}</kbd></dt><dd>{move || lab.t(what)}</dd> })}
+                        {rows.map(|(key, what)| view! { <dt><kbd>{key}</kbd></dt><dd>{move || page.t(what)}</dd> })}
                     </dl>
-                    <button type="button" class="button" on:click=move |_| open.set(false)>{lab.text(ClassMsg::Close)}</button>
+                    <button type="button" class="button" on:click=move |_| open.set(false)>{page.text(ClassMsg::Close)}</button>
                 </div>
             </div>
         </Show>

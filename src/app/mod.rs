@@ -1,23 +1,28 @@
-//! The Leptos user interface. State lives in [`App`] (see `state`); components read it through
-//! the `LabCtx` context and own only their local UI state.
+//! The Leptos user interface. State lives in [`App`] (see `page`); components read it through
+//! the [`page::Page`] context and own only their local UI state.
+//!
+//! - `charts`: the components that show a chart (heatmap, bars, curves, any canvas);
+//! - `stages`, `stepper`: the seven-stage lesson; `saturation`: the √d_k slider experiment;
+//! - `views`: the deeper lessons; `controls`, `header`: what the learner sets;
+//! - `keys`, `url_sync`, `download`: the keyboard, the address bar and saving files.
 
+#[cfg(feature = "bench")]
 mod bench;
 mod charts;
 mod controls;
 mod download;
 mod formulas;
 mod header;
-mod heatmap;
 mod hooks;
 mod keys;
-mod lab;
+pub mod page;
 mod root;
+mod saturation;
 mod specs;
 mod stages;
-pub mod state;
 mod stepper;
 mod url_sync;
 mod views;
 
-pub use heatmap::Heatmap;
+pub use charts::Heatmap;
 pub use root::App;

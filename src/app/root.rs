@@ -5,9 +5,10 @@
 use super::controls::Controls;
 use super::header::Header;
 use super::keys::{listen, ShortcutHelp};
-use super::state::{use_lab, LabCtx};
+use super::page::{use_page, Page};
 use super::url_sync::{from_location, sync_url};
 use super::views::{ActiveView, ViewNav};
+use crate::chart::ink::Ink;
 use crate::i18n::{fill, ClassMsg, Lang, Msg};
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast};
@@ -22,19 +23,24 @@ fn storage() -> Option<web_sys::Storage> {
 /// The language to use when the URL names none: the last choice, else the browser's.
 fn preferred_lang() -> Lang {
     let stored = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten());
-    match stored.as_deref() {
-        Some("zh") => Lang::Zh,
-        Some("en") => Lang::En,
-        _ => window().navigator().language().map_or(Lang::En, |tag| Lang::from_tag(&tag)),
-    }
+    stored
+        .as_deref()
+        .and_then(Lang::from_slug)
+        .unwrap_or_else(|| window().navigator().language().map_or(Lang::En, |tag| Lang::from_tag(&tag)))
 }
 
-/// Keep `lab.prefers_dark` equal to the system's colour-scheme preference.
-fn follow_color_scheme(lab: LabCtx) {
+/// The chart colours the stylesheet gives the page's current theme (see `chart::ink`).
+fn stylesheet_ink(html: &web_sys::Element) -> Option<Ink> {
+    let style = window().get_computed_style(html).ok().flatten()?;
+    Ink::from_variables(|name| style.get_property_value(name).ok())
+}
+
+/// Keep `page.prefers_dark` equal to the system's colour-scheme preference.
+fn follow_color_scheme(page: Page) {
     let Ok(Some(query)) = window().match_media("(prefers-color-scheme: dark)") else { return };
-    lab.prefers_dark.set(query.matches());
+    page.prefers_dark.set(query.matches());
     let on_change = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
-        lab.prefers_dark.set(e.matches());
+        page.prefers_dark.set(e.matches());
     });
     let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
     // The page lives as long as the app: the listener is never removed.
@@ -47,26 +53,32 @@ pub fn App() -> impl IntoView {
     let (initial, ignored) = from_location(preferred_lang());
     let bench = window().location().search().unwrap_or_default().contains("bench=1");
     // The benchmark measures sequences longer than the 64 tokens a sentence may have.
-    let lab = if bench { LabCtx::with_token_limit(initial, 256) } else { LabCtx::new(initial) };
-    provide_context(lab);
+    let page = if bench { Page::with_token_limit(initial, 256) } else { Page::new(initial) };
+    provide_context(page);
     let (notice, set_notice) = signal(ignored);
     let help = RwSignal::new(false);
-    sync_url(lab, set_notice);
-    listen(lab, help);
-    follow_color_scheme(lab);
+    sync_url(page, set_notice);
+    listen(page, help);
+    follow_color_scheme(page);
 
     Effect::new(move |_| {
         let Some(html) = document().document_element() else { return };
-        let code = lab.lang.get().code();
-        let _ = html.set_attribute("lang", if code == "zh" { "zh-CN" } else { "en" });
-        let _ = html.set_attribute("data-theme", lab.shown.get().slug());
+        let lang = page.lang.get();
+        let _ = html.set_attribute("lang", lang.tag());
         if let Some(s) = storage() {
-            let _ = s.set_item(LANG_KEY, code);
+            let _ = s.set_item(LANG_KEY, lang.slug());
         }
     });
-    let present = lab.pick(|s| s.present);
+    // The theme: the stylesheet's colours for it, then the charts' ink read back from them.
+    Effect::new(move |_| {
+        let Some(html) = document().document_element() else { return };
+        let _ = html.set_attribute("data-theme", page.shown.get().slug());
+        page.ink.set(stylesheet_ink(&html).unwrap_or(Ink::PLAIN));
+    });
+    let present = page.pick(|s| s.present);
+    #[cfg(feature = "bench")]
     if bench {
-        leptos::task::spawn_local(super::bench::run(lab));
+        leptos::task::spawn_local(super::bench::run(page));
     }
 
     view! {
@@ -77,10 +89,10 @@ pub fn App() -> impl IntoView {
             <main class="page">
                 <Controls />
                 <div class="page__main">
-                    {move || lab.error.get().map(|e| view! {
-                        <p class="error" role="alert" data-testid="compute-error">{lab.t(Msg::ComputeError)} ": " {e}</p>
+                    {move || page.error.get().map(|e| view! {
+                        <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {e}</p>
                     })}
-                    <Show when=move || lab.outcome.with(Option::is_some)>
+                    <Show when=move || page.outcome.with(Option::is_some)>
                         <ActiveView />
                     </Show>
                 </div>
@@ -98,12 +110,12 @@ fn UrlNotice(
     /// Clears them.
     dismiss: WriteSignal<Vec<String>>,
 ) -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     view! {
         <Show when=move || keys.with(|k| !k.is_empty())>
             <div class="notice" role="status" data-testid="url-notice">
-                <span>{move || fill(lab.t(ClassMsg::UrlNotice), &[("keys", &keys.get().join(", "))])}</span>
-                <button type="button" class="button" on:click=move |_| dismiss.set(vec![])>{lab.text(ClassMsg::Dismiss)}</button>
+                <span>{move || fill(page.t(ClassMsg::UrlNotice), &[("keys", &keys.get().join(", "))])}</span>
+                <button type="button" class="button" on:click=move |_| dismiss.set(vec![])>{page.text(ClassMsg::Dismiss)}</button>
             </div>
         </Show>
     }

@@ -2,7 +2,7 @@
 //! and the active stage's panel (only that one is mounted, so only it draws).
 
 use super::stages::{InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage};
-use super::state::use_lab;
+use super::page::use_page;
 use crate::i18n::{fill, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -23,13 +23,13 @@ pub fn stage_name(stage: Stage) -> Msg {
 /// Stage navigation and the active stage.
 #[component]
 pub fn Stepper() -> impl IntoView {
-    let lab = use_lab();
-    let stage = lab.pick(|s| s.stage);
-    let go = move |st: Stage| lab.settings.update(|s| s.stage = st);
+    let page = use_page();
+    let stage = page.pick(|s| s.stage);
+    let go = move |st: Stage| page.settings.update(|s| s.stage = st);
     let total = Stage::ALL.len();
 
     view! {
-        <section class="stepper" aria-label=lab.text(Msg::StageNav)>
+        <section class="stepper" aria-label=page.text(Msg::StageNav)>
             <nav class="stepper__nav">
                 <ol class="stepper__list">
                     {Stage::ALL.map(|st| view! {
@@ -37,7 +37,7 @@ pub fn Stepper() -> impl IntoView {
                             <button type="button" class="stepper__stage" data-testid=format!("goto-{}", st.slug())
                                 aria-current=move || (stage.get() == st).then_some("step")
                                 on:click=move |_| go(st)>
-                                {st.index() + 1} ". " {move || lab.t(stage_name(st))}
+                                {st.index() + 1} ". " {move || page.t(stage_name(st))}
                             </button>
                         </li>
                     })}
@@ -49,14 +49,14 @@ pub fn Stepper() -> impl IntoView {
                 <div class="stepper__buttons">
                     <button type="button" class="button" data-testid="prev-stage" disabled=move || stage.get().prev().is_none()
                         on:click=move |_| { if let Some(p) = stage.get().prev() { go(p) } }>
-                        {lab.text(Msg::Prev)}
+                        {page.text(Msg::Prev)}
                     </button>
                     <span class="stepper__count" data-testid="stage-count">
-                        {move || fill(lab.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
+                        {move || fill(page.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
                     </span>
                     <button type="button" class="button button--primary" data-testid="next-stage" disabled=move || stage.get().next().is_none()
                         on:click=move |_| { if let Some(n) = stage.get().next() { go(n) } }>
-                        {lab.text(Msg::Next)}
+                        {page.text(Msg::Next)}
                     </button>
                 </div>
             </nav>

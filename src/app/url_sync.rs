@@ -3,7 +3,7 @@
 //! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
 //! notice instead of breaking the page.
 
-use super::state::LabCtx;
+use super::page::Page;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsValue;
@@ -19,11 +19,11 @@ pub fn from_location(lang: crate::i18n::Lang) -> (Settings, Vec<String>) {
     Settings::from_query(&search, lang)
 }
 
-/// Mirror `lab.settings` into the URL and back; `notice` receives the ignored keys.
-pub fn sync_url(lab: LabCtx, notice: WriteSignal<Vec<String>>) {
-    let last = StoredValue::new(lab.settings.with_untracked(place));
+/// Mirror `page.settings` into the URL and back; `notice` receives the ignored keys.
+pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) {
+    let last = StoredValue::new(page.settings.with_untracked(place));
     Effect::new(move |_| {
-        let (query, here) = lab.settings.with(|s| (s.to_query(), place(s)));
+        let (query, here) = page.settings.with(|s| (s.to_query(), place(s)));
         let Ok(history) = window().history() else { return };
         let url = format!("?{query}");
         let moved = last.get_value() != here;
@@ -35,11 +35,11 @@ pub fn sync_url(lab: LabCtx, notice: WriteSignal<Vec<String>>) {
         };
     });
     let listener = window_event_listener(ev::popstate, move |_| {
-        let (settings, ignored) = from_location(lab.lang.get_untracked());
+        let (settings, ignored) = from_location(page.lang.get_untracked());
         // Record where we are first, so the effect above replaces instead of pushing.
         last.set_value(place(&settings));
         notice.set(ignored);
-        lab.settings.set(settings);
+        page.settings.set(settings);
     });
     on_cleanup(move || listener.remove());
 }

@@ -2,8 +2,8 @@
 
 use super::colormap::Rgb;
 use super::frame::{round_labels, round_ticks, Axes, Frame};
-use super::heatmap::Ink;
-use super::layout::{max_label_em, short_label};
+use super::ink::Ink;
+use super::label::{max_label_em, short_label};
 use super::surface::plot;
 use plotters::prelude::*;
 

@@ -1,7 +1,7 @@
 //! Canvas plumbing shared by every chart: size the backing store for the screen's pixel
 //! density, and get the 2D context.
 
-use super::heatmap::Ink;
+use super::ink::Ink;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, RGBColor};
 use plotters_canvas::CanvasBackend;

@@ -3,7 +3,7 @@
 
 use super::colormap::Rgb;
 use super::frame::{pow2_ticks, round_labels, round_ticks, Axes, Frame};
-use super::heatmap::Ink;
+use super::ink::Ink;
 use super::surface::plot;
 use plotters::prelude::*;
 

@@ -8,14 +8,16 @@ use super::trace::{HeadTrace, Trace};
 use super::weights::{check_finite, Weights};
 use ndarray::{s, Array2, ArrayView2, Axis};
 
-/// Which (query, key) pairs are blocked before the softmax.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mask {
-    /// Every query sees every key.
-    #[default]
-    None,
-    /// Query i may not see key j > i ("no peeking at the future").
-    Causal,
+crate::slugged! {
+    /// Which (query, key) pairs are blocked before the softmax.
+    #[derive(Default)]
+    pub enum Mask {
+        /// Every query sees every key.
+        #[default]
+        None = "none",
+        /// Query i may not see key j > i ("no peeking at the future").
+        Causal = "causal",
+    }
 }
 
 /// Everything about the computation that is not data.
@@ -92,7 +94,10 @@ pub fn run(
         k,
         v,
         blocked,
+        mask: cfg.mask,
+        scaled: cfg.scaled,
         scale,
+        temperature: cfg.temperature,
         d_k,
         heads,
         concat,

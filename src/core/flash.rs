@@ -3,6 +3,7 @@
 //! building the n_q × n_kv matrix. The result equals the full computation; what changes is
 //! the memory, which grows with the tile, not with n².
 
+use super::trace::{HeadTrace, Trace};
 use ndarray::{s, Array1, Array2, ArrayView2};
 
 /// The state of one query tile after one key tile: what the animation shows.
@@ -89,11 +90,28 @@ pub fn tiled_attention(
     Tiled { output, steps, peak_scores: tile_q.min(n_q) * tile_k.min(n_kv) }
 }
 
+/// One head run tile by tile, beside the full computation it must equal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TiledCheck {
+    /// The tiled run, every step recorded.
+    pub tiled: Tiled,
+    /// Largest |tiled − full| over the head's output.
+    pub max_error: f32,
+}
+
+/// `head` of `trace` computed in `tile` × `tile` tiles with the trace's own mask, scaling and
+/// temperature, and compared with the head's output in the trace.
+pub fn tile_head(trace: &Trace, head: &HeadTrace, tile: usize) -> TiledCheck {
+    let tiled = tiled_attention(head.q.view(), head.k.view(), head.v.view(), &trace.blocked, trace.divisor(), tile, tile, true);
+    let max_error = tiled.output.iter().zip(&head.output).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    TiledCheck { tiled, max_error }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::attention::head;
-    use crate::core::lab::unit_vectors;
+    use crate::core::rng::normal_matrix;
 
     #[test]
     fn two_keys_by_hand() {
@@ -111,9 +129,9 @@ mod tests {
     #[test]
     fn tiled_equals_full_for_many_shapes_and_tiles() {
         for (n_q, n_kv, d, causal) in [(1, 1, 1, false), (5, 7, 3, false), (16, 16, 8, true), (33, 20, 16, true), (64, 64, 32, false)] {
-            let q = unit_vectors(n_q, d, 1, 1);
-            let k = unit_vectors(n_kv, d, 1, 2);
-            let v = unit_vectors(n_kv, d, 1, 3);
+            let q = normal_matrix(n_q, d, 1, 1);
+            let k = normal_matrix(n_kv, d, 1, 2);
+            let v = normal_matrix(n_kv, d, 1, 3);
             let blocked = Array2::from_shape_fn((n_q, n_kv), |(i, j)| causal && j > i);
             let scale = (d as f32).sqrt();
             let full = head(q.view(), k.view(), v.view(), &blocked, scale, 1.0).unwrap();
@@ -126,8 +144,22 @@ mod tests {
     }
 
     #[test]
+    fn a_head_of_a_trace_tiles_with_the_traces_own_divisor() {
+        use crate::core::attention::Mask;
+        use crate::core::scenario::{compute, Scenario};
+        // Temperature and the causal mask must both reach the tiles, or the outputs differ.
+        let o = compute(&Scenario { mask: Mask::Causal, temperature: 0.3, ..Scenario::default() }, 64).unwrap();
+        let head = o.trace.head(2).unwrap();
+        let check = tile_head(&o.trace, head, 4);
+        assert!(check.max_error < 1e-5, "max error {}", check.max_error);
+        // 11 rows and 11 columns in tiles of 4: 3 × 3 steps.
+        assert_eq!(check.tiled.steps.len(), 9);
+        assert_eq!(check.tiled.peak_scores, 16);
+    }
+
+    #[test]
     fn a_row_with_nothing_allowed_is_zero() {
-        let q = unit_vectors(2, 4, 1, 1);
+        let q = normal_matrix(2, 4, 1, 1);
         let blocked = ndarray::arr2(&[[true, true], [false, true]]);
         let t = tiled_attention(q.view(), q.view(), q.view(), &blocked, 2.0, 1, 1, false);
         assert!(t.output.row(0).iter().all(|x| *x == 0.0));

@@ -2,6 +2,8 @@
 //! Σ_j φ(q_i)·φ(k_j) v_j = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ): the bracket is computed once, in
 //! O(n · d_k · d_v), and no n × n matrix is ever needed.
 
+use super::attention::Mask;
+use super::trace::HeadTrace;
 use ndarray::{Array1, Array2, ArrayView2};
 
 /// φ(x) = elu(x) + 1: x + 1 for x > 0, eˣ otherwise. Always positive.
@@ -55,10 +57,31 @@ pub fn linear_weights(q: ArrayView2<f32>, k: ArrayView2<f32>, causal: bool) -> A
     a
 }
 
+/// Linear attention on one head's Q, K and V: the weights it implies, its output the O(n)
+/// way, and how far that output is from the direct (O(n²)) way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearCheck {
+    /// φ(q_i)·φ(k_j) / Σ_m φ(q_i)·φ(k_m): (n_q, n_kv).
+    pub weights: Array2<f32>,
+    /// The O(n) way: (n_q, d_v).
+    pub output: Array2<f32>,
+    /// Largest |O(n) way − weights · V|.
+    pub max_error: f32,
+}
+
+/// Linear attention of `head`, causal when `mask` is.
+pub fn linear_head(head: &HeadTrace, mask: Mask) -> LinearCheck {
+    let causal = mask == Mask::Causal;
+    let weights = linear_weights(head.q.view(), head.k.view(), causal);
+    let output = linear_attention(head.q.view(), head.k.view(), head.v.view(), causal);
+    let max_error = output.iter().zip(&weights.dot(&head.v)).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    LinearCheck { weights, output, max_error }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::lab::unit_vectors;
+    use crate::core::rng::normal_matrix;
 
     #[test]
     fn phi_is_positive_and_continuous_at_zero() {
@@ -71,7 +94,7 @@ mod tests {
     #[test]
     fn the_linear_way_equals_the_direct_way() {
         for causal in [false, true] {
-            let (q, k, v) = (unit_vectors(12, 8, 5, 1), unit_vectors(12, 8, 5, 2), unit_vectors(12, 4, 5, 3));
+            let (q, k, v) = (normal_matrix(12, 8, 5, 1), normal_matrix(12, 8, 5, 2), normal_matrix(12, 4, 5, 3));
             let fast = linear_attention(q.view(), k.view(), v.view(), causal);
             let direct = linear_weights(q.view(), k.view(), causal).dot(&v);
             let err = fast.iter().zip(&direct).map(|(a, b)| (a - b).abs() / (1.0 + b.abs())).fold(0.0f32, f32::max);
@@ -80,8 +103,18 @@ mod tests {
     }
 
     #[test]
+    fn a_head_of_a_trace_agrees_both_ways_and_keeps_the_mask() {
+        use crate::core::scenario::{compute, Scenario};
+        let o = compute(&Scenario { mask: Mask::Causal, ..Scenario::default() }, 64).unwrap();
+        let check = linear_head(o.trace.head(0).unwrap(), o.trace.mask);
+        assert!(check.max_error < 1e-4, "max error {}", check.max_error);
+        assert_eq!(check.weights.dim(), (11, 11));
+        assert!(check.weights.indexed_iter().all(|((i, j), w)| j <= i || *w == 0.0), "the future gets no weight");
+    }
+
+    #[test]
     fn linear_weights_are_rows_of_a_distribution() {
-        let a = linear_weights(unit_vectors(6, 4, 1, 1).view(), unit_vectors(6, 4, 1, 2).view(), true);
+        let a = linear_weights(normal_matrix(6, 4, 1, 1).view(), normal_matrix(6, 4, 1, 2).view(), true);
         for (i, row) in a.rows().into_iter().enumerate() {
             assert!((row.sum() - 1.0).abs() < 1e-5);
             assert!(row.iter().skip(i + 1).all(|x| *x == 0.0));

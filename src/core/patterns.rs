@@ -18,17 +18,14 @@ use ndarray::Array2;
 /// The width these constructions use (independent of the lesson's d_model).
 pub const PATTERN_D_MODEL: usize = 64;
 
-/// The four kinds of head the texts describe.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pattern {
-    PreviousToken,
-    Local,
-    Broadcast,
-    Sparse,
-}
-
-impl Pattern {
-    pub const ALL: [Pattern; 4] = [Pattern::PreviousToken, Pattern::Local, Pattern::Broadcast, Pattern::Sparse];
+crate::slugged! {
+    /// The four kinds of head the texts describe.
+    pub enum Pattern {
+        PreviousToken = "previous",
+        Local = "local",
+        Broadcast = "broadcast",
+        Sparse = "sparse",
+    }
 }
 
 /// A constructed head: its input, its two weight matrices and the attention they produce.

@@ -1,8 +1,11 @@
-//! A tiny seeded random source of our own (SplitMix64 + Box–Muller).
+//! A tiny seeded random source of our own (SplitMix64 + Box–Muller), and the random matrices
+//! the experiments draw from it.
 //!
 //! Why not `rand::StdRng`: its stream is not promised to stay the same across versions, and a
 //! teacher's shared link must show the same weights next year. SplitMix64 is fixed forever,
 //! needs no OS entropy (so nothing special on wasm32) and is plenty for teaching pictures.
+
+use ndarray::Array2;
 
 /// Deterministic generator: the same seed always gives the same stream.
 #[derive(Debug, Clone)]
@@ -55,6 +58,19 @@ impl SplitMix64 {
         let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
         ((r * c) as f32, (r * s) as f32)
     }
+}
+
+/// Random queries, keys or values: (n, d_k), entries ~ N(0, 1).
+///
+/// Row i has its own stream (fixed by `seed`, `i` and `salt`), and d_k only decides how much of
+/// it is read: growing d_k adds dimensions to the same vectors, so the picture changes smoothly.
+pub fn normal_matrix(n: usize, d_k: usize, seed: u64, salt: u64) -> Array2<f32> {
+    let mut out = Array2::zeros((n, d_k));
+    for (i, mut row) in out.rows_mut().into_iter().enumerate() {
+        let mut rng = SplitMix64::new(seed ^ salt.wrapping_mul(0x9E37_79B9) ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        row.iter_mut().for_each(|v| *v = rng.normal());
+    }
+    out
 }
 
 /// FNV-1a: a stable 64-bit hash of a string, mixed with a seed, so that one token string

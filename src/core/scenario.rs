@@ -2,12 +2,11 @@
 //! makes per change.
 
 use super::attention::{head_width, run, AttentionConfig, Mask};
-use super::embed::{embed_tokens, positional_encoding};
+use super::embed::{embed_tokens, input_matrix, positional_encoding};
 use super::error::AttnError;
 use super::tokenize::tokenize;
 use super::trace::Trace;
 use super::weights::Weights;
-use super::embed::input_matrix;
 use ndarray::Array2;
 
 /// Every setting that determines the picture.
@@ -44,9 +43,26 @@ impl Default for Scenario {
     }
 }
 
-/// A computed scenario: the tokens on each axis, the inputs' parts, the weights and the trace.
+impl Scenario {
+    /// How attention is run: heads, mask, scaling, temperature.
+    pub fn config(&self) -> AttentionConfig {
+        AttentionConfig {
+            heads: self.heads,
+            mask: self.mask,
+            key_padding: None,
+            scaled: self.scaled,
+            temperature: self.temperature,
+        }
+    }
+}
+
+/// A computed scenario: what produced it, the tokens on each axis, the inputs' parts, the
+/// weights and the trace. Labels and exports read the settings from here, so a kept outcome
+/// can never disagree with what is said about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
+    /// The settings that produced this outcome.
+    pub scenario: Scenario,
     /// Query tokens (rows of every score matrix).
     pub tokens: Vec<String>,
     /// Key/value tokens (columns); the same as `tokens` for self-attention.
@@ -67,7 +83,7 @@ pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError
         Some(t) => Some(checked_tokens(t, "key/value", max_tokens)?),
         None => None,
     };
-    let attn = |e| ScenarioError::Attention(e);
+    let attn = ScenarioError::Attention;
     let embedding = embed_tokens(&tokens, s.d_model, s.seed).map_err(attn)?;
     let positional = s.positional.then(|| positional_encoding(tokens.len(), s.d_model));
     let x = match &positional {
@@ -79,19 +95,13 @@ pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError
         None => None,
     };
     let weights = Weights::seeded(s.d_model, s.seed).map_err(attn)?;
-    let cfg = AttentionConfig {
-        heads: s.heads,
-        mask: s.mask,
-        key_padding: None,
-        scaled: s.scaled,
-        temperature: s.temperature,
-    };
-    let trace = run(&x, x_kv.as_ref(), &weights, &cfg).map_err(attn)?;
+    let trace = run(&x, x_kv.as_ref(), &weights, &s.config()).map_err(attn)?;
     let kv_tokens = kv_tokens.unwrap_or_else(|| tokens.clone());
-    Ok(Outcome { tokens, kv_tokens, embedding, positional, weights, trace })
+    Ok(Outcome { scenario: s.clone(), tokens, kv_tokens, embedding, positional, weights, trace })
 }
 
-fn checked_tokens(text: &str, which: &'static str, max: usize) -> Result<Vec<String>, ScenarioError> {
+/// The tokens of `text`, or why there are none or too many; `which` names the sentence.
+pub fn checked_tokens(text: &str, which: &'static str, max: usize) -> Result<Vec<String>, ScenarioError> {
     let tokens = tokenize(text);
     if tokens.is_empty() {
         return Err(ScenarioError::NoTokens { which });
@@ -140,6 +150,9 @@ mod tests {
         assert_eq!(out.trace.d_k, 16);
         let pe = out.positional.as_ref().unwrap();
         assert_eq!(out.trace.x, &out.embedding + pe);
+        assert_eq!(out.scenario, Scenario::default(), "the outcome records what produced it");
+        assert_eq!((out.trace.mask, out.trace.scaled, out.trace.temperature), (Mask::None, true, 1.0));
+        assert!(!out.trace.is_cross());
     }
 
     #[test]
@@ -148,6 +161,7 @@ mod tests {
         let out = compute(&s, 64).unwrap();
         assert_eq!(out.kv_tokens, ["猫", "很", "累", "。"]);
         assert_eq!(out.trace.n(), (11, 4));
+        assert!(out.trace.is_cross());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The trace: every intermediate of one attention computation, in one value.
 //! The UI draws from it and never recomputes; the tests compare it to ONNX Runtime.
 
+use super::attention::Mask;
 use super::readouts::{RowReadout, Summary};
 use ndarray::Array2;
 
@@ -44,8 +45,14 @@ pub struct Trace {
     pub v: Array2<f32>,
     /// `true` where query i may not see key j: (n_q, n_kv).
     pub blocked: Array2<bool>,
+    /// The mask that made `blocked` (key padding aside).
+    pub mask: Mask,
+    /// Whether the scores were divided by √d_k.
+    pub scaled: bool,
     /// The divisor applied to the scores: √d_k, or 1 when scaling is off.
     pub scale: f32,
+    /// The softmax temperature T: weights = softmax(scaled / T).
+    pub temperature: f32,
     /// d_model / heads.
     pub d_k: usize,
     /// One entry per head.
@@ -65,5 +72,34 @@ impl Trace {
     /// The model width.
     pub fn d_model(&self) -> usize {
         self.x.ncols()
+    }
+
+    /// Cross-attention (keys and values from a second input) rather than self-attention.
+    pub fn is_cross(&self) -> bool {
+        self.x_kv.is_some()
+    }
+
+    /// What each raw score is divided by before the exponential: scale · T.
+    pub fn divisor(&self) -> f32 {
+        self.scale * self.temperature
+    }
+
+    /// The largest |row sum − 1| of `head`'s weights over the rows that may attend to
+    /// something (a fully masked row sums to 0 by definition).
+    pub fn row_sum_deviation(&self, head: &HeadTrace) -> f32 {
+        head.weights
+            .rows()
+            .into_iter()
+            .zip(self.blocked.rows())
+            .filter(|(_, blocked)| blocked.iter().any(|b| !b))
+            .map(|(row, _)| (row.sum() - 1.0).abs())
+            .fold(0.0, f32::max)
+    }
+
+    /// Head `index` (0-based), or the last head when `index` is past the end: the settings
+    /// may name a head that a kept, older trace does not have. `None` only for a trace with
+    /// no heads, which [`super::attention::run`] never returns.
+    pub fn head(&self, index: usize) -> Option<&HeadTrace> {
+        self.heads.get(index.min(self.heads.len().saturating_sub(1)))
     }
 }

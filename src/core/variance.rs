@@ -44,6 +44,55 @@ pub fn histogram(values: &[f32], bins: usize, lo: f32, hi: f32) -> Vec<u32> {
     counts
 }
 
+/// Bins of the histograms the experiment draws.
+pub const BINS: usize = 40;
+
+/// A histogram over ±4σ and the normal density N(0, σ²) it should follow, scaled to counts
+/// (density × samples × bin width), so the curve and the bars have the same area.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Histogram {
+    /// One count per bin.
+    pub counts: Vec<u32>,
+    /// (low, high) edges: ±4σ.
+    pub range: (f32, f32),
+    /// (x, expected count) at 101 points across the range.
+    pub density: Vec<(f32, f32)>,
+}
+
+/// The histogram of `values` against N(0, σ²).
+pub fn normal_histogram(values: &[f32], sigma: f32) -> Histogram {
+    let (lo, hi) = (-4.0 * sigma, 4.0 * sigma);
+    let counts = histogram(values, BINS, lo, hi);
+    let bin = (hi - lo) / BINS as f32;
+    let n = values.len() as f32;
+    let density = (0..=100)
+        .map(|i| {
+            let x = lo + (hi - lo) * i as f32 / 100.0;
+            let pdf = (-(x * x) / (2.0 * sigma * sigma)).exp() / (sigma * std::f32::consts::TAU.sqrt());
+            (x, pdf * n * bin)
+        })
+        .collect();
+    Histogram { counts, range: (lo, hi), density }
+}
+
+/// The experiment at one d_k: the sampled dot products' variance and their histograms before
+/// (against variance d_k) and after dividing by √d_k (against variance 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Experiment {
+    /// Empirical variance of q·k.
+    pub variance: f64,
+    pub raw: Histogram,
+    pub scaled: Histogram,
+}
+
+/// Sample `samples` pairs at width `d_k` (fixed by `seed`) and measure them.
+pub fn experiment(d_k: usize, samples: usize, seed: u64) -> Experiment {
+    let dots = sample_dots(d_k, samples, seed);
+    let root = (d_k.max(1) as f32).sqrt();
+    let scaled: Vec<f32> = dots.iter().map(|x| x / root).collect();
+    Experiment { variance: variance(&dots), raw: normal_histogram(&dots, root), scaled: normal_histogram(&scaled, 1.0) }
+}
+
 /// (d_k, empirical variance of q·k) for each d_k in `dks`, `samples` pairs each.
 pub fn variance_curve(dks: &[usize], samples: usize, seed: u64) -> Vec<(usize, f64)> {
     dks.iter().map(|&d| (d, variance(&sample_dots(d, samples, seed)))).collect()
@@ -68,6 +117,20 @@ mod tests {
         let d_k = 128;
         let scaled: Vec<f32> = sample_dots(d_k, 20_000, 3).iter().map(|x| x / (d_k as f32).sqrt()).collect();
         assert!((variance(&scaled) - 1.0).abs() < 0.06);
+    }
+
+    #[test]
+    fn the_density_curve_has_the_histograms_area() {
+        // Σ counts ≈ ∫ curve: both ≈ the number of samples inside ±4σ.
+        let e = experiment(16, 4000, 1);
+        for h in [&e.raw, &e.scaled] {
+            let total: u32 = h.counts.iter().sum();
+            let (lo, hi) = h.range;
+            let (step, bin) = ((hi - lo) / 100.0, (hi - lo) / BINS as f32);
+            let area: f32 = h.density.iter().map(|(_, y)| y * step / bin).sum();
+            assert!((area / total as f32 - 1.0).abs() < 0.05, "area {area} vs {total}");
+        }
+        assert_eq!(e.raw.range, (-16.0, 16.0), "±4σ with σ = √16");
     }
 
     #[test]

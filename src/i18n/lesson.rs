@@ -1,274 +1,170 @@
 //! Messages of the lesson, the lab and the controls.
 
-use super::Text;
-
-/// A message of the lesson. Some hold placeholders such as `{n}`, filled with [`super::fill`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Msg {
-    AppTitle,
-    Tagline,
-    /// The label of the language switch: the *other* language's name.
-    SwitchLanguage,
-    ComputeError,
-    PanicNotice,
-    // Controls
-    ControlsTitle,
-    Sentence,
-    KvSentence,
-    TokenCount,
-    ErrNoTokens,
-    ErrTooManyTokens,
-    ErrSeed,
-    DModel,
-    Heads,
-    Seed,
-    NewSeed,
-    Positional,
-    Mask,
-    MaskNone,
-    MaskCausal,
-    Kind,
-    KindSelf,
-    KindCross,
-    Scaling,
-    Temperature,
-    // Stepper
-    Prev,
-    Next,
-    StepOf,
-    StageNav,
-    Head,
-    Notice,
-    HoverHint,
-    // Stage names, explanations and "what to notice"
-    NameInput,
-    NameProjection,
-    NameScores,
-    NameScaling,
-    NameSoftmax,
-    NameOutput,
-    NameMultiHead,
-    ExplainInput,
-    ExplainProjection,
-    ExplainScores,
-    ExplainScaling,
-    ExplainSoftmax,
-    ExplainOutput,
-    ExplainMultiHead,
-    NoticeInput,
-    NoticeProjection,
-    NoticeScores,
-    NoticeScaling,
-    NoticeSoftmax,
-    NoticeOutput,
-    NoticeMultiHead,
-    // Matrix names
-    MatEmbedding,
-    MatPositional,
-    MatInput,
-    MatQueries,
-    MatKeys,
-    MatValues,
-    MatScores,
-    MatScaled,
-    MatWeights,
-    MatHeadOutput,
-    MatConcat,
-    MatOutput,
-    // Stage details
-    PositionalOff,
-    ScalingOff,
-    Spread,
-    RowSums,
-    QueryRow,
-    LargestTerms,
-    Contributions,
-    Masked,
-    RowChart,
-    // Saturation lab
-    LabTitle,
-    LabExplain,
-    LabDk,
-    LabScaleToggle,
-    ReadoutStd,
-    ReadoutMaxWeight,
-    ReadoutEntropy,
-    ReadoutGrad,
-    ChartStd,
-    ChartMaxWeight,
-    ChartEntropy,
-    ChartGrad,
-    SeriesScaled,
-    SeriesUnscaled,
-    SeriesCurrent,
-    LabRow,
-}
-
-impl Text for Msg {
-    fn pair(self) -> (&'static str, &'static str) {
-        match self {
-        Self::AppTitle => ("Attention Lab", "自注意力实验室"),
-        Self::Tagline => (
+super::catalogue! {
+    /// A message of the lesson. Some hold placeholders such as `{n}`, filled with [`super::fill`].
+    pub enum Msg {
+        AppTitle => ("Attention Lab", "自注意力实验室"),
+        Tagline => (
             "Run self-attention step by step and watch every number it computes.",
             "一步一步运行自注意力，看清它算出的每一个数。",
         ),
-        Self::SwitchLanguage => ("中文", "English"),
-        Self::ComputeError => ("Could not compute attention", "无法计算注意力"),
-        Self::PanicNotice => (
+        /// The label of the language switch: the *other* language's name.
+        SwitchLanguage => ("中文", "English"),
+        ComputeError => ("Could not compute attention", "无法计算注意力"),
+        PanicNotice => (
             "Something went wrong inside the page and it stopped. Please reload. Details:",
             "页面内部出错并已停止，请刷新。详情：",
         ),
 
-        Self::ControlsTitle => ("Settings", "设置"),
-        Self::Sentence => ("Sentence", "句子"),
-        Self::KvSentence => ("Second sentence (keys and values)", "第二个句子（键和值）"),
-        Self::TokenCount => ("{n} tokens", "{n} 个词元"),
-        Self::ErrNoTokens => (
+        ControlsTitle => ("Settings", "设置"),
+        Sentence => ("Sentence", "句子"),
+        KvSentence => ("Second sentence (keys and values)", "第二个句子（键和值）"),
+        TokenCount => ("{n} tokens", "{n} 个词元"),
+        ErrNoTokens => (
             "Type at least one word. The heatmaps keep showing the last sentence.",
             "请至少输入一个词。热力图仍显示上一个句子。",
         ),
-        Self::ErrTooManyTokens => (
+        ErrTooManyTokens => (
             "{n} tokens is more than the {max} the heatmaps can show. The last sentence stays.",
             "共 {n} 个词元，超过了热力图能显示的 {max} 个。仍显示上一个句子。",
         ),
-        Self::ErrSeed => ("The seed must be a whole number from 0 to {max}.", "种子必须是 0 到 {max} 之间的整数。"),
-        Self::DModel => ("Model width d_model", "模型维度 d_model"),
-        Self::Heads => ("Heads", "头数"),
-        Self::Seed => ("Seed", "随机种子"),
-        Self::NewSeed => ("New random weights", "换一组随机权重"),
-        Self::Positional => ("Positional encoding", "位置编码"),
-        Self::Mask => ("Mask", "掩码"),
-        Self::MaskNone => ("none", "无"),
-        Self::MaskCausal => ("causal (no peeking ahead)", "因果（不能偷看后文）"),
-        Self::Kind => ("Attention", "注意力类型"),
-        Self::KindSelf => ("self-attention", "自注意力"),
-        Self::KindCross => ("cross-attention", "交叉注意力"),
-        Self::Scaling => ("Divide scores by √d_k", "分数除以 √d_k"),
-        Self::Temperature => ("Softmax temperature T", "softmax 温度 T"),
+        ErrSeed => ("The seed must be a whole number from 0 to {max}.", "种子必须是 0 到 {max} 之间的整数。"),
+        DModel => ("Model width d_model", "模型维度 d_model"),
+        Heads => ("Heads", "头数"),
+        Seed => ("Seed", "随机种子"),
+        NewSeed => ("New random weights", "换一组随机权重"),
+        Positional => ("Positional encoding", "位置编码"),
+        Mask => ("Mask", "掩码"),
+        MaskNone => ("none", "无"),
+        MaskCausal => ("causal (no peeking ahead)", "因果（不能偷看后文）"),
+        Kind => ("Attention", "注意力类型"),
+        KindSelf => ("self-attention", "自注意力"),
+        KindCross => ("cross-attention", "交叉注意力"),
+        Scaling => ("Divide scores by √d_k", "分数除以 √d_k"),
+        Temperature => ("Softmax temperature T", "softmax 温度 T"),
 
-        Self::Prev => ("← Previous", "← 上一步"),
-        Self::Next => ("Next →", "下一步 →"),
-        Self::StepOf => ("Step {i} of {n}", "第 {i} 步，共 {n} 步"),
-        Self::StageNav => ("Stages of the computation", "计算步骤"),
-        Self::Head => ("Head", "头"),
-        Self::Notice => ("What to notice:", "留意："),
-        Self::HoverHint => (
+        Prev => ("← Previous", "← 上一步"),
+        Next => ("Next →", "下一步 →"),
+        StepOf => ("Step {i} of {n}", "第 {i} 步，共 {n} 步"),
+        StageNav => ("Stages of the computation", "计算步骤"),
+        Head => ("Head", "头"),
+        Notice => ("What to notice:", "留意："),
+        HoverHint => (
             "Hover over a cell (or tap it) to see the numbers behind it.",
             "把鼠标移到格子上（或点一下），查看它背后的数字。",
         ),
 
-        Self::NameInput => ("Input", "输入"),
-        Self::NameProjection => ("Q, K, V", "Q、K、V"),
-        Self::NameScores => ("Scores QKᵀ", "分数 QKᵀ"),
-        Self::NameScaling => ("÷ √d_k", "÷ √d_k"),
-        Self::NameSoftmax => ("Softmax", "Softmax"),
-        Self::NameOutput => ("Weighted sum", "加权求和"),
-        Self::NameMultiHead => ("Multi-head", "多头"),
-        Self::ExplainInput => (
+        NameInput => ("Input", "输入"),
+        NameProjection => ("Q, K, V", "Q、K、V"),
+        NameScores => ("Scores QKᵀ", "分数 QKᵀ"),
+        NameScaling => ("÷ √d_k", "÷ √d_k"),
+        NameSoftmax => ("Softmax", "Softmax"),
+        NameOutput => ("Weighted sum", "加权求和"),
+        NameMultiHead => ("Multi-head", "多头"),
+        ExplainInput => (
             "A sentence becomes a matrix. Every token gets a vector of d_model numbers, its embedding, and the same word always gets the same vector. Attention by itself cannot tell order, so a positional encoding (sines and cosines of many frequencies) is added to mark where each token sits.",
             "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入；同一个词永远得到同一个向量。注意力本身分不清先后，所以还要加上位置编码（多种频率的正弦和余弦），标记每个词元所在的位置。",
         ),
-        Self::ExplainProjection => (
+        ExplainProjection => (
             "Think of a library. Each token writes a query (what it is looking for), a key (the label on its spine that others match against) and a value (the content it hands over when picked). All three come from the same X, multiplied by three learned matrices W_Q, W_K and W_V.",
             "把它想象成图书馆：每个词元写下一个查询（我要找什么）、一个键（书脊上的标签，供别人匹配）和一个值（被选中时交出的内容）。三者都来自同一个 X，分别乘以三个可学习的矩阵 W_Q、W_K、W_V。",
         ),
-        Self::ExplainScores => (
+        ExplainScores => (
             "Every query is compared with every key by a dot product, S_ij = q_i · k_j. A large score means token i is asking for what token j offers. One matrix product gives all n × n pairs at once, which is also why the cost of attention grows with the square of the length.",
             "每个查询都和每个键做点积比较：S_ij = q_i · k_j。分数大，说明第 i 个词元要找的正是第 j 个词元能提供的。一次矩阵乘法就得到全部 n × n 对，这也正是注意力的开销随长度平方增长的原因。",
         ),
-        Self::ExplainScaling => (
+        ExplainScaling => (
             "A dot product adds up d_k products; if each factor has variance 1, the sum has variance d_k, so scores grow like √d_k. Dividing by √d_k brings their spread back to about 1 whatever the head width, before the softmax sees them.",
             "点积是 d_k 个乘积之和；若每个因子方差为 1，和的方差就是 d_k，分数的大小随 √d_k 增长。除以 √d_k 可以在分数进入 softmax 之前，把它们的离散程度拉回到 1 左右，与头的宽度无关。",
         ),
-        Self::ExplainSoftmax => (
+        ExplainSoftmax => (
             "Softmax turns each row of scores into weights that are positive and add up to 1: take the exponential of each score, then divide by the row's total. Under a causal mask the future keys are set to −∞ first, so their weight is exactly 0.",
             "softmax 把每一行分数变成全为正、总和为 1 的权重：先对每个分数取指数，再除以这一行的总和。使用因果掩码时，未来位置的键会先被设为 −∞，因此权重恰好为 0。",
         ),
-        Self::ExplainOutput => (
+        ExplainOutput => (
             "Each output row is an average of the value rows, weighted by that query's attention: O = A · V. A token that attends mostly to one other token ends up carrying mostly that token's value.",
             "输出的每一行都是各个值向量的加权平均，权重就是该查询的注意力：O = A · V。一个主要关注某个词元的词元，得到的输出也主要是那个词元的值。",
         ),
-        Self::ExplainMultiHead => (
+        ExplainMultiHead => (
             "Several heads run side by side, each on its own d_k columns of Q, K and V, so each can pick up a different kind of relation. Their outputs are placed next to each other (concatenated) and mixed back into d_model columns by W_O.",
             "多个头并排运行，每个头只使用 Q、K、V 中属于自己的 d_k 列，因此各自能捕捉不同类型的关系。各头的输出并排拼接起来，再由 W_O 混合回 d_model 列。",
         ),
-        Self::NoticeInput => (
+        NoticeInput => (
             "Switch the positional encoding off: a repeated word then gets identical rows in X.",
             "关掉位置编码：重复出现的词在 X 中的行会变得一模一样。",
         ),
-        Self::NoticeProjection => (
+        NoticeProjection => (
             "The columns are shared out among the heads: head h reads columns h·d_k to (h+1)·d_k − 1.",
             "这些列会分给各个头：第 h 个头读取第 h·d_k 到 (h+1)·d_k − 1 列。",
         ),
-        Self::NoticeScores => (
+        NoticeScores => (
             "Hover a cell: the score is a sum of d_k products, and a few large terms usually decide it.",
             "把鼠标移到格子上：分数是 d_k 个乘积之和，往往由少数几个大项决定。",
         ),
-        Self::NoticeScaling => (
+        NoticeScaling => (
             "Both maps share one colour scale, so the scaled one looks paler: its numbers are √d_k times smaller.",
             "两张图共用一个色标，所以缩放后的那张更淡：它的数值小了 √d_k 倍。",
         ),
-        Self::NoticeSoftmax => (
+        NoticeSoftmax => (
             "Click a row to see that query's weights as bars. Turn scaling off above and the rows sharpen.",
             "点击某一行，下方用柱状图显示该查询的权重。在上方关闭缩放，各行会变得更尖锐。",
         ),
-        Self::NoticeOutput => (
+        NoticeOutput => (
             "Hover an output cell to see which value rows it was made from, and how much each gave.",
             "把鼠标移到输出格子上，看看它由哪些值向量组成，各占多少。",
         ),
-        Self::NoticeMultiHead => (
+        NoticeMultiHead => (
             "Even with random weights the heads look different; training makes each one specialise.",
             "即使权重是随机的，各个头的模式也互不相同；训练会让它们各有分工。",
         ),
 
-        Self::MatEmbedding => ("Embedding E", "嵌入 E"),
-        Self::MatPositional => ("Positional encoding PE", "位置编码 PE"),
-        Self::MatInput => ("Input X", "输入 X"),
-        Self::MatQueries => ("Queries Q", "查询 Q"),
-        Self::MatKeys => ("Keys K", "键 K"),
-        Self::MatValues => ("Values V", "值 V"),
-        Self::MatScores => ("Scores S", "分数 S"),
-        Self::MatScaled => ("Scaled S/√d_k", "缩放后 S/√d_k"),
-        Self::MatWeights => ("Weights A", "权重 A"),
-        Self::MatHeadOutput => ("Output O", "输出 O"),
-        Self::MatConcat => ("Concat", "拼接"),
-        Self::MatOutput => ("Output · W_O", "输出 · W_O"),
+        MatEmbedding => ("Embedding E", "嵌入 E"),
+        MatPositional => ("Positional encoding PE", "位置编码 PE"),
+        MatInput => ("Input X", "输入 X"),
+        MatQueries => ("Queries Q", "查询 Q"),
+        MatKeys => ("Keys K", "键 K"),
+        MatValues => ("Values V", "值 V"),
+        MatScores => ("Scores S", "分数 S"),
+        MatScaled => ("Scaled S/√d_k", "缩放后 S/√d_k"),
+        MatWeights => ("Weights A", "权重 A"),
+        MatHeadOutput => ("Output O", "输出 O"),
+        MatConcat => ("Concat", "拼接"),
+        MatOutput => ("Output · W_O", "输出 · W_O"),
 
-        Self::PositionalOff => ("Positional encoding is off: X = E.", "位置编码已关闭：X = E。"),
-        Self::ScalingOff => (
+        PositionalOff => ("Positional encoding is off: X = E.", "位置编码已关闭：X = E。"),
+        ScalingOff => (
             "Scaling is switched off in the settings, so nothing is divided: both maps are the same.",
             "设置中已关闭缩放，没有做除法：两张图完全相同。",
         ),
-        Self::Spread => ("std {std}, range {min} to {max}", "标准差 {std}，范围 {min} 到 {max}"),
-        Self::RowSums => (
+        Spread => ("std {std}, range {min} to {max}", "标准差 {std}，范围 {min} 到 {max}"),
+        RowSums => (
             "Every row sums to 1 (largest deviation {dev}).",
             "每一行之和都为 1（最大偏差 {dev}）。",
         ),
-        Self::QueryRow => ("Query", "查询"),
-        Self::LargestTerms => ("largest terms", "最大的几项"),
-        Self::Contributions => ("largest contributions", "贡献最大的几项"),
-        Self::Masked => ("masked (−∞ before softmax, weight 0)", "被掩码（softmax 前为 −∞，权重为 0）"),
-        Self::RowChart => ("Weights of query “{tok}”", "查询 “{tok}” 的权重"),
+        QueryRow => ("Query", "查询"),
+        LargestTerms => ("largest terms", "最大的几项"),
+        Contributions => ("largest contributions", "贡献最大的几项"),
+        Masked => ("masked (−∞ before softmax, weight 0)", "被掩码（softmax 前为 −∞，权重为 0）"),
+        RowChart => ("Weights of query “{tok}”", "查询 “{tok}” 的权重"),
 
-        Self::LabTitle => ("Saturation lab: why divide by √d_k?", "饱和实验：为什么要除以 √d_k？"),
-        Self::LabExplain => (
+        LabTitle => ("Saturation lab: why divide by √d_k?", "饱和实验：为什么要除以 √d_k？"),
+        LabExplain => (
             "Here q and k are random vectors whose entries have variance 1, the assumption of the classic argument. Their dot product adds d_k independent terms of variance 1, so Var(q·k) = d_k. Turn scaling off and drag d_k up: the scores spread out, each softmax row collapses onto its largest entry, and the gradient that can flow back through the softmax fades to zero. With scaling on, every d_k looks alike.",
             "这里的 q 和 k 是各分量方差为 1 的随机向量，正是经典推导的假设。它们的点积是 d_k 个方差为 1 的独立项之和，所以 Var(q·k) = d_k。关闭缩放并把 d_k 往右拖：分数越拉越开，softmax 的每一行都塌缩到最大的那一项上，能穿过 softmax 回传的梯度也逐渐消失。打开缩放后，不同的 d_k 看起来都差不多。",
         ),
-        Self::LabDk => ("Head width d_k", "头的维度 d_k"),
-        Self::LabScaleToggle => ("Divide by √d_k", "除以 √d_k"),
-        Self::ReadoutStd => ("Score std (√d_k = {sqrt})", "分数标准差（√d_k = {sqrt}）"),
-        Self::ReadoutMaxWeight => ("Top weight of a typical row (median)", "典型行的最大权重（中位数）"),
-        Self::ReadoutEntropy => ("Mean entropy (uniform: ln n = {logn})", "平均熵（均匀分布：ln n = {logn}）"),
-        Self::ReadoutGrad => ("Gradient survival (softmax Jacobian norm, typical row)", "梯度存活（softmax 雅可比范数，典型行）"),
-        Self::ChartStd => ("Score std against d_k (unscaled follows √d_k)", "分数标准差随 d_k 变化（不缩放时按 √d_k 增长）"),
-        Self::ChartEntropy => ("Mean entropy ÷ ln n against d_k (1 = uniform, 0 = one-hot)", "平均熵 ÷ ln n 随 d_k 变化（1 为均匀，0 为独热）"),
-        Self::ChartMaxWeight => ("Typical top weight against d_k", "典型最大权重随 d_k 变化"),
-        Self::ChartGrad => ("Gradient survival against d_k", "梯度存活随 d_k 变化"),
-        Self::SeriesScaled => ("scaled ÷√d_k", "缩放 ÷√d_k"),
-        Self::SeriesUnscaled => ("not scaled", "不缩放"),
-        Self::SeriesCurrent => ("current d_k", "当前 d_k"),
-        Self::LabRow => ("Weights of one row (query 1)", "其中一行的权重（第 1 个查询）"),
-        }
+        LabDk => ("Head width d_k", "头的维度 d_k"),
+        LabScaleToggle => ("Divide by √d_k", "除以 √d_k"),
+        ReadoutStd => ("Score std (√d_k = {sqrt})", "分数标准差（√d_k = {sqrt}）"),
+        ReadoutMaxWeight => ("Top weight of a typical row (median)", "典型行的最大权重（中位数）"),
+        ReadoutEntropy => ("Mean entropy (uniform: ln n = {logn})", "平均熵（均匀分布：ln n = {logn}）"),
+        ReadoutGrad => ("Gradient survival (softmax Jacobian norm, typical row)", "梯度存活（softmax 雅可比范数，典型行）"),
+        ChartStd => ("Score std against d_k (unscaled follows √d_k)", "分数标准差随 d_k 变化（不缩放时按 √d_k 增长）"),
+        ChartEntropy => ("Mean entropy ÷ ln n against d_k (1 = uniform, 0 = one-hot)", "平均熵 ÷ ln n 随 d_k 变化（1 为均匀，0 为独热）"),
+        ChartMaxWeight => ("Typical top weight against d_k", "典型最大权重随 d_k 变化"),
+        ChartGrad => ("Gradient survival against d_k", "梯度存活随 d_k 变化"),
+        SeriesScaled => ("scaled ÷√d_k", "缩放 ÷√d_k"),
+        SeriesUnscaled => ("not scaled", "不缩放"),
+        SeriesCurrent => ("current d_k", "当前 d_k"),
+        LabRow => ("Weights of one row (query 1)", "其中一行的权重（第 1 个查询）"),
     }
 }

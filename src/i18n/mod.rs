@@ -2,6 +2,28 @@
 //! both languages, so a message cannot exist in only one of them. Lesson messages live in
 //! `lesson`, those of the deeper views in `views`.
 
+/// Declares a message catalogue: the enum, `ALL` (every message, for the tests) and its
+/// [`Text`] impl, from one list of `Name => ("English", "中文")` entries.
+macro_rules! catalogue {
+    ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident => ($en:expr, $zh:expr $(,)?)),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name { $($(#[$vmeta])* $variant),+ }
+
+        impl $name {
+            /// Every message of the catalogue.
+            pub const ALL: [$name; [$(stringify!($variant)),+].len()] = [$($name::$variant),+];
+        }
+
+        impl super::Text for $name {
+            fn pair(self) -> (&'static str, &'static str) {
+                match self { $($name::$variant => ($en, $zh)),+ }
+            }
+        }
+    };
+}
+use catalogue;
+
 mod classroom;
 mod lesson;
 mod views;
@@ -10,12 +32,14 @@ pub use classroom::ClassMsg;
 pub use lesson::Msg;
 pub use views::ViewMsg;
 
-/// The two languages of the site.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
+crate::slugged! {
+    /// The two languages of the site; the slug is the code in the URL and in storage.
+    #[derive(Default)]
+    pub enum Lang {
+        #[default]
+        En = "en",
+        Zh = "zh",
+    }
 }
 
 impl Lang {
@@ -28,11 +52,11 @@ impl Lang {
         }
     }
 
-    /// The tag for `<html lang>` and the URL.
-    pub fn code(self) -> &'static str {
+    /// The BCP 47 tag for `lang` attributes: the script matters to fonts, so "zh-CN".
+    pub fn tag(self) -> &'static str {
         match self {
             Self::En => "en",
-            Self::Zh => "zh",
+            Self::Zh => "zh-CN",
         }
     }
 }
@@ -72,6 +96,35 @@ mod tests {
     fn placeholders_are_filled() {
         assert_eq!(fill(t(Lang::En, Msg::StepOf), &[("i", "2"), ("n", "7")]), "Step 2 of 7");
         assert_eq!(fill(t(Lang::Zh, Msg::TokenCount), &[("n", "11")]), "11 个词元");
+    }
+
+    /// The `{name}`s of a template, sorted.
+    fn placeholders(template: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = template.split('{').skip(1).filter_map(|rest| rest.split_once('}')).map(|(name, _)| name).collect();
+        names.sort_unstable();
+        names
+    }
+
+    fn pairs() -> impl Iterator<Item = (String, (&'static str, &'static str))> {
+        let lesson = Msg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
+        let class = ClassMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
+        let views = ViewMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
+        lesson.chain(class).chain(views)
+    }
+
+    #[test]
+    fn every_template_has_the_same_placeholders_in_both_languages() {
+        assert_eq!(placeholders("{n} of {max}, {n}"), ["max", "n", "n"]);
+        for (name, (en, zh)) in pairs() {
+            assert_eq!(placeholders(en), placeholders(zh), "{name}: {en:?} / {zh:?}");
+        }
+    }
+
+    #[test]
+    fn no_message_is_empty_in_either_language() {
+        for (name, (en, zh)) in pairs() {
+            assert!(!en.trim().is_empty() && !zh.trim().is_empty(), "{name}");
+        }
     }
 
     #[test]

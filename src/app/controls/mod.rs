@@ -6,7 +6,7 @@ mod sentence;
 mod switches;
 mod toggle;
 
-use super::state::use_lab;
+use super::page::use_page;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 pub use sentence::Which;
@@ -16,11 +16,11 @@ use sentence::SentenceBox;
 /// Every control of the lesson, in one panel.
 #[component]
 pub fn Controls() -> impl IntoView {
-    let lab = use_lab();
-    let cross = lab.pick(|s| s.cross);
+    let page = use_page();
+    let cross = page.pick(|s| s.cross);
     view! {
         <aside class="controls" aria-labelledby="controls-title">
-            <h2 id="controls-title" class="controls__title">{lab.text(Msg::ControlsTitle)}</h2>
+            <h2 id="controls-title" class="controls__title">{page.text(Msg::ControlsTitle)}</h2>
             <SentenceBox which=Which::Query />
             <Show when=move || cross.get()>
                 <SentenceBox which=Which::KeyValue />

@@ -1,10 +1,10 @@
 //! A sentence box with its tokens shown as chips. Text that gives no tokens, or too many,
 //! is not applied: the error says why and the heatmaps keep the last good sentence.
 
-use crate::app::state::use_lab;
+use crate::app::page::use_page;
 use crate::core::tokenize::tokenize;
 use crate::i18n::{fill, Msg};
-use crate::settings::MAX_TOKENS;
+use crate::settings::{SentenceProblem, MAX_TOKENS};
 use leptos::prelude::*;
 
 /// Which sentence a box edits.
@@ -16,23 +16,16 @@ pub enum Which {
     KeyValue,
 }
 
-/// Why typed text was not applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Problem {
-    NoTokens,
-    TooMany(usize),
-}
-
 /// A textarea for one sentence, its error line and its token chips.
 #[component]
 pub fn SentenceBox(
     /// Which sentence this box edits.
     which: Which,
 ) -> impl IntoView {
-    let lab = use_lab();
-    let (problem, set_problem) = signal(None::<Problem>);
+    let page = use_page();
+    let (problem, set_problem) = signal(None::<SentenceProblem>);
     let applied = Memo::new(move |_| {
-        lab.settings.with(|s| match which {
+        page.settings.with(|s| match which {
             Which::Query => s.text.clone(),
             Which::KeyValue => s.kv_text.clone(),
         })
@@ -46,32 +39,26 @@ pub fn SentenceBox(
 
     let on_input = move |ev| {
         let text = event_target_value(&ev);
-        let n = tokenize(&text).len();
-        if n == 0 {
-            set_problem.set(Some(Problem::NoTokens));
-        } else if n > MAX_TOKENS {
-            set_problem.set(Some(Problem::TooMany(n)));
-        } else {
-            set_problem.set(None);
-            lab.settings.update(|s| match which {
-                Which::Query => {
-                    s.text = text;
-                    s.query = s.query.min(n - 1);
-                }
-                Which::KeyValue => s.kv_text = text,
-            });
-        }
+        let mut result = Ok(());
+        page.apply(|s| {
+            result = match which {
+                Which::Query => s.set_text(&text),
+                Which::KeyValue => s.set_kv_text(&text),
+            };
+            result.is_ok()
+        });
+        set_problem.set(result.err());
     };
     let message = move || {
         problem.get().map(|p| match p {
-            Problem::NoTokens => lab.t(Msg::ErrNoTokens).to_string(),
-            Problem::TooMany(n) => fill(lab.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &MAX_TOKENS.to_string())]),
+            SentenceProblem::NoTokens => page.t(Msg::ErrNoTokens).to_string(),
+            SentenceProblem::TooMany(n) => fill(page.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &MAX_TOKENS.to_string())]),
         })
     };
 
     view! {
         <div class="field">
-            <label class="field__label" for=id>{move || lab.t(label)}</label>
+            <label class="field__label" for=id>{move || page.t(label)}</label>
             <textarea
                 id=id
                 class="field__text"
@@ -86,7 +73,7 @@ pub fn SentenceBox(
                 {message}
             </p>
             <p class="field__hint" data-testid=format!("{testid}-count")>
-                {move || fill(lab.t(Msg::TokenCount), &[("n", &tokens.with(Vec::len).to_string())])}
+                {move || fill(page.t(Msg::TokenCount), &[("n", &tokens.with(Vec::len).to_string())])}
             </p>
             <ul class="chips" data-testid=format!("{testid}-chips")>
                 <For each=move || tokens.get().into_iter().enumerate() key=|(i, t)| (*i, t.clone()) let((_, token))>

@@ -1,53 +1,54 @@
 //! Positional encoding, mask, self/cross, scaling and temperature.
 
-use crate::number::parse_decimal;
 use super::toggle::Toggle;
-use crate::app::state::use_lab;
+use crate::app::page::use_page;
+use crate::core::attention::Mask;
+use crate::core::variants::Variant;
 use crate::i18n::Msg;
+use crate::number::parse_decimal;
 use crate::settings::{format_temperature, TEMPERATURE_RANGE};
 use leptos::prelude::*;
 
 /// The switches that change how attention is computed.
 #[component]
 pub fn Switches() -> impl IntoView {
-    let lab = use_lab();
-    let causal = lab.pick(|s| s.causal);
-    let cross = lab.pick(|s| s.cross);
-    let temperature = lab.pick(|s| s.temperature);
+    let page = use_page();
+    let mask = page.pick(|s| s.mask);
+    let cross = page.pick(|s| s.cross);
+    let temperature = page.pick(|s| s.temperature);
+    // The slider moves in log₁₀ T, so 0.05–1 gets as much room as 1–20.
     let (lo, hi) = (TEMPERATURE_RANGE.0.log10(), TEMPERATURE_RANGE.1.log10());
 
     view! {
         <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.positional set=|s, v| s.positional = v />
         <Toggle testid="scaling-toggle" label=Msg::Scaling get=|s| s.scaled set=|s, v| s.scaled = v />
         <div class="field field--row">
-            <label class="field__label" for="mask">{lab.text(Msg::Mask)}</label>
-            <select id="mask" data-testid="mask-select" prop:value=move || if causal.get() { "causal" } else { "none" }
-                on:change=move |ev| lab.settings.update(|s| s.causal = event_target_value(&ev) == "causal")>
-                <option value="none">{lab.text(Msg::MaskNone)}</option>
-                <option value="causal">{lab.text(Msg::MaskCausal)}</option>
+            <label class="field__label" for="mask">{page.text(Msg::Mask)}</label>
+            <select id="mask" data-testid="mask-select" prop:value=move || mask.get().slug()
+                on:change=move |ev| { if let Some(m) = Mask::from_slug(&event_target_value(&ev)) { page.settings.update(|s| s.mask = m) } }>
+                <option value=Mask::None.slug()>{page.text(Msg::MaskNone)}</option>
+                <option value=Mask::Causal.slug()>{page.text(Msg::MaskCausal)}</option>
             </select>
         </div>
         <div class="field field--row">
-            <label class="field__label" for="kind">{lab.text(Msg::Kind)}</label>
-            <select id="kind" data-testid="kind-select" prop:value=move || if cross.get() { "cross" } else { "self" }
-                on:change=move |ev| lab.settings.update(|s| s.cross = event_target_value(&ev) == "cross")>
-                <option value="self">{lab.text(Msg::KindSelf)}</option>
-                <option value="cross">{lab.text(Msg::KindCross)}</option>
+            <label class="field__label" for="kind">{page.text(Msg::Kind)}</label>
+            <select id="kind" data-testid="kind-select" prop:value=move || if cross.get() { Variant::Cross.slug() } else { Variant::SelfAttention.slug() }
+                on:change=move |ev| page.settings.update(|s| s.cross = event_target_value(&ev) == Variant::Cross.slug())>
+                <option value=Variant::SelfAttention.slug()>{page.text(Msg::KindSelf)}</option>
+                <option value=Variant::Cross.slug()>{page.text(Msg::KindCross)}</option>
             </select>
         </div>
         <div class="field">
             <label class="field__label" for="temperature">
-                {lab.text(Msg::Temperature)} " = " <span data-testid="temperature-value">{move || format_temperature(temperature.get())}</span>
+                {page.text(Msg::Temperature)} " = " <span data-testid="temperature-value">{move || format_temperature(temperature.get())}</span>
             </label>
             <input id="temperature" type="range" data-testid="temperature-slider"
                 min=lo.to_string() max=hi.to_string() step="0.01"
                 prop:value=move || temperature.get().log10().to_string()
                 on:input=move |ev| {
-                    if let Some(x) = parse_decimal(&event_target_value(&ev)).map(|x| x as f32) {
-                        let t = 10f32.powf(x.clamp(lo, hi));
-                        // Two decimals, like the URL, so what is shown is what is computed.
-                        let t = (t * 100.0).round() / 100.0;
-                        lab.settings.update(|s| s.temperature = t.clamp(TEMPERATURE_RANGE.0, TEMPERATURE_RANGE.1));
+                    if let Some(x) = parse_decimal(&event_target_value(&ev)) {
+                        let t = 10f64.powf(x.clamp(f64::from(lo), f64::from(hi)));
+                        page.apply(|s| s.set_temperature(t));
                     }
                 } />
         </div>

@@ -1,6 +1,6 @@
 //! A checkbox bound to one boolean of the settings.
 
-use crate::app::state::use_lab;
+use crate::app::page::use_page;
 use crate::i18n::Msg;
 use crate::settings::Settings;
 use leptos::prelude::*;
@@ -17,13 +17,13 @@ pub fn Toggle(
     /// Writes the switch.
     set: fn(&mut Settings, bool),
 ) -> impl IntoView {
-    let lab = use_lab();
-    let checked = lab.pick(get);
+    let page = use_page();
+    let checked = page.pick(get);
     view! {
         <label class="switch">
             <input type="checkbox" data-testid=testid prop:checked=checked
-                on:change=move |ev| lab.settings.update(|s| set(s, event_target_checked(&ev))) />
-            {lab.text(label)}
+                on:change=move |ev| page.settings.update(|s| set(s, event_target_checked(&ev))) />
+            {page.text(label)}
         </label>
     }
 }

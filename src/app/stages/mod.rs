@@ -18,17 +18,14 @@ pub use scaling::ScalingStage;
 pub use scores::ScoresStage;
 pub use softmax::SoftmaxStage;
 
-use super::state::{use_lab, Shared};
-use super::stepper::stage_name;
+use super::charts::SpotlightScope;
 use super::download::save_text;
-use super::heatmap::SpotlightScope;
-use super::specs::caption;
-use crate::export::{file_stem, trace_json};
-use crate::i18n::ClassMsg;
-use crate::chart::heatmap::HeatmapSpec;
+use super::page::{use_page, Shared};
+use super::stepper::stage_name;
 use crate::core::scenario::Outcome;
 use crate::core::trace::HeadTrace;
-use crate::i18n::{Lang, Msg};
+use crate::export::trace_json;
+use crate::i18n::{ClassMsg, Lang, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -46,11 +43,11 @@ fn StagePanel(
     /// The stage's heatmaps and readouts.
     children: Children,
 ) -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     provide_context(SpotlightScope);
     let save_json = move |_| {
-        let json = lab.outcome.with_untracked(|o| o.as_ref().map(|o| lab.settings.with_untracked(|s| (trace_json(&o.0, s), file_stem(s, "trace")))));
-        if let Some((json, stem)) = json {
+        let stem = page.file_stem("trace");
+        if let Some(json) = page.outcome.with_untracked(|o| o.as_ref().map(|o| trace_json(&o.0, &stem))) {
             if let Err(e) = save_text(&format!("{stem}.json"), "application/json", &json) {
                 leptos::logging::error!("{e}");
             }
@@ -59,17 +56,17 @@ fn StagePanel(
     view! {
         <section class="stage" data-testid=format!("stage-{}", stage.slug())>
             <div class="stage__head">
-                <h2 class="stage__title">{stage.index() + 1} ". " {move || lab.t(stage_name(stage))}</h2>
+                <h2 class="stage__title">{stage.index() + 1} ". " {move || page.t(stage_name(stage))}</h2>
                 <button type="button" class="button button--small" data-testid="export-json" on:click=save_json>
-                    {lab.text(ClassMsg::ExportJson)}
+                    {page.text(ClassMsg::ExportJson)}
                 </button>
             </div>
             <div class="stage__formula" inner_html=formula></div>
-            <p class="stage__explain">{move || lab.t(explain)}</p>
+            <p class="stage__explain">{move || page.t(explain)}</p>
             <TokenStrip />
-            <p class="stage__hint">{lab.text(Msg::HoverHint)}</p>
+            <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
             {children()}
-            <p class="stage__notice"><strong>{lab.text(Msg::Notice)}</strong> " " {move || lab.t(notice)}</p>
+            <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice)}</p>
         </section>
     }
 }
@@ -78,16 +75,16 @@ fn StagePanel(
 /// of the stage; clicking it again clears the spotlight.
 #[component]
 fn TokenStrip() -> impl IntoView {
-    let lab = use_lab();
-    let tokens = lab.tokens;
-    let spot = lab.pick(|s| s.spot);
+    let page = use_page();
+    let tokens = page.tokens;
+    let spot = page.pick(|s| s.spot);
     view! {
-        <div class="token-strip" role="group" aria-label=lab.text(ClassMsg::Spotlight)>
-            <span class="token-strip__label" title=lab.text(ClassMsg::SpotlightHint)>{lab.text(ClassMsg::Spotlight)}</span>
+        <div class="token-strip" role="group" aria-label=page.text(ClassMsg::Spotlight)>
+            <span class="token-strip__label" title=page.text(ClassMsg::SpotlightHint)>{page.text(ClassMsg::Spotlight)}</span>
             {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
                 <button type="button" class="token-strip__token" data-testid=format!("spot-{}", i + 1)
                     aria-pressed=move || (spot.get() == Some(i)).to_string()
-                    on:click=move |_| lab.settings.update(|s| s.spot = if s.spot == Some(i) { None } else { Some(i) })>
+                    on:click=move |_| { page.apply(|s| s.set_spot(if s.spot == Some(i) { None } else { Some(i) })); }>
                     {t}
                 </button>
             }).collect_view()}
@@ -98,16 +95,16 @@ fn TokenStrip() -> impl IntoView {
 /// Buttons to choose the head shown by the per-head stages.
 #[component]
 pub(crate) fn HeadPicker() -> impl IntoView {
-    let lab = use_lab();
-    let heads = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(1, |o| o.0.trace.heads.len())));
-    let current = lab.pick(|s| s.head);
+    let page = use_page();
+    let heads = page.pick(|s| s.heads);
+    let current = page.pick(|s| s.head);
     view! {
-        <div class="head-picker" role="group" aria-label=lab.text(Msg::Head)>
-            <span class="head-picker__label">{lab.text(Msg::Head)}</span>
+        <div class="head-picker" role="group" aria-label=page.text(Msg::Head)>
+            <span class="head-picker__label">{page.text(Msg::Head)}</span>
             {move || (0..heads.get()).map(|h| view! {
                 <button type="button" class="head-picker__head" data-testid=format!("head-{}", h + 1)
-                    aria-pressed=move || (current.get().min(heads.get() - 1) == h).to_string()
-                    on:click=move |_| lab.settings.update(|s| s.head = h)>
+                    aria-pressed=move || (current.get() == h).to_string()
+                    on:click=move |_| { page.apply(|s| s.set_head(h)); }>
                     {h + 1}
                 </button>
             }).collect_view()}
@@ -120,10 +117,23 @@ fn from_outcome<T>(f: impl Fn(&Outcome, Lang) -> T + Send + Sync + 'static) -> M
 where
     T: PartialEq + Send + Sync + 'static,
 {
-    let lab = use_lab();
+    let page = use_page();
     Memo::new(move |_| {
-        let lang = lab.lang.get();
-        lab.outcome.with(|o| o.as_ref().map(|Shared(o)| f(o, lang)))
+        let lang = page.lang.get();
+        page.outcome.with(|o| o.as_ref().map(|Shared(o)| f(o, lang)))
+    })
+}
+
+/// The hover text of cell (row, col) of the chosen head, made by `f` from the current
+/// outcome; `f` returns `None` for a cell it has no text for.
+fn head_detail<F>(f: F) -> Callback<(usize, usize), String>
+where
+    F: Fn(&Outcome, &HeadTrace, Lang, (usize, usize)) -> Option<String> + Send + Sync + 'static,
+{
+    let page = use_page();
+    Callback::new(move |cell| {
+        let (h, lang) = (page.settings.with_untracked(|s| s.head), page.lang.get_untracked());
+        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| f(o, o.trace.head(h)?, lang, cell))).unwrap_or_default()
     })
 }
 
@@ -132,21 +142,10 @@ fn from_head<T>(f: impl Fn(&Outcome, &HeadTrace, Lang) -> T + Send + Sync + 'sta
 where
     T: PartialEq + Send + Sync + 'static,
 {
-    let lab = use_lab();
-    let head = lab.pick(|s| s.head);
+    let page = use_page();
+    let head = page.pick(|s| s.head);
     Memo::new(move |_| {
-        let (lang, h) = (lab.lang.get(), head.get());
-        lab.outcome.with(|o| {
-            o.as_ref().and_then(|Shared(o)| {
-                let h = h.min(o.trace.heads.len().saturating_sub(1));
-                o.trace.heads.get(h).map(|ht| f(o, ht, lang))
-            })
-        })
+        let (lang, h) = (page.lang.get(), head.get());
+        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| o.trace.head(h).map(|ht| f(o, ht, lang))))
     })
-}
-
-/// The caption "name: rows × cols" of a heatmap, from the shape of what it draws.
-fn captioned(spec: Memo<Option<HeatmapSpec>>, name: Msg) -> Signal<String> {
-    let lab = use_lab();
-    Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(lab.t(name), s.values.dim())).unwrap_or_default()))
 }

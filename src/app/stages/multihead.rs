@@ -1,9 +1,9 @@
 //! Stage 6: every head's weights side by side, the concatenation and the output through W_O.
 
-use super::{captioned, from_outcome, StagePanel};
-use crate::app::heatmap::Heatmap;
-use crate::app::specs::{caption, indices, signed, weights};
-use crate::app::{formulas, state::use_lab};
+use super::{from_outcome, StagePanel};
+use crate::app::charts::Heatmap;
+use crate::app::specs::{indices, signed, weights};
+use crate::app::{formulas, page::use_page};
 use crate::i18n::Msg;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -11,7 +11,7 @@ use leptos::prelude::*;
 /// Small weight maps per head, then concat and concat · W_O.
 #[component]
 pub fn MultiHeadStage() -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     let heads = from_outcome(|o, _| o.trace.heads.len());
     let concat = from_outcome(|o, _| signed(o.trace.concat.clone(), &o.tokens, indices(o.trace.d_model())));
     let output = from_outcome(|o, _| signed(o.trace.output.clone(), &o.tokens, indices(o.trace.d_model())));
@@ -21,12 +21,12 @@ pub fn MultiHeadStage() -> impl IntoView {
                 {move || (0..heads.get().unwrap_or(0)).map(|h| {
                     let spec = from_outcome(move |o, _| o.trace.heads.get(h).map(|ht| weights(ht.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked)));
                     let spec = Memo::new(move |_| spec.get().flatten());
-                    let cap = Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(&format!("{} {}", lab.t(Msg::Head), h + 1), s.values.dim())).unwrap_or_default()));
-                    view! { <Heatmap spec=spec caption=cap testid="heatmap-head" /> }
+                    let name = Signal::derive(move || format!("{} {}", page.t(Msg::Head), h + 1));
+                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) /> }
                 }).collect_view()}
             </div>
-            <Heatmap spec=concat caption=captioned(concat, Msg::MatConcat) testid="heatmap-concat" />
-            <Heatmap spec=output caption=captioned(output, Msg::MatOutput) testid="heatmap-final" />
+            <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" />
+            <Heatmap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" />
         </StagePanel>
     }
 }

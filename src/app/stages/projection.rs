@@ -1,9 +1,9 @@
 //! Stage 1: Q, K and V, each X times its own weight matrix.
 
-use super::{captioned, from_outcome, StagePanel};
-use crate::app::heatmap::Heatmap;
+use super::{from_outcome, StagePanel};
+use crate::app::charts::Heatmap;
 use crate::app::specs::{indices, signed};
-use crate::app::formulas;
+use crate::app::{formulas, page::use_page};
 use crate::i18n::Msg;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -11,15 +11,16 @@ use leptos::prelude::*;
 /// Q (from the query sentence), K and V (from the key/value sentence).
 #[component]
 pub fn ProjectionStage() -> impl IntoView {
+    let page = use_page();
     let q = from_outcome(|o, _| signed(o.trace.q.clone(), &o.tokens, indices(o.trace.d_model())));
     let k = from_outcome(|o, _| signed(o.trace.k.clone(), &o.kv_tokens, indices(o.trace.d_model())));
     let v = from_outcome(|o, _| signed(o.trace.v.clone(), &o.kv_tokens, indices(o.trace.d_model())));
     view! {
         <StagePanel stage=Stage::Projection formula=formulas::PROJECTION explain=Msg::ExplainProjection notice=Msg::NoticeProjection>
             <div class="stage__grid stage__grid--three">
-                <Heatmap spec=q caption=captioned(q, Msg::MatQueries) testid="heatmap-q" />
-                <Heatmap spec=k caption=captioned(k, Msg::MatKeys) testid="heatmap-k" />
-                <Heatmap spec=v caption=captioned(v, Msg::MatValues) testid="heatmap-v" />
+                <Heatmap spec=q name=page.label(Msg::MatQueries) testid="heatmap-q" />
+                <Heatmap spec=k name=page.label(Msg::MatKeys) testid="heatmap-k" />
+                <Heatmap spec=v name=page.label(Msg::MatValues) testid="heatmap-v" />
             </div>
         </StagePanel>
     }

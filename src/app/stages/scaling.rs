@@ -1,9 +1,9 @@
 //! Stage 3: the scores before and after ÷√d_k, on one shared colour scale, with their spread.
 
-use super::{captioned, from_head, HeadPicker, StagePanel};
-use crate::app::heatmap::Heatmap;
+use super::{from_head, from_outcome, HeadPicker, StagePanel};
+use crate::app::charts::Heatmap;
 use crate::app::specs::{signed_on, spread_text};
-use crate::app::{formulas, state::use_lab};
+use crate::app::{formulas, page::use_page};
 use crate::chart::colormap::Scale;
 use crate::i18n::Msg;
 use crate::settings::Stage;
@@ -12,7 +12,7 @@ use leptos::prelude::*;
 /// S and S/√d_k side by side.
 #[component]
 pub fn ScalingStage() -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     let before = from_head(|o, h, _| {
         let scale = Scale::diverging_for(h.scores.iter());
         signed_on(h.scores.clone(), &o.tokens, o.kv_tokens.clone(), scale)
@@ -23,20 +23,22 @@ pub fn ScalingStage() -> impl IntoView {
     });
     let spread_before = from_head(|_, h, lang| spread_text(lang, &h.scores));
     let spread_after = from_head(|o, h, lang| format!("{} (÷ {:.3})", spread_text(lang, &h.scaled), o.trace.scale));
+    // What the shown trace was computed with, not what the settings say now.
+    let unscaled = from_outcome(|o, _| !o.trace.scaled);
     view! {
         <StagePanel stage=Stage::Scaling formula=formulas::SCALING explain=Msg::ExplainScaling notice=Msg::NoticeScaling>
             <HeadPicker />
             <div class="stage__grid">
                 <div>
-                    <Heatmap spec=before caption=captioned(before, Msg::MatScores) testid="heatmap-scores-raw" />
+                    <Heatmap spec=before name=page.label(Msg::MatScores) testid="heatmap-scores-raw" />
                     <p class="stage__stat" data-testid="spread-raw">{move || spread_before.get().unwrap_or_default()}</p>
                 </div>
                 <div>
-                    <Heatmap spec=after caption=captioned(after, Msg::MatScaled) testid="heatmap-scores-scaled" />
+                    <Heatmap spec=after name=page.label(Msg::MatScaled) testid="heatmap-scores-scaled" />
                     <p class="stage__stat" data-testid="spread-scaled">{move || spread_after.get().unwrap_or_default()}</p>
                 </div>
             </div>
-            <p class="stage__note">{move || (!lab.settings.with(|s| s.scaled)).then(|| lab.t(Msg::ScalingOff))}</p>
+            <p class="stage__note">{move || (unscaled.get() == Some(true)).then(|| page.t(Msg::ScalingOff))}</p>
         </StagePanel>
     }
 }

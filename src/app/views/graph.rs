@@ -2,10 +2,10 @@
 //! (thickness = weight), the weights as the adjacency matrix beside it, and A·V as the node
 //! gathering its neighbours' values.
 
-use crate::app::heatmap::Heatmap;
-use crate::app::specs::{caption, num, weights};
+use crate::app::charts::Heatmap;
+use crate::app::page::use_page;
+use crate::app::specs::{num, weights};
 use crate::app::stages::HeadPicker;
-use crate::app::state::use_lab;
 use crate::core::order::largest_first;
 use crate::i18n::{fill, ViewMsg};
 use leptos::prelude::*;
@@ -20,52 +20,64 @@ fn node_xy(i: usize, n: usize, r: f64) -> (f64, f64) {
     (SIZE / 2.0 + r * angle.cos(), SIZE / 2.0 + r * angle.sin())
 }
 
+/// What the picture is drawn from: one head of the shared trace.
+#[derive(Debug, Clone, PartialEq)]
+struct Graph {
+    tokens: Vec<String>,
+    kv_tokens: Vec<String>,
+    /// (n_q, n_kv).
+    weights: ndarray::Array2<f32>,
+    blocked: ndarray::Array2<bool>,
+    /// Keys and values from a second sentence: they get an inner circle of their own.
+    cross: bool,
+}
+
 /// The graph, the adjacency matrix and the messages of the chosen node.
 #[component]
 pub fn GraphView() -> impl IntoView {
-    let lab = use_lab();
-    let head = lab.pick(|s| s.head);
-    // (tokens, kv tokens, weights of the chosen head) from the current trace.
+    let page = use_page();
+    let head = page.pick(|s| s.head);
+    // The chosen head of the current trace, and what it was computed as.
     let data = Memo::new(move |_| {
-        lab.outcome.with(|o| {
-            o.as_ref().map(|o| {
-                let o = &o.0;
-                let h = &o.trace.heads[head.get().min(o.trace.heads.len() - 1)];
-                (o.tokens.clone(), o.kv_tokens.clone(), h.weights.clone(), o.trace.blocked.clone())
-            })
+        page.outcome.with(|o| {
+            let o = &o.as_ref()?.0;
+            let weights = o.trace.head(head.get())?.weights.clone();
+            Some(Graph { tokens: o.tokens.clone(), kv_tokens: o.kv_tokens.clone(), weights, blocked: o.trace.blocked.clone(), cross: o.trace.is_cross() })
         })
     });
-    let n = Memo::new(move |_| data.with(|d| d.as_ref().map_or(0, |d| d.0.len())));
-    let query = Memo::new(move |_| lab.settings.with(|s| s.query).min(n.get().saturating_sub(1)));
-    let select = move |i: usize| lab.settings.update(|s| s.query = i);
+    // The settings keep the query within the sentence; the kept trace may be shorter.
+    let query = Memo::new(move |_| {
+        let n = data.with(|d| d.as_ref().map_or(0, |d| d.tokens.len()));
+        page.settings.with(|s| s.query).min(n.saturating_sub(1))
+    });
+    let select = move |i: usize| {
+        page.apply(|s| s.set_query(i));
+    };
 
-    let adjacency = Memo::new(move |_| data.with(|d| d.as_ref().map(|(t, kt, a, b)| weights(a.clone(), t, kt, b))));
-    let adjacency_caption = Signal::derive(move || caption(lab.t(ViewMsg::GraphAdjacency), adjacency.with(|s| s.as_ref().map_or((0, 0), |s| s.values.dim()))));
+    let adjacency = Memo::new(move |_| data.with(|d| d.as_ref().map(|g| weights(g.weights.clone(), &g.tokens, &g.kv_tokens, &g.blocked))));
     let pick = Callback::new(move |(r, _): (usize, usize)| select(r));
     // The chosen node's incoming messages, largest weight first.
     let messages = Memo::new(move |_| {
         data.with(|d| {
-            let Some((_, kt, a, _)) = d else { return vec![] };
-            let q = query.get();
-            let row = a.row(q).to_vec();
-            largest_first(&row).into_iter().take(5).map(|j| (kt[j].clone(), row[j])).collect()
+            let Some(g) = d else { return vec![] };
+            let row = g.weights.row(query.get()).to_vec();
+            largest_first(&row).into_iter().take(5).filter_map(|j| Some((g.kv_tokens.get(j)?.clone(), row[j]))).collect()
         })
     });
 
     view! {
         <section class="view" data-testid="view-graph">
-            <h2 class="view__title">{lab.text(ViewMsg::GraphTitle)}</h2>
-            <p class="view__text">{lab.text(ViewMsg::GraphIntro)}</p>
+            <h2 class="view__title">{page.text(ViewMsg::GraphTitle)}</h2>
+            <p class="view__text">{page.text(ViewMsg::GraphIntro)}</p>
             <HeadPicker />
-            <p class="stage__note">{lab.text(ViewMsg::GraphEdges)}</p>
+            <p class="stage__note">{page.text(ViewMsg::GraphEdges)}</p>
             <div class="stage__grid">
                 <svg class="graph" viewBox=format!("0 0 {SIZE} {SIZE}") role="img" data-testid="graph-svg"
-                    aria-label=lab.text(ViewMsg::GraphPicture)>
+                    aria-label=page.text(ViewMsg::GraphPicture)>
                     {move || data.with(|d| {
-                        let Some((tokens, kv_tokens, a, _)) = d else { return ().into_any() };
-                        let q = query.get();
+                        let Some(Graph { tokens, kv_tokens, weights: a, cross, .. }) = d else { return ().into_any() };
+                        let (q, cross) = (query.get(), *cross);
                         let (nq, nk) = (tokens.len(), kv_tokens.len());
-                        let cross = kv_tokens != tokens;
                         // In cross-attention the keys sit on an inner circle of their own.
                         let key_xy = move |j: usize| if cross { node_xy(j, nk, RADIUS * 0.55) } else { node_xy(j, nq, RADIUS) };
                         let (qx, qy) = node_xy(q, nq, RADIUS);
@@ -108,9 +120,9 @@ pub fn GraphView() -> impl IntoView {
                     })}
                 </svg>
                 <div>
-                    <Heatmap spec=adjacency caption=adjacency_caption testid="heatmap-adjacency" on_pick=pick />
+                    <Heatmap spec=adjacency name=page.label(ViewMsg::GraphAdjacency) testid="heatmap-adjacency" on_pick=pick />
                     <p class="graph__gathers">
-                        {move || data.with(|d| d.as_ref().map(|d| fill(lab.t(ViewMsg::GraphGathers), &[("tok", &d.0[query.get()])])))}
+                        {move || data.with(|d| d.as_ref().and_then(|g| g.tokens.get(query.get())).map(|t| fill(page.t(ViewMsg::GraphGathers), &[("tok", t)])))}
                     </p>
                     <ol class="graph__messages" data-testid="graph-messages">
                         {move || messages.get().into_iter().map(|(t, w)| view! {

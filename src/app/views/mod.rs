@@ -7,8 +7,8 @@ mod patterns;
 mod variance;
 mod variants;
 
-use super::lab::SaturationLab;
-use super::state::use_lab;
+use super::saturation::SaturationLab;
+use super::page::use_page;
 use super::stepper::Stepper;
 use crate::i18n::ViewMsg;
 use crate::settings::View;
@@ -28,15 +28,15 @@ fn view_name(v: View) -> ViewMsg {
 /// The navigation between views.
 #[component]
 pub fn ViewNav() -> impl IntoView {
-    let lab = use_lab();
-    let current = lab.pick(|s| s.view);
+    let page = use_page();
+    let current = page.pick(|s| s.view);
     view! {
-        <nav class="views" aria-label=lab.text(ViewMsg::NavLabel)>
+        <nav class="views" aria-label=page.text(ViewMsg::NavLabel)>
             {View::ALL.map(|v| view! {
                 <button type="button" class="views__link" data-testid=format!("nav-{}", v.slug())
                     aria-current=move || (current.get() == v).then_some("page")
-                    on:click=move |_| lab.settings.update(|s| s.view = v)>
-                    {move || lab.t(view_name(v))}
+                    on:click=move |_| page.settings.update(|s| s.view = v)>
+                    {move || page.t(view_name(v))}
                 </button>
             })}
         </nav>
@@ -46,8 +46,8 @@ pub fn ViewNav() -> impl IntoView {
 /// The active view.
 #[component]
 pub fn ActiveView() -> impl IntoView {
-    let lab = use_lab();
-    let current = lab.pick(|s| s.view);
+    let page = use_page();
+    let current = page.pick(|s| s.view);
     move || match current.get() {
         View::Lesson => view! { <Stepper /> <SaturationLab /> }.into_any(),
         View::Variance => view! { <variance::VarianceView /> }.into_any(),

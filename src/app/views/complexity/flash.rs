@@ -1,36 +1,41 @@
 //! FlashAttention made visible: the current head computed tile by tile by the core's online
 //! softmax, step by step, with the running max and sum of the rows in the current tile.
 
-use crate::app::heatmap::Heatmap;
-use crate::app::specs::{caption, num, signed};
-use crate::app::state::use_lab;
-use crate::core::flash::tiled_attention;
+use crate::app::charts::Heatmap;
+use crate::app::page::use_page;
+use crate::app::specs::{num, signed};
+use crate::core::flash::{tile_head, TiledCheck};
 use crate::i18n::{fill, ViewMsg};
 use crate::settings::TILE_CHOICES;
 use leptos::prelude::*;
 use std::time::Duration;
 
+/// What the panel shows: the check, and the head's scores with their labels.
+#[derive(Debug, Clone, PartialEq)]
+struct Run {
+    check: TiledCheck,
+    /// The head's scaled scores: (n_q, n_kv).
+    scaled: ndarray::Array2<f32>,
+    tokens: Vec<String>,
+    kv_tokens: Vec<String>,
+}
+
 /// The tiled computation of the chosen head and its animation.
 #[component]
 pub fn FlashPanel() -> impl IntoView {
-    let lab = use_lab();
-    let tile = lab.pick(|s| s.tile);
-    let head = lab.pick(|s| s.head);
-    let temperature = lab.pick(|s| s.temperature);
-    // The tiled run and the full head it must equal.
+    let page = use_page();
+    let tile = page.pick(|s| s.tile);
+    let head = page.pick(|s| s.head);
+    // The chosen head tiled with the trace's own mask, scaling and temperature, checked
+    // against it, and what the heatmap shows.
     let run = Memo::new(move |_| {
-        lab.outcome.with(|o| {
-            o.as_ref().map(|o| {
-                let o = &o.0;
-                let h = &o.trace.heads[head.get().min(o.trace.heads.len() - 1)];
-                let divisor = o.trace.scale * temperature.get();
-                let t = tiled_attention(h.q.view(), h.k.view(), h.v.view(), &o.trace.blocked, divisor, tile.get(), tile.get(), true);
-                let error = t.output.iter().zip(&h.output).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
-                (t, error, h.scaled.clone(), o.tokens.clone(), o.kv_tokens.clone())
-            })
+        page.outcome.with(|o| {
+            let o = &o.as_ref()?.0;
+            let h = o.trace.head(head.get())?;
+            Some(Run { check: tile_head(&o.trace, h, tile.get()), scaled: h.scaled.clone(), tokens: o.tokens.clone(), kv_tokens: o.kv_tokens.clone() })
         })
     });
-    let steps = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.0.steps.len())));
+    let steps = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.check.tiled.steps.len())));
     let (step, set_step) = signal(0usize);
     // A new computation starts the animation over.
     Effect::new(move |_| {
@@ -80,8 +85,9 @@ pub fn FlashPanel() -> impl IntoView {
     // The scores computed up to this step; the rest greyed out.
     let spec = Memo::new(move |_| {
         run.with(|r| {
-            r.as_ref().map(|(t, _, scaled, tokens, kv)| {
-                let mut spec = signed(scaled.clone(), tokens, kv.clone());
+            r.as_ref().map(|Run { check, scaled, tokens, kv_tokens }| {
+                let t = &check.tiled;
+                let mut spec = signed(scaled.clone(), tokens, kv_tokens.clone());
                 let upto = &t.steps[..(step.get() + 1).min(t.steps.len())];
                 let done = |i: usize, j: usize| upto.iter().any(|s| (s.rows.0..s.rows.1).contains(&i) && (s.cols.0..s.cols.1).contains(&j));
                 spec.blocked = Some(ndarray::Array2::from_shape_fn(scaled.dim(), |(i, j)| !done(i, j)));
@@ -89,11 +95,11 @@ pub fn FlashPanel() -> impl IntoView {
             })
         })
     });
-    let current = move || run.with(|r| r.as_ref().and_then(|r| r.0.steps.get(step.get()).cloned()));
+    let current = move || run.with(|r| r.as_ref().and_then(|r| r.check.tiled.steps.get(step.get()).cloned()));
     let step_text = move || {
         current().map(|s| {
             fill(
-                lab.t(ViewMsg::FlashStep),
+                page.t(ViewMsg::FlashStep),
                 &[("i", &(step.get() + 1).to_string()), ("n", &steps.get().to_string()), ("r0", &(s.rows.0 + 1).to_string()), ("r1", &s.rows.1.to_string()), ("c0", &(s.cols.0 + 1).to_string()), ("c1", &s.cols.1.to_string())],
             )
         })
@@ -101,18 +107,18 @@ pub fn FlashPanel() -> impl IntoView {
 
     view! {
         <div class="panel-block" data-testid="flash-panel">
-            <h3 class="view__subtitle">{lab.text(ViewMsg::FlashTitle)}</h3>
-            <p class="view__text">{lab.text(ViewMsg::FlashText)}</p>
+            <h3 class="view__subtitle">{page.text(ViewMsg::FlashTitle)}</h3>
+            <p class="view__text">{page.text(ViewMsg::FlashText)}</p>
             <div class="view__controls view__controls--inline">
-                <label class="field__label" for="tile">{lab.text(ViewMsg::FlashTile)}</label>
+                <label class="field__label" for="tile">{page.text(ViewMsg::FlashTile)}</label>
                 <select id="tile" data-testid="flash-tile" prop:value=move || tile.get().to_string()
-                    on:change=move |ev| { if let Ok(t) = event_target_value(&ev).parse::<usize>() { if TILE_CHOICES.contains(&t) { stop(); lab.settings.update(|s| s.tile = t) } } }>
+                    on:change=move |ev| { if let Ok(t) = event_target_value(&ev).parse::<usize>() { stop(); page.apply(|s| s.set_tile(t)); } }>
                     {TILE_CHOICES.map(|t| view! { <option value=t.to_string()>{format!("{t} × {t}")}</option> })}
                 </select>
                 <button type="button" class="button" data-testid="flash-prev" disabled=move || { step.get() == 0 }
                     on:click=move |_| { stop(); set_step.update(|s| *s = s.saturating_sub(1)) }>"◀"</button>
                 <button type="button" class="button button--primary" data-testid="flash-play" on:click=play>
-                    {move || lab.t(if playing.get() { ViewMsg::FlashPause } else { ViewMsg::FlashPlay })}
+                    {move || page.t(if playing.get() { ViewMsg::FlashPause } else { ViewMsg::FlashPlay })}
                 </button>
                 <button type="button" class="button" data-testid="flash-next" disabled=move || { step.get() + 1 >= steps.get() }
                     on:click=move |_| { stop(); set_step.update(|s| *s += 1) }>"▶"</button>
@@ -120,17 +126,17 @@ pub fn FlashPanel() -> impl IntoView {
             <p class="stage__stat" data-testid="flash-step" aria-live="polite">{step_text}</p>
             <dl class="readouts">
                 <div class="readouts__item">
-                    <dt>{lab.text(ViewMsg::FlashError)}</dt>
-                    <dd data-testid="flash-max-error">{move || run.with(|r| r.as_ref().map_or_else(|| "—".into(), |r| format!("{:.1e}", r.1)))}</dd>
+                    <dt>{page.text(ViewMsg::FlashError)}</dt>
+                    <dd data-testid="flash-max-error">{move || run.with(|r| r.as_ref().map_or_else(|| "—".into(), |r| format!("{:.1e}", r.check.max_error)))}</dd>
                 </div>
                 <div class="readouts__item">
-                    <dt>{move || run.with(|r| r.as_ref().map(|(t, _, s, _, _)| fill(lab.t(ViewMsg::FlashPeak), &[("tile", &t.peak_scores.to_string()), ("full", &s.len().to_string())])))}</dt>
+                    <dt>{move || run.with(|r| r.as_ref().map(|r| fill(page.t(ViewMsg::FlashPeak), &[("tile", &r.check.tiled.peak_scores.to_string()), ("full", &r.scaled.len().to_string())])))}</dt>
                 </div>
             </dl>
             <div class="stage__grid">
-                <Heatmap spec=spec caption=Signal::derive(move || caption(lab.t(ViewMsg::FlashScores), spec.with(|s| s.as_ref().map_or((0, 0), |s| s.values.dim())))) testid="heatmap-flash" />
+                <Heatmap spec=spec name=page.label(ViewMsg::FlashScores) testid="heatmap-flash" />
                 <table class="running" data-testid="flash-running">
-                    <thead><tr><th>{lab.text(ViewMsg::FlashRows)}</th><th>"m"</th><th>"l"</th></tr></thead>
+                    <thead><tr><th>{page.text(ViewMsg::FlashRows)}</th><th>"m"</th><th>"l"</th></tr></thead>
                     <tbody>
                         {move || current().map(|s| (s.rows.0..s.rows.1).zip(s.running_max.iter().zip(&s.running_sum)).map(|(i, (m, l))| view! {
                             <tr><td>{i + 1}</td><td>{if m.is_finite() { num(*m) } else { "−∞".into() }}</td><td>{num(*l)}</td></tr>

@@ -4,8 +4,8 @@
 mod flash;
 mod linear;
 
-use crate::app::charts::{swatch, CanvasChart};
-use crate::app::state::use_lab;
+use crate::app::charts::CanvasChart;
+use crate::app::page::use_page;
 use crate::chart::xy::{draw_log_log, LogLog};
 use crate::core::cost::{cost, format_bytes, format_flops};
 use crate::i18n::ViewMsg;
@@ -17,9 +17,9 @@ use web_sys::HtmlCanvasElement;
 /// Cost readouts and chart, FlashAttention, linear attention.
 #[component]
 pub fn ComplexityView() -> impl IntoView {
-    let lab = use_lab();
-    let log_n = lab.pick(|s| s.cost_log_n);
-    let dims = lab.pick(|s| (s.d_model as u64, s.heads as u64));
+    let page = use_page();
+    let log_n = page.pick(|s| s.cost_log_n);
+    let dims = page.pick(|s| (s.d_model as u64, s.heads as u64));
     let c = Memo::new(move |_| {
         let (d, h) = dims.get();
         cost(1u64 << log_n.get(), d, h)
@@ -29,14 +29,14 @@ pub fn ComplexityView() -> impl IntoView {
         let ns = (COST_N_RANGE.0..=COST_N_RANGE.1).map(|e| cost(1u64 << e, d, h));
         let (soft, lin): (Vec<_>, Vec<_>) = ns.map(|c| ((c.n as f64, c.softmax_flops as f64), (c.n as f64, c.linear_flops as f64))).unzip();
         let range = (f64::from(COST_N_RANGE.0), f64::from(COST_N_RANGE.1));
-        let ink = lab.ink();
+        let ink = page.ink.get();
         let lines = [(ink.series[0], soft), (ink.series[1], lin)];
         draw_log_log(&canvas, &LogLog { lines: &lines, dots: None, diagonal: false, x_exp: range, y_exp: None, marker: c.get().n as f64 }, w, ink)
     });
     let readout = move |label: ViewMsg, id: &'static str, value: fn(&crate::core::cost::Cost) -> String| {
         view! {
             <div class="readouts__item">
-                <dt>{move || lab.t(label)}</dt>
+                <dt>{move || page.t(label)}</dt>
                 <dd data-testid=id>{move || c.with(value)}</dd>
             </div>
         }
@@ -44,18 +44,18 @@ pub fn ComplexityView() -> impl IntoView {
 
     view! {
         <section class="view" data-testid="view-complexity">
-            <h2 class="view__title">{lab.text(ViewMsg::CxTitle)}</h2>
-            <p class="view__text">{lab.text(ViewMsg::CxIntro)}</p>
+            <h2 class="view__title">{page.text(ViewMsg::CxTitle)}</h2>
+            <p class="view__text">{page.text(ViewMsg::CxIntro)}</p>
             <div class="view__controls">
                 <label class="field__label" for="cost-n">
-                    {lab.text(ViewMsg::CxN)} " = " <strong data-testid="cost-n-value">{move || c.with(|c| c.n.to_string())}</strong>
+                    {page.text(ViewMsg::CxN)} " = " <strong data-testid="cost-n-value">{move || c.with(|c| c.n.to_string())}</strong>
                 </label>
                 <input id="cost-n" type="range" data-testid="cost-n-slider" step="1"
                     min=COST_N_RANGE.0.to_string() max=COST_N_RANGE.1.to_string()
                     prop:value=move || log_n.get().to_string()
                     on:input=move |ev| {
                         if let Ok(e) = event_target_value(&ev).parse::<u32>() {
-                            lab.settings.update(|s| s.cost_log_n = e.clamp(COST_N_RANGE.0, COST_N_RANGE.1));
+                            page.apply(|s| s.set_cost_log_n(e));
                         }
                     } />
             </div>
@@ -67,10 +67,10 @@ pub fn ComplexityView() -> impl IntoView {
                 {readout(ViewMsg::CxLinFlops, "cost-linear-flops", |c| format_flops(c.linear_flops))}
             </dl>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{lab.text(ViewMsg::CxFlops)}</span>
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{lab.text(ViewMsg::CxLinFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch legend__swatch--series-1"></span>{page.text(ViewMsg::CxFlops)}</span>
+                <span class="legend__item"><span class="legend__swatch legend__swatch--series-2"></span>{page.text(ViewMsg::CxLinFlops)}</span>
             </p>
-            <CanvasChart draw=chart caption=Signal::derive(move || lab.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
+            <CanvasChart draw=chart caption=Signal::derive(move || page.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
             <flash::FlashPanel />
             <linear::LinearPanel />
         </section>

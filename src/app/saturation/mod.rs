@@ -3,16 +3,15 @@
 
 mod readouts;
 
-use crate::number::parse_decimal;
-use super::charts::{swatch, BarChart, Bars, CurveChart};
+use super::charts::{BarChart, Bars, CurveChart, Heatmap};
 use super::controls::Toggle;
-use super::heatmap::Heatmap;
-use super::specs::{caption, weights};
-use super::{formulas, state::use_lab};
+use super::specs::weights;
+use super::{formulas, page::use_page};
 use crate::chart::curves::Curve;
-use crate::core::lab::{saturation, snap_dk, sweep, SweepPoint, DK_STEPS};
 use crate::core::readouts::Summary;
+use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
 use crate::i18n::Msg;
+use crate::number::parse_decimal;
 use leptos::prelude::*;
 use readouts::Readouts;
 
@@ -23,10 +22,10 @@ const LAB_SEED: u64 = 2017;
 /// The slider the site is known for.
 #[component]
 pub fn SaturationLab() -> impl IntoView {
-    let lab = use_lab();
-    let n = Memo::new(move |_| lab.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
-    let d_k = lab.pick(|s| s.lab_dk);
-    let scaled = lab.pick(|s| s.lab_scaled);
+    let page = use_page();
+    let n = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
+    let d_k = page.pick(|s| s.lab_dk);
+    let scaled = page.pick(|s| s.lab_scaled);
     let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), LAB_SEED).ok());
     // The curves depend on n only, not on the slider.
     let points = Memo::new(move |_| sweep(n.get(), LAB_SEED).unwrap_or_default());
@@ -47,9 +46,10 @@ pub fn SaturationLab() -> impl IntoView {
     let max_curves = curves(points, |s| s.median_max_weight);
     let entropy_curves = curves(points, |s| if s.log_n > 0.0 { s.entropy / s.log_n } else { 0.0 });
     let grad_curves = curves(points, |s| s.median_jacobian_norm);
-    let label = move |m: Msg| Signal::derive(move || lab.t(m).to_string());
 
-    let set_dk = move |v: f64| lab.settings.update(|s| s.lab_dk = snap_dk(v));
+    let set_dk = move |v: f64| {
+        page.apply(|s| s.set_lab_dk(v));
+    };
     let step = move |up: bool| {
         let i = DK_STEPS.iter().position(|d| *d == d_k.get_untracked()).unwrap_or(0);
         let j = if up { (i + 1).min(DK_STEPS.len() - 1) } else { i.saturating_sub(1) };
@@ -58,12 +58,12 @@ pub fn SaturationLab() -> impl IntoView {
 
     view! {
         <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
-            <h2 id="lab-title" class="lab__title">{lab.text(Msg::LabTitle)}</h2>
+            <h2 id="lab-title" class="lab__title">{page.text(Msg::LabTitle)}</h2>
             <div class="stage__formula" inner_html=formulas::VARIANCE></div>
-            <p class="lab__explain">{lab.text(Msg::LabExplain)}</p>
+            <p class="lab__explain">{page.text(Msg::LabExplain)}</p>
             <div class="lab__controls">
                 <label class="field__label" for="dk-slider">
-                    {lab.text(Msg::LabDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
+                    {page.text(Msg::LabDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
                 </label>
                 <input id="dk-slider" type="range" min="1" max="1024" step="1" list="dk-ticks" data-testid="dk-slider"
                     prop:value=move || d_k.get().to_string()
@@ -84,29 +84,38 @@ pub fn SaturationLab() -> impl IntoView {
             </div>
             <Readouts summary=summary d_k=d_k.into() />
             <div class="stage__grid">
-                <Heatmap spec=spec caption=Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(lab.t(Msg::MatWeights), s.values.dim())).unwrap_or_default())) testid="lab-weights" />
-                <BarChart bars=row caption=label(Msg::LabRow) testid="lab-row" />
+                <Heatmap spec=spec name=page.label(Msg::MatWeights) testid="lab-weights" />
+                <BarChart bars=row caption=page.label(Msg::LabRow) testid="lab-row" />
             </div>
-            <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[0])></span>{lab.text(Msg::SeriesUnscaled)}</span>
-                <span class="legend__item"><span class="legend__swatch" style:background=move || swatch(lab.ink().series[1])></span>{lab.text(Msg::SeriesScaled)}</span>
-                <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{lab.text(Msg::SeriesCurrent)}</span>
-            </p>
+            <Legend />
             <div class="stage__grid">
-                <CurveChart curves=std_curves y_range=(0.0, 36.0) marker=d_k caption=label(Msg::ChartStd) testid="lab-curve-std" />
-                <CurveChart curves=max_curves y_range=(0.0, 1.0) marker=d_k caption=label(Msg::ChartMaxWeight) testid="lab-curve-max" />
-                <CurveChart curves=entropy_curves y_range=(0.0, 1.0) marker=d_k caption=label(Msg::ChartEntropy) testid="lab-curve-entropy" />
-                <CurveChart curves=grad_curves y_range=(0.0, 0.5) marker=d_k caption=label(Msg::ChartGrad) testid="lab-curve-grad" />
+                <CurveChart curves=std_curves y_range=(0.0, 36.0) marker=d_k caption=page.label(Msg::ChartStd) testid="lab-curve-std" />
+                <CurveChart curves=max_curves y_range=(0.0, 1.0) marker=d_k caption=page.label(Msg::ChartMaxWeight) testid="lab-curve-max" />
+                <CurveChart curves=entropy_curves y_range=(0.0, 1.0) marker=d_k caption=page.label(Msg::ChartEntropy) testid="lab-curve-entropy" />
+                <CurveChart curves=grad_curves y_range=(0.0, 0.5) marker=d_k caption=page.label(Msg::ChartGrad) testid="lab-curve-grad" />
             </div>
         </section>
     }
 }
 
+/// The key to the curves: the two series and the current-d_k marker.
+#[component]
+fn Legend() -> impl IntoView {
+    let page = use_page();
+    view! {
+        <p class="legend" aria-hidden="true">
+            <span class="legend__item"><span class="legend__swatch legend__swatch--series-1"></span>{page.text(Msg::SeriesUnscaled)}</span>
+            <span class="legend__item"><span class="legend__swatch legend__swatch--series-2"></span>{page.text(Msg::SeriesScaled)}</span>
+            <span class="legend__item"><span class="legend__swatch legend__swatch--marker"></span>{page.text(Msg::SeriesCurrent)}</span>
+        </p>
+    }
+}
+
 /// One readout against d_k, with and without scaling.
 fn curves(points: Memo<Vec<SweepPoint>>, pick: fn(&Summary) -> f32) -> Signal<Vec<Curve>> {
-    let lab = use_lab();
+    let page = use_page();
     Signal::derive(move || {
-        let ink = lab.ink();
+        let ink = page.ink.get();
         points.with(|pts| {
             let line = |color, of: fn(&SweepPoint) -> &Summary| Curve { color, points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect() };
             vec![line(ink.series[0], |p| &p.unscaled), line(ink.series[1], |p| &p.scaled)]

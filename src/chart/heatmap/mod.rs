@@ -3,8 +3,13 @@
 //! not the canvas size), and plotters for the token labels, the frame and the legend text.
 //! Sharp on high-DPI screens: the canvas has devicePixelRatio device pixels per CSS pixel.
 
-use super::colormap::{Rgb, Scale, BLOCKED};
-use super::layout::{short_label, Layout};
+mod layout;
+
+pub use layout::Layout;
+
+use super::colormap::{Scale, BLOCKED};
+use super::label::short_label;
+use super::ink::Ink;
 use super::surface::{context2d, fit_canvas};
 use ndarray::Array2;
 use plotters::prelude::*;
@@ -25,17 +30,6 @@ pub struct HeatmapSpec {
     pub scale: Scale,
     /// (rows, cols); `true` cells are drawn in the blocked grey instead of their value.
     pub blocked: Option<Array2<bool>>,
-}
-
-/// Colours that follow the page theme.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Ink {
-    pub text: Rgb,
-    pub frame: Rgb,
-    /// Highlights (the spotlight outline).
-    pub accent: Rgb,
-    /// Two colour-blind-safe series colours: [first, second] (e.g. unscaled, scaled).
-    pub series: [Rgb; 2],
 }
 
 /// How to draw, beyond the data.
@@ -68,7 +62,8 @@ pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, op
 }
 
 /// The naive way, kept as the benchmark's baseline: one plotters rectangle per cell (plus the
-/// same labels and legend). The site never uses it.
+/// same labels and legend). Only in benchmark builds.
+#[cfg(feature = "bench")]
 pub fn draw_naive(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, opts: DrawOptions) -> Result<Layout, String> {
     let (rows, cols) = spec.values.dim();
     let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);

@@ -1,43 +1,30 @@
-//! The saturation lab: attention on random unit-variance queries and keys, the exact setting
+//! The saturation experiment: attention on random unit-variance queries and keys, the setting
 //! of the "why divide by √d_k" argument. Without scaling the score spread grows like √d_k and
 //! the softmax rows harden into one-hot; with scaling they stay soft at every d_k.
 
 use super::attention::head;
 use super::error::AttnError;
 use super::readouts::Summary;
-use super::rng::SplitMix64;
+use super::rng::normal_matrix;
 use super::trace::HeadTrace;
 use ndarray::Array2;
 
-/// The d_k values the lab offers: 1, 2, 4, …, 1024.
+/// The d_k values the saturation experiment offers: 1, 2, 4, …, 1024.
 pub const DK_STEPS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
-/// Random queries or keys: (n, d_k), entries ~ N(0, 1).
-///
-/// Row i has its own stream (fixed by `seed`, `i` and `salt`), and d_k only decides how much of
-/// it is read: growing d_k adds dimensions to the same vectors, so the picture changes smoothly.
-pub fn unit_vectors(n: usize, d_k: usize, seed: u64, salt: u64) -> Array2<f32> {
-    let mut out = Array2::zeros((n, d_k));
-    for (i, mut row) in out.rows_mut().into_iter().enumerate() {
-        let mut rng = SplitMix64::new(seed ^ salt.wrapping_mul(0x9E37_79B9) ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-        row.iter_mut().for_each(|v| *v = rng.normal());
-    }
-    out
-}
-
-/// One lab picture: n random queries against n random keys at width d_k, no mask.
+/// One saturation picture: n random queries against n random keys at width d_k, no mask.
 /// V is the keys themselves (the lab looks only at the weights). Box–Muller samples stay
 /// below 8.6 in size, so for d_k ≤ 1024 every score is far inside f32 and this succeeds.
 pub fn saturation(n: usize, d_k: usize, scaled: bool, seed: u64) -> Result<HeadTrace, AttnError> {
     let (n, d_k) = (n.max(1), d_k.max(1));
-    let q = unit_vectors(n, d_k, seed, 1);
-    let k = unit_vectors(n, d_k, seed, 2);
+    let q = normal_matrix(n, d_k, seed, 1);
+    let k = normal_matrix(n, d_k, seed, 2);
     let blocked = Array2::from_elem((n, n), false);
     let scale = if scaled { (d_k as f32).sqrt() } else { 1.0 };
     head(q.view(), k.view(), k.view(), &blocked, scale, 1.0)
 }
 
-/// Readouts of the lab at one d_k, with and without scaling.
+/// Readouts of the saturation experiment at one d_k, with and without scaling.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SweepPoint {
     pub d_k: usize,
@@ -45,7 +32,7 @@ pub struct SweepPoint {
     pub unscaled: Summary,
 }
 
-/// The lab's readouts at every d_k in [`DK_STEPS`], for the curves against d_k.
+/// The readouts at every d_k in [`DK_STEPS`], for the curves against d_k.
 ///
 /// The vectors at a smaller d_k are prefixes of those at 1024, so the scores for every step
 /// come from one pass over the dimensions: S(2d) = S(d) + the next d terms (1024 dimensions of
@@ -53,7 +40,7 @@ pub struct SweepPoint {
 pub fn sweep(n: usize, seed: u64) -> Result<Vec<SweepPoint>, AttnError> {
     let n = n.max(1);
     let max = DK_STEPS[DK_STEPS.len() - 1];
-    let (q, k) = (unit_vectors(n, max, seed, 1), unit_vectors(n, max, seed, 2));
+    let (q, k) = (normal_matrix(n, max, seed, 1), normal_matrix(n, max, seed, 2));
     let blocked = Array2::from_elem((n, n), false);
     let mut scores = Array2::<f32>::zeros((n, n));
     let mut done = 0;
@@ -116,8 +103,8 @@ mod tests {
 
     #[test]
     fn growing_dk_extends_the_same_vectors() {
-        let small = unit_vectors(3, 4, 9, 1);
-        let big = unit_vectors(3, 8, 9, 1);
+        let small = normal_matrix(3, 4, 9, 1);
+        let big = normal_matrix(3, 8, 9, 1);
         assert_eq!(small, big.slice(ndarray::s![.., 0..4]));
     }
 

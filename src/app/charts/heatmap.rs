@@ -1,14 +1,14 @@
-//! `Heatmap`: one matrix on a canvas, captioned with its name and shape, redrawn when its
-//! data, the width, the theme or the spotlight changes. Hovering or tapping a cell shows its
-//! numbers; it can be saved as PNG or CSV, and read as a table by a screen reader.
+//! `Heatmap`: one matrix on a canvas, captioned with its name and shape (the one place a
+//! caption is made from a shape), redrawn when its data, the width, the theme or the
+//! spotlight changes. Hovering or tapping a cell shows its numbers; it can be saved as PNG or
+//! CSV, and read as a table by a screen reader.
 
-use super::download::{save_png, save_text};
-use super::hooks::{count_draw, use_resize_tick};
-use super::specs::num;
-use super::state::use_lab;
-use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
-use crate::chart::layout::Layout;
-use crate::export::{file_stem, to_csv};
+use crate::app::download::{save_png, save_text};
+use crate::app::hooks::{count_draw, use_resize_tick};
+use crate::app::page::use_page;
+use crate::app::specs::{caption, num};
+use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout};
+use crate::export::to_csv;
 use crate::i18n::{ClassMsg, Msg};
 use leptos::{html, prelude::*};
 
@@ -22,11 +22,16 @@ pub fn Heatmap(
     /// The data to draw; `None` clears the canvas. Redrawn whenever it changes.
     #[prop(into)]
     spec: Signal<Option<HeatmapSpec>>,
-    /// Caption with the matrix's name and shape, e.g. "Queries Q: 11 × 64".
+    /// The matrix's name, e.g. "Queries Q"; the caption adds its shape: "Queries Q: 11 × 64".
     #[prop(into)]
-    caption: Signal<String>,
-    /// `data-testid` of the figure, for outside tests.
+    name: Signal<String>,
+    /// `data-testid` of the figure, for outside tests; without "heatmap-", also what a saved
+    /// file is called after.
     testid: &'static str,
+    /// What a saved file is called after, when the test id is not specific enough (the heads
+    /// of the multi-head stage share one).
+    #[prop(optional, into)]
+    file: Option<String>,
     /// Text for the cell (row, col) under the pointer; without it the cell's value is shown.
     #[prop(optional, into)]
     detail: Option<Callback<(usize, usize), String>>,
@@ -34,7 +39,7 @@ pub fn Heatmap(
     #[prop(optional, into)]
     on_pick: Option<Callback<(usize, usize)>>,
 ) -> impl IntoView {
-    let lab = use_lab();
+    let page = use_page();
     let figure = NodeRef::<html::Figure>::new();
     let canvas = NodeRef::<html::Canvas>::new();
     let layout = StoredValue::new(None::<Layout>);
@@ -42,8 +47,9 @@ pub fn Heatmap(
     let (table, set_table) = signal(false);
     let resized = use_resize_tick();
     let in_stage = use_context::<SpotlightScope>().is_some();
-    let spot = Memo::new(move |_| if in_stage { lab.settings.with(|s| s.spot) } else { None });
-    let present = lab.pick(|s| s.present);
+    let spot = Memo::new(move |_| if in_stage { page.settings.with(|s| s.spot) } else { None });
+    let present = page.pick(|s| s.present);
+    let title = Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_default()));
 
     Effect::new(move |_| {
         resized.track();
@@ -54,7 +60,7 @@ pub fn Heatmap(
             let spot = spot.get();
             // The column too, when the columns are the same tokens as the rows.
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
-            let opts = DrawOptions { ink: lab.ink(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
+            let opts = DrawOptions { ink: page.ink.get(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
             match draw(&canvas, spec, width, opts) {
                 Ok(l) => {
                     count_draw();
@@ -77,15 +83,13 @@ pub fn Heatmap(
         }
         Some(match detail {
             Some(d) => d.run(cell),
-            None => spec.with(|s| s.as_ref().map(|s| value_text(s, cell, lab.t(Msg::Masked))).unwrap_or_default()),
+            None => spec.with(|s| s.as_ref().map(|s| value_text(s, cell, page.t(Msg::Masked))).unwrap_or_default()),
         })
     };
 
-    // "Weights A (head 1): 11 × 11" → a file named after the matrix and the settings.
-    let file = move |ext: &str| {
-        let what = caption.get().split(':').next().unwrap_or("matrix").to_string();
-        format!("{}.{ext}", lab.settings.with_untracked(|s| file_stem(s, &what)))
-    };
+    // A file named after the matrix (its stable test id, not its translated name) and the settings.
+    let what = StoredValue::new(file.unwrap_or_else(|| testid.trim_start_matches("heatmap-").to_string()));
+    let file = move |ext: &str| format!("{}.{ext}", what.with_value(|w| page.file_stem(w)));
     let save_image = move |_| {
         if let Some(c) = canvas.get() {
             if let Err(e) = save_png(&file("png"), &c) {
@@ -106,13 +110,13 @@ pub fn Heatmap(
     view! {
         <figure class="heatmap" data-testid=testid node_ref=figure>
             <figcaption class="heatmap__caption">
-                <span data-caption="">{caption}</span>
+                <span data-caption="">{title}</span>
                 <span class="heatmap__tools">
-                    <button type="button" class="button button--small" data-testid="export-png" on:click=save_image>{lab.text(ClassMsg::ExportPng)}</button>
-                    <button type="button" class="button button--small" data-testid="export-csv" on:click=save_csv>{lab.text(ClassMsg::ExportCsv)}</button>
+                    <button type="button" class="button button--small" data-testid="export-png" on:click=save_image>{page.text(ClassMsg::ExportPng)}</button>
+                    <button type="button" class="button button--small" data-testid="export-csv" on:click=save_csv>{page.text(ClassMsg::ExportCsv)}</button>
                     <button type="button" class="button button--small" data-testid=format!("{testid}-table-toggle") aria-pressed=move || table.get().to_string()
                         on:click=move |_| set_table.update(|t| *t = !*t)>
-                        {move || lab.t(if table.get() { ClassMsg::HideNumbers } else { ClassMsg::ShowNumbers })}
+                        {move || page.t(if table.get() { ClassMsg::HideNumbers } else { ClassMsg::ShowNumbers })}
                     </button>
                 </span>
             </figcaption>
@@ -120,7 +124,7 @@ pub fn Heatmap(
                 class="heatmap__canvas"
                 node_ref=canvas
                 role="img"
-                aria-label=caption
+                aria-label=title
                 on:mousemove=move |e| set_hovered.set(cell_at(&e))
                 on:mouseleave=move |_| set_hovered.set(None)
                 on:click=move |e| {
@@ -135,7 +139,7 @@ pub fn Heatmap(
                 {text}
             </p>
             <Show when=move || table.get()>
-                {move || spec.with(|s| s.as_ref().map(|s| values_table(s, caption.get())))}
+                {move || spec.with(|s| s.as_ref().map(|s| values_table(s, title.get())))}
             </Show>
         </figure>
     }

@@ -1,13 +1,13 @@
 //! Where a heatmap's parts go, in CSS pixels: pure arithmetic, so it is tested natively and
 //! the pointer → cell mapping for hover uses exactly the geometry that was drawn.
 
+use crate::chart::label::max_label_em;
+
 /// Largest and smallest cell width, CSS px: big enough to hit on a phone, small enough to fit.
 const MAX_CELL: f64 = 40.0;
 const MIN_CELL: f64 = 3.0;
 /// Rows are at least this tall so each token label gets a line (cells may be taller than wide).
 const MIN_ROW: f64 = 18.0;
-/// Token labels longer than this are cut with an ellipsis.
-pub const MAX_LABEL_CHARS: usize = 12;
 /// Colour bar width and the room for its tick labels.
 const LEGEND_BAR: f64 = 12.0;
 const LEGEND_GAP: f64 = 14.0;
@@ -102,24 +102,6 @@ impl Layout {
     }
 }
 
-/// A label as drawn: at most [`MAX_LABEL_CHARS`] characters, else cut with "…".
-pub fn short_label(s: &str) -> String {
-    if s.chars().count() <= MAX_LABEL_CHARS {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX_LABEL_CHARS - 1).collect();
-        format!("{head}…")
-    }
-}
-
-/// Width of the widest label in em: about 0.6 em per Latin character, 1 em per CJK one.
-pub fn max_label_em(labels: &[String]) -> f64 {
-    labels
-        .iter()
-        .map(|l| short_label(l).chars().map(|c| if (c as u32) < 0x2E80 { 0.62 } else { 1.0 }).sum::<f64>())
-        .fold(1.0, f64::max)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,12 +149,5 @@ mod tests {
         let zh: Vec<String> = "小猫累了".chars().map(String::from).collect();
         assert!(Layout::fit(600.0, 4, 4, &zh, &zh).upright_cols);
         assert!(!Layout::fit(600.0, 4, 4, &labels(4), &labels(4)).upright_cols);
-    }
-
-    #[test]
-    fn long_labels_are_cut() {
-        assert_eq!(short_label("short"), "short");
-        assert_eq!(short_label("abcdefghijklmnop"), "abcdefghijk…");
-        assert_eq!(short_label("非常非常非常非常长的词语啊"), "非常非常非常非常长的词…");
     }
 }

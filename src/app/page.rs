@@ -1,0 +1,190 @@
+//! The page's shared state, provided once by `App` as a context: the settings, the last good
+//! computed outcome (computed once per change of the attention inputs), the language and the
+//! theme with its chart ink.
+
+use crate::chart::ink::Ink;
+use crate::core::scenario::{compute, Outcome};
+use crate::export::file_stem;
+use crate::i18n::{t, Lang, Text};
+use crate::settings::{Settings, Theme, MAX_TOKENS};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// A computed outcome shared by every panel. Equality is identity: a new computation is
+/// always a change, and comparing never walks the matrices.
+#[derive(Debug, Clone)]
+pub struct Shared(pub Arc<Outcome>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The context every component reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Page {
+    pub settings: RwSignal<Settings>,
+    /// The last outcome that computed; `None` only if nothing has computed yet. It carries
+    /// the settings that produced it, which is what its labels must describe.
+    pub outcome: Memo<Option<Shared>>,
+    /// The tokens of the last outcome (empty before the first).
+    pub tokens: Memo<Vec<String>>,
+    /// Why the current settings did not compute, if they did not.
+    pub error: Memo<Option<String>>,
+    pub lang: Memo<Lang>,
+    /// The system asks for dark colours (kept up to date by `App`).
+    pub prefers_dark: RwSignal<bool>,
+    /// The theme shown.
+    pub shown: Memo<Shown>,
+    /// Chart colours of the theme shown, read from the stylesheet by `App` each time the theme
+    /// changes (charts redraw when it does).
+    pub ink: RwSignal<Ink>,
+}
+
+impl Page {
+    /// Build the state from initial settings. The trace is recomputed only when the fields
+    /// that feed attention change (not the stage, the saturation lab or the language).
+    pub fn new(initial: Settings) -> Self {
+        Self::with_token_limit(initial, MAX_TOKENS)
+    }
+
+    /// [`Page::new`] with another token limit (the benchmark measures up to 256 tokens).
+    pub fn with_token_limit(initial: Settings, max_tokens: usize) -> Self {
+        let settings = RwSignal::new(initial);
+        let scenario = Memo::new(move |_| settings.with(Settings::scenario));
+        let computed = Memo::new(move |_| {
+            scenario.with(|s| compute(s, max_tokens).map(|o| Shared(Arc::new(o))).map_err(|e| e.to_string()))
+        });
+        let outcome = Memo::new(move |prev: Option<&Option<Shared>>| match computed.get() {
+            Ok(o) => Some(o),
+            Err(_) => prev.cloned().flatten(),
+        });
+        let tokens = Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
+        let error = Memo::new(move |_| computed.with(|c| c.as_ref().err().cloned()));
+        let lang = Memo::new(move |_| settings.with(|s| s.lang));
+        let prefers_dark = RwSignal::new(false);
+        let shown = Memo::new(move |_| resolve(settings.with(|s| s.theme), prefers_dark.get()));
+        Self { settings, outcome, tokens, error, lang, prefers_dark, shown, ink: RwSignal::new(Ink::PLAIN) }
+    }
+
+    /// Change the settings through one of their setters, which says whether it accepted the
+    /// change; a refused change notifies nobody. Returns the setter's answer.
+    pub fn apply(self, change: impl FnOnce(&mut Settings) -> bool) -> bool {
+        let mut accepted = false;
+        self.settings.maybe_update(|s| {
+            accepted = change(s);
+            accepted
+        });
+        accepted
+    }
+
+    /// The name of a file holding `what` (a stable slug) at the current stage: named after the
+    /// scenario of the outcome shown (the settings' own before anything computed).
+    pub fn file_stem(self, what: &str) -> String {
+        let stage = self.settings.with_untracked(|s| s.stage);
+        let shown = self.outcome.with_untracked(|o| o.as_ref().map(|o| file_stem(stage, &o.0.scenario, what)));
+        shown.unwrap_or_else(|| file_stem(stage, &self.settings.with_untracked(Settings::scenario), what))
+    }
+
+    /// `msg` in the current language (reactive).
+    pub fn t(&self, msg: impl Text) -> &'static str {
+        t(self.lang.get(), msg)
+    }
+
+    /// A memo of one part of the settings: it changes only when that part does. Taking a
+    /// plain function (not a closure) keeps one copy of the memo code per part *type*.
+    pub fn pick<T: Clone + PartialEq + Send + Sync + 'static>(self, part: fn(&Settings) -> T) -> Memo<T> {
+        let settings = self.settings;
+        Memo::new(move |_| settings.with(part))
+    }
+
+    /// `msg` as a signal of owned text, for props such as a heatmap's name.
+    pub fn label<M: Text + Copy + Send + Sync + 'static>(self, msg: M) -> Signal<String> {
+        Signal::derive(move || self.t(msg).to_string())
+    }
+
+    /// A live text of `msg` for a view: follows the language. One closure type per message
+    /// catalogue (not one per call site), which keeps the .wasm small.
+    pub fn text<M: Text + Copy + Send + Sync + 'static>(self, msg: M) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+        move || self.t(msg)
+    }
+}
+
+/// The context, provided by `App`.
+pub fn use_page() -> Page {
+    use_context::<Page>().unwrap_or_else(|| Page::new(Settings::new(Lang::En)))
+}
+
+crate::slugged! {
+    /// The theme actually shown (`Auto` resolved by the system preference); the slug is the
+    /// page's `data-theme`, which selects the stylesheet's colours.
+    pub enum Shown {
+        Light = "light",
+        Dark = "dark",
+        Contrast = "contrast",
+    }
+}
+
+/// The theme to show for a choice and the system preference.
+pub fn resolve(theme: Theme, prefers_dark: bool) -> Shown {
+    match theme {
+        Theme::Auto if prefers_dark => Shown::Dark,
+        Theme::Auto | Theme::Light => Shown::Light,
+        Theme::Dark => Shown::Dark,
+        Theme::Contrast => Shown::Contrast,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_follows_the_system_and_choices_override_it() {
+        assert_eq!(resolve(Theme::Auto, true), Shown::Dark);
+        assert_eq!(resolve(Theme::Auto, false), Shown::Light);
+        assert_eq!(resolve(Theme::Light, true), Shown::Light);
+        assert_eq!(resolve(Theme::Contrast, true), Shown::Contrast);
+    }
+
+    #[test]
+    fn a_change_that_does_not_compute_keeps_the_last_good_outcome() {
+        let owner = Owner::new();
+        owner.set();
+        let page = Page::new(Settings::new(Lang::En));
+        let first = page.outcome.get().expect("the defaults compute");
+        assert_eq!((page.tokens.get().len(), page.error.get()), (11, None));
+
+        // Heads that do not divide d_model (no control offers them; a setter would refuse).
+        page.settings.update(|s| s.heads = 3);
+        let error = page.error.get().expect("the change is reported");
+        assert!(error.contains("not divisible by heads = 3"), "{error}");
+        assert_eq!(page.outcome.get(), Some(first.clone()), "the last good outcome stays, unchanged");
+        assert_eq!(first.0.scenario.heads, 4, "and it still says what produced it");
+
+        page.settings.update(|s| {
+            s.heads = 2;
+            s.text = "two words".into();
+        });
+        let next = page.outcome.get().expect("computes again");
+        assert_ne!(next, first);
+        assert_eq!((page.tokens.get(), page.error.get()), (vec!["two".to_string(), "words".to_string()], None));
+        assert_eq!(next.0.trace.heads.len(), 2);
+    }
+
+    #[test]
+    fn changes_outside_the_scenario_do_not_recompute() {
+        let owner = Owner::new();
+        owner.set();
+        let page = Page::new(Settings::new(Lang::En));
+        let first = page.outcome.get();
+        page.settings.update(|s| {
+            s.stage = crate::settings::Stage::Softmax;
+            s.head = 2;
+            s.lang = Lang::Zh;
+            s.theme = Theme::Dark;
+        });
+        assert_eq!(page.outcome.get(), first, "the same Arc: nothing was recomputed");
+    }
+}

@@ -1,0 +1,67 @@
+//! The colours charts draw with besides the data's colour maps. The stylesheet is the one
+//! table of theme colours: each theme sets `--ink`, `--chart-frame`, `--chart-accent`,
+//! `--chart-series-1` and `--chart-series-2`, and the page reads them into an [`Ink`] for the
+//! canvases (HTML parts such as legend swatches use the variables directly).
+
+use super::colormap::Rgb;
+
+/// Colours that follow the page theme.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ink {
+    /// Labels and the density curve (`--ink`).
+    pub text: Rgb,
+    /// Axes and frames (`--chart-frame`).
+    pub frame: Rgb,
+    /// Highlights: the spotlight outline (`--chart-accent`).
+    pub accent: Rgb,
+    /// Two colour-blind-safe series colours, e.g. unscaled and scaled (`--chart-series-1`, `-2`).
+    pub series: [Rgb; 2],
+}
+
+/// The CSS variables an [`Ink`] is read from, in field order.
+pub const VARIABLES: [&str; 5] = ["--ink", "--chart-frame", "--chart-accent", "--chart-series-1", "--chart-series-2"];
+
+impl Ink {
+    /// Used only where no stylesheet is loaded (component tests): black on white.
+    pub const PLAIN: Ink = Ink { text: [0, 0, 0], frame: [0x60, 0x60, 0x60], accent: [0xff, 0, 0], series: [[0, 0, 0], [0x80, 0x80, 0x80]] };
+
+    /// The ink whose colours `var` gives for each name of [`VARIABLES`]; `None` if one is
+    /// missing or not a `#rrggbb` / `#rgb` colour.
+    pub fn from_variables(var: impl Fn(&str) -> Option<String>) -> Option<Ink> {
+        let [text, frame, accent, s1, s2] = VARIABLES.map(|name| var(name).as_deref().and_then(parse_hex));
+        Some(Ink { text: text?, frame: frame?, accent: accent?, series: [s1?, s2?] })
+    }
+}
+
+/// "#1f2328" or "#fff" (surrounding spaces allowed, as computed styles give them).
+pub fn parse_hex(text: &str) -> Option<Rgb> {
+    let hex = text.trim().strip_prefix('#')?;
+    let digit = |i: usize| hex.get(i..i + 1).and_then(|d| u8::from_str_radix(d, 16).ok());
+    match hex.len() {
+        6 => {
+            let byte = |i: usize| hex.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok());
+            Some([byte(0)?, byte(2)?, byte(4)?])
+        }
+        3 => Some([digit(0)? * 17, digit(1)? * 17, digit(2)? * 17]),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_parse_and_anything_else_does_not() {
+        assert_eq!(parse_hex(" #1f2328"), Some([0x1f, 0x23, 0x28]));
+        assert_eq!(parse_hex("#fff"), Some([255, 255, 255]));
+        assert_eq!([parse_hex("1f2328"), parse_hex("#12345"), parse_hex("#gggggg"), parse_hex("#ééé")], [None; 4]);
+    }
+
+    #[test]
+    fn a_missing_variable_gives_no_ink() {
+        let all = |_: &str| Some("#123456".to_string());
+        assert_eq!(Ink::from_variables(all).map(|i| i.series[1]), Some([0x12, 0x34, 0x56]));
+        assert_eq!(Ink::from_variables(|n: &str| (n != "--chart-accent").then(|| "#000".to_string())), None);
+    }
+}

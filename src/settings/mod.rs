@@ -1,0 +1,355 @@
+//! Everything a learner controls, as one value, with the rules each part keeps. The controls
+//! and the URL parser both change the settings only through the setters here, so a rule (the
+//! token limit, heads dividing d_model, the temperature's rounding, an index within range)
+//! lives in one place. Pure: no web APIs, so it is tested natively.
+
+mod limits;
+mod nav;
+pub mod url;
+
+pub use limits::*;
+pub use nav::{Stage, Theme, View};
+
+use crate::core::attention::Mask;
+use crate::core::saturation::snap_dk;
+use crate::core::scenario::Scenario;
+use crate::core::tokenize::tokenize;
+use crate::i18n::Lang;
+
+/// The whole state of the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The query-side sentence (1 to [`MAX_TOKENS`] tokens: see [`Settings::set_text`]).
+    pub text: String,
+    /// The second sentence (keys/values), used when `cross` is on.
+    pub kv_text: String,
+    pub cross: bool,
+    pub d_model: usize,
+    /// Always one of [`HEAD_CHOICES`] dividing `d_model`.
+    pub heads: usize,
+    pub seed: u64,
+    pub positional: bool,
+    pub mask: Mask,
+    pub scaled: bool,
+    /// Within [`TEMPERATURE_RANGE`], in steps of 0.01.
+    pub temperature: f32,
+    /// The saturation experiment's d_k (a power of two, 1–1024).
+    pub lab_dk: usize,
+    /// The saturation experiment's scaling switch.
+    pub lab_scaled: bool,
+    pub view: View,
+    pub stage: Stage,
+    /// The variance experiment's d_k (a power of two) and number of sampled pairs.
+    pub var_dk: usize,
+    pub var_samples: usize,
+    /// The token index the sparse pattern head looks for.
+    pub anchor: usize,
+    /// The cost view's sequence length, as log₂ n.
+    pub cost_log_n: u32,
+    /// The FlashAttention view's tile size (queries × keys per tile).
+    pub tile: usize,
+    /// Projector layout: big type, one stage per screen, settings folded away.
+    pub present: bool,
+    pub theme: Theme,
+    /// The spotlighted token (0-based): its row and column are outlined in every heatmap.
+    pub spot: Option<usize>,
+    /// The head shown in the per-head stages, 0-based, below `heads`.
+    pub head: usize,
+    /// The query row highlighted in the softmax stage, 0-based, below the token count.
+    pub query: usize,
+    pub lang: Lang,
+}
+
+/// Why a sentence cannot be drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SentenceProblem {
+    /// No tokens at all (empty or only spaces).
+    NoTokens,
+    /// More than [`MAX_TOKENS`]; holds the count.
+    TooMany(usize),
+}
+
+/// The number of tokens of `text`, if the site can draw it: 1 to [`MAX_TOKENS`].
+pub fn check_sentence(text: &str) -> Result<usize, SentenceProblem> {
+    match tokenize(text).len() {
+        0 => Err(SentenceProblem::NoTokens),
+        n if n > MAX_TOKENS => Err(SentenceProblem::TooMany(n)),
+        n => Ok(n),
+    }
+}
+
+/// Does `heads` divide `d_model`, and is it offered?
+pub fn heads_allowed(d_model: usize, heads: usize) -> bool {
+    HEAD_CHOICES.contains(&heads) && heads <= d_model && d_model % heads == 0
+}
+
+/// The largest offered head count ≤ `wish` that divides `d_model` (1 always does).
+fn fit_heads(d_model: usize, wish: usize) -> usize {
+    HEAD_CHOICES.iter().rev().copied().find(|h| *h <= wish && heads_allowed(d_model, *h)).unwrap_or(1)
+}
+
+/// A d_k written as any number from 1 to 1024, snapped to the power of two nearest in log scale.
+fn snapped_dk(d: f64) -> Option<usize> {
+    (1.0..=1024.0).contains(&d).then(|| snap_dk(d))
+}
+
+/// Short, exact enough: 0.05, 1, 12.5.
+pub fn format_temperature(t: f32) -> String {
+    let s = format!("{t:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The default sentences (query side, key/value side) in `lang`.
+pub fn default_sentences(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::En => ("The animal didn't cross the street because it was too tired", "Le chat est fatigué"),
+        Lang::Zh => ("小猫没有过马路，因为它太累了。", "The cat was too tired"),
+    }
+}
+
+impl Settings {
+    /// Defaults, with the sentences in `lang`.
+    pub fn new(lang: Lang) -> Self {
+        let (text, kv_text) = default_sentences(lang);
+        Self {
+            text: text.into(),
+            kv_text: kv_text.into(),
+            cross: false,
+            d_model: 64,
+            heads: 4,
+            seed: 42,
+            positional: true,
+            mask: Mask::None,
+            scaled: true,
+            temperature: 1.0,
+            lab_dk: 64,
+            lab_scaled: false,
+            view: View::Lesson,
+            stage: Stage::Input,
+            var_dk: 64,
+            var_samples: 3000,
+            anchor: 0,
+            cost_log_n: 10,
+            tile: 4,
+            present: false,
+            theme: Theme::Auto,
+            spot: None,
+            head: 0,
+            query: 0,
+            lang,
+        }
+    }
+
+    /// What the attention core needs (a `Memo` of this skips recomputing on other changes).
+    pub fn scenario(&self) -> Scenario {
+        Scenario {
+            text: self.text.clone(),
+            kv_text: self.cross.then(|| self.kv_text.clone()),
+            d_model: self.d_model,
+            heads: self.heads,
+            seed: self.seed,
+            positional: self.positional,
+            mask: self.mask,
+            scaled: self.scaled,
+            temperature: self.temperature,
+        }
+    }
+
+    /// The number of tokens of the query sentence.
+    pub fn token_count(&self) -> usize {
+        tokenize(&self.text).len()
+    }
+
+    /// Use `text` as the sentence if it can be drawn; the chosen query, spotlight and anchor
+    /// stay within its tokens.
+    pub fn set_text(&mut self, text: &str) -> Result<(), SentenceProblem> {
+        let n = check_sentence(text)?;
+        self.text = text.to_string();
+        self.query = self.query.min(n - 1);
+        self.anchor = self.anchor.min(n - 1);
+        self.spot = self.spot.filter(|s| *s < n);
+        Ok(())
+    }
+
+    /// Use `text` as the second sentence if it can be drawn.
+    pub fn set_kv_text(&mut self, text: &str) -> Result<(), SentenceProblem> {
+        check_sentence(text)?;
+        self.kv_text = text.to_string();
+        Ok(())
+    }
+
+    /// A new model width, if offered; the head count becomes the largest offered one that
+    /// divides it and is not above the current one.
+    pub fn set_d_model(&mut self, d_model: usize) -> bool {
+        if !D_MODEL_CHOICES.contains(&d_model) {
+            return false;
+        }
+        self.d_model = d_model;
+        let heads = fit_heads(d_model, self.heads);
+        self.set_heads(heads)
+    }
+
+    /// A new head count, if it is offered and divides d_model; the chosen head stays below it.
+    pub fn set_heads(&mut self, heads: usize) -> bool {
+        if !heads_allowed(self.d_model, heads) {
+            return false;
+        }
+        self.heads = heads;
+        self.head = self.head.min(heads - 1);
+        true
+    }
+
+    /// The head counts offered for the current d_model.
+    pub fn heads_offered(&self) -> impl Iterator<Item = usize> + '_ {
+        HEAD_CHOICES.into_iter().filter(|h| heads_allowed(self.d_model, *h))
+    }
+
+    /// A new seed, if it is at most [`MAX_SEED`].
+    pub fn set_seed(&mut self, seed: u64) -> bool {
+        (seed <= MAX_SEED).then(|| self.seed = seed).is_some()
+    }
+
+    /// A new softmax temperature, rounded to two decimals (as shown and as written in links),
+    /// if it lies in [`TEMPERATURE_RANGE`].
+    pub fn set_temperature(&mut self, t: f64) -> bool {
+        let t = ((t * 100.0).round() / 100.0) as f32;
+        let ok = (TEMPERATURE_RANGE.0..=TEMPERATURE_RANGE.1).contains(&t);
+        ok.then(|| self.temperature = t).is_some()
+    }
+
+    /// The saturation experiment's d_k, snapped to a power of two, if within 1–1024.
+    pub fn set_lab_dk(&mut self, d: f64) -> bool {
+        snapped_dk(d).map(|d| self.lab_dk = d).is_some()
+    }
+
+    /// The variance experiment's d_k, snapped to a power of two, if within 1–1024.
+    pub fn set_var_dk(&mut self, d: f64) -> bool {
+        snapped_dk(d).map(|d| self.var_dk = d).is_some()
+    }
+
+    /// The variance experiment's sample count, if offered.
+    pub fn set_var_samples(&mut self, n: usize) -> bool {
+        SAMPLE_CHOICES.contains(&n).then(|| self.var_samples = n).is_some()
+    }
+
+    /// The cost view's log₂ n, if within [`COST_N_RANGE`].
+    pub fn set_cost_log_n(&mut self, e: u32) -> bool {
+        (COST_N_RANGE.0..=COST_N_RANGE.1).contains(&e).then(|| self.cost_log_n = e).is_some()
+    }
+
+    /// The FlashAttention tile size, if offered.
+    pub fn set_tile(&mut self, tile: usize) -> bool {
+        TILE_CHOICES.contains(&tile).then(|| self.tile = tile).is_some()
+    }
+
+    /// The head shown (0-based), if the model has it.
+    pub fn set_head(&mut self, head: usize) -> bool {
+        (head < self.heads).then(|| self.head = head).is_some()
+    }
+
+    /// The query row (0-based), if the sentence has it.
+    pub fn set_query(&mut self, query: usize) -> bool {
+        (query < self.token_count()).then(|| self.query = query).is_some()
+    }
+
+    /// The spotlighted token (0-based), if the sentence has it; `None` clears it.
+    pub fn set_spot(&mut self, spot: Option<usize>) -> bool {
+        let ok = spot.is_none_or(|s| s < self.token_count());
+        ok.then(|| self.spot = spot).is_some()
+    }
+
+    /// The sparse head's anchor token (0-based), if the sentence has it.
+    pub fn set_anchor(&mut self, anchor: usize) -> bool {
+        (anchor < self.token_count()).then(|| self.anchor = anchor).is_some()
+    }
+
+    /// The other language; an untouched default sentence follows it (and the indices into it
+    /// go back to the start).
+    pub fn switch_language(&mut self) {
+        let next = if self.lang == Lang::En { Lang::Zh } else { Lang::En };
+        let (old_text, old_kv) = default_sentences(self.lang);
+        let (new_text, new_kv) = default_sentences(next);
+        if self.text == old_text {
+            self.text = new_text.into();
+            self.query = 0;
+            self.anchor = 0;
+            self.spot = None;
+        }
+        if self.kv_text == old_kv {
+            self.kv_text = new_kv.into();
+        }
+        self.lang = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_limit_is_one_to_max() {
+        assert_eq!(check_sentence("  "), Err(SentenceProblem::NoTokens));
+        assert_eq!(check_sentence(&"a ".repeat(MAX_TOKENS)), Ok(MAX_TOKENS));
+        assert_eq!(check_sentence(&"a ".repeat(MAX_TOKENS + 1)), Err(SentenceProblem::TooMany(MAX_TOKENS + 1)));
+    }
+
+    #[test]
+    fn a_shorter_sentence_pulls_the_indices_into_it() {
+        let mut s = Settings::new(Lang::En);
+        s.query = 9;
+        s.anchor = 10;
+        s.spot = Some(8);
+        assert_eq!(s.set_text("only three words"), Ok(()));
+        assert_eq!((s.query, s.anchor, s.spot), (2, 2, None));
+        assert_eq!(s.set_text(""), Err(SentenceProblem::NoTokens));
+        assert_eq!(s.text, "only three words", "a refused sentence changes nothing");
+    }
+
+    #[test]
+    fn heads_follow_the_width_and_the_head_follows_the_heads() {
+        let mut s = Settings::new(Lang::En);
+        s.head = 3;
+        assert!(!s.set_heads(3), "3 does not divide 64");
+        assert!(s.set_d_model(8) && s.heads == 4);
+        assert!(s.set_heads(2) && s.head == 1, "head 4 of 4 becomes head 2 of 2");
+        assert!(s.set_d_model(16) && s.heads == 2, "a wider model keeps the head count");
+        assert_eq!(s.heads_offered().collect::<Vec<_>>(), [1, 2, 4, 8, 16]);
+        assert!(!s.set_d_model(48));
+        assert_eq!(fit_heads(8, 16), 8);
+        assert_eq!(fit_heads(16, 3), 2);
+    }
+
+    #[test]
+    fn temperature_is_rounded_to_what_is_shown() {
+        let mut s = Settings::new(Lang::En);
+        assert!(s.set_temperature(0.1234));
+        assert_eq!((s.temperature, format_temperature(s.temperature).as_str()), (0.12, "0.12"));
+        assert!(!s.set_temperature(0.04) && !s.set_temperature(20.5) && !s.set_temperature(f64::NAN));
+        assert!(s.set_temperature(20.004) && s.temperature == 20.0);
+    }
+
+    #[test]
+    fn indices_must_exist() {
+        let mut s = Settings::new(Lang::En);
+        assert!(s.set_head(3) && !s.set_head(4));
+        assert!(s.set_query(10) && !s.set_query(11));
+        assert!(s.set_spot(Some(10)) && !s.set_spot(Some(11)) && s.set_spot(None));
+        assert!(s.set_anchor(0) && !s.set_anchor(11));
+    }
+
+    #[test]
+    fn switching_language_swaps_only_untouched_sentences() {
+        let mut s = Settings::new(Lang::En);
+        s.query = 5;
+        s.switch_language();
+        assert_eq!((s.lang, s.text.as_str(), s.query), (Lang::Zh, default_sentences(Lang::Zh).0, 0));
+        assert!(s.set_text("my own words").is_ok());
+        s.switch_language();
+        assert_eq!((s.lang, s.text.as_str()), (Lang::En, "my own words"));
+    }
+
+    #[test]
+    fn language_picks_the_default_sentence() {
+        assert_eq!(Settings::new(Lang::En).scenario().text, Scenario::default().text);
+    }
+}

@@ -1,0 +1,79 @@
+//! Where the learner is: the lesson's stages, the views, and the colour themes. Each has a
+//! stable slug for the URL and the `data-testid`s.
+
+crate::slugged! {
+    /// The seven stages of the lesson, in order.
+    #[derive(Default)]
+    pub enum Stage {
+        #[default]
+        Input = "input",
+        Projection = "projection",
+        Scores = "scores",
+        Scaling = "scaling",
+        Softmax = "softmax",
+        Output = "output",
+        MultiHead = "multihead",
+    }
+}
+
+impl Stage {
+    /// The next stage, or `None` at the last.
+    pub fn next(self) -> Option<Self> {
+        Self::ALL.get(self.index() + 1).copied()
+    }
+
+    /// The previous stage, or `None` at the first.
+    pub fn prev(self) -> Option<Self> {
+        self.index().checked_sub(1).and_then(|i| Self::ALL.get(i).copied())
+    }
+}
+
+crate::slugged! {
+    /// The views reachable from the navigation: the lesson, and the deeper lessons.
+    #[derive(Default)]
+    pub enum View {
+        #[default]
+        Lesson = "lesson",
+        Variance = "variance",
+        Variants = "variants",
+        Patterns = "patterns",
+        Graph = "graph",
+        Complexity = "complexity",
+    }
+}
+
+crate::slugged! {
+    /// The colour themes. `Auto` follows the system's light/dark preference.
+    #[derive(Default)]
+    pub enum Theme {
+        #[default]
+        Auto = "auto",
+        Light = "light",
+        Dark = "dark",
+        /// Black on white, heavier lines and type: for projectors in bright rooms.
+        Contrast = "contrast",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_step_in_order() {
+        assert_eq!(Stage::Input.prev(), None);
+        assert_eq!(Stage::Input.next(), Some(Stage::Projection));
+        assert_eq!(Stage::MultiHead.next(), None);
+        assert_eq!(Stage::MultiHead.prev(), Some(Stage::Output));
+        assert!(Stage::ALL.iter().all(|s| Stage::from_slug(s.slug()) == Some(*s)));
+        assert_eq!(Stage::ALL.map(Stage::index), [0, 1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn slugs_are_unique_within_each_enum() {
+        let unique = |slugs: Vec<&str>| slugs.iter().all(|s| slugs.iter().filter(|t| t == &s).count() == 1);
+        assert!(unique(Stage::ALL.map(Stage::slug).to_vec()));
+        assert!(unique(View::ALL.map(View::slug).to_vec()));
+        assert!(unique(Theme::ALL.map(Theme::slug).to_vec()));
+    }
+}
