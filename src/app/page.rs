@@ -10,12 +10,18 @@ use crate::settings::{Settings, Theme, MAX_TOKENS};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// A computed outcome shared by every panel. Equality is identity: a new computation is
-/// always a change, and comparing never walks the matrices.
-#[derive(Debug, Clone)]
-pub struct Shared(pub Arc<Outcome>);
+/// A computed result shared by every panel that shows it (by default the outcome). Equality
+/// is identity: a new computation is always a change, and comparing never walks the matrices.
+#[derive(Debug)]
+pub struct Shared<T = Outcome>(pub Arc<T>);
 
-impl PartialEq for Shared {
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
@@ -70,7 +76,12 @@ impl Page {
 
     /// Change the settings through one of their setters, which says whether it accepted the
     /// change; a refused change notifies nobody. Returns the setter's answer.
-    pub fn apply(self, change: impl FnOnce(&mut Settings) -> bool) -> bool {
+    pub fn apply(self, mut change: impl FnMut(&mut Settings) -> bool) -> bool {
+        self.apply_dyn(&mut change)
+    }
+
+    /// [`Page::apply`] without the generic: one copy of the update code for every caller.
+    fn apply_dyn(self, change: &mut dyn FnMut(&mut Settings) -> bool) -> bool {
         let mut accepted = false;
         self.settings.maybe_update(|s| {
             accepted = change(s);

@@ -32,7 +32,7 @@ fn preferred_lang() -> Lang {
 /// The chart colours the stylesheet gives the page's current theme (see `chart::ink`).
 fn stylesheet_ink(html: &web_sys::Element) -> Option<Ink> {
     let style = window().get_computed_style(html).ok().flatten()?;
-    Ink::from_variables(|name| style.get_property_value(name).ok())
+    Ink::from_variables(&|name| style.get_property_value(name).ok())
 }
 
 /// Keep `page.prefers_dark` equal to the system's colour-scheme preference.

@@ -26,25 +26,29 @@ impl Ink {
     pub const PLAIN: Ink = Ink { text: [0, 0, 0], frame: [0x60, 0x60, 0x60], accent: [0xff, 0, 0], series: [[0, 0, 0], [0x80, 0x80, 0x80]] };
 
     /// The ink whose colours `var` gives for each name of [`VARIABLES`]; `None` if one is
-    /// missing or not a `#rrggbb` / `#rgb` colour.
-    pub fn from_variables(var: impl Fn(&str) -> Option<String>) -> Option<Ink> {
-        let [text, frame, accent, s1, s2] = VARIABLES.map(|name| var(name).as_deref().and_then(parse_hex));
-        Some(Ink { text: text?, frame: frame?, accent: accent?, series: [s1?, s2?] })
+    /// missing or not a `#rrggbb` colour.
+    pub fn from_variables(var: &dyn Fn(&str) -> Option<String>) -> Option<Ink> {
+        let mut colours = [[0u8; 3]; 5];
+        for (colour, name) in colours.iter_mut().zip(VARIABLES) {
+            *colour = parse_hex(&var(name)?)?;
+        }
+        let [text, frame, accent, s1, s2] = colours;
+        Some(Ink { text, frame, accent, series: [s1, s2] })
     }
 }
 
-/// "#1f2328" or "#fff" (surrounding spaces allowed, as computed styles give them).
+/// "#1f2328" (surrounding spaces allowed, as computed styles give them).
 pub fn parse_hex(text: &str) -> Option<Rgb> {
-    let hex = text.trim().strip_prefix('#')?;
-    let digit = |i: usize| hex.get(i..i + 1).and_then(|d| u8::from_str_radix(d, 16).ok());
-    match hex.len() {
-        6 => {
-            let byte = |i: usize| hex.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok());
-            Some([byte(0)?, byte(2)?, byte(4)?])
-        }
-        3 => Some([digit(0)? * 17, digit(1)? * 17, digit(2)? * 17]),
-        _ => None,
+    let digits = text.trim().strip_prefix('#')?.as_bytes();
+    if digits.len() != 6 {
+        return None;
     }
+    let nibble = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut rgb = [0u8; 3];
+    for (c, pair) in rgb.iter_mut().zip(digits.chunks(2)) {
+        *c = nibble(pair[0])? * 16 + nibble(pair[1])?;
+    }
+    Some(rgb)
 }
 
 #[cfg(test)]
@@ -54,14 +58,14 @@ mod tests {
     #[test]
     fn hex_colours_parse_and_anything_else_does_not() {
         assert_eq!(parse_hex(" #1f2328"), Some([0x1f, 0x23, 0x28]));
-        assert_eq!(parse_hex("#fff"), Some([255, 255, 255]));
-        assert_eq!([parse_hex("1f2328"), parse_hex("#12345"), parse_hex("#gggggg"), parse_hex("#ééé")], [None; 4]);
+        assert_eq!(parse_hex("#FFFFFF"), Some([255, 255, 255]));
+        assert_eq!([parse_hex("1f2328"), parse_hex("#12345"), parse_hex("#gggggg"), parse_hex("#ééé"), parse_hex("#fff")], [None; 5]);
     }
 
     #[test]
     fn a_missing_variable_gives_no_ink() {
         let all = |_: &str| Some("#123456".to_string());
-        assert_eq!(Ink::from_variables(all).map(|i| i.series[1]), Some([0x12, 0x34, 0x56]));
-        assert_eq!(Ink::from_variables(|n: &str| (n != "--chart-accent").then(|| "#000".to_string())), None);
+        assert_eq!(Ink::from_variables(&all).map(|i| i.series[1]), Some([0x12, 0x34, 0x56]));
+        assert_eq!(Ink::from_variables(&|n: &str| (n != "--chart-accent").then(|| "#000000".to_string())), None);
     }
 }

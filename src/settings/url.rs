@@ -3,21 +3,11 @@
 //! writer, the parser and the fuzz test all walk it. Parsing never fails: a bad value is
 //! ignored (the default stays) and its key is reported, so the page can name it.
 
-use super::{Settings, Stage, Theme, View};
+use super::{format_temperature, Settings, Stage, Theme, View};
 use crate::core::attention::Mask;
 use crate::i18n::Lang;
 use crate::number::parse_decimal;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-
-/// One key of the query string.
-pub struct Key {
-    /// The name in the URL.
-    pub name: &'static str,
-    /// Its value for `s`, or `None` to leave the key out.
-    write: fn(&Settings) -> Option<String>,
-    /// Apply a value to `s` through its setter; `false` if the value was not accepted.
-    read: fn(&mut Settings, &str) -> bool,
-}
 
 fn flag(v: bool) -> Option<String> {
     Some(if v { "1" } else { "0" }.into())
@@ -36,6 +26,16 @@ fn index(v: &str) -> Option<usize> {
     v.parse::<usize>().ok()?.checked_sub(1)
 }
 
+/// One key of the query string.
+pub struct Key {
+    /// The name in the URL.
+    pub name: &'static str,
+    /// Its value for `s`, or `None` to leave the key out.
+    write: fn(&Settings) -> Option<String>,
+    /// Apply a value to `s` through the setting's own setter; `false` if it was not accepted.
+    read: fn(&mut Settings, &str) -> bool,
+}
+
 /// Every key, in the order it is written and read. Order matters when reading: `lang` first
 /// (it decides the default sentences), `d` before `h`, `h` before `head`, `text` before the
 /// indices into it.
@@ -51,7 +51,7 @@ pub const KEYS: &[Key] = &[
     Key { name: "pe", write: |s| flag(s.positional), read: |s, v| parse_flag(v).map(|b| s.positional = b).is_some() },
     Key { name: "mask", write: |s| Some(s.mask.slug().into()), read: |s, v| Mask::from_slug(v).map(|m| s.mask = m).is_some() },
     Key { name: "scale", write: |s| flag(s.scaled), read: |s, v| parse_flag(v).map(|b| s.scaled = b).is_some() },
-    Key { name: "t", write: |s| Some(super::format_temperature(s.temperature)), read: |s, v| parse_decimal(v).is_some_and(|t| s.set_temperature(t)) },
+    Key { name: "t", write: |s| Some(format_temperature(s.temperature)), read: |s, v| parse_decimal(v).is_some_and(|t| s.set_temperature(t)) },
     Key { name: "dk", write: |s| Some(s.lab_dk.to_string()), read: |s, v| parse_decimal(v).is_some_and(|d| s.set_lab_dk(d)) },
     Key { name: "labscale", write: |s| flag(s.lab_scaled), read: |s, v| parse_flag(v).map(|b| s.lab_scaled = b).is_some() },
     Key { name: "stage", write: |s| Some(s.stage.slug().into()), read: |s, v| Stage::from_slug(v).map(|x| s.stage = x).is_some() },

@@ -12,7 +12,6 @@ pub fn ModelControls() -> impl IntoView {
     let page = use_page();
     let d_model = page.pick(|s| s.d_model);
     let heads = page.pick(|s| s.heads);
-    let offered = page.pick(|s| s.heads_offered().collect::<Vec<_>>());
     let seed = page.pick(|s| s.seed);
     let (seed_error, set_seed_error) = signal(false);
 
@@ -46,11 +45,9 @@ pub fn ModelControls() -> impl IntoView {
             <label class="field__label" for="heads">{page.text(Msg::Heads)}</label>
             <select id="heads" data-testid="heads" prop:value=move || heads.get().to_string() on:change=set_heads>
                 {move || {
-                    offered
-                        .get()
-                        .into_iter()
-                        .map(|h| view! { <option value=h.to_string() selected=h == heads.get_untracked()>{h}</option> })
-                        .collect_view()
+                    d_model.track();
+                    let offered: Vec<usize> = page.settings.with_untracked(|s| s.heads_offered().collect());
+                    offered.into_iter().map(|h| view! { <option value=h.to_string() selected=h == heads.get_untracked()>{h}</option> }).collect_view()
                 }}
             </select>
         </div>

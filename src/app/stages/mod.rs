@@ -113,7 +113,8 @@ pub(crate) fn HeadPicker() -> impl IntoView {
 }
 
 /// A memo of something read from the current outcome (`None` before anything computed).
-fn from_outcome<T>(f: impl Fn(&Outcome, Lang) -> T + Send + Sync + 'static) -> Memo<Option<T>>
+/// `f` is a plain function, not a closure: one copy of the memo code per result type.
+fn from_outcome<T>(f: fn(&Outcome, Lang) -> T) -> Memo<Option<T>>
 where
     T: PartialEq + Send + Sync + 'static,
 {
@@ -126,10 +127,7 @@ where
 
 /// The hover text of cell (row, col) of the chosen head, made by `f` from the current
 /// outcome; `f` returns `None` for a cell it has no text for.
-fn head_detail<F>(f: F) -> Callback<(usize, usize), String>
-where
-    F: Fn(&Outcome, &HeadTrace, Lang, (usize, usize)) -> Option<String> + Send + Sync + 'static,
-{
+fn head_detail(f: fn(&Outcome, &HeadTrace, Lang, (usize, usize)) -> Option<String>) -> Callback<(usize, usize), String> {
     let page = use_page();
     Callback::new(move |cell| {
         let (h, lang) = (page.settings.with_untracked(|s| s.head), page.lang.get_untracked());
@@ -138,7 +136,7 @@ where
 }
 
 /// Like [`from_outcome`], for the head chosen in the head picker.
-fn from_head<T>(f: impl Fn(&Outcome, &HeadTrace, Lang) -> T + Send + Sync + 'static) -> Memo<Option<T>>
+fn from_head<T>(f: fn(&Outcome, &HeadTrace, Lang) -> T) -> Memo<Option<T>>
 where
     T: PartialEq + Send + Sync + 'static,
 {

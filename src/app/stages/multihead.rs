@@ -12,15 +12,18 @@ use leptos::prelude::*;
 #[component]
 pub fn MultiHeadStage() -> impl IntoView {
     let page = use_page();
-    let heads = from_outcome(|o, _| o.trace.heads.len());
+    let heads = from_outcome(|o, _| {
+        o.trace.heads.iter().map(|h| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked)).collect::<Vec<_>>()
+    });
+    // Only a new head count remounts the maps; new weights just redraw them.
+    let count = Memo::new(move |_| heads.with(|h| h.as_ref().map_or(0, Vec::len)));
     let concat = from_outcome(|o, _| signed(o.trace.concat.clone(), &o.tokens, indices(o.trace.d_model())));
     let output = from_outcome(|o, _| signed(o.trace.output.clone(), &o.tokens, indices(o.trace.d_model())));
     view! {
         <StagePanel stage=Stage::MultiHead formula=formulas::MULTIHEAD explain=Msg::ExplainMultiHead notice=Msg::NoticeMultiHead>
             <div class="stage__heads">
-                {move || (0..heads.get().unwrap_or(0)).map(|h| {
-                    let spec = from_outcome(move |o, _| o.trace.heads.get(h).map(|ht| weights(ht.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked)));
-                    let spec = Memo::new(move |_| spec.get().flatten());
+                {move || (0..count.get()).map(|h| {
+                    let spec = Memo::new(move |_| heads.with(|all| all.as_ref().and_then(|all| all.get(h).cloned())));
                     let name = Signal::derive(move || format!("{} {}", page.t(Msg::Head), h + 1));
                     view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) /> }
                 }).collect_view()}

@@ -16,13 +16,17 @@ pub fn SoftmaxStage() -> impl IntoView {
     let query = page.pick(|s| s.query);
     let a = from_head(|o, h, _| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked));
     let deviation = from_head(|o, h, _| o.trace.row_sum_deviation(h));
-    let row = from_head(move |o, h, _| {
+    // The chosen query's row, read from the weights' own spec (labels and mask included).
+    let row = Memo::new(move |_| {
         let q = query.get();
-        // The token first: it exists only for rows the trace has.
-        let token = o.tokens.get(q)?.clone();
-        Some((token, Bars { weights: h.weights.row(q).to_vec(), labels: o.kv_tokens.clone(), blocked: o.trace.blocked.row(q).to_vec() }))
+        a.with(|s| {
+            let s = s.as_ref()?;
+            // The label first: it exists only for rows the spec has.
+            let token = s.row_labels.get(q)?.clone();
+            let blocked = s.blocked.as_ref().map(|b| b.row(q).to_vec()).unwrap_or_default();
+            Some((token, Bars { weights: s.values.row(q).to_vec(), labels: s.col_labels.clone(), blocked }))
+        })
     });
-    let row = Memo::new(move |_| row.get().flatten());
     let bars = Signal::derive(move || row.with(|r| r.as_ref().map(|r| r.1.clone()).unwrap_or_default()));
     let bar_caption = Signal::derive(move || row.with(|r| r.as_ref().map(|r| fill(page.t(Msg::RowChart), &[("tok", &r.0)])).unwrap_or_default()));
     let detail = Callback::new(move |(r, c): (usize, usize)| {

@@ -11,6 +11,7 @@ use crate::core::variants::{variants, Variant, Variants};
 use crate::i18n::{Msg, ViewMsg};
 use crate::settings::MAX_TOKENS;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The three variants of the current sentence(s), one column each.
 #[component]
@@ -18,19 +19,18 @@ pub fn VariantsView() -> impl IntoView {
     let page = use_page();
     let kv_text = page.pick(|s| s.kv_text.clone());
     let computed = Memo::new(move |_| {
-        page.outcome.with(|o| o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map_err(|e| e.to_string()))))
+        page.outcome.with(|o| o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map(|v| Shared(Arc::new(v))).map_err(|e| e.to_string()))))
     });
     let error = move || computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned()));
-    let shown = Memo::new(move |_| computed.with(|c| c.as_ref().and_then(|c| c.as_ref().ok().cloned())));
     view! {
         <section class="view" data-testid="view-variants">
             <h2 class="view__title">{page.text(ViewMsg::VariantsTitle)}</h2>
             <p class="view__text">{page.text(ViewMsg::VariantsIntro)}</p>
             {move || error().map(|e| view! { <p class="error" role="alert" data-testid="variants-error">{page.t(Msg::ComputeError)} ": " {e}</p> })}
             <div class="stage__grid stage__grid--three">
-                <Column variant=Variant::SelfAttention shown=shown title=ViewMsg::SelfTitle text=ViewMsg::SelfText />
-                <Column variant=Variant::Causal shown=shown title=ViewMsg::CausalTitle text=ViewMsg::CausalText />
-                <Column variant=Variant::Cross shown=shown title=ViewMsg::CrossTitle text=ViewMsg::CrossText />
+                <Column variant=Variant::SelfAttention computed=computed title=ViewMsg::SelfTitle text=ViewMsg::SelfText />
+                <Column variant=Variant::Causal computed=computed title=ViewMsg::CausalTitle text=ViewMsg::CausalText />
+                <Column variant=Variant::Cross computed=computed title=ViewMsg::CrossTitle text=ViewMsg::CrossText />
             </div>
         </section>
     }
@@ -41,8 +41,8 @@ pub fn VariantsView() -> impl IntoView {
 fn Column(
     /// The variant to show.
     variant: Variant,
-    /// The computed variants (`None` until they compute).
-    shown: Memo<Option<Variants>>,
+    /// The computed variants, or why they did not compute (`None` before the first outcome).
+    computed: Memo<Option<Result<Shared<Variants>, String>>>,
     /// Its title.
     title: ViewMsg,
     /// Its explanation.
@@ -53,8 +53,8 @@ fn Column(
     let tokens = page.tokens;
     let pick = move |f: fn(&Trace, usize, &[String], &[String]) -> Option<HeatmapSpec>| {
         Memo::new(move |_| {
-            shown.with(|v| {
-                let v = v.as_ref()?;
+            computed.with(|v| {
+                let v = &v.as_ref()?.as_ref().ok()?.0;
                 let trace = v.trace(variant)?;
                 let columns = if variant.is_cross() { v.kv_tokens.clone() } else { tokens.get() };
                 tokens.with(|t| f(trace, head.get(), t, &columns))
