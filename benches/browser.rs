@@ -1,17 +1,29 @@
-//! The benchmark: serves the release build (`dist/`, built by scripts/bench.sh) on 127.0.0.1,
-//! runs the page's benchmark mode (`?bench=1`) in headless Chromium and prints its figures,
-//! then the sizes of the .wasm and .js (raw and gzip) and the cold load to the first drawn
-//! heatmap. Prints figures; asserts nothing about speed.
+//! The benchmark: serves the benchmark build (the release site with the `bench` feature, in
+//! `E2E_DIST`, built by scripts/bench.sh) on 127.0.0.1, runs the page's benchmark mode
+//! (`?bench=1`) in headless Chromium and prints its figures, the cold load to the first drawn
+//! heatmap, and the sizes of the published .wasm and .js in `dist/` (raw and gzip). Prints
+//! figures; asserts nothing about speed.
 
+#![cfg_attr(target_arch = "wasm32", allow(unused))]
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/e2e/browser.rs"]
 mod browser;
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/e2e/server.rs"]
 mod server;
 
+#[cfg(not(target_arch = "wasm32"))]
 use browser::Browser;
-use server::{built, gzip_len, Site};
+#[cfg(not(target_arch = "wasm32"))]
+use server::{built_in, gzip_len, published_dir, Site};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::{Duration, Instant};
 
+#[cfg(not(target_arch = "wasm32"))]
 #[tokio::main]
 async fn main() {
     let site = Site::start("").await;
@@ -37,17 +49,15 @@ async fn main() {
         let b = Browser::open(1280, 900).await;
         b.client.goto(&site.url("?lang=en")).await.expect("navigate");
         b.wait_for("canvas[data-drawn='true']").await;
-        let ms = b.js("const m = performance.getEntriesByName('first-heatmap')[0]; return m ? m.startTime : -1;", vec![]).await;
+        let ms = b
+            .js("const m = performance.getEntriesByName('first-heatmap')[0]; return m ? m.startTime : -1;", vec![])
+            .await;
         loads.push(ms.as_f64().unwrap_or(-1.0));
         b.close().await;
     }
     loads.sort_by(f64::total_cmp);
-    let (wasm, js) = (built("_bg.wasm"), built(".js"));
-    println!(
-        "size wasm_gz={} js_gz={} first_heatmap_ms={:.0}",
-        gzip_len(&wasm),
-        gzip_len(&js),
-        loads[loads.len() / 2]
-    );
+    // Sizes of what is published, not of the benchmark build the figures above came from.
+    let (wasm, js) = (built_in(&published_dir(), "_bg.wasm"), built_in(&published_dir(), ".js"));
+    println!("size wasm_gz={} js_gz={} first_heatmap_ms={:.0}", gzip_len(&wasm), gzip_len(&js), loads[loads.len() / 2]);
     println!("size wasm_raw={} js_raw={} first_heatmap_runs_ms={loads:?}", wasm.len(), js.len());
 }

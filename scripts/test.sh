@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: native (core, golden fixtures, properties, UI logic),
+# Sets everything up and runs every test, after the lint (rustfmt, clippy): native (core,
+# golden fixtures, properties, UI logic),
 # in-browser (wasm-bindgen-test in headless Chromium) and end-to-end (the release build of the
 # site in headless Chromium). Ends with one line "tests: N passed, N failed".
 set -euo pipefail
@@ -9,6 +10,12 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "lint: formatting, and clippy for the native and the wasm32 targets (benchmark code included)"
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features bench -- -D warnings
 
 step "native tests"
 cargo test --locked 2>&1 | tee -a "$log"

@@ -40,7 +40,11 @@ pub fn to_csv(values: &Array2<f32>, row_labels: &[String], col_labels: &[String]
 /// A number for JSON and CSV: shortest form that reads back as the same f32; −∞ (masked
 /// logits) and NaN, which JSON cannot hold, become null.
 fn number(v: f32) -> String {
-    if v.is_finite() { format!("{v}") } else { "null".into() }
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        "null".into()
+    }
 }
 
 fn json_string(s: &str) -> String {
@@ -58,7 +62,11 @@ fn json_string(s: &str) -> String {
 }
 
 fn json_matrix(m: ArrayView2<f32>) -> String {
-    let rows: Vec<String> = m.rows().into_iter().map(|r| format!("[{}]", r.iter().map(|v| number(*v)).collect::<Vec<_>>().join(","))).collect();
+    let rows: Vec<String> = m
+        .rows()
+        .into_iter()
+        .map(|r| format!("[{}]", r.iter().map(|v| number(*v)).collect::<Vec<_>>().join(",")))
+        .collect();
     format!("[{}]", rows.join(","))
 }
 
@@ -103,7 +111,9 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
         ("weights", per_head(|h| &h.weights)),
         ("output", json_matrix(t.output.view())),
     ];
-    let object = |pairs: &[(&str, String)]| format!("{{{}}}", pairs.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","));
+    let object = |pairs: &[(&str, String)]| {
+        format!("{{{}}}", pairs.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","))
+    };
     let mut all: Vec<(&str, String)> = fields;
     all.push(("expected", object(&expected)));
     object(&all) + "\n"
@@ -123,7 +133,8 @@ pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
     if s.kv_text.is_some() {
         stem.push_str("-cross");
     }
-    let what: String = what.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let what: String =
+        what.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     format!("{stem}_{}", what.trim_matches('-'))
 }
 
@@ -143,9 +154,15 @@ mod tests {
     #[test]
     fn file_names_say_what_they_hold() {
         let s = Scenario { mask: Mask::Causal, ..Scenario::default() };
-        assert_eq!(file_stem(Stage::Softmax, &s, "weights-head1"), "attention-lab_softmax_d64-h4-seed42-causal_weights-head1");
+        assert_eq!(
+            file_stem(Stage::Softmax, &s, "weights-head1"),
+            "attention-lab_softmax_d64-h4-seed42-causal_weights-head1"
+        );
         let s = Scenario { scaled: false, kv_text: Some("x".into()), ..Scenario::default() };
-        assert_eq!(file_stem(Stage::Input, &s, "Odd Name!"), "attention-lab_input_d64-h4-seed42-unscaled-cross_odd-name");
+        assert_eq!(
+            file_stem(Stage::Input, &s, "Odd Name!"),
+            "attention-lab_input_d64-h4-seed42-unscaled-cross_odd-name"
+        );
     }
 
     #[test]

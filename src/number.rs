@@ -60,7 +60,11 @@ fn scale_by_ten(m: f64, scale: i64) -> f64 {
     }
     let scale = scale.clamp(-400, 400) as i32;
     if scale >= 0 {
-        if scale <= 22 { m * 10f64.powi(scale) } else { m * 10f64.powi(22) * 10f64.powi(scale - 22) }
+        if scale <= 22 {
+            m * 10f64.powi(scale)
+        } else {
+            m * 10f64.powi(22) * 10f64.powi(scale - 22)
+        }
     } else if scale >= -22 {
         m / 10f64.powi(-scale)
     } else {

@@ -31,13 +31,11 @@ fn hand_checked_three_tokens_dk2() {
     assert_eq!(h.scores, arr2(&[[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]));
     let want_w = [[0.40111, 0.19778, 0.40111], [0.19778, 0.40111, 0.40111], [0.24826, 0.24826, 0.50349]];
     let want_o = [[0.80222, 0.59889], [0.59889, 0.80222], [0.75174, 0.75174]];
-    for i in 0..3 {
-        for j in 0..3 {
-            assert!(close(h.weights[[i, j]], want_w[i][j], 1e-5), "A[{i},{j}] = {}", h.weights[[i, j]]);
-        }
-        for j in 0..2 {
-            assert!(close(t.output[[i, j]], want_o[i][j], 1e-5), "O[{i},{j}] = {}", t.output[[i, j]]);
-        }
+    for ((i, j), got) in h.weights.indexed_iter() {
+        assert!(close(*got, want_w[i][j], 1e-5), "A[{i},{j}] = {got}");
+    }
+    for ((i, j), got) in t.output.indexed_iter() {
+        assert!(close(*got, want_o[i][j], 1e-5), "O[{i},{j}] = {got}");
     }
 
     // Causal: row 0 sees only itself; row 1 sees [0, .7071] → 1/3.0281 = 0.33024, 0.66976.
@@ -88,10 +86,8 @@ fn permuting_keys_and_values_permutes_weights_and_keeps_output() {
     let a = run(&x, Some(&kv), &w, &cfg).unwrap();
     let b = run(&x, Some(&kv_perm), &w, &cfg).unwrap();
     for (ha, hb) in a.heads.iter().zip(&b.heads) {
-        for i in 0..4 {
-            for j in 0..6 {
-                assert!(close(hb.weights[[i, j]], ha.weights[[i, perm[j]]], 1e-6));
-            }
+        for ((i, j), got) in hb.weights.indexed_iter() {
+            assert!(close(*got, ha.weights[[i, perm[j]]], 1e-6), "A'[{i},{j}] = {got}");
         }
     }
     // Output is a weighted sum: order-independent up to f32 rounding.

@@ -120,7 +120,7 @@ proptest! {
         let blocked = ndarray::Array2::from_shape_fn((n_q, n_kv), |(i, j)| causal && j > i);
         let scale = (d as f32).sqrt();
         let full = head(q.view(), k.view(), v.view(), &blocked, scale, 1.0).unwrap();
-        let tiled = tiled_attention(q.view(), k.view(), v.view(), &blocked, scale, tile_q, tile_k, false);
+        let tiled = tiled_attention(q.view(), k.view(), v.view(), &blocked, scale, (tile_q, tile_k), false);
         for (a, b) in tiled.output.iter().zip(&full.output) {
             prop_assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "tiled {a} vs full {b}");
         }

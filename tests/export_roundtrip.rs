@@ -13,11 +13,15 @@ use common::{check, Fixture};
 
 #[test]
 fn an_exported_trace_passes_the_fixture_check() {
-    let cases: [fn(&mut Settings); 3] = [|_| {}, |s| s.mask = Mask::Causal, |s| {
-        s.cross = true;
-        s.scaled = false;
-        s.heads = 8;
-    }];
+    let cases: [fn(&mut Settings); 3] = [
+        |_| {},
+        |s| s.mask = Mask::Causal,
+        |s| {
+            s.cross = true;
+            s.scaled = false;
+            s.heads = 8;
+        },
+    ];
     for tweak in cases {
         let mut s = Settings::new(Lang::En);
         tweak(&mut s);

@@ -123,12 +123,20 @@ fn extremes_give_finite_weights_whose_rows_sum_to_one() {
                                 .unwrap_or_else(|e| panic!("n {n} d_k {d_k} magnitude {magnitude}: {e}"));
                             for (i, row) in h.weights.rows().into_iter().enumerate() {
                                 assert!(row.iter().all(|w| w.is_finite() && *w >= 0.0), "n {n} d_k {d_k} row {i}");
-                                assert!((row.sum() - 1.0).abs() < 1e-4, "n {n} d_k {d_k} mag {magnitude} T {temperature} row {i} sums to {}", row.sum());
+                                assert!(
+                                    (row.sum() - 1.0).abs() < 1e-4,
+                                    "n {n} d_k {d_k} mag {magnitude} T {temperature} row {i} sums to {}",
+                                    row.sum()
+                                );
                             }
                             assert!(h.output.iter().all(|x| x.is_finite()));
                             // Unscaled, large scores saturate: the typical row is one-hot.
                             if !scaled && n > 1 && d_k >= 64 && magnitude >= 30.0 && temperature <= 1.0 {
-                                assert!(h.summary.median_max_weight > 0.99, "n {n} d_k {d_k}: median top weight {}", h.summary.median_max_weight);
+                                assert!(
+                                    h.summary.median_max_weight > 0.99,
+                                    "n {n} d_k {d_k}: median top weight {}",
+                                    h.summary.median_max_weight
+                                );
                                 saturated += 1;
                             }
                         }

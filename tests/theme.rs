@@ -8,7 +8,10 @@ use attention_lab::settings::Theme;
 
 /// `css` without its comments.
 fn uncommented(css: &str) -> String {
-    css.split("/*").enumerate().map(|(i, part)| if i == 0 { part } else { part.split_once("*/").map_or("", |(_, rest)| rest) }).collect()
+    css.split("/*")
+        .enumerate()
+        .map(|(i, part)| if i == 0 { part } else { part.split_once("*/").map_or("", |(_, rest)| rest) })
+        .collect()
 }
 
 /// The custom properties declared in the block opened by `selector`.
@@ -38,13 +41,16 @@ fn luma(c: Rgb) -> f32 {
 
 #[test]
 fn every_theme_gives_the_charts_a_whole_ink_that_stands_out_from_its_page() {
-    let css = uncommented(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/main.css")).expect("the stylesheet"));
+    let css = uncommented(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/main.css")).expect("the stylesheet"),
+    );
     // Auto shows the light or the dark one; the others are themes of their own.
     let shown: Vec<&str> = Theme::ALL.iter().map(|t| t.slug()).filter(|s| *s != "auto").collect();
     assert_eq!(shown, ["light", "dark", "contrast"]);
     for theme in shown {
         let var = variables(&css, theme);
-        let ink = Ink::from_variables(&var).unwrap_or_else(|| panic!("{theme}: one of {VARIABLES:?} is missing or not #rrggbb"));
+        let ink = Ink::from_variables(&var)
+            .unwrap_or_else(|| panic!("{theme}: one of {VARIABLES:?} is missing or not #rrggbb"));
         let page = var("--bg").as_deref().and_then(parse_hex).unwrap_or_else(|| panic!("{theme}: no --bg"));
         assert!((luma(ink.text) - luma(page)).abs() > 150.0, "{theme}: text {:?} on page {:?}", ink.text, page);
         assert_ne!(ink.series[0], ink.series[1], "{theme}: the two series must differ");

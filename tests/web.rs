@@ -50,7 +50,8 @@ fn every_cell_is_drawn_in_its_own_colour() {
     document().body().unwrap().append_child(&canvas).unwrap();
     let spec = small_spec();
     let ink = Ink { text: [0, 0, 0], frame: [0, 0, 0], accent: [255, 0, 0], series: [[0, 0, 0], [0, 0, 0]] };
-    let layout = draw(&canvas, &spec, 600.0, DrawOptions { ink, max_cell: 40.0, highlight: (None, None) }).expect("draws");
+    let layout =
+        draw(&canvas, &spec, 600.0, DrawOptions { ink, max_cell: 40.0, highlight: (None, None) }).expect("draws");
     let dpr = window().device_pixel_ratio().max(1.0);
     for ((r, c), v) in spec.values.indexed_iter() {
         let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell_w) * dpr;
@@ -88,7 +89,8 @@ async fn app_mounts_at_the_input_stage_with_the_default_sentence() {
     assert!(captions.iter().all(|c| c.ends_with(": 11 × 64")), "{captions:?}");
     assert!(host.query_selector("[data-testid='compute-error']").unwrap().is_none());
     // The lab's readouts are numbers.
-    let max_weight = host.query_selector("[data-testid='readout-max-weight']").unwrap().unwrap().text_content().unwrap();
+    let max_weight =
+        host.query_selector("[data-testid='readout-max-weight']").unwrap().unwrap().text_content().unwrap();
     assert!(max_weight.parse::<f32>().is_ok_and(|v| (0.0..=1.0).contains(&v)), "{max_weight:?}");
     host.remove();
 }

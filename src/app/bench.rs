@@ -7,11 +7,11 @@
 use super::hooks::DRAWS;
 use super::page::Page;
 use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout};
-use leptos::prelude::*;
 use crate::core::order::ascending;
 use crate::core::rng::SplitMix64;
 use crate::core::scenario::compute;
 use crate::settings::{Stage, View};
+use leptos::prelude::*;
 use std::sync::atomic::Ordering;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -60,7 +60,8 @@ pub async fn run(page: Page) {
     let Ok(out) = document.create_element("pre") else { return };
     let _ = out.set_attribute("data-testid", "bench-output");
     let _ = body.append_child(&out);
-    let print = |line: String| out.set_text_content(Some(&format!("{}{line}\n", out.text_content().unwrap_or_default())));
+    let print =
+        |line: String| out.set_text_content(Some(&format!("{}{line}\n", out.text_content().unwrap_or_default())));
 
     for &d_model in &D_MODELS {
         for &n in &NS {
@@ -123,9 +124,23 @@ pub async fn run(page: Page) {
         for n in [8usize, 32, 64, 128, 256] {
             let mut rng = SplitMix64::new(n as u64);
             let labels: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
-            let spec = crate::app::specs::weights(ndarray::Array2::from_shape_fn((n, n), |_| rng.uniform() as f32), &labels, &labels, &ndarray::Array2::from_elem((n, n), false));
+            let spec = crate::app::specs::weights(
+                ndarray::Array2::from_shape_fn((n, n), |_| rng.uniform() as f32),
+                &labels,
+                &labels,
+                &ndarray::Array2::from_elem((n, n), false),
+            );
             let time = |f: &dyn Fn() -> Result<Layout, String>| {
-                median_p95((0..20).map(|_| { let t0 = now(); let _ = f(); now() - t0 }).collect()).0
+                median_p95(
+                    (0..20)
+                        .map(|_| {
+                            let t0 = now();
+                            let _ = f();
+                            now() - t0
+                        })
+                        .collect(),
+                )
+                .0
             };
             let fast = time(&|| draw(&canvas, &spec, 900.0, opts));
             let naive = time(&|| draw_naive(&canvas, &spec, 900.0, opts));

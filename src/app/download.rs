@@ -6,7 +6,8 @@ use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
 /// Offer `href` to the browser as a download called `name`.
 fn save(href: &str, name: &str) -> Result<(), String> {
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let a: HtmlAnchorElement = document.create_element("a").map_err(|_| "cannot create a link")?.dyn_into().map_err(|_| "not a link")?;
+    let a: HtmlAnchorElement =
+        document.create_element("a").map_err(|_| "cannot create a link")?.dyn_into().map_err(|_| "not a link")?;
     a.set_href(href);
     a.set_download(name);
     a.click();
@@ -22,7 +23,12 @@ pub fn save_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let url = Url::create_object_url_with_blob(&blob).map_err(|_| "cannot make a link to the file")?;
     save(&url, name)?;
     // Release the file a minute later, once the browser has surely read it.
-    leptos::prelude::set_timeout(move || { let _ = Url::revoke_object_url(&url); }, std::time::Duration::from_secs(60));
+    leptos::prelude::set_timeout(
+        move || {
+            let _ = Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(60),
+    );
     Ok(())
 }
 

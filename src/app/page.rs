@@ -117,7 +117,10 @@ impl Page {
 
     /// A live text of `msg` for a view: follows the language. One closure type per message
     /// catalogue (not one per call site), which keeps the .wasm small.
-    pub fn text<M: Text + Copy + Send + Sync + 'static>(self, msg: M) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    pub fn text<M: Text + Copy + Send + Sync + 'static>(
+        self,
+        msg: M,
+    ) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
         move || self.t(msg)
     }
 }

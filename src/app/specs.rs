@@ -65,7 +65,15 @@ pub fn score_text(lang: Lang, q: ArrayView1<f32>, k: ArrayView1<f32>, row: &str,
 }
 
 /// Hover text of an output cell: which value rows made it, and how much each gave.
-pub fn output_text(lang: Lang, a_row: ArrayView1<f32>, v_col: ArrayView1<f32>, keys: &[String], row: &str, col: usize, out: f32) -> String {
+pub fn output_text(
+    lang: Lang,
+    a_row: ArrayView1<f32>,
+    v_col: ArrayView1<f32>,
+    keys: &[String],
+    row: &str,
+    col: usize,
+    out: f32,
+) -> String {
     let terms = largest_terms(a_row, v_col, 3);
     format!(
         "O[{row}, {col}] = Σ A·V = {}; {}: {}",

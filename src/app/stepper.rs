@@ -1,8 +1,10 @@
 //! The lesson's navigation: clickable stage names, a progress bar, previous/next buttons,
 //! and the active stage's panel (only that one is mounted, so only it draws).
 
-use super::stages::{InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage};
 use super::page::use_page;
+use super::stages::{
+    InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
+};
 use crate::i18n::{fill, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;

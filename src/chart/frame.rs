@@ -83,7 +83,12 @@ impl<'a> Frame<'a> {
     }
 
     /// A polyline through data points, `width` CSS px wide.
-    pub fn line(&self, points: impl IntoIterator<Item = (f64, f64)>, color: RGBColor, width: f64) -> Result<(), String> {
+    pub fn line(
+        &self,
+        points: impl IntoIterator<Item = (f64, f64)>,
+        color: RGBColor,
+        width: f64,
+    ) -> Result<(), String> {
         let pts: Vec<(f64, f64)> = points.into_iter().map(|p| self.at(p)).collect();
         self.path(&pts, color.stroke_width((width * self.plot.dpr).round().max(1.0) as u32))
     }
@@ -143,7 +148,11 @@ fn pixel((x, y): (f64, f64)) -> (i32, i32) {
 /// The width of a range, never zero (a flat range still maps somewhere).
 fn span((lo, hi): (f64, f64)) -> f64 {
     let s = hi - lo;
-    if s.abs() > f64::EPSILON { s } else { 1.0 }
+    if s.abs() > f64::EPSILON {
+        s
+    } else {
+        1.0
+    }
 }
 
 /// Round numbers covering [lo, hi] about `count` intervals apart: steps of 1, 2 or 5 × 10^k.
@@ -153,7 +162,8 @@ pub fn round_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
     }
     let raw = (hi - lo) / count.max(1) as f64;
     let magnitude = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw * 0.999).unwrap_or(10.0 * magnitude);
+    let step =
+        [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw * 0.999).unwrap_or(10.0 * magnitude);
     let (first, last) = ((lo / step - 1e-9).ceil() as i64, (hi / step + 1e-9).floor() as i64);
     (first..=last).map(|k| k as f64 * step).collect()
 }

@@ -23,7 +23,12 @@ pub const VARIABLES: [&str; 5] = ["--ink", "--chart-frame", "--chart-accent", "-
 
 impl Ink {
     /// Used only where no stylesheet is loaded (component tests): black on white.
-    pub const PLAIN: Ink = Ink { text: [0, 0, 0], frame: [0x60, 0x60, 0x60], accent: [0xff, 0, 0], series: [[0, 0, 0], [0x80, 0x80, 0x80]] };
+    pub const PLAIN: Ink = Ink {
+        text: [0, 0, 0],
+        frame: [0x60, 0x60, 0x60],
+        accent: [0xff, 0, 0],
+        series: [[0, 0, 0], [0x80, 0x80, 0x80]],
+    };
 
     /// The ink whose colours `var` gives for each name of [`VARIABLES`]; `None` if one is
     /// missing or not a `#rrggbb` colour.
@@ -59,7 +64,10 @@ mod tests {
     fn hex_colours_parse_and_anything_else_does_not() {
         assert_eq!(parse_hex(" #1f2328"), Some([0x1f, 0x23, 0x28]));
         assert_eq!(parse_hex("#FFFFFF"), Some([255, 255, 255]));
-        assert_eq!([parse_hex("1f2328"), parse_hex("#12345"), parse_hex("#gggggg"), parse_hex("#ééé"), parse_hex("#fff")], [None; 5]);
+        assert_eq!(
+            [parse_hex("1f2328"), parse_hex("#12345"), parse_hex("#gggggg"), parse_hex("#ééé"), parse_hex("#fff")],
+            [None; 5]
+        );
     }
 
     #[test]

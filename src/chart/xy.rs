@@ -58,9 +58,18 @@ pub fn draw_log_log(canvas: &web_sys::HtmlCanvasElement, c: &LogLog, width: f64,
     let plot = plot(canvas, width, 220.0, ink)?;
     let log2 = |v: f64| v.max(1e-9).log2();
     let (y0, y1) = c.y_exp.unwrap_or_else(|| {
-        let ys = c.lines.iter().flat_map(|(_, pts)| pts.iter()).chain(c.dots.iter().flat_map(|d| d.1.iter())).map(|p| log2(p.1));
+        let ys = c
+            .lines
+            .iter()
+            .flat_map(|(_, pts)| pts.iter())
+            .chain(c.dots.iter().flat_map(|d| d.1.iter()))
+            .map(|p| log2(p.1));
         let (lo, hi) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
-        if lo < hi { (lo.floor(), hi.ceil()) } else { (0.0, 1.0) }
+        if lo < hi {
+            (lo.floor(), hi.ceil())
+        } else {
+            (0.0, 1.0)
+        }
     });
     let axes = Axes {
         x: c.x_exp,

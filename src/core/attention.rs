@@ -110,7 +110,7 @@ pub fn head_width(d_model: usize, heads: usize) -> Result<usize, AttnError> {
     if d_model == 0 {
         return Err(AttnError::ZeroModelWidth);
     }
-    if heads == 0 || d_model % heads != 0 {
+    if heads == 0 || !d_model.is_multiple_of(heads) {
         return Err(AttnError::HeadsDoNotDivide { d_model, heads });
     }
     Ok(d_model / heads)
@@ -140,11 +140,8 @@ pub fn head(
         softmax_row(logits, temperature, out);
     }
     let output = weights.dot(&v);
-    let rows: Vec<_> = weights
-        .axis_iter(Axis(0))
-        .zip(masked.axis_iter(Axis(0)))
-        .map(|(p, l)| row_readout(p, l))
-        .collect();
+    let rows: Vec<_> =
+        weights.axis_iter(Axis(0)).zip(masked.axis_iter(Axis(0))).map(|(p, l)| row_readout(p, l)).collect();
     let summary = summarise(&rows, masked.iter());
     Ok(HeadTrace {
         q: q.to_owned(),

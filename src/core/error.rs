@@ -36,14 +36,12 @@ impl fmt::Display for AttnError {
             Self::Shape { what, expected, given } => {
                 write!(f, "{what} must be {expected}, got {} × {}", given.0, given.1)
             }
-            Self::PaddingLength { expected, given } => write!(
-                f,
-                "the key-padding mask must have one entry per key: expected {expected}, got {given}"
-            ),
-            Self::NonFinite { what, row, col } => write!(
-                f,
-                "{what} must hold finite numbers, found NaN or infinity at row {row}, column {col}"
-            ),
+            Self::PaddingLength { expected, given } => {
+                write!(f, "the key-padding mask must have one entry per key: expected {expected}, got {given}")
+            }
+            Self::NonFinite { what, row, col } => {
+                write!(f, "{what} must hold finite numbers, found NaN or infinity at row {row}, column {col}")
+            }
             Self::BadTemperature(t) => {
                 write!(f, "the softmax temperature must be a positive finite number, got {t}")
             }

@@ -39,8 +39,7 @@ pub fn tiled_attention(
     v: ArrayView2<f32>,
     blocked: &Array2<bool>,
     divisor: f32,
-    tile_q: usize,
-    tile_k: usize,
+    (tile_q, tile_k): (usize, usize),
     record: bool,
 ) -> Tiled {
     let (n_q, n_kv, d_v) = (q.nrows(), k.nrows(), v.ncols());
@@ -59,7 +58,8 @@ pub fn tiled_attention(
             let scores = q.slice(s![r0..r1, ..]).dot(&k.slice(s![c0..c1, ..]).t()) / divisor;
             for i in 0..rows {
                 let allowed = |j: usize| !blocked[[r0 + i, c0 + j]];
-                let tile_max = (0..c1 - c0).filter(|&j| allowed(j)).map(|j| scores[[i, j]]).fold(f32::NEG_INFINITY, f32::max);
+                let tile_max =
+                    (0..c1 - c0).filter(|&j| allowed(j)).map(|j| scores[[i, j]]).fold(f32::NEG_INFINITY, f32::max);
                 let m_new = m[i].max(tile_max);
                 if m_new == f32::NEG_INFINITY {
                     continue; // nothing allowed yet in this row
@@ -80,11 +80,9 @@ pub fn tiled_attention(
                 steps.push(TileStep { rows: (r0, r1), cols: (c0, c1), running_max: m.clone(), running_sum: l.clone() });
             }
         }
-        for i in 0..rows {
-            if l[i] > 0.0 {
-                let normalised: Array1<f32> = acc.row(i).mapv(|a| a / l[i]);
-                output.row_mut(r0 + i).assign(&normalised);
-            }
+        for (i, &sum) in l.iter().enumerate().filter(|(_, sum)| **sum > 0.0) {
+            let normalised: Array1<f32> = acc.row(i).mapv(|a| a / sum);
+            output.row_mut(r0 + i).assign(&normalised);
         }
     }
     Tiled { output, steps, peak_scores: tile_q.min(n_q) * tile_k.min(n_kv) }
@@ -102,7 +100,15 @@ pub struct TiledCheck {
 /// `head` of `trace` computed in `tile` × `tile` tiles with the trace's own mask, scaling and
 /// temperature, and compared with the head's output in the trace.
 pub fn tile_head(trace: &Trace, head: &HeadTrace, tile: usize) -> TiledCheck {
-    let tiled = tiled_attention(head.q.view(), head.k.view(), head.v.view(), &trace.blocked, trace.divisor(), tile, tile, true);
+    let tiled = tiled_attention(
+        head.q.view(),
+        head.k.view(),
+        head.v.view(),
+        &trace.blocked,
+        trace.divisor(),
+        (tile, tile),
+        true,
+    );
     let max_error = tiled.output.iter().zip(&head.output).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     TiledCheck { tiled, max_error }
 }
@@ -119,7 +125,7 @@ mod tests {
         let q = ndarray::arr2(&[[1.0f32]]);
         let k = ndarray::arr2(&[[0.0f32], [3f32.ln()]]);
         let v = ndarray::arr2(&[[4.0f32], [8.0]]);
-        let t = tiled_attention(q.view(), k.view(), v.view(), &Array2::from_elem((1, 2), false), 1.0, 1, 1, true);
+        let t = tiled_attention(q.view(), k.view(), v.view(), &Array2::from_elem((1, 2), false), 1.0, (1, 1), true);
         assert!((t.output[[0, 0]] - 7.0).abs() < 1e-5, "1/4·4 + 3/4·8 = 7, got {}", t.output[[0, 0]]);
         assert_eq!(t.steps.len(), 2);
         assert_eq!(t.steps[0].running_max, vec![0.0]);
@@ -128,7 +134,9 @@ mod tests {
 
     #[test]
     fn tiled_equals_full_for_many_shapes_and_tiles() {
-        for (n_q, n_kv, d, causal) in [(1, 1, 1, false), (5, 7, 3, false), (16, 16, 8, true), (33, 20, 16, true), (64, 64, 32, false)] {
+        for (n_q, n_kv, d, causal) in
+            [(1, 1, 1, false), (5, 7, 3, false), (16, 16, 8, true), (33, 20, 16, true), (64, 64, 32, false)]
+        {
             let q = normal_matrix(n_q, d, 1, 1);
             let k = normal_matrix(n_kv, d, 1, 2);
             let v = normal_matrix(n_kv, d, 1, 3);
@@ -136,7 +144,7 @@ mod tests {
             let scale = (d as f32).sqrt();
             let full = head(q.view(), k.view(), v.view(), &blocked, scale, 1.0).unwrap();
             for (tq, tk) in [(1, 1), (2, 3), (4, 4), (8, 5), (64, 64), (100, 7)] {
-                let t = tiled_attention(q.view(), k.view(), v.view(), &blocked, scale, tq, tk, false);
+                let t = tiled_attention(q.view(), k.view(), v.view(), &blocked, scale, (tq, tk), false);
                 let err = t.output.iter().zip(&full.output).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
                 assert!(err < 1e-5, "n_q {n_q} n_kv {n_kv} tiles {tq}×{tk}: max error {err}");
             }
@@ -161,7 +169,7 @@ mod tests {
     fn a_row_with_nothing_allowed_is_zero() {
         let q = normal_matrix(2, 4, 1, 1);
         let blocked = ndarray::arr2(&[[true, true], [false, true]]);
-        let t = tiled_attention(q.view(), q.view(), q.view(), &blocked, 2.0, 1, 1, false);
+        let t = tiled_attention(q.view(), q.view(), q.view(), &blocked, 2.0, (1, 1), false);
         assert!(t.output.row(0).iter().all(|x| *x == 0.0));
         assert_eq!(t.output.row(1), q.row(0));
     }

@@ -8,7 +8,11 @@ use ndarray::{Array1, Array2, ArrayView2};
 
 /// φ(x) = elu(x) + 1: x + 1 for x > 0, eˣ otherwise. Always positive.
 pub fn phi(x: f32) -> f32 {
-    if x > 0.0 { x + 1.0 } else { x.exp() }
+    if x > 0.0 {
+        x + 1.0
+    } else {
+        x.exp()
+    }
 }
 
 /// Linear attention, the O(n) way. `q`: (n_q, d_k), `k`: (n_kv, d_k), `v`: (n_kv, d_v) →

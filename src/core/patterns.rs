@@ -73,7 +73,8 @@ pub fn build(pattern: Pattern, tokens: &[String], seed: u64, anchor: usize) -> R
         Pattern::Local => {
             // Pairs 4–11: fast enough to tell neighbours from far tokens, slow enough not to
             // wrap around within 64 positions. √2 on each side: β = 2 on the score.
-            let w = Array2::from_shape_fn((d, d), |(r, c)| if r == c && (8..24).contains(&r) { 2f32.sqrt() } else { 0.0 });
+            let w =
+                Array2::from_shape_fn((d, d), |(r, c)| if r == c && (8..24).contains(&r) { 2f32.sqrt() } else { 0.0 });
             (pe, w.clone(), w)
         }
         Pattern::Broadcast => {

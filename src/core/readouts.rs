@@ -129,7 +129,14 @@ mod tests {
 
     #[test]
     fn summary_mean_and_median_of_row_maxima() {
-        let row = |m: f32| RowReadout { entropy: 0.0, log_n: 1.0, max_weight: m, jacobian_norm: 0.0, score_mean: 0.0, score_std: 0.0 };
+        let row = |m: f32| RowReadout {
+            entropy: 0.0,
+            log_n: 1.0,
+            max_weight: m,
+            jacobian_norm: 0.0,
+            score_mean: 0.0,
+            score_std: 0.0,
+        };
         let s = summarise(&[row(1.0), row(0.5), row(0.99)], [1.0f32].iter());
         assert!((s.max_weight - 0.83).abs() < 1e-6);
         assert_eq!(s.median_max_weight, 0.99);

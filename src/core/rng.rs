@@ -67,7 +67,8 @@ impl SplitMix64 {
 pub fn normal_matrix(n: usize, d_k: usize, seed: u64, salt: u64) -> Array2<f32> {
     let mut out = Array2::zeros((n, d_k));
     for (i, mut row) in out.rows_mut().into_iter().enumerate() {
-        let mut rng = SplitMix64::new(seed ^ salt.wrapping_mul(0x9E37_79B9) ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut rng =
+            SplitMix64::new(seed ^ salt.wrapping_mul(0x9E37_79B9) ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
         row.iter_mut().for_each(|v| *v = rng.normal());
     }
     out
@@ -90,9 +91,24 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream_and_different_seed_differs() {
-        let a: Vec<u64> = (0..4).map({ let mut r = SplitMix64::new(7); move |_| r.next_u64() }).collect();
-        let b: Vec<u64> = (0..4).map({ let mut r = SplitMix64::new(7); move |_| r.next_u64() }).collect();
-        let c: Vec<u64> = (0..4).map({ let mut r = SplitMix64::new(8); move |_| r.next_u64() }).collect();
+        let a: Vec<u64> = (0..4)
+            .map({
+                let mut r = SplitMix64::new(7);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map({
+                let mut r = SplitMix64::new(7);
+                move |_| r.next_u64()
+            })
+            .collect();
+        let c: Vec<u64> = (0..4)
+            .map({
+                let mut r = SplitMix64::new(8);
+                move |_| r.next_u64()
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -119,7 +119,8 @@ mod tests {
     fn the_prefix_sum_sweep_equals_computing_each_step_on_its_own() {
         let points = sweep(9, 5).unwrap();
         for p in &points {
-            let direct = (saturation(9, p.d_k, true, 5).unwrap().summary, saturation(9, p.d_k, false, 5).unwrap().summary);
+            let direct =
+                (saturation(9, p.d_k, true, 5).unwrap().summary, saturation(9, p.d_k, false, 5).unwrap().summary);
             for (got, want) in [(p.scaled, direct.0), (p.unscaled, direct.1)] {
                 assert!((got.median_max_weight - want.median_max_weight).abs() < 1e-4, "d_k {}", p.d_k);
                 assert!((got.score_std - want.score_std).abs() < 1e-3 * (1.0 + want.score_std), "d_k {}", p.d_k);
@@ -130,6 +131,17 @@ mod tests {
 
     #[test]
     fn snapping_is_to_the_nearest_power_of_two_in_log_scale() {
-        assert_eq!([snap_dk(0.0), snap_dk(1.0), snap_dk(3.0), snap_dk(5.0), snap_dk(700.0), snap_dk(5000.0), snap_dk(f64::NAN)], [1, 1, 4, 4, 512, 1024, 1]);
+        assert_eq!(
+            [
+                snap_dk(0.0),
+                snap_dk(1.0),
+                snap_dk(3.0),
+                snap_dk(5.0),
+                snap_dk(700.0),
+                snap_dk(5000.0),
+                snap_dk(f64::NAN)
+            ],
+            [1, 1, 4, 4, 512, 1024, 1]
+        );
     }
 }

@@ -167,9 +167,15 @@ mod tests {
     #[test]
     fn bad_settings_are_errors_with_messages() {
         let empty = Scenario { text: "  ".into(), ..Scenario::default() };
-        assert_eq!(compute(&empty, 64).unwrap_err().to_string(), "the query sentence has no tokens: type at least one word");
+        assert_eq!(
+            compute(&empty, 64).unwrap_err().to_string(),
+            "the query sentence has no tokens: type at least one word"
+        );
         let long = Scenario { text: "a ".repeat(500), ..Scenario::default() };
-        assert_eq!(compute(&long, 64).unwrap_err().to_string(), "the query sentence has 500 tokens; at most 64 can be shown");
+        assert_eq!(
+            compute(&long, 64).unwrap_err().to_string(),
+            "the query sentence has 500 tokens; at most 64 can be shown"
+        );
         let heads = Scenario { heads: 3, ..Scenario::default() };
         assert!(compute(&heads, 64).unwrap_err().to_string().contains("d_model = 64 is not divisible by heads = 3"));
         let zero = Scenario { d_model: 0, ..Scenario::default() };

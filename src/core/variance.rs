@@ -32,7 +32,7 @@ pub fn variance(values: &[f32]) -> f64 {
 pub fn histogram(values: &[f32], bins: usize, lo: f32, hi: f32) -> Vec<u32> {
     let mut counts = vec![0u32; bins.max(1)];
     let width = (hi - lo) / counts.len() as f32;
-    if !(width > 0.0) {
+    if width.is_nan() || width <= 0.0 {
         return counts;
     }
     for v in values {

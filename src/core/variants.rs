@@ -23,7 +23,11 @@ crate::slugged! {
 impl Variant {
     /// The mask this variant runs with.
     pub fn mask(self) -> Mask {
-        if self == Variant::Causal { Mask::Causal } else { Mask::None }
+        if self == Variant::Causal {
+            Mask::Causal
+        } else {
+            Mask::None
+        }
     }
 
     /// Whether keys and values come from the second sentence.
@@ -85,7 +89,11 @@ mod tests {
             let o = compute(&own, 64).unwrap();
             let v = variants(&o, kv, 64).unwrap();
             for variant in Variant::ALL {
-                let alone = Scenario { mask: variant.mask(), kv_text: variant.is_cross().then(|| kv.to_string()), ..own.clone() };
+                let alone = Scenario {
+                    mask: variant.mask(),
+                    kv_text: variant.is_cross().then(|| kv.to_string()),
+                    ..own.clone()
+                };
                 let want = compute(&alone, 64).unwrap().trace;
                 assert_eq!(v.trace(variant), Some(&want), "{variant:?} of {own:?}");
             }

@@ -23,7 +23,7 @@ impl Weights {
             return Err(AttnError::ZeroModelWidth);
         }
         // A stream of its own, so changing the embedding scheme never changes the weights.
-        let mut rng = SplitMix64::new(seed ^ 0x5EED_0F_A77E_u64);
+        let mut rng = SplitMix64::new(seed ^ 0x005E_ED0F_A77E_u64);
         let a = (6.0 / (2.0 * d_model as f32)).sqrt();
         let mut matrix = || Array2::from_shape_fn((d_model, d_model), |_| rng.symmetric(a));
         Ok(Self { w_q: matrix(), w_k: matrix(), w_v: matrix(), w_o: matrix() })
@@ -54,12 +54,7 @@ impl Weights {
 }
 
 /// `Err` unless `m` is (rows, cols).
-pub(crate) fn check_shape(
-    what: &'static str,
-    m: &Array2<f32>,
-    rows: usize,
-    cols: usize,
-) -> Result<(), AttnError> {
+pub(crate) fn check_shape(what: &'static str, m: &Array2<f32>, rows: usize, cols: usize) -> Result<(), AttnError> {
     if m.dim() != (rows, cols) {
         return Err(AttnError::Shape { what, expected: format!("{rows} × {cols}"), given: m.dim() });
     }

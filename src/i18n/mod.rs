@@ -100,7 +100,8 @@ mod tests {
 
     /// The `{name}`s of a template, sorted.
     fn placeholders(template: &str) -> Vec<&str> {
-        let mut names: Vec<&str> = template.split('{').skip(1).filter_map(|rest| rest.split_once('}')).map(|(name, _)| name).collect();
+        let mut names: Vec<&str> =
+            template.split('{').skip(1).filter_map(|rest| rest.split_once('}')).map(|(name, _)| name).collect();
         names.sort_unstable();
         names
     }

@@ -80,7 +80,7 @@ pub fn check_sentence(text: &str) -> Result<usize, SentenceProblem> {
 
 /// Does `heads` divide `d_model`, and is it offered?
 pub fn heads_allowed(d_model: usize, heads: usize) -> bool {
-    HEAD_CHOICES.contains(&heads) && heads <= d_model && d_model % heads == 0
+    HEAD_CHOICES.contains(&heads) && heads <= d_model && d_model.is_multiple_of(heads)
 }
 
 /// The largest offered head count ≤ `wish` that divides `d_model` (1 always does).

@@ -40,7 +40,11 @@ pub struct Key {
 /// (it decides the default sentences), `d` before `h`, `h` before `head`, `text` before the
 /// indices into it.
 pub const KEYS: &[Key] = &[
-    Key { name: "lang", write: |s| Some(s.lang.slug().into()), read: |s, v| Lang::from_slug(v).map(|l| s.lang = l).is_some() },
+    Key {
+        name: "lang",
+        write: |s| Some(s.lang.slug().into()),
+        read: |s, v| Lang::from_slug(v).map(|l| s.lang = l).is_some(),
+    },
     Key { name: "text", write: |s| Some(s.text.clone()), read: |s, v| s.set_text(v).is_ok() },
     // Always written: the self/causal/cross view shows the second sentence even when off.
     Key { name: "kv", write: |s| Some(s.kv_text.clone()), read: |s, v| s.set_kv_text(v).is_ok() },
@@ -49,23 +53,79 @@ pub const KEYS: &[Key] = &[
     Key { name: "h", write: |s| Some(s.heads.to_string()), read: |s, v| v.parse().is_ok_and(|h| s.set_heads(h)) },
     Key { name: "seed", write: |s| Some(s.seed.to_string()), read: |s, v| v.parse().is_ok_and(|x| s.set_seed(x)) },
     Key { name: "pe", write: |s| flag(s.positional), read: |s, v| parse_flag(v).map(|b| s.positional = b).is_some() },
-    Key { name: "mask", write: |s| Some(s.mask.slug().into()), read: |s, v| Mask::from_slug(v).map(|m| s.mask = m).is_some() },
+    Key {
+        name: "mask",
+        write: |s| Some(s.mask.slug().into()),
+        read: |s, v| Mask::from_slug(v).map(|m| s.mask = m).is_some(),
+    },
     Key { name: "scale", write: |s| flag(s.scaled), read: |s, v| parse_flag(v).map(|b| s.scaled = b).is_some() },
-    Key { name: "t", write: |s| Some(format_temperature(s.temperature)), read: |s, v| parse_decimal(v).is_some_and(|t| s.set_temperature(t)) },
-    Key { name: "dk", write: |s| Some(s.lab_dk.to_string()), read: |s, v| parse_decimal(v).is_some_and(|d| s.set_lab_dk(d)) },
-    Key { name: "labscale", write: |s| flag(s.lab_scaled), read: |s, v| parse_flag(v).map(|b| s.lab_scaled = b).is_some() },
-    Key { name: "stage", write: |s| Some(s.stage.slug().into()), read: |s, v| Stage::from_slug(v).map(|x| s.stage = x).is_some() },
-    Key { name: "view", write: |s| Some(s.view.slug().into()), read: |s, v| View::from_slug(v).map(|x| s.view = x).is_some() },
-    Key { name: "vdk", write: |s| Some(s.var_dk.to_string()), read: |s, v| parse_decimal(v).is_some_and(|d| s.set_var_dk(d)) },
-    Key { name: "vn", write: |s| Some(s.var_samples.to_string()), read: |s, v| v.parse().is_ok_and(|n| s.set_var_samples(n)) },
-    Key { name: "cn", write: |s| Some(s.cost_log_n.to_string()), read: |s, v| v.parse().is_ok_and(|e| s.set_cost_log_n(e)) },
+    Key {
+        name: "t",
+        write: |s| Some(format_temperature(s.temperature)),
+        read: |s, v| parse_decimal(v).is_some_and(|t| s.set_temperature(t)),
+    },
+    Key {
+        name: "dk",
+        write: |s| Some(s.lab_dk.to_string()),
+        read: |s, v| parse_decimal(v).is_some_and(|d| s.set_lab_dk(d)),
+    },
+    Key {
+        name: "labscale",
+        write: |s| flag(s.lab_scaled),
+        read: |s, v| parse_flag(v).map(|b| s.lab_scaled = b).is_some(),
+    },
+    Key {
+        name: "stage",
+        write: |s| Some(s.stage.slug().into()),
+        read: |s, v| Stage::from_slug(v).map(|x| s.stage = x).is_some(),
+    },
+    Key {
+        name: "view",
+        write: |s| Some(s.view.slug().into()),
+        read: |s, v| View::from_slug(v).map(|x| s.view = x).is_some(),
+    },
+    Key {
+        name: "vdk",
+        write: |s| Some(s.var_dk.to_string()),
+        read: |s, v| parse_decimal(v).is_some_and(|d| s.set_var_dk(d)),
+    },
+    Key {
+        name: "vn",
+        write: |s| Some(s.var_samples.to_string()),
+        read: |s, v| v.parse().is_ok_and(|n| s.set_var_samples(n)),
+    },
+    Key {
+        name: "cn",
+        write: |s| Some(s.cost_log_n.to_string()),
+        read: |s, v| v.parse().is_ok_and(|e| s.set_cost_log_n(e)),
+    },
     Key { name: "tile", write: |s| Some(s.tile.to_string()), read: |s, v| v.parse().is_ok_and(|t| s.set_tile(t)) },
-    Key { name: "head", write: |s| Some((s.head + 1).to_string()), read: |s, v| index(v).is_some_and(|h| s.set_head(h)) },
-    Key { name: "q", write: |s| Some((s.query + 1).to_string()), read: |s, v| index(v).is_some_and(|q| s.set_query(q)) },
-    Key { name: "spot", write: |s| s.spot.map(|x| (x + 1).to_string()), read: |s, v| index(v).is_some_and(|x| s.set_spot(Some(x))) },
+    Key {
+        name: "head",
+        write: |s| Some((s.head + 1).to_string()),
+        read: |s, v| index(v).is_some_and(|h| s.set_head(h)),
+    },
+    Key {
+        name: "q",
+        write: |s| Some((s.query + 1).to_string()),
+        read: |s, v| index(v).is_some_and(|q| s.set_query(q)),
+    },
+    Key {
+        name: "spot",
+        write: |s| s.spot.map(|x| (x + 1).to_string()),
+        read: |s, v| index(v).is_some_and(|x| s.set_spot(Some(x))),
+    },
     Key { name: "present", write: |s| flag(s.present), read: |s, v| parse_flag(v).map(|b| s.present = b).is_some() },
-    Key { name: "theme", write: |s| Some(s.theme.slug().into()), read: |s, v| Theme::from_slug(v).map(|t| s.theme = t).is_some() },
-    Key { name: "anchor", write: |s| Some((s.anchor + 1).to_string()), read: |s, v| index(v).is_some_and(|a| s.set_anchor(a)) },
+    Key {
+        name: "theme",
+        write: |s| Some(s.theme.slug().into()),
+        read: |s, v| Theme::from_slug(v).map(|t| s.theme = t).is_some(),
+    },
+    Key {
+        name: "anchor",
+        write: |s| Some((s.anchor + 1).to_string()),
+        read: |s, v| index(v).is_some_and(|a| s.set_anchor(a)),
+    },
 ];
 
 /// RFC 3986's unreserved characters stay as they are; everything else is escaped.
@@ -79,7 +139,8 @@ pub fn encode(s: &str) -> String {
 /// Undo percent-encoding ("+" is a space); `None` for a broken escape or invalid UTF-8, so a
 /// mangled value is named in the notice rather than taken literally.
 pub fn decode(s: &str) -> Option<String> {
-    let escapes_whole = s.split('%').skip(1).all(|rest| rest.len() >= 2 && rest.as_bytes()[..2].iter().all(u8::is_ascii_hexdigit));
+    let escapes_whole =
+        s.split('%').skip(1).all(|rest| rest.len() >= 2 && rest.as_bytes()[..2].iter().all(u8::is_ascii_hexdigit));
     if !escapes_whole {
         return None;
     }
@@ -170,8 +231,17 @@ mod tests {
     fn garbage_falls_back_to_defaults_and_is_named() {
         let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1&view=x&vn=7&cn=40&tile=3&anchor=99&spot=0&present=maybe&theme=neon&mask=sideways", Lang::En);
         let d = Settings::new(Lang::En);
-        assert_eq!((s.d_model, s.heads, s.temperature, s.stage, s.lab_dk, s.seed, &s.text, s.mask), (d.d_model, d.heads, d.temperature, d.stage, d.lab_dk, d.seed, &d.text, d.mask));
-        assert_eq!(ignored, ["lang", "text", "d", "h", "seed", "mask", "t", "dk", "stage", "view", "vn", "cn", "tile", "spot", "present", "theme", "anchor"]);
+        assert_eq!(
+            (s.d_model, s.heads, s.temperature, s.stage, s.lab_dk, s.seed, &s.text, s.mask),
+            (d.d_model, d.heads, d.temperature, d.stage, d.lab_dk, d.seed, &d.text, d.mask)
+        );
+        assert_eq!(
+            ignored,
+            [
+                "lang", "text", "d", "h", "seed", "mask", "t", "dk", "stage", "view", "vn", "cn", "tile", "spot",
+                "present", "theme", "anchor"
+            ]
+        );
     }
 
     #[test]

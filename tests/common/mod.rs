@@ -59,6 +59,9 @@ pub fn worst<'a>(
         .max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
+/// One matrix compared: its name, our values, the reference's, and the tolerances.
+type Comparison = (&'static str, Vec<f32>, Vec<f32>, f32, f32);
+
 pub fn check(f: &Fixture) -> Vec<String> {
     let weights = Weights::from_matrices(matrix(&f.w_q), matrix(&f.w_k), matrix(&f.w_v), matrix(&f.w_o))
         .expect("fixture weights are valid");
@@ -79,7 +82,8 @@ pub fn check(f: &Fixture) -> Vec<String> {
     assert_eq!(want_scores.len(), got_scores.len(), "{}: scores size", f.name);
     assert_eq!(want_weights.len(), got_weights.len(), "{}: weights size", f.name);
 
-    let comparisons: [(&str, Vec<f32>, Vec<f32>, f32, f32); 6] = [
+    // (what, ours, ONNX Runtime's, absolute tolerance, relative tolerance)
+    let comparisons: [Comparison; 6] = [
         ("q", trace.q.iter().copied().collect(), matrix(&e.q).into_iter().collect(), 0.0, 1e-3),
         ("k", trace.k.iter().copied().collect(), matrix(&e.k).into_iter().collect(), 0.0, 1e-3),
         ("v", trace.v.iter().copied().collect(), matrix(&e.v).into_iter().collect(), 0.0, 1e-3),
@@ -94,9 +98,11 @@ pub fn check(f: &Fixture) -> Vec<String> {
             // "within 1e-3·(1+|e|)" is abs 1e-3 plus rel 1e-3; q, k, v use the same rule.
             let abs = if *abs == 0.0 { 1e-3 } else { *abs };
             worst(got.iter(), want.iter(), abs, *rel).map(|(excess, i)| {
-                format!("{}: {what}[{i}] = {} but ONNX Runtime gave {} (over tolerance by {excess:e})", f.name, got[i], want[i])
+                format!(
+                    "{}: {what}[{i}] = {} but ONNX Runtime gave {} (over tolerance by {excess:e})",
+                    f.name, got[i], want[i]
+                )
             })
         })
         .collect()
 }
-

@@ -123,7 +123,11 @@ impl Browser {
 
     /// Click the element with `data-testid` = `id`.
     pub async fn click(&self, id: &str) {
-        self.wait_for(&format!("[data-testid='{id}']")).await.click().await.unwrap_or_else(|e| panic!("click {id}: {e}"));
+        self.wait_for(&format!("[data-testid='{id}']"))
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {id}: {e}"));
     }
 
     /// Replace the text of the field `id` by typing: select all, delete, then type `text`.
@@ -159,13 +163,9 @@ impl Browser {
     /// Move the mouse to the centre of the canvas inside `id` (a real pointer move).
     pub async fn hover_canvas(&self, id: &str) {
         let canvas = self.wait_for(&format!("[data-testid='{id}'] canvas")).await;
-        let actions = fantoccini::actions::MouseActions::new("mouse".to_string())
-            .then(fantoccini::actions::PointerAction::MoveToElement {
-                element: canvas,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            });
+        let actions = fantoccini::actions::MouseActions::new("mouse".to_string()).then(
+            fantoccini::actions::PointerAction::MoveToElement { element: canvas, duration: None, x: 0.0, y: 0.0 },
+        );
         self.client.perform_actions(actions).await.expect("move the mouse");
     }
 
@@ -197,7 +197,10 @@ impl Browser {
     /// Fail if a broken number ("NaN", "inf", "Infinity" as words) reaches the screen.
     pub async fn assert_no_broken_numbers(&self) {
         let found = self
-            .js("const m = document.body.innerText.match(/\\b(NaN|-?inf|-?infinity)\\b/i); return m ? m[0] : null;", vec![])
+            .js(
+                "const m = document.body.innerText.match(/\\b(NaN|-?inf|-?infinity)\\b/i); return m ? m[0] : null;",
+                vec![],
+            )
             .await;
         assert!(found.is_null(), "the page shows {found}");
     }

@@ -29,7 +29,10 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     b.js("const s = document.querySelector(`[data-testid='theme-switch']`); s.value = 'contrast'; s.dispatchEvent(new Event('change', { bubbles: true }));", vec![]).await;
     let search = js(&b, "return location.search;").await;
     let search = search.as_str().unwrap_or_default();
-    assert!(search.contains("stage=scaling") && search.contains("theme=contrast") && search.contains("seed=7"), "{search}");
+    assert!(
+        search.contains("stage=scaling") && search.contains("theme=contrast") && search.contains("seed=7"),
+        "{search}"
+    );
     assert_eq!(js(&b, "return document.documentElement.dataset.theme;").await, "contrast");
     // Back returns to the previous stage.
     b.client.back().await.expect("history back");
@@ -40,7 +43,10 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     b.click("copy-link").await;
     let status = b.text_of("copy-status").await;
     let shown = js(&b, "const i = document.querySelector('.masthead__link'); return i ? i.value : '';").await;
-    assert!(status.contains("已复制") || shown.as_str().is_some_and(|v| v.contains("stage=scaling")), "{status:?} {shown}");
+    assert!(
+        status.contains("已复制") || shown.as_str().is_some_and(|v| v.contains("stage=scaling")),
+        "{status:?} {shown}"
+    );
     b.close().await;
 }
 
@@ -67,7 +73,8 @@ async fn presentation_mode_is_driven_from_the_keyboard() {
     let b = Browser::open(1920, 1080).await;
     b.open_page(&site.url("?lang=en")).await;
     b.wait_for("[data-testid='stage-input']").await;
-    let presenting = || async { js(&b, "return document.querySelector('.app').classList.contains('app--present');").await };
+    let presenting =
+        || async { js(&b, "return document.querySelector('.app').classList.contains('app--present');").await };
     b.press("p").await;
     assert_eq!(presenting().await, true);
     assert_eq!(js(&b, "return getComputedStyle(document.querySelector('.controls')).display;").await, "none");
@@ -189,7 +196,11 @@ async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
     assert_eq!(violations, json!([]), "Content-Security-Policy violations");
     let foreign = js(&b, "return performance.getEntriesByType('resource').map(e => e.name).filter(n => new URL(n).origin !== location.origin);").await;
     assert_eq!(foreign, json!([]), "requests to other origins");
-    let csp = js(&b, "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m ? m.content : '';").await;
+    let csp = js(
+        &b,
+        "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m ? m.content : '';",
+    )
+    .await;
     assert!(csp.as_str().unwrap_or_default().starts_with("default-src 'self'"), "{csp}");
     b.close().await;
 }

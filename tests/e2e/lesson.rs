@@ -88,7 +88,10 @@ async fn hovering_a_score_shows_the_dot_product_behind_it() {
     let b = open(&site, "lang=en&stage=scores").await;
     b.hover_canvas("heatmap-scores").await;
     let detail = b.text_of("heatmap-scores-detail").await;
-    assert!(detail.starts_with("q[") && detail.contains("Σ over 16 terms") && detail.contains("largest terms"), "{detail:?}");
+    assert!(
+        detail.starts_with("q[") && detail.contains("Σ over 16 terms") && detail.contains("largest terms"),
+        "{detail:?}"
+    );
     b.close().await;
 }
 
@@ -112,7 +115,8 @@ async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
     let (soft_max, soft_grad) = (read("readout-max-weight").await, read("readout-grad").await);
     b.set_value("dk-slider", "1024").await;
     assert_eq!(b.text_of("dk-value").await, "1024");
-    let (max_w, grad, std) = (read("readout-max-weight").await, read("readout-grad").await, read("readout-score-std").await);
+    let (max_w, grad, std) =
+        (read("readout-max-weight").await, read("readout-grad").await, read("readout-score-std").await);
     assert!(max_w > 0.99, "unscaled at d_k = 1024 the typical row should be one-hot: {max_w}");
     assert!(grad < 0.01 && grad < soft_grad, "gradient should die: {grad} (was {soft_grad} at d_k = 1)");
     assert!(max_w > soft_max);
@@ -189,7 +193,8 @@ async fn a_reload_keeps_every_setting() {
     b.client.refresh().await.expect("reload");
     b.wait_for("[data-testid='stage-softmax']").await;
     assert_eq!(b.text_of("token-input-count").await, "3 tokens");
-    let pressed = b.js("return document.querySelector(`[data-testid='head-3']`).getAttribute('aria-pressed');", vec![]).await;
+    let pressed =
+        b.js("return document.querySelector(`[data-testid='head-3']`).getAttribute('aria-pressed');", vec![]).await;
     assert_eq!(pressed, "true");
     let scaled = b.js("return document.querySelector(`[data-testid='scaling-toggle']`).checked;", vec![]).await;
     assert_eq!(scaled, false);

@@ -53,7 +53,6 @@ impl Site {
     pub fn url(&self, rest: &str) -> String {
         format!("{}{}", self.base, rest.trim_start_matches('/'))
     }
-
 }
 
 impl Drop for Site {
@@ -81,18 +80,28 @@ pub fn gzip_len(data: &[u8]) -> usize {
 
 /// The first file in dist/ whose name ends with `suffix`.
 pub fn built(suffix: &str) -> Vec<u8> {
-    let entry = std::fs::read_dir(dist_dir())
+    built_in(&dist_dir(), suffix)
+}
+
+/// The file of the build in `dir` whose name ends with `suffix` (not the service worker).
+pub fn built_in(dir: &Path, suffix: &str) -> Vec<u8> {
+    let entry = std::fs::read_dir(dir)
         .expect("dist/ exists: build the site first")
         .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().ends_with(suffix) && !e.file_name().to_string_lossy().starts_with("sw"))
+        .find(|e| {
+            e.file_name().to_string_lossy().ends_with(suffix) && !e.file_name().to_string_lossy().starts_with("sw")
+        })
         .unwrap_or_else(|| panic!("no *{suffix} in dist/"));
     std::fs::read(entry.path()).expect("read built file")
 }
 
 pub fn dist_dir() -> PathBuf {
-    std::env::var_os("E2E_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("dist"))
+    std::env::var_os("E2E_DIST").map(PathBuf::from).unwrap_or_else(published_dir)
+}
+
+/// `dist/`: the build that is published (whatever `E2E_DIST` says).
+pub fn published_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("dist")
 }
 
 fn respond(root: &Path, prefix: &str, raw_path: &str) -> Vec<u8> {

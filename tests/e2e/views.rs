@@ -72,7 +72,9 @@ async fn patterns_view_builds_every_head_and_shows_its_weights() {
     b.click("pattern-show-local").await;
     let caps = b.captions_in("view-patterns").await;
     assert!(caps.iter().any(|c| c == "W_Q: 64 × 64") && caps.iter().any(|c| c == "Input X: 11 × 64"), "{caps:?}");
-    let pressed = b.js("return document.querySelector(`[data-testid='pattern-show-local']`).getAttribute('aria-pressed');", vec![]).await;
+    let pressed = b
+        .js("return document.querySelector(`[data-testid='pattern-show-local']`).getAttribute('aria-pressed');", vec![])
+        .await;
     assert_eq!(pressed, "true");
     b.close().await;
 }
@@ -84,12 +86,15 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     let b = open_view(&site, "graph").await;
     // One edge per key plus the self ring; their weights are a softmax row, so they sum to 1.
     let weights = b.js("return [...document.querySelectorAll(`[data-testid='graph-svg'] [data-weight]`)].map(e => +e.dataset.weight);", vec![]).await;
-    let weights: Vec<f64> = weights.as_array().map(|a| a.iter().filter_map(|w| w.as_f64()).collect()).unwrap_or_default();
+    let weights: Vec<f64> =
+        weights.as_array().map(|a| a.iter().filter_map(|w| w.as_f64()).collect()).unwrap_or_default();
     assert_eq!(weights.len(), 12, "11 edges and a ring");
     let row_sum: f64 = weights[..11].iter().sum();
     assert!((row_sum - 1.0).abs() < 1e-3, "edge weights sum to {row_sum}");
     b.click("graph-node-8").await;
-    let pressed = b.js("return document.querySelector(`[data-testid='graph-node-8']`).getAttribute('aria-pressed');", vec![]).await;
+    let pressed = b
+        .js("return document.querySelector(`[data-testid='graph-node-8']`).getAttribute('aria-pressed');", vec![])
+        .await;
     assert_eq!(pressed, "true");
     let messages = b.text_of("graph-messages").await;
     assert_eq!(messages.lines().count(), 5, "{messages}");

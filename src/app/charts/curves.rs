@@ -24,6 +24,8 @@ pub fn CurveChart(
     testid: &'static str,
 ) -> impl IntoView {
     let page = use_page();
-    let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| curves.with(|cv| draw_curves(&c, cv, y_range, marker.get(), w, page.ink.get())));
+    let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
+        curves.with(|cv| draw_curves(&c, cv, y_range, marker.get(), w, page.ink.get()))
+    });
     view! { <CanvasChart draw=draw caption=caption testid=testid /> }
 }

@@ -49,7 +49,9 @@ pub fn Heatmap(
     let in_stage = use_context::<SpotlightScope>().is_some();
     let spot = Memo::new(move |_| if in_stage { page.settings.with(|s| s.spot) } else { None });
     let present = page.pick(|s| s.present);
-    let title = Signal::derive(move || spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_default()));
+    let title = Signal::derive(move || {
+        spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_default())
+    });
 
     Effect::new(move |_| {
         resized.track();
@@ -60,7 +62,8 @@ pub fn Heatmap(
             let spot = spot.get();
             // The column too, when the columns are the same tokens as the rows.
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
-            let opts = DrawOptions { ink: page.ink.get(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
+            let opts =
+                DrawOptions { ink: page.ink.get(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
             match draw(&canvas, spec, width, opts) {
                 Ok(l) => {
                     count_draw();
@@ -77,7 +80,8 @@ pub fn Heatmap(
     };
     let text = move || {
         let cell = hovered.get()?;
-        let in_range = spec.with(|s| s.as_ref().is_some_and(|s| cell.0 < s.values.nrows() && cell.1 < s.values.ncols()));
+        let in_range =
+            spec.with(|s| s.as_ref().is_some_and(|s| cell.0 < s.values.nrows() && cell.1 < s.values.ncols()));
         if !in_range {
             return None;
         }

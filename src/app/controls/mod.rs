@@ -9,9 +9,9 @@ mod toggle;
 use super::page::use_page;
 use crate::i18n::Msg;
 use leptos::prelude::*;
+use sentence::SentenceBox;
 pub use sentence::Which;
 pub use toggle::Toggle;
-use sentence::SentenceBox;
 
 /// Every control of the lesson, in one panel.
 #[component]

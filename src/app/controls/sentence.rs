@@ -52,7 +52,9 @@ pub fn SentenceBox(
     let message = move || {
         problem.get().map(|p| match p {
             SentenceProblem::NoTokens => page.t(Msg::ErrNoTokens).to_string(),
-            SentenceProblem::TooMany(n) => fill(page.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &MAX_TOKENS.to_string())]),
+            SentenceProblem::TooMany(n) => {
+                fill(page.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &MAX_TOKENS.to_string())])
+            }
         })
     };
 

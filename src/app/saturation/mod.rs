@@ -34,7 +34,9 @@ pub fn SaturationLab() -> impl IntoView {
     let spec = Memo::new(move |_| {
         let queries: Vec<String> = (1..=n.get()).map(|i| format!("q{i}")).collect();
         head.with(|h| {
-            h.as_ref().map(|h| weights(h.weights.clone(), &queries, &keys.get(), &ndarray::Array2::from_elem(h.weights.dim(), false)))
+            h.as_ref().map(|h| {
+                weights(h.weights.clone(), &queries, &keys.get(), &ndarray::Array2::from_elem(h.weights.dim(), false))
+            })
         })
     });
     let row = Signal::derive(move || {
@@ -117,7 +119,10 @@ fn curves(points: Memo<Vec<SweepPoint>>, pick: fn(&Summary) -> f32) -> Signal<Ve
     Signal::derive(move || {
         let ink = page.ink.get();
         points.with(|pts| {
-            let line = |color, of: fn(&SweepPoint) -> &Summary| Curve { color, points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect() };
+            let line = |color, of: fn(&SweepPoint) -> &Summary| Curve {
+                color,
+                points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect(),
+            };
             vec![line(ink.series[0], |p| &p.unscaled), line(ink.series[1], |p| &p.scaled)]
         })
     })

@@ -13,7 +13,8 @@ use leptos::prelude::*;
 pub fn InputStage() -> impl IntoView {
     let page = use_page();
     let e = from_outcome(|o, _| signed(o.embedding.clone(), &o.tokens, indices(o.trace.d_model())));
-    let pe = from_outcome(|o, _| o.positional.as_ref().map(|pe| signed(pe.clone(), &o.tokens, indices(o.trace.d_model()))));
+    let pe =
+        from_outcome(|o, _| o.positional.as_ref().map(|pe| signed(pe.clone(), &o.tokens, indices(o.trace.d_model()))));
     let pe_spec = Memo::new(move |_| pe.get().flatten());
     let x = from_outcome(|o, _| signed(o.trace.x.clone(), &o.tokens, indices(o.trace.d_model())));
     let x_detail = Callback::new(move |(r, c): (usize, usize)| {
@@ -22,7 +23,13 @@ pub fn InputStage() -> impl IntoView {
                 let o = &o.as_ref()?.0;
                 let e = *o.embedding.get((r, c))?;
                 let pe = o.positional.as_ref().and_then(|p| p.get((r, c)).copied()).unwrap_or(0.0);
-                Some(format!("X[{}, {c}] = E + PE = {} + {} = {}", o.tokens.get(r)?, num(e), num(pe), num(*o.trace.x.get((r, c))?)))
+                Some(format!(
+                    "X[{}, {c}] = E + PE = {} + {} = {}",
+                    o.tokens.get(r)?,
+                    num(e),
+                    num(pe),
+                    num(*o.trace.x.get((r, c))?)
+                ))
             })
             .unwrap_or_default()
     });

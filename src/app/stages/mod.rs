@@ -9,7 +9,6 @@ mod scaling;
 mod scores;
 mod softmax;
 
-
 pub use input::InputStage;
 pub use multihead::MultiHeadStage;
 pub use output::OutputStage;
@@ -127,7 +126,9 @@ where
 
 /// The hover text of cell (row, col) of the chosen head, made by `f` from the current
 /// outcome; `f` returns `None` for a cell it has no text for.
-fn head_detail(f: fn(&Outcome, &HeadTrace, Lang, (usize, usize)) -> Option<String>) -> Callback<(usize, usize), String> {
+fn head_detail(
+    f: fn(&Outcome, &HeadTrace, Lang, (usize, usize)) -> Option<String>,
+) -> Callback<(usize, usize), String> {
     let page = use_page();
     Callback::new(move |cell| {
         let (h, lang) = (page.settings.with_untracked(|s| s.head), page.lang.get_untracked());

@@ -13,7 +13,11 @@ use leptos::prelude::*;
 pub fn MultiHeadStage() -> impl IntoView {
     let page = use_page();
     let heads = from_outcome(|o, _| {
-        o.trace.heads.iter().map(|h| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked)).collect::<Vec<_>>()
+        o.trace
+            .heads
+            .iter()
+            .map(|h| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked))
+            .collect::<Vec<_>>()
     });
     // Only a new head count remounts the maps; new weights just redraw them.
     let count = Memo::new(move |_| heads.with(|h| h.as_ref().map_or(0, Vec::len)));

@@ -15,7 +15,15 @@ pub fn OutputStage() -> impl IntoView {
     let v = from_head(|o, h, _| signed(h.v.clone(), &o.kv_tokens, indices(h.v.ncols())));
     let out = from_head(|o, h, _| signed(h.output.clone(), &o.tokens, indices(h.output.ncols())));
     let detail = head_detail(|o, h, lang, (r, c)| {
-        Some(output_text(lang, h.weights.row(r), h.v.column(c), &o.kv_tokens, o.tokens.get(r)?, c, *h.output.get((r, c))?))
+        Some(output_text(
+            lang,
+            h.weights.row(r),
+            h.v.column(c),
+            &o.kv_tokens,
+            o.tokens.get(r)?,
+            c,
+            *h.output.get((r, c))?,
+        ))
     });
     view! {
         <StagePanel stage=Stage::Output formula=formulas::OUTPUT explain=Msg::ExplainOutput notice=Msg::NoticeOutput>

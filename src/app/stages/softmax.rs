@@ -28,7 +28,9 @@ pub fn SoftmaxStage() -> impl IntoView {
         })
     });
     let bars = Signal::derive(move || row.with(|r| r.as_ref().map(|r| r.1.clone()).unwrap_or_default()));
-    let bar_caption = Signal::derive(move || row.with(|r| r.as_ref().map(|r| fill(page.t(Msg::RowChart), &[("tok", &r.0)])).unwrap_or_default()));
+    let bar_caption = Signal::derive(move || {
+        row.with(|r| r.as_ref().map(|r| fill(page.t(Msg::RowChart), &[("tok", &r.0)])).unwrap_or_default())
+    });
     let detail = Callback::new(move |(r, c): (usize, usize)| {
         a.with(|s| {
             let s = s.as_ref()?;
@@ -38,7 +40,9 @@ pub fn SoftmaxStage() -> impl IntoView {
         })
         .unwrap_or_default()
     });
-    let pick = Callback::new(move |(r, _): (usize, usize)| { page.apply(|s| s.set_query(r)); });
+    let pick = Callback::new(move |(r, _): (usize, usize)| {
+        page.apply(|s| s.set_query(r));
+    });
     let tokens = page.tokens;
 
     view! {

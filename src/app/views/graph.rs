@@ -42,7 +42,13 @@ pub fn GraphView() -> impl IntoView {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
             let weights = o.trace.head(head.get())?.weights.clone();
-            Some(Graph { tokens: o.tokens.clone(), kv_tokens: o.kv_tokens.clone(), weights, blocked: o.trace.blocked.clone(), cross: o.trace.is_cross() })
+            Some(Graph {
+                tokens: o.tokens.clone(),
+                kv_tokens: o.kv_tokens.clone(),
+                weights,
+                blocked: o.trace.blocked.clone(),
+                cross: o.trace.is_cross(),
+            })
         })
     });
     // The settings keep the query within the sentence; the kept trace may be shorter.
@@ -54,14 +60,20 @@ pub fn GraphView() -> impl IntoView {
         page.apply(|s| s.set_query(i));
     };
 
-    let adjacency = Memo::new(move |_| data.with(|d| d.as_ref().map(|g| weights(g.weights.clone(), &g.tokens, &g.kv_tokens, &g.blocked))));
+    let adjacency = Memo::new(move |_| {
+        data.with(|d| d.as_ref().map(|g| weights(g.weights.clone(), &g.tokens, &g.kv_tokens, &g.blocked)))
+    });
     let pick = Callback::new(move |(r, _): (usize, usize)| select(r));
     // The chosen node's incoming messages, largest weight first.
     let messages = Memo::new(move |_| {
         data.with(|d| {
             let Some(g) = d else { return vec![] };
             let row = g.weights.row(query.get()).to_vec();
-            largest_first(&row).into_iter().take(5).filter_map(|j| Some((g.kv_tokens.get(j)?.clone(), row[j]))).collect()
+            largest_first(&row)
+                .into_iter()
+                .take(5)
+                .filter_map(|j| Some((g.kv_tokens.get(j)?.clone(), row[j])))
+                .collect()
         })
     });
 

@@ -7,8 +7,8 @@ mod patterns;
 mod variance;
 mod variants;
 
-use super::saturation::SaturationLab;
 use super::page::use_page;
+use super::saturation::SaturationLab;
 use super::stepper::Stepper;
 use crate::i18n::ViewMsg;
 use crate::settings::View;

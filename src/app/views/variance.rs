@@ -39,7 +39,14 @@ pub fn VarianceView() -> impl IntoView {
     let against_dk = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let ink = page.ink.get();
         let points: Vec<(f64, f64)> = curve.with(|pts| pts.iter().map(|(d, v)| (*d as f64, *v)).collect());
-        let chart = LogLog { lines: &[], dots: Some((ink.series[1], &points)), diagonal: true, x_exp: (0.0, 10.0), y_exp: Some((-1.0, 11.0)), marker: d_k.get() as f64 };
+        let chart = LogLog {
+            lines: &[],
+            dots: Some((ink.series[1], &points)),
+            diagonal: true,
+            x_exp: (0.0, 10.0),
+            y_exp: Some((-1.0, 11.0)),
+            marker: d_k.get() as f64,
+        };
         draw_log_log(&c, &chart, w, ink)
     });
     let caption = move |m: ViewMsg| Signal::derive(move || fill(page.t(m), &[("n", &samples.get().to_string())]));

@@ -19,7 +19,11 @@ pub fn VariantsView() -> impl IntoView {
     let page = use_page();
     let kv_text = page.pick(|s| s.kv_text.clone());
     let computed = Memo::new(move |_| {
-        page.outcome.with(|o| o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map(|v| Shared(Arc::new(v))).map_err(|e| e.to_string()))))
+        page.outcome.with(|o| {
+            o.as_ref().map(|Shared(o)| {
+                kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map(|v| Shared(Arc::new(v))).map_err(|e| e.to_string()))
+            })
+        })
     });
     let error = move || computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned()));
     view! {

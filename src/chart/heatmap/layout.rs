@@ -47,13 +47,21 @@ impl Layout {
     }
 
     /// [`Layout::fit`] with cells at most `max_cell` wide (larger on a projector).
-    pub fn fit_with(avail_width: f64, max_cell: f64, rows: usize, cols: usize, row_labels: &[String], col_labels: &[String]) -> Self {
+    pub fn fit_with(
+        avail_width: f64,
+        max_cell: f64,
+        rows: usize,
+        cols: usize,
+        row_labels: &[String],
+        col_labels: &[String],
+    ) -> Self {
         let (rows, cols) = (rows.max(1), cols.max(1));
         // Margins are sized for the largest font this layout can pick, so nothing is clipped.
         let guess_font = if max_cell > MAX_CELL { 22.0 } else { 14.0 };
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font + PAD;
-        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, max_cell.max(MIN_CELL)).floor();
+        let cell_w =
+            ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, max_cell.max(MIN_CELL)).floor();
         let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
         let font_px = (cell_h * 0.6).clamp(10.0, if max_cell > MAX_CELL { 22.0 } else { 14.0 }).round();
         let every = |side: f64| ((font_px * 1.15) / side).ceil().max(1.0) as usize;
@@ -79,7 +87,11 @@ impl Layout {
             cols,
             font_px,
             row_label_every: every(cell_h),
-            col_label_every: if upright_cols { every(cell_w).max(((font_px * 1.1) / cell_w).ceil() as usize) } else { every(cell_w) },
+            col_label_every: if upright_cols {
+                every(cell_w).max(((font_px * 1.1) / cell_w).ceil() as usize)
+            } else {
+                every(cell_w)
+            },
             upright_cols,
             legend_x,
             legend_bar: LEGEND_BAR,
@@ -115,7 +127,8 @@ mod tests {
         let l = Layout::fit(600.0, 11, 11, &labels(11), &labels(11));
         assert!(l.width <= 600.0, "width {}", l.width);
         assert!(l.cell_w >= 20.0 && l.cell_h == l.cell_w, "a square matrix gets square cells");
-        let centre = |r: usize, c: usize| (l.grid_x + (c as f64 + 0.5) * l.cell_w, l.grid_y + (r as f64 + 0.5) * l.cell_h);
+        let centre =
+            |r: usize, c: usize| (l.grid_x + (c as f64 + 0.5) * l.cell_w, l.grid_y + (r as f64 + 0.5) * l.cell_h);
         let (x, y) = centre(3, 7);
         assert_eq!(l.cell_at(x, y), Some((3, 7)));
         assert_eq!(l.cell_at(l.grid_x - 1.0, y), None);

@@ -8,8 +8,8 @@ mod layout;
 pub use layout::Layout;
 
 use super::colormap::{Scale, BLOCKED};
-use super::label::short_label;
 use super::ink::Ink;
+use super::label::short_label;
 use super::surface::{context2d, fit_canvas};
 use ndarray::Array2;
 use plotters::prelude::*;
@@ -43,7 +43,12 @@ pub struct DrawOptions {
 }
 
 /// Draw `spec` into `canvas`, `avail_width` CSS px wide at most; returns the geometry drawn.
-pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, opts: DrawOptions) -> Result<Layout, String> {
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    spec: &HeatmapSpec,
+    avail_width: f64,
+    opts: DrawOptions,
+) -> Result<Layout, String> {
     let ink = opts.ink;
     let (rows, cols) = spec.values.dim();
     let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
@@ -52,19 +57,33 @@ pub fn draw(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, op
     ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
 
     let cells = cell_pixels(spec);
-    blit(&ctx, &cells, cols as u32, rows as u32, (layout.grid_x, layout.grid_y), (layout.cell_w * cols as f64, layout.cell_h * rows as f64), dpr)?;
+    blit(
+        &ctx,
+        &cells,
+        cols as u32,
+        rows as u32,
+        (layout.grid_x, layout.grid_y),
+        (layout.cell_w * cols as f64, layout.cell_h * rows as f64),
+        dpr,
+    )?;
     let bar = legend_pixels(spec.scale, 128);
     let bar_h = layout.legend_height();
     blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
 
-    labels_and_frame(canvas, spec, &layout, dpr, ink, opts.highlight).map_err(|e| format!("drawing labels failed: {e}"))?;
+    labels_and_frame(canvas, spec, &layout, dpr, ink, opts.highlight)
+        .map_err(|e| format!("drawing labels failed: {e}"))?;
     Ok(layout)
 }
 
 /// The naive way, kept as the benchmark's baseline: one plotters rectangle per cell (plus the
 /// same labels and legend). Only in benchmark builds.
 #[cfg(feature = "bench")]
-pub fn draw_naive(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f64, opts: DrawOptions) -> Result<Layout, String> {
+pub fn draw_naive(
+    canvas: &HtmlCanvasElement,
+    spec: &HeatmapSpec,
+    avail_width: f64,
+    opts: DrawOptions,
+) -> Result<Layout, String> {
     let (rows, cols) = spec.values.dim();
     let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
@@ -76,7 +95,10 @@ pub fn draw_naive(canvas: &HtmlCanvasElement, spec: &HeatmapSpec, avail_width: f
         for ((r, c), v) in spec.values.indexed_iter() {
             let rgb = spec.scale.color(*v);
             let (x, y) = (layout.grid_x + c as f64 * layout.cell_w, layout.grid_y + r as f64 * layout.cell_h);
-            let cell = Rectangle::new([(px(x), px(y)), (px(x + layout.cell_w), px(y + layout.cell_h))], RGBColor(rgb[0], rgb[1], rgb[2]).filled());
+            let cell = Rectangle::new(
+                [(px(x), px(y)), (px(x + layout.cell_w), px(y + layout.cell_h))],
+                RGBColor(rgb[0], rgb[1], rgb[2]).filled(),
+            );
             root.draw(&cell).map_err(|e| e.to_string())?;
         }
     }
@@ -108,7 +130,15 @@ fn legend_pixels(scale: Scale, steps: usize) -> Vec<u8> {
 }
 
 /// Put `w × h` RGBA pixels at CSS position `at`, stretched to CSS size `size`, unsmoothed.
-fn blit(ctx: &CanvasRenderingContext2d, rgba: &[u8], w: u32, h: u32, at: (f64, f64), size: (f64, f64), dpr: f64) -> Result<(), String> {
+fn blit(
+    ctx: &CanvasRenderingContext2d,
+    rgba: &[u8],
+    w: u32,
+    h: u32,
+    at: (f64, f64),
+    size: (f64, f64),
+    dpr: f64,
+) -> Result<(), String> {
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let scratch: HtmlCanvasElement = document
         .create_element("canvas")
@@ -158,12 +188,18 @@ fn labels_and_frame(
 
     let frame = RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]);
     let grid_right = l.grid_x + l.cell_w * l.cols as f64;
-    root.draw(&Rectangle::new([(px(l.grid_x), px(l.grid_y)), (px(grid_right), px(grid_bottom))], frame.stroke_width(1)))
-        .map_err(err)?;
+    root.draw(&Rectangle::new(
+        [(px(l.grid_x), px(l.grid_y)), (px(grid_right), px(grid_bottom))],
+        frame.stroke_width(1),
+    ))
+    .map_err(err)?;
     let bar_bottom = l.grid_y + l.legend_height();
     let bar_right = l.legend_x + l.legend_bar;
-    root.draw(&Rectangle::new([(px(l.legend_x), px(l.grid_y)), (px(bar_right), px(bar_bottom))], frame.stroke_width(1)))
-        .map_err(err)?;
+    root.draw(&Rectangle::new(
+        [(px(l.legend_x), px(l.grid_y)), (px(bar_right), px(bar_bottom))],
+        frame.stroke_width(1),
+    ))
+    .map_err(err)?;
 
     let accent = RGBColor(ink.accent[0], ink.accent[1], ink.accent[2]).stroke_width((3.0 * dpr).round() as u32);
     if let Some(r) = hl_row.filter(|r| *r < l.rows) {

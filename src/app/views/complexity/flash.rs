@@ -32,7 +32,12 @@ pub fn FlashPanel() -> impl IntoView {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
             let h = o.trace.head(head.get())?;
-            Some(Run { check: tile_head(&o.trace, h, tile.get()), scaled: h.scaled.clone(), tokens: o.tokens.clone(), kv_tokens: o.kv_tokens.clone() })
+            Some(Run {
+                check: tile_head(&o.trace, h, tile.get()),
+                scaled: h.scaled.clone(),
+                tokens: o.tokens.clone(),
+                kv_tokens: o.kv_tokens.clone(),
+            })
         })
     });
     let steps = Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.check.tiled.steps.len())));
@@ -89,7 +94,9 @@ pub fn FlashPanel() -> impl IntoView {
                 let t = &check.tiled;
                 let mut spec = signed(scaled.clone(), tokens, kv_tokens.clone());
                 let upto = &t.steps[..(step.get() + 1).min(t.steps.len())];
-                let done = |i: usize, j: usize| upto.iter().any(|s| (s.rows.0..s.rows.1).contains(&i) && (s.cols.0..s.cols.1).contains(&j));
+                let done = |i: usize, j: usize| {
+                    upto.iter().any(|s| (s.rows.0..s.rows.1).contains(&i) && (s.cols.0..s.cols.1).contains(&j))
+                };
                 spec.blocked = Some(ndarray::Array2::from_shape_fn(scaled.dim(), |(i, j)| !done(i, j)));
                 spec
             })
@@ -100,7 +107,14 @@ pub fn FlashPanel() -> impl IntoView {
         current().map(|s| {
             fill(
                 page.t(ViewMsg::FlashStep),
-                &[("i", &(step.get() + 1).to_string()), ("n", &steps.get().to_string()), ("r0", &(s.rows.0 + 1).to_string()), ("r1", &s.rows.1.to_string()), ("c0", &(s.cols.0 + 1).to_string()), ("c1", &s.cols.1.to_string())],
+                &[
+                    ("i", &(step.get() + 1).to_string()),
+                    ("n", &steps.get().to_string()),
+                    ("r0", &(s.rows.0 + 1).to_string()),
+                    ("r1", &s.rows.1.to_string()),
+                    ("c0", &(s.cols.0 + 1).to_string()),
+                    ("c1", &s.cols.1.to_string()),
+                ],
             )
         })
     };

@@ -25,7 +25,9 @@ pub fn LinearPanel() -> impl IntoView {
             Some((soft, lin, check.max_error))
         })
     });
-    let map = move |pick: fn(&(HeatmapSpec, HeatmapSpec, f32)) -> &HeatmapSpec| Memo::new(move |_| compared.with(|c| c.as_ref().map(|c| pick(c).clone())));
+    let map = move |pick: fn(&(HeatmapSpec, HeatmapSpec, f32)) -> &HeatmapSpec| {
+        Memo::new(move |_| compared.with(|c| c.as_ref().map(|c| pick(c).clone())))
+    };
     let (soft, lin) = (map(|c| &c.0), map(|c| &c.1));
     let error = move || compared.with(|c| c.as_ref().map_or_else(|| "—".into(), |c| format!("{:.1e}", c.2)));
     view! {

@@ -13,7 +13,6 @@ use crate::settings::COST_N_RANGE;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-
 /// Cost readouts and chart, FlashAttention, linear attention.
 #[component]
 pub fn ComplexityView() -> impl IntoView {
@@ -27,11 +26,17 @@ pub fn ComplexityView() -> impl IntoView {
     let chart = Callback::new(move |(canvas, w): (HtmlCanvasElement, f64)| {
         let (d, h) = dims.get();
         let ns = (COST_N_RANGE.0..=COST_N_RANGE.1).map(|e| cost(1u64 << e, d, h));
-        let (soft, lin): (Vec<_>, Vec<_>) = ns.map(|c| ((c.n as f64, c.softmax_flops as f64), (c.n as f64, c.linear_flops as f64))).unzip();
+        let (soft, lin): (Vec<_>, Vec<_>) =
+            ns.map(|c| ((c.n as f64, c.softmax_flops as f64), (c.n as f64, c.linear_flops as f64))).unzip();
         let range = (f64::from(COST_N_RANGE.0), f64::from(COST_N_RANGE.1));
         let ink = page.ink.get();
         let lines = [(ink.series[0], soft), (ink.series[1], lin)];
-        draw_log_log(&canvas, &LogLog { lines: &lines, dots: None, diagonal: false, x_exp: range, y_exp: None, marker: c.get().n as f64 }, w, ink)
+        draw_log_log(
+            &canvas,
+            &LogLog { lines: &lines, dots: None, diagonal: false, x_exp: range, y_exp: None, marker: c.get().n as f64 },
+            w,
+            ink,
+        )
     });
     let readout = move |label: ViewMsg, id: &'static str, value: fn(&crate::core::cost::Cost) -> String| {
         view! {
