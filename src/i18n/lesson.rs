@@ -147,13 +147,13 @@ super::catalogue! {
         Masked => ("masked (−∞ before softmax, weight 0)", "被掩码（softmax 前为 −∞，权重为 0）"),
         RowChart => ("Weights of query “{tok}”", "查询 “{tok}” 的权重"),
 
-        LabTitle => ("Saturation lab: why divide by √d_k?", "饱和实验：为什么要除以 √d_k？"),
-        LabExplain => (
+        SaturationTitle => ("Saturation lab: why divide by √d_k?", "饱和实验：为什么要除以 √d_k？"),
+        SaturationExplain => (
             "Here q and k are random vectors whose entries have variance 1, the assumption of the classic argument. Their dot product adds d_k independent terms of variance 1, so Var(q·k) = d_k. Turn scaling off and drag d_k up: the scores spread out, each softmax row collapses onto its largest entry, and the gradient that can flow back through the softmax fades to zero. With scaling on, every d_k looks alike.",
             "这里的 q 和 k 是各分量方差为 1 的随机向量，正是经典推导的假设。它们的点积是 d_k 个方差为 1 的独立项之和，所以 Var(q·k) = d_k。关闭缩放并把 d_k 往右拖：分数越拉越开，softmax 的每一行都塌缩到最大的那一项上，能穿过 softmax 回传的梯度也逐渐消失。打开缩放后，不同的 d_k 看起来都差不多。",
         ),
-        LabDk => ("Head width d_k", "头的维度 d_k"),
-        LabScaleToggle => ("Divide by √d_k", "除以 √d_k"),
+        SaturationDk => ("Head width d_k", "头的维度 d_k"),
+        SaturationScaleToggle => ("Divide by √d_k", "除以 √d_k"),
         ReadoutStd => ("Score std (√d_k = {sqrt})", "分数标准差（√d_k = {sqrt}）"),
         ReadoutMaxWeight => ("Top weight of a typical row (median)", "典型行的最大权重（中位数）"),
         ReadoutEntropy => ("Mean entropy (uniform: ln n = {logn})", "平均熵（均匀分布：ln n = {logn}）"),
@@ -165,6 +165,6 @@ super::catalogue! {
         SeriesScaled => ("scaled ÷√d_k", "缩放 ÷√d_k"),
         SeriesUnscaled => ("not scaled", "不缩放"),
         SeriesCurrent => ("current d_k", "当前 d_k"),
-        LabRow => ("Weights of one row (query 1)", "其中一行的权重（第 1 个查询）"),
+        SaturationRow => ("Weights of one row (query 1)", "其中一行的权重（第 1 个查询）"),
     }
 }

@@ -61,7 +61,6 @@ super::catalogue! {
             "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. This is what lets GPT-style decoders generate one token at a time.",
             "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。正因如此，GPT 这类解码器才能一次生成一个词元。",
         ),
-        MaskTitle => ("Mask M", "掩码 M"),
         MaskLegend => ("yellow: allowed (adds 0) · grey: blocked (adds −∞)", "黄色：允许（加 0）· 灰色：屏蔽（加 −∞）"),
         CrossTitle => ("Cross-attention", "交叉注意力"),
         CrossText => (
@@ -106,7 +105,6 @@ super::catalogue! {
             "Treat the tokens as the nodes of a complete graph. The weights A are its adjacency matrix, but unlike a fixed graph they are recomputed for every input, and every pair is connected. Each node then gathers the values of its neighbours weighted by A: that is A·V.",
             "把词元看作一个完全图的节点。权重 A 就是它的邻接矩阵；但与固定的图不同，它随每个输入重新计算，而且任意两点之间都有边。随后每个节点按 A 的权重收集邻居的值向量：这就是 A·V。",
         ),
-        GraphQuery => ("Node (query token)", "节点（查询词元）"),
         GraphEdges => (
             "Line thickness is the weight the selected token gives each token; messages flow from each key to the query. Click a node to select it.",
             "线的粗细表示选中的词元给每个词元的权重；消息从每个键流向查询。点击节点即可选中。",

@@ -34,9 +34,9 @@ pub struct Settings {
     /// Within [`TEMPERATURE_RANGE`], in steps of 0.01.
     pub temperature: f32,
     /// The saturation experiment's d_k (a power of two, 1–1024).
-    pub lab_dk: usize,
+    pub saturation_dk: usize,
     /// The saturation experiment's scaling switch.
-    pub lab_scaled: bool,
+    pub saturation_scaled: bool,
     pub view: View,
     pub stage: Stage,
     /// The variance experiment's d_k (a power of two) and number of sampled pairs.
@@ -122,8 +122,8 @@ impl Settings {
             mask: Mask::None,
             scaled: true,
             temperature: 1.0,
-            lab_dk: 64,
-            lab_scaled: false,
+            saturation_dk: 64,
+            saturation_scaled: false,
             view: View::Lesson,
             stage: Stage::Input,
             var_dk: 64,
@@ -218,8 +218,8 @@ impl Settings {
     }
 
     /// The saturation experiment's d_k, snapped to a power of two, if within 1–1024.
-    pub fn set_lab_dk(&mut self, d: f64) -> bool {
-        snapped_dk(d).map(|d| self.lab_dk = d).is_some()
+    pub fn set_saturation_dk(&mut self, d: f64) -> bool {
+        snapped_dk(d).map(|d| self.saturation_dk = d).is_some()
     }
 
     /// The variance experiment's d_k, snapped to a power of two, if within 1–1024.

@@ -66,13 +66,13 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "dk",
-        write: |s| Some(s.lab_dk.to_string()),
-        read: |s, v| parse_decimal(v).is_some_and(|d| s.set_lab_dk(d)),
+        write: |s| Some(s.saturation_dk.to_string()),
+        read: |s, v| parse_decimal(v).is_some_and(|d| s.set_saturation_dk(d)),
     },
     Key {
         name: "labscale",
-        write: |s| flag(s.lab_scaled),
-        read: |s, v| parse_flag(v).map(|b| s.lab_scaled = b).is_some(),
+        write: |s| flag(s.saturation_scaled),
+        read: |s, v| parse_flag(v).map(|b| s.saturation_scaled = b).is_some(),
     },
     Key {
         name: "stage",
@@ -197,8 +197,8 @@ mod tests {
         s.seed = 7;
         s.mask = Mask::Causal;
         s.temperature = 0.5;
-        s.lab_dk = 1024;
-        s.lab_scaled = true;
+        s.saturation_dk = 1024;
+        s.saturation_scaled = true;
         s.positional = false;
         s.scaled = false;
         s.view = View::Graph;
@@ -232,8 +232,8 @@ mod tests {
         let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1&view=x&vn=7&cn=40&tile=3&anchor=99&spot=0&present=maybe&theme=neon&mask=sideways", Lang::En);
         let d = Settings::new(Lang::En);
         assert_eq!(
-            (s.d_model, s.heads, s.temperature, s.stage, s.lab_dk, s.seed, &s.text, s.mask),
-            (d.d_model, d.heads, d.temperature, d.stage, d.lab_dk, d.seed, &d.text, d.mask)
+            (s.d_model, s.heads, s.temperature, s.stage, s.saturation_dk, s.seed, &s.text, s.mask),
+            (d.d_model, d.heads, d.temperature, d.stage, d.saturation_dk, d.seed, &d.text, d.mask)
         );
         assert_eq!(
             ignored,
@@ -252,9 +252,9 @@ mod tests {
     }
 
     #[test]
-    fn lab_dk_snaps_to_a_power_of_two_and_temperature_rounds() {
+    fn saturation_dk_snaps_to_a_power_of_two_and_temperature_rounds() {
         let (s, ignored) = Settings::from_query("dk=700&t=0.123", Lang::En);
-        assert_eq!((s.lab_dk, s.temperature), (512, 0.12));
+        assert_eq!((s.saturation_dk, s.temperature), (512, 0.12));
         assert!(ignored.is_empty());
     }
 

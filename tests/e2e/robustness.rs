@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 /// Runs in the page: a seeded walk over every visible, enabled control.
 const WALK: &str = r#"
-window.__walk = { steps: 0, done: false };
+window.__walk = { steps: 0, done: false, broke: null };
 window.__errors = [];
 window.__alerts = 0;
 window.addEventListener('error', e => window.__errors.push(String(e.message)));
@@ -50,6 +50,11 @@ function step() {
     step();
     window.__walk.steps++;
     if (window.__walk.steps % 5 === 0) await new Promise(r => setTimeout(r, 0));
+    // Checked along the way, not only at the end: the first step that broke the page.
+    if (window.__walk.steps % 50 === 0 && window.__walk.broke === null &&
+        (document.querySelector('[data-testid=panic]') || !document.querySelector('main') || window.__errors.length)) {
+      window.__walk.broke = window.__walk.steps;
+    }
   }
   window.__walk.done = true;
 })();
@@ -75,6 +80,11 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     let steps = b.js("return window.__walk.steps;", vec![]).await.as_u64().unwrap_or(0);
     println!("random walk: {steps} control changes");
     assert!(steps >= 500, "only {steps} steps ran");
+    assert_eq!(
+        b.js("return window.__walk.broke;", vec![]).await,
+        serde_json::Value::Null,
+        "the page broke during the walk at this step"
+    );
     // Let the last changes settle, then check the page as a person would find it.
     tokio::time::sleep(Duration::from_millis(500)).await;
     b.assert_no_panic().await;
@@ -83,5 +93,12 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     b.assert_no_broken_numbers().await;
     let alive = b.js("return !!document.querySelector('main') && document.querySelectorAll('canvas[data-drawn=\"true\"], svg').length > 0;", vec![]).await;
     assert_eq!(alive, true, "the page has nothing drawn after the walk");
+    // Wherever the walk ended, its link reopens the same state: a reload rewrites the same URL.
+    let before = b.js("return location.search;", vec![]).await;
+    b.client.refresh().await.expect("reload");
+    b.wait_for("main").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(b.js("return location.search;", vec![]).await, before, "the reloaded page rewrote its own link");
+    b.assert_no_panic().await;
     b.close().await;
 }

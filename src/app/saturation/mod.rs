@@ -17,18 +17,18 @@ use readouts::Readouts;
 
 /// The lab's own random sample, fixed: new weights for the lesson do not resample it, so the
 /// curves stay put and only a new sentence length recomputes them.
-const LAB_SEED: u64 = 2017;
+const SATURATION_SEED: u64 = 2017;
 
 /// The slider the site is known for.
 #[component]
 pub fn SaturationLab() -> impl IntoView {
     let page = use_page();
     let n = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
-    let d_k = page.pick(|s| s.lab_dk);
-    let scaled = page.pick(|s| s.lab_scaled);
-    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), LAB_SEED).ok());
+    let d_k = page.pick(|s| s.saturation_dk);
+    let scaled = page.pick(|s| s.saturation_scaled);
+    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), SATURATION_SEED).ok());
     // The curves depend on n only, not on the slider.
-    let points = Memo::new(move |_| sweep(n.get(), LAB_SEED).unwrap_or_default());
+    let points = Memo::new(move |_| sweep(n.get(), SATURATION_SEED).unwrap_or_default());
     let keys = Memo::new(move |_| (1..=n.get()).map(|i| format!("k{i}")).collect::<Vec<_>>());
 
     let spec = Memo::new(move |_| {
@@ -50,7 +50,7 @@ pub fn SaturationLab() -> impl IntoView {
     let grad_curves = curves(points, |s| s.median_jacobian_norm);
 
     let set_dk = move |v: f64| {
-        page.apply(|s| s.set_lab_dk(v));
+        page.apply(|s| s.set_saturation_dk(v));
     };
     let step = move |up: bool| {
         let i = DK_STEPS.iter().position(|d| *d == d_k.get_untracked()).unwrap_or(0);
@@ -60,12 +60,12 @@ pub fn SaturationLab() -> impl IntoView {
 
     view! {
         <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
-            <h2 id="lab-title" class="lab__title">{page.text(Msg::LabTitle)}</h2>
+            <h2 id="lab-title" class="lab__title">{page.text(Msg::SaturationTitle)}</h2>
             <div class="stage__formula" inner_html=formulas::VARIANCE></div>
-            <p class="lab__explain">{page.text(Msg::LabExplain)}</p>
+            <p class="lab__explain">{page.text(Msg::SaturationExplain)}</p>
             <div class="lab__controls">
                 <label class="field__label" for="dk-slider">
-                    {page.text(Msg::LabDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
+                    {page.text(Msg::SaturationDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
                 </label>
                 <input id="dk-slider" type="range" min="1" max="1024" step="1" list="dk-ticks" data-testid="dk-slider"
                     prop:value=move || d_k.get().to_string()
@@ -82,12 +82,12 @@ pub fn SaturationLab() -> impl IntoView {
                 <datalist id="dk-ticks">
                     {DK_STEPS.map(|d| view! { <option value=d.to_string()></option> })}
                 </datalist>
-                <Toggle testid="scale-toggle" label=Msg::LabScaleToggle get=|s| s.lab_scaled set=|s, v| s.lab_scaled = v />
+                <Toggle testid="scale-toggle" label=Msg::SaturationScaleToggle get=|s| s.saturation_scaled set=|s, v| s.saturation_scaled = v />
             </div>
             <Readouts summary=summary d_k=d_k.into() />
             <div class="stage__grid">
                 <Heatmap spec=spec name=page.label(Msg::MatWeights) testid="lab-weights" />
-                <BarChart bars=row caption=page.label(Msg::LabRow) testid="lab-row" />
+                <BarChart bars=row caption=page.label(Msg::SaturationRow) testid="lab-row" />
             </div>
             <Legend />
             <div class="stage__grid">
