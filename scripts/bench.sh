@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
 # Sets everything up, builds the release site and runs the benchmark in headless Chromium.
-# Prints one line per case ("bench n=… d_model=… trace_ms=… update_ms=… update_p95_ms=…"),
-# the lab's slider-to-paint time, fast against naive heatmap drawing, and
-# "size wasm_gz=… js_gz=… first_heatmap_ms=…". Figures only: nothing passes or fails.
+# Prints, for each n × d_model, our line ("bench n=… d_model=… setup_ms=… trace_ms=… ratio=…
+# update_ms=… update_p95_ms=… pass=…") and the peer's ("peer ort-web n=… d_model=… run_ms=…
+# max_diff_output=… max_diff_weights=…"), the whole list forwards then backwards after an
+# untimed warm-up; then the saturation lab's slider-to-paint, fast against naive heatmap
+# drawing, and "size wasm_gz=… js_gz=… first_heatmap_ms=…". Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+
+# The peer, for the benchmark only: onnxruntime-web from npm into .tools/, copied next to the
+# benchmark build below, never into dist/.
+ort_version=1.30.0
+ort_dir=.tools/node_modules/onnxruntime-web/dist
+if [ "$(node -p "require('./.tools/node_modules/onnxruntime-web/package.json').version" 2>/dev/null)" != "$ort_version" ]; then
+  echo "[bench] installing onnxruntime-web $ort_version (npm) into .tools/"
+  npm install --prefix .tools --no-audit --no-fund --silent "onnxruntime-web@$ort_version"
+fi
+
 # The published build (its sizes are what students download) and, apart, the benchmark build:
 # the same site with the `bench` feature (the ?bench=1 mode), which never ships.
 trunk build --release
 trunk build --release --features bench --dist target/bench-dist
-E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|lab|draw|size) '
+mkdir -p target/bench-dist/peer
+cp "$ort_dir/ort.wasm.min.js" "$ort_dir/ort-wasm-simd-threaded.mjs" "$ort_dir/ort-wasm-simd-threaded.wasm" \
+  benches/peer/peer.js benches/peer/*.onnx target/bench-dist/peer/
+E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|saturation|draw|size) '

@@ -43,7 +43,7 @@ fn hand_checked_three_tokens_dk2() {
     let c = run(&x, None, &identity_weights(2), &causal).unwrap();
     assert_eq!(c.heads[0].weights.row(0).to_vec(), vec![1.0, 0.0, 0.0]);
     assert!(close(c.heads[0].weights[[1, 0]], 0.33024, 1e-5));
-    assert_eq!(c.heads[0].masked[[1, 2]], f32::NEG_INFINITY);
+    assert_eq!(c.heads[0].masked(&c.blocked)[[1, 2]], f32::NEG_INFINITY);
 }
 
 #[test]
@@ -100,9 +100,13 @@ fn temperature_towards_zero_approaches_one_hot() {
     let w = Weights::seeded(16, 4).unwrap();
     let cold = AttentionConfig { temperature: 1e-3, ..AttentionConfig::default() };
     let t = run(&x, None, &w, &cold).unwrap();
-    assert!(t.heads[0].summary.max_weight > 0.999, "mean max weight {}", t.heads[0].summary.max_weight);
+    assert!(
+        t.heads[0].summary(&t.blocked).max_weight > 0.999,
+        "mean max weight {}",
+        t.heads[0].summary(&t.blocked).max_weight
+    );
     let warm = run(&x, None, &w, &AttentionConfig::default()).unwrap();
-    assert!(warm.heads[0].summary.max_weight < t.heads[0].summary.max_weight);
+    assert!(warm.heads[0].summary(&warm.blocked).max_weight < t.heads[0].summary(&t.blocked).max_weight);
 }
 
 #[test]
@@ -112,7 +116,7 @@ fn fully_padded_row_is_zero_not_nan() {
     let t = run(&seeded_input(3, 4, 1), None, &Weights::seeded(4, 1).unwrap(), &cfg).unwrap();
     assert!(t.heads[0].weights.iter().all(|w| *w == 0.0));
     assert!(t.output.iter().all(|o| *o == 0.0));
-    assert_eq!(t.heads[0].rows[0].entropy, 0.0);
+    assert_eq!(t.heads[0].row_readouts(&t.blocked)[0].entropy, 0.0);
 }
 
 #[test]
@@ -133,7 +137,7 @@ fn unscaled_large_dk_saturates_and_gradient_dies() {
     let w = Weights::seeded(d, 7).unwrap();
     let raw = run(&x, None, &w, &AttentionConfig { scaled: false, ..AttentionConfig::default() }).unwrap();
     let fair = run(&x, None, &w, &AttentionConfig::default()).unwrap();
-    let (r, f) = (raw.heads[0].summary, fair.heads[0].summary);
+    let (r, f) = (raw.heads[0].summary(&raw.blocked), fair.heads[0].summary(&fair.blocked));
     assert!(r.max_weight > 0.9 && f.max_weight < 0.5, "max weight raw {} scaled {}", r.max_weight, f.max_weight);
     assert!(r.jacobian_norm < 0.1 && f.jacobian_norm > r.jacobian_norm);
     // Score std ≈ √d_k ≈ 22.6 unscaled and ≈ 1 scaled (X has unit-variance rows plus nothing else here).
@@ -182,7 +186,7 @@ fn trace_shapes_follow_the_documentation() {
     for h in &t.heads {
         assert_eq!((h.q.dim(), h.k.dim(), h.v.dim()), ((5, 4), (7, 4), (7, 4)));
         assert_eq!((h.scores.dim(), h.weights.dim(), h.output.dim()), ((5, 7), (5, 7), (5, 4)));
-        assert_eq!(h.rows.len(), 5);
+        assert_eq!(h.row_readouts(&t.blocked).len(), 5);
     }
     assert_eq!((t.concat.dim(), t.output.dim()), ((5, 12), (5, 12)));
     // The concat really is the heads side by side.

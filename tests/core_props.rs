@@ -52,7 +52,7 @@ proptest! {
                 prop_assert!(row.iter().all(|p| p.is_finite() && *p >= 0.0));
                 prop_assert!((row.sum() - 1.0).abs() < 1e-4, "row sums to {}", row.sum());
             }
-            let s = h.summary;
+            let s = h.summary(&t.blocked);
             prop_assert!(s.entropy.is_finite() && s.jacobian_norm.is_finite() && s.score_std.is_finite());
         }
     }

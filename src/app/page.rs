@@ -3,11 +3,13 @@
 //! theme with its chart ink.
 
 use crate::chart::ink::Ink;
-use crate::core::scenario::{compute, Outcome};
+use crate::core::scenario::{attend, prepare, Outcome};
+use crate::core::weights::Weights;
 use crate::export::file_stem;
 use crate::i18n::{t, Lang, Text};
 use crate::settings::{Settings, Theme, MAX_TOKENS};
 use leptos::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// A computed result shared by every panel that shows it (by default the outcome). Equality
@@ -59,8 +61,19 @@ impl Page {
     pub fn with_token_limit(initial: Settings, max_tokens: usize) -> Self {
         let settings = RwSignal::new(initial);
         let scenario = Memo::new(move |_| settings.with(Settings::scenario));
+        // The weights depend on d_model and the seed only: a new sentence keeps them.
+        let weights_key = Memo::new(move |_| settings.with(|s| (s.d_model, s.seed)));
+        let weights = Memo::new(move |_| {
+            let (d_model, seed) = weights_key.get();
+            Weights::seeded(d_model, seed).map(|w| Shared(Arc::new(w))).map_err(|e| e.to_string())
+        });
         let computed = Memo::new(move |_| {
-            scenario.with(|s| compute(s, max_tokens).map(|o| Shared(Arc::new(o))).map_err(|e| e.to_string()))
+            let computed = scenario.with(|s| {
+                let w: Arc<Weights> = weights.with(|w| w.as_ref().map(|w| Arc::clone(&w.0)).map_err(Clone::clone))?;
+                prepare(s, max_tokens).and_then(|inputs| attend(s, inputs, w)).map_err(|e| e.to_string())
+            });
+            COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
+            computed.map(|o| Shared(Arc::new(o)))
         });
         let outcome = Memo::new(move |prev: Option<&Option<Shared>>| match computed.get() {
             Ok(o) => Some(o),
@@ -125,6 +138,15 @@ impl Page {
     }
 }
 
+/// How many times the page has computed attention since it loaded: a change that does not
+/// touch the trace (stage, head, language, theme) must not add to it.
+static COMPUTATIONS: AtomicU32 = AtomicU32::new(0);
+
+/// The number of attention computations so far (see [`COMPUTATIONS`]).
+pub fn computations() -> u32 {
+    COMPUTATIONS.load(Ordering::Relaxed)
+}
+
 /// The context, provided by `App`.
 pub fn use_page() -> Page {
     use_context::<Page>().unwrap_or_else(|| Page::new(Settings::new(Lang::En)))
@@ -185,6 +207,21 @@ mod tests {
         assert_ne!(next, first);
         assert_eq!((page.tokens.get(), page.error.get()), (vec!["two".to_string(), "words".to_string()], None));
         assert_eq!(next.0.trace.heads.len(), 2);
+    }
+
+    #[test]
+    fn a_new_sentence_keeps_the_weights_and_a_new_seed_makes_new_ones() {
+        let owner = Owner::new();
+        owner.set();
+        let page = Page::new(Settings::new(Lang::En));
+        let weights = |p: &Page| p.outcome.with(|o| o.as_ref().map(|o| Arc::clone(&o.0.weights)));
+        let first = weights(&page).expect("computed");
+        page.apply(|s| s.set_text("a different sentence").is_ok());
+        let after_text = weights(&page).expect("computed");
+        assert!(Arc::ptr_eq(&first, &after_text), "editing the sentence regenerated the weights");
+        page.apply(|s| s.set_seed(7));
+        let after_seed = weights(&page).expect("computed");
+        assert!(!Arc::ptr_eq(&first, &after_seed) && *after_seed != *first);
     }
 
     #[test]

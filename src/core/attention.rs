@@ -2,11 +2,11 @@
 //! [`Trace`] of every intermediate.
 
 use super::error::AttnError;
-use super::readouts::{row_readout, summarise};
-use super::softmax::softmax_row;
+use super::kernels::{matmul, matmul_t};
+use super::softmax::softmax_rows;
 use super::trace::{HeadTrace, Trace};
 use super::weights::{check_finite, Weights};
-use ndarray::{s, Array2, ArrayView2, Axis};
+use ndarray::{s, Array2, ArrayView2};
 
 crate::slugged! {
     /// Which (query, key) pairs are blocked before the softmax.
@@ -126,40 +126,17 @@ pub fn head(
     scale: f32,
     temperature: f32,
 ) -> Result<HeadTrace, AttnError> {
-    let scores = q.dot(&k.t());
+    let scores = matmul_t(q, k);
     check_finite("the scores QKᵀ", &scores)?;
     let scaled = &scores / scale;
-    let mut masked = scaled.clone();
-    masked.zip_mut_with(blocked, |l, &b| {
-        if b {
-            *l = f32::NEG_INFINITY;
-        }
-    });
-    let mut weights = Array2::zeros(masked.dim());
-    for (logits, out) in masked.axis_iter(Axis(0)).zip(weights.axis_iter_mut(Axis(0))) {
-        softmax_row(logits, temperature, out);
-    }
-    let output = weights.dot(&v);
-    let rows: Vec<_> =
-        weights.axis_iter(Axis(0)).zip(masked.axis_iter(Axis(0))).map(|(p, l)| row_readout(p, l)).collect();
-    let summary = summarise(&rows, masked.iter());
-    Ok(HeadTrace {
-        q: q.to_owned(),
-        k: k.to_owned(),
-        v: v.to_owned(),
-        scores,
-        scaled,
-        masked,
-        weights,
-        output,
-        rows,
-        summary,
-    })
+    let weights = softmax_rows(&scaled, blocked, temperature);
+    let output = matmul(weights.view(), v);
+    Ok(HeadTrace { q: q.to_owned(), k: k.to_owned(), v: v.to_owned(), scores, scaled, weights, output })
 }
 
 /// `input` · `w`, with an error if the product overflowed f32.
 fn project(what: &'static str, input: &Array2<f32>, w: &Array2<f32>) -> Result<Array2<f32>, AttnError> {
-    let out = input.dot(w);
+    let out = matmul(input.view(), w.view());
     check_finite(what, &out)?;
     Ok(out)
 }

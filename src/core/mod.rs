@@ -13,6 +13,7 @@ pub mod embed;
 pub mod error;
 pub mod explain;
 pub mod flash;
+pub mod kernels;
 pub mod linear;
 pub mod order;
 pub mod patterns;

@@ -1,7 +1,7 @@
 //! Numbers that summarise one row of attention weights: how peaked it is, and how much
 //! gradient can still flow through its softmax. These are what the saturation lesson plots.
 
-use ndarray::ArrayView1;
+use ndarray::{Array2, ArrayView1};
 
 /// Readouts of one query row.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,6 +62,11 @@ pub fn row_readout(weights: ArrayView1<f32>, logits: ArrayView1<f32>) -> RowRead
         score_mean,
         score_std,
     }
+}
+
+/// One readout per row: `weights` and `logits` are (n_q, n_kv), −∞ logits blocked.
+pub fn row_readouts(weights: &Array2<f32>, logits: &Array2<f32>) -> Vec<RowReadout> {
+    weights.rows().into_iter().zip(logits.rows()).map(|(p, l)| row_readout(p, l)).collect()
 }
 
 /// Summary over rows; `logits` are all the head's logits (−∞ = blocked).

@@ -4,6 +4,7 @@
 
 use super::attention::head;
 use super::error::AttnError;
+use super::kernels::matmul_t;
 use super::readouts::Summary;
 use super::rng::normal_matrix;
 use super::trace::HeadTrace;
@@ -12,16 +13,24 @@ use ndarray::Array2;
 /// The d_k values the saturation experiment offers: 1, 2, 4, …, 1024.
 pub const DK_STEPS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
-/// One saturation picture: n random queries against n random keys at width d_k, no mask.
-/// V is the keys themselves (the lab looks only at the weights). Box–Muller samples stay
-/// below 8.6 in size, so for d_k ≤ 1024 every score is far inside f32 and this succeeds.
-pub fn saturation(n: usize, d_k: usize, scaled: bool, seed: u64) -> Result<HeadTrace, AttnError> {
+/// One saturation picture: the head and its readouts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saturation {
+    pub head: HeadTrace,
+    pub summary: Summary,
+}
+
+/// n random queries against n random keys at width d_k, no mask. V is the keys themselves (the
+/// lab looks only at the weights). Box–Muller samples stay below 8.6 in size, so for
+/// d_k ≤ 1024 every score is far inside f32 and this succeeds.
+pub fn saturation(n: usize, d_k: usize, scaled: bool, seed: u64) -> Result<Saturation, AttnError> {
     let (n, d_k) = (n.max(1), d_k.max(1));
     let q = normal_matrix(n, d_k, seed, 1);
     let k = normal_matrix(n, d_k, seed, 2);
     let blocked = Array2::from_elem((n, n), false);
     let scale = if scaled { (d_k as f32).sqrt() } else { 1.0 };
-    head(q.view(), k.view(), k.view(), &blocked, scale, 1.0)
+    let head = head(q.view(), k.view(), k.view(), &blocked, scale, 1.0)?;
+    Ok(Saturation { summary: head.summary(&blocked), head })
 }
 
 /// Readouts of the saturation experiment at one d_k, with and without scaling.
@@ -48,13 +57,13 @@ pub fn sweep(n: usize, seed: u64) -> Result<Vec<SweepPoint>, AttnError> {
         .iter()
         .map(|&d_k| {
             let (qs, ks) = (q.slice(ndarray::s![.., done..d_k]), k.slice(ndarray::s![.., done..d_k]));
-            scores += &qs.dot(&ks.t());
+            scores += &matmul_t(qs, ks);
             done = d_k;
             // Attention on the accumulated scores: identity queries against keys Sᵀ give
             // I·(Sᵀ)ᵀ = S(d_k) exactly, so `head` scores, scales and summarises S(d_k) itself.
             let summary = |scale: f32| -> Result<_, AttnError> {
                 let identity = Array2::<f32>::eye(n);
-                Ok(head(identity.view(), scores.t(), scores.t(), &blocked, scale, 1.0)?.summary)
+                Ok(head(identity.view(), scores.t(), scores.t(), &blocked, scale, 1.0)?.summary(&blocked))
             };
             Ok(SweepPoint { d_k, scaled: summary((d_k as f32).sqrt())?, unscaled: summary(1.0)? })
         })

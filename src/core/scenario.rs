@@ -8,6 +8,7 @@ use super::tokenize::tokenize;
 use super::trace::Trace;
 use super::weights::Weights;
 use ndarray::Array2;
+use std::sync::Arc;
 
 /// Every setting that determines the picture.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,12 +72,29 @@ pub struct Outcome {
     pub embedding: Array2<f32>,
     /// Positional encoding of the query side, if switched on: (n_q, d_model).
     pub positional: Option<Array2<f32>>,
-    pub weights: Weights,
+    /// Shared: the page keeps one set per (d_model, seed) across sentences.
+    pub weights: Arc<Weights>,
     pub trace: Trace,
 }
 
-/// Tokenise, embed, make the weights and run attention. `max_tokens` bounds each sentence.
-pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError> {
+/// A scenario's tokens and input matrices: everything before attention except the weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    pub tokens: Vec<String>,
+    /// The key/value tokens of cross-attention (`None` for self-attention).
+    pub kv_tokens: Option<Vec<String>>,
+    /// (n_q, d_model).
+    pub embedding: Array2<f32>,
+    /// (n_q, d_model), if switched on.
+    pub positional: Option<Array2<f32>>,
+    /// X = embedding + positional: (n_q, d_model).
+    pub x: Array2<f32>,
+    /// (n_kv, d_model) for cross-attention.
+    pub x_kv: Option<Array2<f32>>,
+}
+
+/// Tokenise and embed. `max_tokens` bounds each sentence.
+pub fn prepare(s: &Scenario, max_tokens: usize) -> Result<Inputs, ScenarioError> {
     head_width(s.d_model, s.heads).map_err(ScenarioError::Attention)?;
     let tokens = checked_tokens(&s.text, "query", max_tokens)?;
     let kv_tokens = match &s.kv_text {
@@ -94,10 +112,23 @@ pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError
         Some(t) => Some(input_matrix(t, s.d_model, s.seed, s.positional).map_err(attn)?),
         None => None,
     };
-    let weights = Weights::seeded(s.d_model, s.seed).map_err(attn)?;
-    let trace = run(&x, x_kv.as_ref(), &weights, &s.config()).map_err(attn)?;
+    Ok(Inputs { tokens, kv_tokens, embedding, positional, x, x_kv })
+}
+
+/// Run attention on prepared `inputs` with `weights`: `Weights::seeded(s.d_model, s.seed)`,
+/// which depend on d_model and the seed only, so a page can keep them across sentences.
+pub fn attend(s: &Scenario, inputs: Inputs, weights: Arc<Weights>) -> Result<Outcome, ScenarioError> {
+    let Inputs { tokens, kv_tokens, embedding, positional, x, x_kv } = inputs;
+    let trace = run(&x, x_kv.as_ref(), &weights, &s.config()).map_err(ScenarioError::Attention)?;
     let kv_tokens = kv_tokens.unwrap_or_else(|| tokens.clone());
     Ok(Outcome { scenario: s.clone(), tokens, kv_tokens, embedding, positional, weights, trace })
+}
+
+/// Tokenise, embed, make the weights and run attention. `max_tokens` bounds each sentence.
+pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError> {
+    let inputs = prepare(s, max_tokens)?;
+    let weights = Weights::seeded(s.d_model, s.seed).map_err(ScenarioError::Attention)?;
+    attend(s, inputs, Arc::new(weights))
 }
 
 /// The tokens of `text`, or why there are none or too many; `which` names the sentence.

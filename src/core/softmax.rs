@@ -1,68 +1,109 @@
 //! The numerically stable, masked, temperature softmax used by every attention head.
 //!
-//! Mask convention (one, written down once): a logit of −∞ means "blocked". Blocked entries
-//! get weight exactly 0. A row where every entry is blocked has no key to attend to; its
-//! weights are defined to be all 0, so that query's output is the zero vector (never NaN).
+//! Mask convention (one, written down once): `blocked = true` means the query may not see that
+//! key (burn's convention). A blocked entry gets weight exactly 0, as if its logit were −∞. A
+//! row where every entry is blocked has no key to attend to; its weights are defined to be all
+//! 0, so that query's output is the zero vector (never NaN).
 
-use ndarray::{ArrayView1, ArrayViewMut1};
+use super::kernels::exp_shifted_sum;
+use ndarray::Array2;
 
-/// softmax(logits / temperature) into `out`; `logits` and `out` have the same length n_kv.
+/// softmax(row / T) of each row: `logits` (n_q, n_kv) and `blocked` (n_q, n_kv) → (n_q, n_kv).
+pub fn softmax_rows(logits: &Array2<f32>, blocked: &Array2<bool>, temperature: f32) -> Array2<f32> {
+    let mut weights = Array2::zeros(logits.dim());
+    let n_kv = logits.ncols();
+    if n_kv == 0 {
+        return weights;
+    }
+    let (Some(l), Some(b)) = (logits.as_slice(), blocked.as_slice()) else {
+        // Not in standard layout (never, as the core builds them): the same, copied.
+        let (l, b) = (logits.as_standard_layout().to_owned(), blocked.as_standard_layout().to_owned());
+        return softmax_rows(&l, &b, temperature);
+    };
+    let Some(w) = weights.as_slice_mut() else { return weights };
+    for ((logits, blocked), out) in l.chunks_exact(n_kv).zip(b.chunks_exact(n_kv)).zip(w.chunks_exact_mut(n_kv)) {
+        softmax_row(logits, blocked, temperature, out);
+    }
+    weights
+}
+
+/// softmax(logits / T) of one row into `out`, blocked entries 0; all three have length n_kv.
 ///
-/// Stable: the row max m is subtracted first, p_j = exp((l_j − m)/T) / Σ_k exp((l_k − m)/T), so
-/// nothing overflows whatever the magnitude of the scores or how small T is.
-/// Logits must be finite or −∞ (blocked); the core guarantees that before calling.
-pub fn softmax_row(logits: ArrayView1<f32>, temperature: f32, mut out: ArrayViewMut1<f32>) {
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+/// Stable: the row's maximum m (over allowed keys) is subtracted first,
+/// p_j = exp((l_j − m)/T) / Σ_k exp((l_k − m)/T), so nothing overflows whatever the size of the
+/// scores or however small T is; the maximum contributes exactly 1, so the sum is at least 1.
+/// Logits must be finite (the core checks the scores before calling).
+pub fn softmax_row(logits: &[f32], blocked: &[bool], temperature: f32, out: &mut [f32]) {
+    let any_blocked = blocked.contains(&true);
+    let max = if any_blocked {
+        logits.iter().zip(blocked).filter(|(_, b)| !**b).map(|(l, _)| *l).fold(f32::NEG_INFINITY, f32::max)
+    } else {
+        logits.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+    };
     if max == f32::NEG_INFINITY {
         out.fill(0.0);
         return;
     }
-    let mut sum = 0.0f32;
-    for (o, &l) in out.iter_mut().zip(logits) {
-        // l − max ≤ 0, so exp ≤ 1; the max itself contributes exactly 1, so sum ≥ 1.
-        *o = if l == f32::NEG_INFINITY { 0.0 } else { ((l - max) / temperature).exp() };
-        sum += *o;
+    let mut sum = exp_shifted_sum(logits, max, 1.0 / temperature, out);
+    if any_blocked {
+        // A blocked logit may exceed the maximum of the allowed ones: its value is discarded.
+        for (o, _) in out.iter_mut().zip(blocked).filter(|(_, b)| **b) {
+            *o = 0.0;
+        }
+        sum = out.iter().sum();
     }
-    out.mapv_inplace(|p| p / sum);
+    let inverse = 1.0 / sum;
+    out.iter_mut().for_each(|p| *p *= inverse);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{arr1, Array1};
 
-    fn softmax(l: &[f32], t: f32) -> Vec<f32> {
-        let mut out = Array1::zeros(l.len());
-        softmax_row(arr1(l).view(), t, out.view_mut());
-        out.to_vec()
+    fn softmax(l: &[f32], blocked: &[bool], t: f32) -> Vec<f32> {
+        let mut out = vec![0.0; l.len()];
+        softmax_row(l, blocked, t, &mut out);
+        out
     }
 
     #[test]
     fn hand_checked() {
         // e^0 : e^(ln 3) = 1 : 3 → 1/4, 3/4
-        let p = softmax(&[0.0, 3f32.ln()], 1.0);
-        assert!((p[0] - 0.25).abs() < 1e-6 && (p[1] - 0.75).abs() < 1e-6);
+        let p = softmax(&[0.0, 3f32.ln()], &[false, false], 1.0);
+        assert!((p[0] - 0.25).abs() < 1e-6 && (p[1] - 0.75).abs() < 1e-6, "{p:?}");
     }
 
     #[test]
     fn huge_logits_do_not_overflow() {
-        let p = softmax(&[1e30, 1e30, -1e30], 1.0);
+        let p = softmax(&[1e30, 1e30, -1e30], &[false; 3], 1.0);
         assert_eq!(p, vec![0.5, 0.5, 0.0]);
     }
 
     #[test]
     fn blocked_entries_are_exactly_zero_and_fully_blocked_row_is_zero() {
-        let p = softmax(&[1.0, f32::NEG_INFINITY, 2.0], 1.0);
+        // The blocked logit is the largest: it must not set the maximum or add to the sum.
+        let p = softmax(&[1.0, 50.0, 2.0], &[false, true, false], 1.0);
         assert_eq!(p[1], 0.0);
         assert!((p[0] + p[2] - 1.0).abs() < 1e-6);
-        assert_eq!(softmax(&[f32::NEG_INFINITY; 3], 1.0), vec![0.0; 3]);
+        // 1 : e → 1/(1+e), e/(1+e)
+        assert!((p[2] - 1f32.exp() / (1.0 + 1f32.exp())).abs() < 1e-6);
+        assert_eq!(softmax(&[1.0; 3], &[true; 3], 1.0), vec![0.0; 3]);
     }
 
     #[test]
     fn temperature_sharpens_and_flattens() {
-        let cold = softmax(&[1.0, 2.0, 3.0], 0.01);
+        let cold = softmax(&[1.0, 2.0, 3.0], &[false; 3], 0.01);
         assert!(cold[2] > 0.999_999);
-        let hot = softmax(&[1.0, 2.0, 3.0], 1000.0);
+        let hot = softmax(&[1.0, 2.0, 3.0], &[false; 3], 1000.0);
         assert!(hot.iter().all(|p| (p - 1.0 / 3.0).abs() < 1e-3));
+    }
+
+    #[test]
+    fn rows_of_a_matrix_are_independent() {
+        let l = ndarray::arr2(&[[0.0, 0.0], [0.0, 3f32.ln()]]);
+        let b = ndarray::arr2(&[[false, true], [false, false]]);
+        let w = softmax_rows(&l, &b, 1.0);
+        assert_eq!(w.row(0).to_vec(), vec![1.0, 0.0]);
+        assert!((w[[1, 1]] - 0.75).abs() < 1e-6);
     }
 }

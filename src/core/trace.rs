@@ -2,7 +2,7 @@
 //! The UI draws from it and never recomputes; the tests compare it to ONNX Runtime.
 
 use super::attention::Mask;
-use super::readouts::{RowReadout, Summary};
+use super::readouts::{row_readouts, summarise, RowReadout, Summary};
 use ndarray::Array2;
 
 /// One head's intermediates. `n_q` queries, `n_kv` keys, `d_k = d_model / heads`.
@@ -16,18 +16,37 @@ pub struct HeadTrace {
     pub v: Array2<f32>,
     /// Raw scores S = Q_h K_hᵀ, neither scaled nor masked: (n_q, n_kv).
     pub scores: Array2<f32>,
-    /// S / √d_k when scaling is on, else S itself: (n_q, n_kv).
+    /// S / √d_k when scaling is on, else S itself: (n_q, n_kv). With the mask, the softmax's
+    /// logits (blocked entries count as −∞).
     pub scaled: Array2<f32>,
-    /// `scaled` with blocked entries set to −∞: (n_q, n_kv). These are the softmax's logits.
-    pub masked: Array2<f32>,
-    /// A = softmax(masked / temperature) row by row; blocked entries exactly 0: (n_q, n_kv).
+    /// A = softmax(scaled / temperature) row by row; blocked entries exactly 0: (n_q, n_kv).
     pub weights: Array2<f32>,
     /// O_h = A · V_h: (n_q, d_k).
     pub output: Array2<f32>,
-    /// One readout per query row.
-    pub rows: Vec<RowReadout>,
-    /// The rows' readouts averaged.
-    pub summary: Summary,
+}
+
+impl HeadTrace {
+    /// The softmax's logits: `scaled` with the entries `blocked` (n_q, n_kv) set to −∞.
+    pub fn masked(&self, blocked: &Array2<bool>) -> Array2<f32> {
+        let mut masked = self.scaled.clone();
+        masked.zip_mut_with(blocked, |l, &b| {
+            if b {
+                *l = f32::NEG_INFINITY;
+            }
+        });
+        masked
+    }
+
+    /// One readout per query row (how peaked, how much gradient gets through).
+    pub fn row_readouts(&self, blocked: &Array2<bool>) -> Vec<RowReadout> {
+        row_readouts(&self.weights, &self.masked(blocked))
+    }
+
+    /// The rows' readouts summarised.
+    pub fn summary(&self, blocked: &Array2<bool>) -> Summary {
+        let masked = self.masked(blocked);
+        summarise(&row_readouts(&self.weights, &masked), masked.iter())
+    }
 }
 
 /// The whole computation for one input.

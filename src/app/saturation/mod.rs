@@ -35,12 +35,17 @@ pub fn SaturationLab() -> impl IntoView {
         let queries: Vec<String> = (1..=n.get()).map(|i| format!("q{i}")).collect();
         head.with(|h| {
             h.as_ref().map(|h| {
-                weights(h.weights.clone(), &queries, &keys.get(), &ndarray::Array2::from_elem(h.weights.dim(), false))
+                weights(
+                    h.head.weights.clone(),
+                    &queries,
+                    &keys.get(),
+                    &ndarray::Array2::from_elem(h.head.weights.dim(), false),
+                )
             })
         })
     });
     let row = Signal::derive(move || {
-        let weights = head.with(|h| h.as_ref().map(|h| h.weights.row(0).to_vec()).unwrap_or_default());
+        let weights = head.with(|h| h.as_ref().map(|h| h.head.weights.row(0).to_vec()).unwrap_or_default());
         Bars { blocked: vec![false; weights.len()], weights, labels: keys.get() }
     });
     let summary = Signal::derive(move || head.with(|h| h.as_ref().map(|h| h.summary)));

@@ -1,0 +1,216 @@
+//! The benchmark mode (`?bench=1`), built only with the `bench` feature (scripts/bench.sh):
+//! for each n × d_model it times the setup (tokens, embeddings, seeded weights), the core's
+//! trace (from X and the weights to every intermediate kept: the work the peer does),
+//! onnxruntime-web on the same layer, input and weights in the same page (with the largest
+//! differences from our numbers), and the full update after a sentence edit (recompute with
+//! the kept weights, redraw what is on screen). Every case runs once untimed first, then the
+//! whole list forwards and backwards. Then the saturation lab's slider-to-paint and the fast
+//! heatmap drawing against the naive one. Lines go into `<pre data-testid="bench-output">` for
+//! `cargo bench --bench browser` to read. Figures only: no thresholds here. In this mode
+//! sentences may have up to 256 tokens (64 otherwise).
+
+mod peer;
+
+use super::hooks::DRAWS;
+use super::page::Page;
+use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout};
+use crate::core::attention::run as attention;
+use crate::core::order::ascending;
+use crate::core::rng::SplitMix64;
+use crate::core::scenario::prepare;
+use crate::core::trace::Trace;
+use crate::core::weights::Weights;
+use crate::settings::{Stage, View};
+use leptos::prelude::*;
+use std::sync::atomic::Ordering;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Sequence lengths and widths measured.
+const NS: [usize; 4] = [8, 32, 128, 256];
+const D_MODELS: [usize; 3] = [64, 256, 512];
+/// Repetitions per figure.
+const REPS: usize = 50;
+
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// (median, p95) of `xs` in ms.
+fn median_p95(xs: Vec<f64>) -> (f64, f64) {
+    let xs = ascending(&xs.iter().map(|&x| x as f32).collect::<Vec<_>>());
+    let at = |q: f64| xs.get(((xs.len() as f64 - 1.0) * q).round() as usize).map_or(0.0, |&x| f64::from(x));
+    (at(0.5), at(0.95))
+}
+
+/// `reps` timings of `f`, in ms.
+fn time(reps: usize, mut f: impl FnMut()) -> Vec<f64> {
+    (0..reps)
+        .map(|_| {
+            let t0 = now();
+            f();
+            now() - t0
+        })
+        .collect()
+}
+
+/// Wait until the reactive work a change started has finished drawing.
+async fn settle() {
+    let mut quiet = 0;
+    while quiet < 3 {
+        let before = DRAWS.load(Ordering::Relaxed);
+        leptos::task::tick().await;
+        quiet = if DRAWS.load(Ordering::Relaxed) == before { quiet + 1 } else { 0 };
+    }
+}
+
+/// Wait for the next frame to be painted.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.request_animation_frame(&resolve);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// A sentence of `n` distinct tokens; `variant` changes its last word only.
+fn sentence(n: usize, variant: bool) -> String {
+    let last = if variant { "v" } else { "w" };
+    (0..n).map(|i| if i + 1 == n { format!("{last}{i}") } else { format!("w{i}") }).collect::<Vec<_>>().join(" ")
+}
+
+/// The largest |a − b|; infinite when the lengths differ.
+fn max_diff(a: &[f32], b: impl ExactSizeIterator<Item = f32>) -> f32 {
+    if a.len() != b.len() {
+        return f32::INFINITY;
+    }
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+/// One case's lines: ours, and the peer's (or why it did not run).
+async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, String) {
+    let heads = (d_model / 64).max(1);
+    page.settings.update(|s| {
+        s.text = sentence(n, false);
+        s.d_model = d_model;
+        s.heads = heads;
+        s.head = 0;
+        s.view = View::Lesson;
+        s.stage = Stage::Softmax;
+        s.present = false;
+    });
+    settle().await;
+    let scenario = page.settings.with_untracked(|s| s.scenario());
+    let setup = time(reps, || {
+        let _ = prepare(&scenario, n);
+        let _ = Weights::seeded(d_model, scenario.seed);
+    });
+    let (Ok(inputs), Ok(weights)) = (prepare(&scenario, n), Weights::seeded(d_model, scenario.seed)) else {
+        return (format!("bench n={n} d_model={d_model} error=setup"), String::new());
+    };
+    let config = scenario.config();
+    let mut trace: Option<Trace> = None;
+    let traced = time(reps, || trace = attention(&inputs.x, None, &weights, &config).ok());
+    let (trace_ms, _) = median_p95(traced);
+
+    let peer_line;
+    let mut ratio = String::new();
+    let flat = |m: &ndarray::Array2<f32>| m.as_slice().map(<[f32]>::to_vec).unwrap_or_default();
+    let ws = [flat(&weights.w_q), flat(&weights.w_k), flat(&weights.w_v), flat(&weights.w_o)];
+    match peer::run((n, d_model, heads), &flat(&inputs.x), [&ws[0], &ws[1], &ws[2], &ws[3]], reps).await {
+        Ok(p) => {
+            let (run_ms, _) = median_p95(p.times);
+            let (out_diff, weight_diff) = trace.as_ref().map_or((f32::INFINITY, f32::INFINITY), |t| {
+                let ours = t.heads.iter().flat_map(|h| h.weights.iter().copied()).collect::<Vec<_>>();
+                (max_diff(&p.output, t.output.iter().copied()), max_diff(&p.weights, ours.into_iter()))
+            });
+            ratio = format!(" ratio={:.2}", trace_ms / run_ms.max(1e-6));
+            peer_line = format!(
+                "peer ort-web n={n} d_model={d_model} run_ms={run_ms:.2} max_diff_output={out_diff:.1e} max_diff_weights={weight_diff:.1e}"
+            );
+        }
+        Err(e) => peer_line = format!("peer ort-web n={n} d_model={d_model} unavailable: {e}"),
+    }
+
+    let mut update = Vec::with_capacity(reps);
+    for i in 0..reps {
+        let t0 = now();
+        page.settings.update(|s| s.text = sentence(n, i % 2 == 0));
+        settle().await;
+        update.push(now() - t0);
+    }
+    let (setup_ms, _) = median_p95(setup);
+    let (update_ms, update_p95) = median_p95(update);
+    let ours = format!(
+        "bench n={n} d_model={d_model} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2}"
+    );
+    (ours, peer_line)
+}
+
+/// Run every measurement, appending lines to the output element, then mark it done.
+pub async fn run(page: Page) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(body) = document.body() else { return };
+    let Ok(out) = document.create_element("pre") else { return };
+    let _ = out.set_attribute("data-testid", "bench-output");
+    let _ = body.append_child(&out);
+    let print =
+        |line: String| out.set_text_content(Some(&format!("{}{line}\n", out.text_content().unwrap_or_default())));
+
+    if let Err(e) = peer::load().await {
+        print(format!("peer ort-web unavailable: {e}"));
+    }
+    let cases: Vec<(usize, usize)> = D_MODELS.iter().flat_map(|&d| NS.iter().map(move |&n| (n, d))).collect();
+    // Warm-up: the Wasm engines (ours and the peer's) tier up during the first runs.
+    for &(n, d_model) in &cases {
+        let _ = measure(page, n, d_model, 2).await;
+    }
+    for (pass, order) in [("forward", cases.clone()), ("backward", cases.iter().rev().copied().collect())] {
+        for (n, d_model) in order {
+            let (ours, theirs) = measure(page, n, d_model, REPS).await;
+            print(format!("{ours} pass={pass}"));
+            print(format!("{theirs} pass={pass}"));
+        }
+    }
+
+    // The saturation lab: slider move → recompute → redraw → next painted frame.
+    page.settings.update(|s| {
+        s.text = "The animal didn't cross the street because it was too tired".into();
+        s.d_model = 64;
+        s.heads = 4;
+    });
+    settle().await;
+    let mut slider = Vec::with_capacity(REPS);
+    for i in 0..REPS {
+        let t0 = now();
+        page.settings.update(|s| s.saturation_dk = 1 << (i % 11));
+        settle().await;
+        next_frame().await;
+        slider.push(now() - t0);
+    }
+    let (slider_ms, slider_p95) = median_p95(slider);
+    print(format!("saturation slider_to_paint_ms={slider_ms:.2} p95_ms={slider_p95:.2}"));
+
+    // The same heatmap the fast way and the naive way.
+    if let Ok(canvas) = document.create_element("canvas").map(|c| c.unchecked_into::<web_sys::HtmlCanvasElement>()) {
+        let _ = body.append_child(&canvas);
+        let opts = DrawOptions { ink: page.ink.get_untracked(), max_cell: 40.0, highlight: (None, None) };
+        for n in [8usize, 32, 64, 128, 256] {
+            let mut rng = SplitMix64::new(n as u64);
+            let labels: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+            let spec = crate::app::specs::weights(
+                ndarray::Array2::from_shape_fn((n, n), |_| rng.uniform() as f32),
+                &labels,
+                &labels,
+                &ndarray::Array2::from_elem((n, n), false),
+            );
+            let timed = |f: &dyn Fn() -> Result<Layout, String>| median_p95(time(20, || drop(f()))).0;
+            let fast = timed(&|| draw(&canvas, &spec, 900.0, opts));
+            let naive = timed(&|| draw_naive(&canvas, &spec, 900.0, opts));
+            print(format!("draw n={n} fast_ms={fast:.2} naive_ms={naive:.2} ratio={:.1}", naive / fast.max(1e-3)));
+        }
+        canvas.remove();
+    }
+    let _ = out.set_attribute("data-done", "true");
+}

@@ -1,0 +1,69 @@
+//! The peer in the benchmark: onnxruntime-web, loaded into the same page from the benchmark
+//! build's `peer/` folder (never in `dist/`) and driven through `window.attentionPeer` (see
+//! `benches/peer/peer.js`). Its timings and outputs come back as plain numbers.
+
+use js_sys::{Array, Float32Array, Function, Promise, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// What one peer run returns.
+pub struct PeerRun {
+    /// Each run's time, ms.
+    pub times: Vec<f64>,
+    /// The last run's output (n × d_model) and weights (heads × n × n), row-major.
+    pub output: Vec<f32>,
+    pub weights: Vec<f32>,
+}
+
+/// Add `<script src=…>` and wait until it has run.
+async fn load_script(src: &str) -> Result<(), String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let script = document.create_element("script").map_err(|_| "cannot make a script")?;
+    script.set_attribute("src", src).map_err(|_| "cannot set src")?;
+    let loaded = Promise::new(&mut |resolve, reject| {
+        let _ = script.add_event_listener_with_callback("load", &resolve);
+        let _ = script.add_event_listener_with_callback("error", &reject);
+    });
+    document.head().ok_or("no head")?.append_child(&script).map_err(|_| "cannot add the script")?;
+    JsFuture::from(loaded)
+        .await
+        .map(|_| ())
+        .map_err(|_| format!("{src} did not load (run scripts/bench.sh, which copies it)"))
+}
+
+/// Load onnxruntime-web and the page's driver for it.
+pub async fn load() -> Result<(), String> {
+    load_script("peer/ort.wasm.min.js").await?;
+    load_script("peer/peer.js").await
+}
+
+fn get(target: &JsValue, key: &str) -> Result<JsValue, String> {
+    Reflect::get(target, &JsValue::from_str(key)).map_err(|_| format!("no {key}"))
+}
+
+/// Run the layer `reps` times in the peer on the same input and weights as the core.
+pub async fn run(
+    (n, d_model, heads): (usize, usize, usize),
+    x: &[f32],
+    weights: [&[f32]; 4],
+    reps: usize,
+) -> Result<PeerRun, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let peer = get(&window, "attentionPeer")?;
+    let run: Function = get(&peer, "run")?.dyn_into().map_err(|_| "attentionPeer.run is not a function")?;
+    let args = Array::new();
+    for v in [d_model, heads, n] {
+        args.push(&JsValue::from_f64(v as f64));
+    }
+    args.push(&Float32Array::from(x));
+    for w in weights {
+        args.push(&Float32Array::from(w));
+    }
+    args.push(&JsValue::from_f64(reps as f64));
+    let promise: Promise =
+        run.apply(&peer, &args).map_err(|e| format!("{e:?}"))?.dyn_into().map_err(|_| "no promise")?;
+    let result = JsFuture::from(promise).await.map_err(|e| format!("the peer failed: {e:?}"))?;
+    let times = Array::from(&get(&result, "times")?).iter().filter_map(|t| t.as_f64()).collect();
+    let floats = |key: &str| get(&result, key).map(|v| Float32Array::new(&v).to_vec());
+    Ok(PeerRun { times, output: floats("output")?, weights: floats("weights")? })
+}
