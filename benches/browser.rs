@@ -29,12 +29,26 @@ async fn main() {
     let site = Site::start("").await;
 
     let b = Browser::open(1280, 900).await;
-    b.open_page(&site.url("?bench=1&lang=en")).await;
+    // BENCH_QUICK=1: the corners only (see src/app/bench), for working on the kernels.
+    let mode = if std::env::var_os("BENCH_QUICK").is_some() { "quick" } else { "1" };
+    b.open_page(&site.url(&format!("?bench={mode}&lang=en"))).await;
     let started = Instant::now();
+    let mut shown = 0;
     loop {
-        let done = b.js("const o = document.querySelector(`[data-testid='bench-output']`); return o && o.dataset.done === 'true';", vec![]).await;
-        if done == true {
-            break;
+        // The page may be busy for a while (a long measurement): a timed-out poll is retried.
+        let state = b
+            .client
+            .execute("const o = document.querySelector(`[data-testid='bench-output']`); return o ? [o.dataset.done === 'true', o.textContent] : [false, ''];", vec![])
+            .await;
+        if let Ok(state) = state {
+            let text = state[1].as_str().unwrap_or_default();
+            if std::env::var_os("BENCH_PROGRESS").is_some() && text.len() > shown {
+                eprint!("{}", &text[shown..]);
+                shown = text.len();
+            }
+            if state[0] == true {
+                break;
+            }
         }
         assert!(started.elapsed() < Duration::from_secs(900), "the benchmark did not finish in 15 minutes");
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -42,6 +56,9 @@ async fn main() {
     print!("{}", b.text_of("bench-output").await);
     println!();
     b.close().await;
+    if mode == "quick" {
+        return;
+    }
 
     // Cold load: a fresh browser each time, navigation start → first heatmap drawn.
     let mut loads = Vec::new();

@@ -1,15 +1,17 @@
 //! Attention Lab (自注意力实验室): teaches self-attention by running it in the browser.
 //!
-//! - [`core`]: the numbers (pure ndarray, tested natively and against ONNX Runtime);
+//! - [`core`]: the numbers (its own crate, `src/core/`: pure ndarray, tested natively and
+//!   against ONNX Runtime);
 //! - [`chart`]: drawing already-computed matrices on a canvas;
 //! - [`app`]: the Leptos interface; [`i18n`]: every string in English and Chinese.
 
+pub use attention_core as core;
+pub use attention_core::slugged;
+
 pub mod app;
 pub mod chart;
-pub mod core;
 pub mod export;
 pub mod i18n;
 pub mod number;
 pub mod panic_notice;
 pub mod settings;
-pub mod slug;

@@ -16,12 +16,19 @@ pub fn use_resize_tick() -> ReadSignal<u32> {
 #[cfg(feature = "bench")]
 pub static DRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
+/// When the last canvas finished drawing (`performance.now()`, as f64 bits): the end of a
+/// full update, without the idle ticks the benchmark waits to be sure nothing follows.
+#[cfg(feature = "bench")]
+pub static LAST_DRAW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Count one finished drawing; the very first also marks the time to the first heatmap.
 /// Benchmark builds only: elsewhere it does nothing.
 pub fn count_draw() {
     #[cfg(feature = "bench")]
-    if DRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 0 {
-        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        use std::sync::atomic::Ordering::Relaxed;
+        LAST_DRAW.store(p.now().to_bits(), Relaxed);
+        if DRAWS.fetch_add(1, Relaxed) == 0 {
             let _ = p.mark("first-heatmap");
         }
     }

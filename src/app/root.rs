@@ -51,7 +51,7 @@ fn follow_color_scheme(page: Page) {
 #[component]
 pub fn App() -> impl IntoView {
     let (initial, ignored) = from_location(preferred_lang());
-    let bench = window().location().search().unwrap_or_default().contains("bench=1");
+    let bench = window().location().search().unwrap_or_default().contains("bench=");
     // The benchmark measures sequences longer than the 64 tokens a sentence may have.
     let page = if bench { Page::with_token_limit(initial, 256) } else { Page::new(initial) };
     provide_context(page);
@@ -78,7 +78,9 @@ pub fn App() -> impl IntoView {
     let present = page.pick(|s| s.present);
     #[cfg(feature = "bench")]
     if bench {
-        leptos::task::spawn_local(super::bench::run(page));
+        // Read now: the URL is rewritten from the settings once the page is up.
+        let quick = window().location().search().unwrap_or_default().contains("bench=quick");
+        leptos::task::spawn_local(super::bench::run(page, quick));
     }
 
     view! {

@@ -2,7 +2,7 @@
 //! [`Trace`] of every intermediate.
 
 use super::error::AttnError;
-use super::kernels::{matmul, matmul_t};
+use super::kernels::{matmul, matmul_packed, matmul_t, PackedA, PackedB};
 use super::softmax::softmax_rows;
 use super::trace::{HeadTrace, Trace};
 use super::weights::{check_finite, Weights};
@@ -68,9 +68,14 @@ pub fn run(
         None => x,
     };
 
-    let q = project("Q", x, &w.w_q)?;
-    let k = project("K", kv_input, &w.w_k)?;
-    let v = project("V", kv_input, &w.w_v)?;
+    // X is packed once for Q (and, in self-attention, for K and V); the weights come packed.
+    let [w_q, w_k, w_v, w_o] = w.packed();
+    let x_packed = PackedA::new(x.view());
+    let kv_packed = x_kv.map(|xk| PackedA::new(xk.view()));
+    let kv_packed = kv_packed.as_ref().unwrap_or(&x_packed);
+    let q = project("Q", &x_packed, w_q)?;
+    let k = project("K", kv_packed, w_k)?;
+    let v = project("V", kv_packed, w_v)?;
     let blocked = blocked_pairs(x.nrows(), kv_input.nrows(), cfg)?;
     let scale = if cfg.scaled { (d_k as f32).sqrt() } else { 1.0 };
 
@@ -85,7 +90,7 @@ pub fn run(
     for (h, head) in heads.iter().enumerate() {
         concat.slice_mut(s![.., h * d_k..(h + 1) * d_k]).assign(&head.output);
     }
-    let output = project("the output", &concat, &w.w_o)?;
+    let output = project("the output", &PackedA::new(concat.view()), w_o)?;
 
     Ok(Trace {
         x: x.clone(),
@@ -135,8 +140,8 @@ pub fn head(
 }
 
 /// `input` · `w`, with an error if the product overflowed f32.
-fn project(what: &'static str, input: &Array2<f32>, w: &Array2<f32>) -> Result<Array2<f32>, AttnError> {
-    let out = matmul(input.view(), w.view());
+fn project(what: &'static str, input: &PackedA, w: &PackedB) -> Result<Array2<f32>, AttnError> {
+    let out = matmul_packed(input, w);
     check_finite(what, &out)?;
     Ok(out)
 }

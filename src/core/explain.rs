@@ -39,7 +39,7 @@ mod tests {
 
     #[test]
     fn terms_of_a_trace_score_add_up_to_it() {
-        use crate::core::scenario::{compute, Scenario};
+        use crate::scenario::{compute, Scenario};
         let o = compute(&Scenario::default(), 64).unwrap();
         let h = &o.trace.heads[1];
         let all = largest_terms(h.q.row(2), h.k.row(5), usize::MAX);

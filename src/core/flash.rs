@@ -3,6 +3,7 @@
 //! building the n_q × n_kv matrix. The result equals the full computation; what changes is
 //! the memory, which grows with the tile, not with n².
 
+use super::kernels::matmul_t;
 use super::trace::{HeadTrace, Trace};
 use ndarray::{s, Array1, Array2, ArrayView2};
 
@@ -55,7 +56,7 @@ pub fn tiled_attention(
         for c0 in (0..n_kv).step_by(tile_k) {
             let c1 = (c0 + tile_k).min(n_kv);
             // This tile's scores: (rows, c1 − c0), the only score block in memory.
-            let scores = q.slice(s![r0..r1, ..]).dot(&k.slice(s![c0..c1, ..]).t()) / divisor;
+            let scores = matmul_t(q.slice(s![r0..r1, ..]), k.slice(s![c0..c1, ..])) / divisor;
             for i in 0..rows {
                 let allowed = |j: usize| !blocked[[r0 + i, c0 + j]];
                 let tile_max =
@@ -116,8 +117,8 @@ pub fn tile_head(trace: &Trace, head: &HeadTrace, tile: usize) -> TiledCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::attention::head;
-    use crate::core::rng::normal_matrix;
+    use crate::attention::head;
+    use crate::rng::normal_matrix;
 
     #[test]
     fn two_keys_by_hand() {
@@ -153,8 +154,8 @@ mod tests {
 
     #[test]
     fn a_head_of_a_trace_tiles_with_the_traces_own_divisor() {
-        use crate::core::attention::Mask;
-        use crate::core::scenario::{compute, Scenario};
+        use crate::attention::Mask;
+        use crate::scenario::{compute, Scenario};
         // Temperature and the causal mask must both reach the tiles, or the outputs differ.
         let o = compute(&Scenario { mask: Mask::Causal, temperature: 0.3, ..Scenario::default() }, 64).unwrap();
         let head = o.trace.head(2).unwrap();

@@ -3,6 +3,7 @@
 //! O(n · d_k · d_v), and no n × n matrix is ever needed.
 
 use super::attention::Mask;
+use super::kernels::{matmul, matmul_t};
 use super::trace::HeadTrace;
 use ndarray::{Array1, Array2, ArrayView2};
 
@@ -48,7 +49,7 @@ pub fn linear_attention(q: ArrayView2<f32>, k: ArrayView2<f32>, v: ArrayView2<f3
 /// The weights linear attention implies, A_ij = φ(q_i)·φ(k_j) / Σ_m φ(q_i)·φ(k_m): only for
 /// showing them next to softmax's (this is the O(n²) way).
 pub fn linear_weights(q: ArrayView2<f32>, k: ArrayView2<f32>, causal: bool) -> Array2<f32> {
-    let mut a = q.mapv(phi).dot(&k.mapv(phi).t());
+    let mut a = matmul_t(q.mapv(phi).view(), k.mapv(phi).view());
     for (i, mut row) in a.rows_mut().into_iter().enumerate() {
         if causal {
             row.iter_mut().skip(i + 1).for_each(|x| *x = 0.0);
@@ -78,14 +79,14 @@ pub fn linear_head(head: &HeadTrace, mask: Mask) -> LinearCheck {
     let causal = mask == Mask::Causal;
     let weights = linear_weights(head.q.view(), head.k.view(), causal);
     let output = linear_attention(head.q.view(), head.k.view(), head.v.view(), causal);
-    let max_error = output.iter().zip(&weights.dot(&head.v)).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let max_error = output.iter().zip(&matmul(weights.view(), head.v.view())).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     LinearCheck { weights, output, max_error }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::rng::normal_matrix;
+    use crate::rng::normal_matrix;
 
     #[test]
     fn phi_is_positive_and_continuous_at_zero() {
@@ -100,7 +101,7 @@ mod tests {
         for causal in [false, true] {
             let (q, k, v) = (normal_matrix(12, 8, 5, 1), normal_matrix(12, 8, 5, 2), normal_matrix(12, 4, 5, 3));
             let fast = linear_attention(q.view(), k.view(), v.view(), causal);
-            let direct = linear_weights(q.view(), k.view(), causal).dot(&v);
+            let direct = matmul(linear_weights(q.view(), k.view(), causal).view(), v.view());
             let err = fast.iter().zip(&direct).map(|(a, b)| (a - b).abs() / (1.0 + b.abs())).fold(0.0f32, f32::max);
             assert!(err < 1e-5, "causal {causal}: relative error {err}");
         }
@@ -108,7 +109,7 @@ mod tests {
 
     #[test]
     fn a_head_of_a_trace_agrees_both_ways_and_keeps_the_mask() {
-        use crate::core::scenario::{compute, Scenario};
+        use crate::scenario::{compute, Scenario};
         let o = compute(&Scenario { mask: Mask::Causal, ..Scenario::default() }, 64).unwrap();
         let check = linear_head(o.trace.head(0).unwrap(), o.trace.mask);
         assert!(check.max_error < 1e-4, "max error {}", check.max_error);

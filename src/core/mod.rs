@@ -1,11 +1,15 @@
 //! The numeric core of Attention Lab: everything the site shows is computed here.
 //!
 //! Pure Rust on `ndarray` and `std` only — nothing from the web — so it is tested natively
-//! and fast. Dimension names follow the papers: `n_q` query tokens, `n_kv` key/value tokens,
+//! and fast. It is a crate of its own (`attention-core`, this folder), so the release build can
+//! optimise it for speed while the interface is optimised for size; the site re-exports it
+//! as `attention_lab::core`. Dimension names follow the papers: `n_q` query tokens, `n_kv` key/value tokens,
 //! `d_model` the model width, `heads` the number of heads and `d_k = d_model / heads`.
 //!
 //! The entry point is [`attention::run`], which returns a [`trace::Trace`] holding every
 //! intermediate so the UI only reads and never recomputes.
+
+pub mod slug;
 
 pub mod attention;
 pub mod cost;

@@ -12,6 +12,7 @@
 use super::attention::head;
 use super::embed::{embed_tokens, positional_encoding};
 use super::error::AttnError;
+use super::kernels::matmul;
 use super::trace::HeadTrace;
 use ndarray::Array2;
 
@@ -101,8 +102,8 @@ pub fn build(pattern: Pattern, tokens: &[String], seed: u64, anchor: usize) -> R
             (x, w_q, w_k)
         }
     };
-    let q = x.dot(&w_q);
-    let k = x.dot(&w_k);
+    let q = matmul(x.view(), w_q.view());
+    let k = matmul(x.view(), w_k.view());
     let blocked = Array2::from_elem((n, n), false);
     let head = head(q.view(), k.view(), x.view(), &blocked, 1.0, 1.0)?;
     Ok(PatternHead { pattern, x, w_q, w_k, head })
@@ -111,7 +112,7 @@ pub fn build(pattern: Pattern, tokens: &[String], seed: u64, anchor: usize) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::tokenize::tokenize;
+    use crate::tokenize::tokenize;
 
     fn tokens(n: usize) -> Vec<String> {
         (0..n).map(|i| format!("w{}", i % 7)).collect()

@@ -5,7 +5,7 @@
 //! row where every entry is blocked has no key to attend to; its weights are defined to be all
 //! 0, so that query's output is the zero vector (never NaN).
 
-use super::kernels::exp_shifted_sum;
+use super::kernels::{exp_shifted_sum, max, scale};
 use ndarray::Array2;
 
 /// softmax(row / T) of each row: `logits` (n_q, n_kv) and `blocked` (n_q, n_kv) → (n_q, n_kv).
@@ -21,39 +21,42 @@ pub fn softmax_rows(logits: &Array2<f32>, blocked: &Array2<bool>, temperature: f
         return softmax_rows(&l, &b, temperature);
     };
     let Some(w) = weights.as_slice_mut() else { return weights };
+    // Without a mask (the usual case) no row needs to look at one.
+    let masked = b.contains(&true);
     for ((logits, blocked), out) in l.chunks_exact(n_kv).zip(b.chunks_exact(n_kv)).zip(w.chunks_exact_mut(n_kv)) {
-        softmax_row(logits, blocked, temperature, out);
+        softmax_row(logits, masked.then_some(blocked), temperature, out);
     }
     weights
 }
 
-/// softmax(logits / T) of one row into `out`, blocked entries 0; all three have length n_kv.
+/// softmax(logits / T) of one row into `out`, blocked entries 0 (`None`: none is); all have
+/// length n_kv.
 ///
 /// Stable: the row's maximum m (over allowed keys) is subtracted first,
 /// p_j = exp((l_j − m)/T) / Σ_k exp((l_k − m)/T), so nothing overflows whatever the size of the
 /// scores or however small T is; the maximum contributes exactly 1, so the sum is at least 1.
 /// Logits must be finite (the core checks the scores before calling).
-pub fn softmax_row(logits: &[f32], blocked: &[bool], temperature: f32, out: &mut [f32]) {
-    let any_blocked = blocked.contains(&true);
-    let max = if any_blocked {
-        logits.iter().zip(blocked).filter(|(_, b)| !**b).map(|(l, _)| *l).fold(f32::NEG_INFINITY, f32::max)
-    } else {
-        logits.iter().copied().fold(f32::NEG_INFINITY, f32::max)
+pub fn softmax_row(logits: &[f32], blocked: Option<&[bool]>, temperature: f32, out: &mut [f32]) {
+    let blocked = blocked.filter(|b| b.contains(&true));
+    let top = match blocked {
+        Some(blocked) => {
+            logits.iter().zip(blocked).filter(|(_, b)| !**b).map(|(l, _)| *l).fold(f32::NEG_INFINITY, f32::max)
+        }
+        None => max(logits),
     };
-    if max == f32::NEG_INFINITY {
+    if top == f32::NEG_INFINITY {
         out.fill(0.0);
         return;
     }
-    let mut sum = exp_shifted_sum(logits, max, 1.0 / temperature, out);
-    if any_blocked {
+    let mut sum = exp_shifted_sum(logits, top, 1.0 / temperature, out);
+    if let Some(blocked) = blocked {
         // A blocked logit may exceed the maximum of the allowed ones: its value is discarded.
         for (o, _) in out.iter_mut().zip(blocked).filter(|(_, b)| **b) {
             *o = 0.0;
         }
         sum = out.iter().sum();
     }
-    let inverse = 1.0 / sum;
-    out.iter_mut().for_each(|p| *p *= inverse);
+    scale(out, 1.0 / sum);
 }
 
 #[cfg(test)]
@@ -62,7 +65,7 @@ mod tests {
 
     fn softmax(l: &[f32], blocked: &[bool], t: f32) -> Vec<f32> {
         let mut out = vec![0.0; l.len()];
-        softmax_row(l, blocked, t, &mut out);
+        softmax_row(l, Some(blocked), t, &mut out);
         out
     }
 

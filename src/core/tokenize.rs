@@ -20,7 +20,7 @@ fn is_cjk(c: char) -> bool {
 /// Split `text` into tokens.
 ///
 /// ```
-/// use attention_lab::core::tokenize::tokenize;
+/// use attention_core::tokenize::tokenize;
 /// assert_eq!(tokenize("It's tired."), ["It's", "tired", "."]);
 /// assert_eq!(tokenize("猫很累。"), ["猫", "很", "累", "。"]);
 /// ```

@@ -80,7 +80,7 @@ pub fn variants(o: &Outcome, kv_text: &str, max_tokens: usize) -> Result<Variant
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::scenario::{compute, Scenario};
+    use crate::scenario::{compute, Scenario};
 
     #[test]
     fn each_variant_equals_computing_that_scenario_on_its_own() {

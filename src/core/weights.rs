@@ -1,16 +1,20 @@
 //! The four projection matrices of multi-head attention, seeded or supplied by the caller.
 
 use super::error::AttnError;
+use super::kernels::PackedB;
 use super::rng::SplitMix64;
 use ndarray::Array2;
 
-/// W_Q, W_K, W_V, W_O, each (d_model, d_model); no biases. Q = X · W_Q.
+/// W_Q, W_K, W_V, W_O, each (d_model, d_model); no biases. Q = X · W_Q. Each is also kept
+/// packed for the matrix product, so a projection packs only its input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
     pub w_q: Array2<f32>,
     pub w_k: Array2<f32>,
     pub w_v: Array2<f32>,
     pub w_o: Array2<f32>,
+    /// W_Q, W_K, W_V, W_O packed, in that order.
+    packed: [PackedB; 4],
 }
 
 impl Weights {
@@ -26,7 +30,7 @@ impl Weights {
         let mut rng = SplitMix64::new(seed ^ 0x005E_ED0F_A77E_u64);
         let a = (6.0 / (2.0 * d_model as f32)).sqrt();
         let mut matrix = || Array2::from_shape_fn((d_model, d_model), |_| rng.symmetric(a));
-        Ok(Self { w_q: matrix(), w_k: matrix(), w_v: matrix(), w_o: matrix() })
+        Ok(Self::packing(matrix(), matrix(), matrix(), matrix()))
     }
 
     /// Caller-supplied matrices, each checked to be (d_model, d_model) and finite.
@@ -44,7 +48,17 @@ impl Weights {
             check_shape(what, w, d_model, d_model)?;
             check_finite(what, w)?;
         }
-        Ok(Self { w_q, w_k, w_v, w_o })
+        Ok(Self::packing(w_q, w_k, w_v, w_o))
+    }
+
+    fn packing(w_q: Array2<f32>, w_k: Array2<f32>, w_v: Array2<f32>, w_o: Array2<f32>) -> Self {
+        let packed = [&w_q, &w_k, &w_v, &w_o].map(|w| PackedB::new(w.view()));
+        Self { w_q, w_k, w_v, w_o, packed }
+    }
+
+    /// W_Q, W_K, W_V and W_O packed for [`matmul_packed`](super::kernels::matmul_packed).
+    pub fn packed(&self) -> &[PackedB; 4] {
+        &self.packed
     }
 
     /// The model width these weights were made for.
@@ -63,6 +77,10 @@ pub(crate) fn check_shape(what: &'static str, m: &Array2<f32>, rows: usize, cols
 
 /// `Err` naming the first NaN or ±∞ in `m`.
 pub(crate) fn check_finite(what: &'static str, m: &Array2<f32>) -> Result<(), AttnError> {
+    // The quick pass first; only a failure needs the position.
+    if m.iter().all(|v| v.is_finite()) {
+        return Ok(());
+    }
     match m.indexed_iter().find(|(_, v)| !v.is_finite()) {
         Some(((row, col), _)) => Err(AttnError::NonFinite { what, row, col }),
         None => Ok(()),

@@ -116,7 +116,7 @@ fn respond(root: &Path, prefix: &str, raw_path: &str) -> Vec<u8> {
         Ok(body) => {
             let mime = match rel.rsplit('.').next() {
                 Some("html") => "text/html; charset=utf-8",
-                Some("js") => "text/javascript",
+                Some("js") | Some("mjs") => "text/javascript",
                 Some("wasm") => "application/wasm",
                 Some("css") => "text/css",
                 Some("svg") => "image/svg+xml",

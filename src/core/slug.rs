@@ -6,7 +6,7 @@
 /// `from_slug()`:
 ///
 /// ```
-/// attention_lab::slugged! {
+/// attention_core::slugged! {
 ///     /// A direction.
 ///     pub enum Way { Up = "up", Down = "down" }
 /// }

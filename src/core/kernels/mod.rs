@@ -1,0 +1,170 @@
+//! The loops the whole core runs on, written once: the matrix product, and the pieces of the
+//! softmax (the row maximum, the shifted exponentials and their sum, the rescaling).
+//!
+//! The product packs A into panels of MR rows (interleaved, so one pointer walks them) and B
+//! into strips of NR columns, then a micro-kernel keeps an MR × NR block of C in registers while
+//! it walks k and stores it straight into C. Weights are packed once and kept ([`PackedB`]), so
+//! a projection packs only its input. In the browser the micro-kernel and the softmax pieces use
+//! Wasm simd128 (four f32 lanes, `simd`); elsewhere the same packing runs plain loops (`plain`),
+//! so the native tests exercise the packing and the edges, and the in-browser tests check the
+//! lanes against them.
+
+mod pack;
+mod plain;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd;
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+use plain as lanes;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd as lanes;
+
+use ndarray::{Array2, ArrayView2};
+pub use pack::{PackedA, PackedB};
+
+/// Rows × columns of C computed together by the micro-kernel.
+const MR: usize = 6;
+const NR: usize = 8;
+
+/// Where a micro-kernel's MR × NR result goes in C (row-major): its first element, the row
+/// stride, and how many of its rows and columns are real (the rest is padding).
+#[derive(Clone, Copy)]
+struct Block {
+    first: usize,
+    stride: usize,
+    rows: usize,
+    cols: usize,
+}
+
+/// C = A · B for packed operands: (m, k) · (k, n) → (m, n).
+pub fn matmul_packed(a: &PackedA, b: &PackedB) -> Array2<f32> {
+    let ((m, k), (k2, n)) = (a.dim(), b.dim());
+    assert_eq!(k, k2, "matmul: inner dimensions differ"); // a bug in the core, never user input
+    let mut c = Array2::zeros((m, n));
+    let Some(out) = c.as_slice_mut() else { return c };
+    if m == 0 || n == 0 || k == 0 {
+        return c;
+    }
+    // Strip by strip of B: each strip stays in the L1 cache while every panel of A meets it.
+    for (s, strip) in b.strips().enumerate() {
+        let j0 = s * NR;
+        for (p, panel) in a.panels().enumerate() {
+            let i0 = p * MR;
+            let block = Block { first: i0 * n + j0, stride: n, rows: MR.min(m - i0), cols: NR.min(n - j0) };
+            lanes::kernel(panel, strip, k, out, block);
+        }
+    }
+    c
+}
+
+/// C = A · B: (m, k) · (k, n) → (m, n). Any strides.
+pub fn matmul(a: ArrayView2<f32>, b: ArrayView2<f32>) -> Array2<f32> {
+    matmul_packed(&PackedA::new(a), &PackedB::new(b))
+}
+
+/// C = A · Bᵀ: (m, k) · (n, k)ᵀ → (m, n), e.g. the scores Q Kᵀ.
+pub fn matmul_t(a: ArrayView2<f32>, b: ArrayView2<f32>) -> Array2<f32> {
+    matmul(a, b.t())
+}
+
+/// Write an MR × NR result (row-major) into C where `block` says, dropping the padding.
+fn store(result: &[f32; MR * NR], out: &mut [f32], block: Block) {
+    for (r, row) in result.chunks_exact(NR).take(block.rows).enumerate() {
+        let at = block.first + r * block.stride;
+        out[at..at + block.cols].copy_from_slice(&row[..block.cols]);
+    }
+}
+
+/// e^x for x ≤ 0 (a logit minus its row's maximum, times 1/T): relative error below 2e-7,
+/// exactly 0 below −87.3 (where f32 underflows) and 1 at 0; above 88 it stays at e^88.
+pub fn exp_nonpositive(x: f32) -> f32 {
+    plain::exp(x)
+}
+
+/// `out[j] = e^((in[j] − shift)·scale)` and the sum of `out`. The softmax calls it with shift =
+/// the row's maximum and scale = 1/T, so every exponent is ≤ 0 and nothing overflows.
+pub fn exp_shifted_sum(input: &[f32], shift: f32, scale: f32, out: &mut [f32]) -> f32 {
+    lanes::exp_shifted_sum(input, shift, scale, out)
+}
+
+/// The largest value of `values` (−∞ for none); the values must not be NaN.
+pub fn max(values: &[f32]) -> f32 {
+    lanes::max(values)
+}
+
+/// Multiply every value by `factor`.
+pub fn scale(values: &mut [f32], factor: f32) {
+    lanes::scale(values, factor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{s, Array2};
+
+    fn naive(a: &Array2<f32>, b: &Array2<f32>) -> Array2<f32> {
+        Array2::from_shape_fn((a.nrows(), b.ncols()), |(i, j)| (0..a.ncols()).map(|p| a[[i, p]] * b[[p, j]]).sum())
+    }
+
+    fn sample(rows: usize, cols: usize, seed: u64) -> Array2<f32> {
+        crate::rng::normal_matrix(rows, cols, seed, 9)
+    }
+
+    #[test]
+    fn matmul_matches_the_definition_at_every_edge() {
+        // Sizes around the 6 × 8 blocks: remainders of rows and columns, k of 1, empty.
+        for (m, k, n) in [(1, 1, 1), (3, 5, 7), (6, 8, 8), (7, 9, 17), (13, 64, 33), (0, 3, 4), (6, 0, 5)] {
+            let (a, b) = (sample(m, k, 1), sample(k, n, 2));
+            let (got, want) = (matmul(a.view(), b.view()), naive(&a, &b));
+            assert_eq!(got.dim(), (m, n));
+            let err = got.iter().zip(&want).map(|(g, w)| (g - w).abs()).fold(0.0f32, f32::max);
+            assert!(err < 1e-4, "{m}×{k}·{k}×{n}: max error {err}");
+        }
+    }
+
+    #[test]
+    fn strided_views_give_the_same_product() {
+        // A head's columns of Q and K: rows 64 apart, 16 wide, as multi-head attention slices them.
+        let (q, k) = (sample(11, 64, 3), sample(9, 64, 4));
+        let (qh, kh) = (q.slice(s![.., 16..32]), k.slice(s![.., 16..32]));
+        let got = matmul_t(qh, kh);
+        let want = naive(&qh.to_owned(), &kh.t().to_owned());
+        assert!(got.iter().zip(&want).all(|(g, w)| (g - w).abs() < 1e-4));
+    }
+
+    #[test]
+    fn exp_is_accurate_where_softmax_uses_it() {
+        // 3/2 = 1.5: e^0 = 1 exactly; e^−ln 2 = 1/2; the underflow edge is 0.
+        assert_eq!(exp_nonpositive(0.0), 1.0);
+        assert!((exp_nonpositive(-std::f32::consts::LN_2) - 0.5).abs() < 1e-7);
+        assert_eq!((exp_nonpositive(-90.0), exp_nonpositive(f32::NEG_INFINITY)), (0.0, 0.0));
+        let worst = (0..=20_000)
+            .map(|i| -87.0 * i as f32 / 20_000.0)
+            .map(|x| ((exp_nonpositive(x) as f64 - (x as f64).exp()) / (x as f64).exp()).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 2e-7, "worst relative error {worst}");
+    }
+
+    #[test]
+    fn max_and_scale_over_lanes_and_remainders() {
+        let v: Vec<f32> = (0..11).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
+        assert_eq!(max(&v), 5.0);
+        assert_eq!(max(&[]), f32::NEG_INFINITY);
+        let mut w = v.clone();
+        scale(&mut w, 0.5);
+        assert!(w.iter().zip(&v).all(|(a, b)| *a == b * 0.5));
+    }
+
+    #[test]
+    fn shifted_exponentials_and_their_sum() {
+        let input = [3.0f32, 2.0, 1.0, 0.0, -1.0, 2.5];
+        let mut out = [0.0f32; 6];
+        // e^((x − 3)·0.5): 1, e^−0.5, e^−1, …
+        let sum = exp_shifted_sum(&input, 3.0, 0.5, &mut out);
+        for (x, o) in input.iter().zip(out) {
+            let want = ((x - 3.0) * 0.5).exp();
+            assert!((o - want).abs() < 2e-7 * want, "{x}: {o} vs {want}");
+        }
+        assert!((sum - out.iter().sum::<f32>()).abs() < 1e-6);
+    }
+}

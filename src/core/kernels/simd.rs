@@ -1,0 +1,129 @@
+//! Wasm simd128: the micro-kernel and the softmax pieces four f32 lanes at a time.
+
+use super::plain::{LN2_HI, LN2_LO, LOG2_E, OVERFLOW, POLY, UNDERFLOW};
+use super::{store, Block, MR, NR};
+use core::arch::wasm32::*;
+
+/// C[block] = panel (k × MR, interleaved) · strip (k × NR). Twelve accumulators (six rows ×
+/// two 4-lane halves) stay in registers; each step loads two vectors of the strip and
+/// broadcasts six numbers of the panel straight from memory.
+pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Block) {
+    assert!(panel.len() >= k * MR && strip.len() >= k * NR); // once per block, never fails
+    let zero = f32x4_splat(0.0);
+    let (mut c00, mut c01, mut c10, mut c11, mut c20, mut c21) = (zero, zero, zero, zero, zero, zero);
+    let (mut c30, mut c31, mut c40, mut c41, mut c50, mut c51) = (zero, zero, zero, zero, zero, zero);
+    // SAFETY: the panel holds k × MR floats and the strip k × NR (checked above), so a[0..MR]
+    // and b[0..NR] are in bounds at every step p < k; the loads are unaligned.
+    unsafe {
+        let (mut a, mut b) = (panel.as_ptr(), strip.as_ptr());
+        for _ in 0..k {
+            let (b0, b1) = (v128_load(b as *const v128), v128_load(b.add(4) as *const v128));
+            macro_rules! row {
+                ($r:expr, $lo:ident, $hi:ident) => {
+                    let x = v128_load32_splat(a.add($r) as *const u32);
+                    $lo = f32x4_add($lo, f32x4_mul(x, b0));
+                    $hi = f32x4_add($hi, f32x4_mul(x, b1));
+                };
+            }
+            row!(0, c00, c01);
+            row!(1, c10, c11);
+            row!(2, c20, c21);
+            row!(3, c30, c31);
+            row!(4, c40, c41);
+            row!(5, c50, c51);
+            a = a.add(MR);
+            b = b.add(NR);
+        }
+    }
+    let c = [c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51];
+    if block.rows == MR && block.cols == NR {
+        for (r, pair) in c.chunks_exact(2).enumerate() {
+            let at = block.first + r * block.stride;
+            let row = &mut out[at..at + NR];
+            // SAFETY: `row` holds exactly NR = 8 floats; the stores are unaligned.
+            unsafe {
+                v128_store(row.as_mut_ptr() as *mut v128, pair[0]);
+                v128_store(row.as_mut_ptr().add(4) as *mut v128, pair[1]);
+            }
+        }
+    } else {
+        let mut result = [0.0f32; MR * NR];
+        for (dst, v) in result.chunks_exact_mut(4).zip(c) {
+            // SAFETY: `dst` holds exactly four floats.
+            unsafe { v128_store(dst.as_mut_ptr() as *mut v128, v) };
+        }
+        store(&result, out, block);
+    }
+}
+
+/// 1.5 · 2²³ + 127: added to a float of size below 2²², it rounds it to the nearest integer
+/// (ties to even) and leaves that integer plus 127 in the low mantissa bits.
+const ROUNDER: f32 = 12_582_912.0 + 127.0;
+
+/// Four lanes of [`super::plain::exp`]: the same reduction, polynomial and limits. Written with
+/// the instructions that map one-to-one onto x86 and ARM (pmin/pmax, adds, a shift).
+#[inline(always)]
+fn exp4(x: v128) -> v128 {
+    let x = f32x4_pmin(f32x4_pmax(x, f32x4_splat(-87.5)), f32x4_splat(OVERFLOW));
+    // t = n + 127 + 1.5·2²³ with n = round(x·log₂e); its low bits, shifted into the exponent
+    // field, are 2ⁿ (the high bits fall off the top).
+    let t = f32x4_add(f32x4_mul(x, f32x4_splat(LOG2_E)), f32x4_splat(ROUNDER));
+    let n = f32x4_sub(t, f32x4_splat(ROUNDER));
+    let r = f32x4_sub(f32x4_sub(x, f32x4_mul(n, f32x4_splat(LN2_HI))), f32x4_mul(n, f32x4_splat(LN2_LO)));
+    let step = |p: v128, c: f32| f32x4_add(f32x4_mul(p, r), f32x4_splat(c));
+    let p = step(step(step(step(step(step(step(f32x4_splat(POLY[0]), POLY[1]), POLY[2]), POLY[3]), POLY[4]), POLY[5]), POLY[6]), POLY[7]);
+    let two_n = i32x4_shl(t, 23);
+    // Below the underflow limit the true value is not a normal f32: 0, as the plain path gives.
+    v128_and(f32x4_mul(p, two_n), f32x4_ge(x, f32x4_splat(UNDERFLOW)))
+}
+
+/// Four lanes added up.
+#[inline(always)]
+fn lanes_sum(v: v128) -> f32 {
+    f32x4_extract_lane::<0>(v) + f32x4_extract_lane::<1>(v) + f32x4_extract_lane::<2>(v) + f32x4_extract_lane::<3>(v)
+}
+
+pub fn exp_shifted_sum(input: &[f32], shift: f32, scale: f32, out: &mut [f32]) -> f32 {
+    let (s, t) = (f32x4_splat(scale), f32x4_splat(shift));
+    let mut sum = f32x4_splat(0.0);
+    let mut chunks_in = input.chunks_exact(4);
+    let mut chunks_out = out.chunks_exact_mut(4);
+    for (i, o) in (&mut chunks_in).zip(&mut chunks_out) {
+        // SAFETY: both chunks hold exactly four floats; unaligned loads and stores.
+        unsafe {
+            let e = exp4(f32x4_mul(f32x4_sub(v128_load(i.as_ptr() as *const v128), t), s));
+            v128_store(o.as_mut_ptr() as *mut v128, e);
+            sum = f32x4_add(sum, e);
+        }
+    }
+    let mut total = lanes_sum(sum);
+    for (i, o) in chunks_in.remainder().iter().zip(chunks_out.into_remainder()) {
+        *o = super::plain::exp((i - shift) * scale);
+        total += *o;
+    }
+    total
+}
+
+pub fn max(values: &[f32]) -> f32 {
+    let mut chunks = values.chunks_exact(4);
+    let mut m = f32x4_splat(f32::NEG_INFINITY);
+    for c in &mut chunks {
+        // SAFETY: the chunk holds exactly four floats.
+        m = f32x4_pmax(m, unsafe { v128_load(c.as_ptr() as *const v128) });
+    }
+    let lanes = [f32x4_extract_lane::<0>(m), f32x4_extract_lane::<1>(m), f32x4_extract_lane::<2>(m), f32x4_extract_lane::<3>(m)];
+    lanes.into_iter().chain(chunks.remainder().iter().copied()).fold(f32::NEG_INFINITY, f32::max)
+}
+
+pub fn scale(values: &mut [f32], factor: f32) {
+    let f = f32x4_splat(factor);
+    let mut chunks = values.chunks_exact_mut(4);
+    for c in &mut chunks {
+        // SAFETY: the chunk holds exactly four floats.
+        unsafe {
+            let p = c.as_mut_ptr() as *mut v128;
+            v128_store(p, f32x4_mul(v128_load(p), f));
+        }
+    }
+    chunks.into_remainder().iter_mut().for_each(|v| *v *= factor);
+}
