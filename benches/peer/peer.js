@@ -5,6 +5,7 @@
 (() => {
   const base = new URL('peer/', document.baseURI).href;
   const sessions = new Map();
+  let current = null;
 
   function session(dModel, heads) {
     const key = `${dModel}/${heads}`;
@@ -18,24 +19,22 @@
   }
 
   window.attentionPeer = {
-    // Time one run of the layer on x (n × dModel, row-major) and the four (dModel × dModel)
-    // weights, `reps` samples; returns them in ms with the last run's output and weights. As
-    // for the core, each sample is the mean of as many back-to-back runs as fill about 2 ms.
-    async run(dModel, heads, n, x, wq, wk, wv, wo, reps) {
+    // Load the layer for x (n × dModel, row-major) and the four (dModel × dModel) weights, run
+    // it once, and return its output and weights for comparison with the core's.
+    async prepare(dModel, heads, n, x, wq, wk, wv, wo) {
       const s = await session(dModel, heads);
       const tensor = (data, dims) => new ort.Tensor('float32', data, dims);
       const w = [dModel, dModel];
       const feeds = { x: tensor(x, [n, dModel]), w_q: tensor(wq, w), w_k: tensor(wk, w), w_v: tensor(wv, w), w_o: tensor(wo, w) };
-      let t0 = performance.now();
-      let last = await s.run(feeds);
-      const batch = Math.min(1000, Math.max(1, Math.ceil(2 / Math.max(performance.now() - t0, 0.01))));
-      const times = [];
-      for (let i = 0; i < reps; i++) {
-        t0 = performance.now();
-        for (let b = 0; b < batch; b++) last = await s.run(feeds);
-        times.push((performance.now() - t0) / batch);
-      }
-      return { times, output: last.output.data, weights: last.weights.data };
+      const out = await s.run(feeds);
+      current = { s, feeds };
+      return { output: out.output.data, weights: out.weights.data };
+    },
+    // One sample of the prepared layer: the mean time of `batch` back-to-back runs, in ms.
+    async sample(batch) {
+      const t0 = performance.now();
+      for (let b = 0; b < batch; b++) await current.s.run(current.feeds);
+      return (performance.now() - t0) / batch;
     },
   };
 })();

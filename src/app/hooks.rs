@@ -21,6 +21,42 @@ pub static DRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::n
 #[cfg(feature = "bench")]
 pub static LAST_DRAW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// Time spent drawing canvases and computing attention since the page loaded, in ms (as f64
+/// bits): the benchmark splits a full update into these and the rest (DOM, events).
+#[cfg(feature = "bench")]
+pub static DRAW_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+#[cfg(feature = "bench")]
+pub static COMPUTE_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Which of the benchmark's time counters a piece of work adds to.
+#[derive(Clone, Copy)]
+pub enum Work {
+    Draw,
+    Compute,
+}
+
+/// Run `f`; in benchmark builds, add its duration to the counter of `work`.
+pub fn timed<T>(work: Work, f: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "bench")]
+    {
+        use std::sync::atomic::Ordering::Relaxed;
+        let now = || web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+        let t0 = now();
+        let out = f();
+        let slot = match work {
+            Work::Draw => &DRAW_MS,
+            Work::Compute => &COMPUTE_MS,
+        };
+        let _ = slot.fetch_update(Relaxed, Relaxed, |bits| Some((f64::from_bits(bits) + now() - t0).to_bits()));
+        out
+    }
+    #[cfg(not(feature = "bench"))]
+    {
+        let _ = work;
+        f()
+    }
+}
+
 /// Count one finished drawing; the very first also marks the time to the first heatmap.
 /// Benchmark builds only: elsewhere it does nothing.
 pub fn count_draw() {

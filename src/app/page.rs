@@ -2,7 +2,9 @@
 //! computed outcome (computed once per change of the attention inputs), the language and the
 //! theme with its chart ink.
 
+use super::hooks::{timed, Work};
 use crate::chart::ink::Ink;
+use crate::core::embed::EmbeddingTable;
 use crate::core::scenario::{attend, prepare, Outcome};
 use crate::core::weights::Weights;
 use crate::export::file_stem;
@@ -67,10 +69,16 @@ impl Page {
             let (d_model, seed) = weights_key.get();
             Weights::seeded(d_model, seed).map(|w| Shared(Arc::new(w))).map_err(|e| e.to_string())
         });
+        // Token embeddings already made, kept across sentences like the weights.
+        let table = StoredValue::new(EmbeddingTable::default());
         let computed = Memo::new(move |_| {
             let computed = scenario.with(|s| {
                 let w: Arc<Weights> = weights.with(|w| w.as_ref().map(|w| Arc::clone(&w.0)).map_err(Clone::clone))?;
-                prepare(s, max_tokens).and_then(|inputs| attend(s, inputs, w)).map_err(|e| e.to_string())
+                timed(Work::Compute, || {
+                    let prepared = table.try_update_value(|t| prepare(s, max_tokens, t));
+                    let prepared = prepared.ok_or_else(|| "the page is closing".to_string())?;
+                    prepared.and_then(|inputs| attend(s, inputs, w)).map_err(|e| e.to_string())
+                })
             });
             COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
             computed.map(|o| Shared(Arc::new(o)))

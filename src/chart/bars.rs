@@ -39,7 +39,7 @@ pub fn draw_bars(
     for (i, w) in weights.iter().enumerate() {
         let x = i as f64;
         if blocked.get(i).copied().unwrap_or(false) {
-            frame.mark("×", (x + 0.5, 0.0))?;
+            frame.mark("×", (x + 0.5, 0.0));
         } else {
             frame.rect((x + 0.1, 0.0), (x + 0.9, f64::from(w.clamp(0.0, 1.0))), fill)?;
         }

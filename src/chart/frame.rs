@@ -1,13 +1,12 @@
 //! The axes every x–y chart shares (bars, curves, histogram, log–log): a data rectangle with
 //! grid lines, tick labels and axis lines, and data → pixel mapping for what is drawn in it.
-//! Drawn with plotters' pixel-space elements, the same ones the heatmap labels use, so the
-//! four chart kinds share one copy of the drawing code in the .wasm instead of compiling
-//! plotters' chart builder once per coordinate type. Tick choice and labels are pure and
-//! tested natively.
+//! Lines, rectangles and dots are plotters' pixel-space elements, so the four chart kinds share
+//! one copy of the drawing code in the .wasm instead of compiling plotters' chart builder once
+//! per coordinate type; labels are the canvas's own text calls, the font set once per chart.
+//! Tick choice and labels are pure and tested natively.
 
 use super::surface::Plot;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A tick: its position in data units and its label.
 pub type Tick = (f64, String);
@@ -58,24 +57,20 @@ impl<'a> Frame<'a> {
             y: axes.y,
         };
         let grid = plot.frame.mix(0.18).stroke_width(1);
-        let font = ("sans-serif", f64::from(plot.font)).into_font().color(&plot.text);
+        // Labels are drawn with the canvas's own text calls, the font set once for all of them.
+        plot.ctx.set_font(&format!("{}px sans-serif", plot.font));
         for (v, label) in &axes.y_ticks {
             let y = frame.py(*v);
             frame.path(&[(frame.left, y), (frame.right, y)], grid)?;
-            frame.label(label, (frame.left - 5.0 * d, y), font.pos(Pos::new(HPos::Right, VPos::Center)))?;
+            frame.label(label, (frame.left - 5.0 * d, y), ("right", "middle"), false);
         }
-        let x_style = if axes.rotate_x {
-            let up = ("sans-serif", f64::from(plot.font)).into_font().transform(FontTransform::Rotate270);
-            up.color(&plot.text).pos(Pos::new(HPos::Right, VPos::Center))
-        } else {
-            font.pos(Pos::new(HPos::Center, VPos::Top))
-        };
+        let x_anchor = if axes.rotate_x { ("right", "middle") } else { ("center", "top") };
         for (v, label) in &axes.x_ticks {
             let x = frame.px(*v);
             if axes.x_grid {
                 frame.path(&[(x, frame.top), (x, frame.bottom)], grid)?;
             }
-            frame.label(label, (x, frame.bottom + 5.0 * d), x_style.clone())?;
+            frame.label(label, (x, frame.bottom + 5.0 * d), x_anchor, axes.rotate_x);
         }
         let axis = plot.frame.stroke_width(1);
         frame.path(&[(frame.left, frame.top), (frame.left, frame.bottom), (frame.right, frame.bottom)], axis)?;
@@ -106,9 +101,8 @@ impl<'a> Frame<'a> {
     }
 
     /// A mark in the label font with its bottom centre at a data point.
-    pub fn mark(&self, text: &str, p: (f64, f64)) -> Result<(), String> {
-        let font = ("sans-serif", f64::from(self.plot.font)).into_font().color(&self.plot.text);
-        self.label(text, self.at(p), font.pos(Pos::new(HPos::Center, VPos::Bottom)))
+    pub fn mark(&self, text: &str, p: (f64, f64)) {
+        self.label(text, self.at(p), ("center", "bottom"), false);
     }
 
     /// Show everything drawn.
@@ -136,8 +130,24 @@ impl<'a> Frame<'a> {
         self.plot.root.draw(&PathElement::new(pts, style)).map_err(|e| e.to_string())
     }
 
-    fn label(&self, text: &str, at: (f64, f64), style: TextStyle) -> Result<(), String> {
-        self.plot.root.draw(&Text::new(text, pixel(at), style)).map_err(|e| e.to_string())
+    /// `text` at device pixel `at`, anchored by (text-align, text-baseline); written upwards
+    /// when `rotate`.
+    fn label(&self, text: &str, at: (f64, f64), (align, baseline): (&str, &str), rotate: bool) {
+        let ctx = &self.plot.ctx;
+        let RGBColor(r, g, b) = self.plot.text;
+        ctx.set_fill_style_str(&format!("rgb({r}, {g}, {b})"));
+        ctx.set_text_align(align);
+        ctx.set_text_baseline(baseline);
+        let (x, y) = (at.0.round(), at.1.round());
+        if rotate {
+            ctx.save();
+            let _ = ctx.translate(x, y);
+            let _ = ctx.rotate(-std::f64::consts::FRAC_PI_2);
+            let _ = ctx.fill_text(text, 0.0, 0.0);
+            ctx.restore();
+        } else {
+            let _ = ctx.fill_text(text, x, y);
+        }
     }
 }
 

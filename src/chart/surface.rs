@@ -9,20 +9,29 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// Give `canvas` a CSS size of `width × height` and devicePixelRatio times as many device
-/// pixels, so drawings stay sharp on high-DPI screens. Returns the ratio.
+/// pixels, so drawings stay sharp on high-DPI screens, and leave it blank. Returns the ratio.
+/// A redraw at the same size only clears it: resizing reallocates the backing store and
+/// restyles the page, which costs more than the drawing.
 pub fn fit_canvas(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result<f64, String> {
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0);
-    canvas.set_width((width * dpr).round() as u32);
-    canvas.set_height((height * dpr).round() as u32);
+    let (w, h) = ((width * dpr).round() as u32, (height * dpr).round() as u32);
+    if (canvas.width(), canvas.height()) == (w, h) {
+        context2d(canvas)?.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+        return Ok(dpr);
+    }
+    canvas.set_width(w);
+    canvas.set_height(h);
     let style = canvas.style();
     style.set_property("width", &format!("{width}px")).map_err(|_| "cannot size the canvas")?;
     style.set_property("height", &format!("{height}px")).map_err(|_| "cannot size the canvas")?;
     Ok(dpr)
 }
 
-/// A canvas made ready for a plotters chart: its drawing area and the theme's pens.
+/// A canvas made ready for a plotters chart: its drawing area, its 2D context (for text) and
+/// the theme's pens.
 pub struct Plot {
     pub root: DrawingArea<CanvasBackend, Shift>,
+    pub ctx: CanvasRenderingContext2d,
     /// Device pixels per CSS pixel.
     pub dpr: f64,
     pub text: RGBColor,
@@ -37,6 +46,7 @@ pub fn plot(canvas: &HtmlCanvasElement, width: f64, height: f64, ink: Ink) -> Re
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
     Ok(Plot {
         root: backend.into_drawing_area(),
+        ctx: context2d(canvas)?,
         dpr,
         text: RGBColor(ink.text[0], ink.text[1], ink.text[2]),
         frame: RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]),

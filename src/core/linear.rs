@@ -79,7 +79,8 @@ pub fn linear_head(head: &HeadTrace, mask: Mask) -> LinearCheck {
     let causal = mask == Mask::Causal;
     let weights = linear_weights(head.q.view(), head.k.view(), causal);
     let output = linear_attention(head.q.view(), head.k.view(), head.v.view(), causal);
-    let max_error = output.iter().zip(&matmul(weights.view(), head.v.view())).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+    let max_error =
+        output.iter().zip(&matmul(weights.view(), head.v.view())).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     LinearCheck { weights, output, max_error }
 }
 

@@ -2,7 +2,7 @@
 //! makes per change.
 
 use super::attention::{head_width, run, AttentionConfig, Mask};
-use super::embed::{embed_tokens, input_matrix, positional_encoding};
+use super::embed::{positional_encoding, EmbeddingTable};
 use super::error::AttnError;
 use super::tokenize::tokenize;
 use super::trace::Trace;
@@ -93,8 +93,9 @@ pub struct Inputs {
     pub x_kv: Option<Array2<f32>>,
 }
 
-/// Tokenise and embed. `max_tokens` bounds each sentence.
-pub fn prepare(s: &Scenario, max_tokens: usize) -> Result<Inputs, ScenarioError> {
+/// Tokenise and embed, taking the embeddings already in `table`. `max_tokens` bounds each
+/// sentence.
+pub fn prepare(s: &Scenario, max_tokens: usize, table: &mut EmbeddingTable) -> Result<Inputs, ScenarioError> {
     head_width(s.d_model, s.heads).map_err(ScenarioError::Attention)?;
     let tokens = checked_tokens(&s.text, "query", max_tokens)?;
     let kv_tokens = match &s.kv_text {
@@ -102,14 +103,20 @@ pub fn prepare(s: &Scenario, max_tokens: usize) -> Result<Inputs, ScenarioError>
         None => None,
     };
     let attn = ScenarioError::Attention;
-    let embedding = embed_tokens(&tokens, s.d_model, s.seed).map_err(attn)?;
+    let embedding = table.embed(&tokens, s.d_model, s.seed).map_err(attn)?;
     let positional = s.positional.then(|| positional_encoding(tokens.len(), s.d_model));
     let x = match &positional {
         Some(pe) => &embedding + pe,
         None => embedding.clone(),
     };
     let x_kv = match &kv_tokens {
-        Some(t) => Some(input_matrix(t, s.d_model, s.seed, s.positional).map_err(attn)?),
+        Some(t) => {
+            let mut x_kv = table.embed(t, s.d_model, s.seed).map_err(attn)?;
+            if s.positional {
+                x_kv += &positional_encoding(t.len(), s.d_model);
+            }
+            Some(x_kv)
+        }
         None => None,
     };
     Ok(Inputs { tokens, kv_tokens, embedding, positional, x, x_kv })
@@ -126,7 +133,7 @@ pub fn attend(s: &Scenario, inputs: Inputs, weights: Arc<Weights>) -> Result<Out
 
 /// Tokenise, embed, make the weights and run attention. `max_tokens` bounds each sentence.
 pub fn compute(s: &Scenario, max_tokens: usize) -> Result<Outcome, ScenarioError> {
-    let inputs = prepare(s, max_tokens)?;
+    let inputs = prepare(s, max_tokens, &mut EmbeddingTable::default())?;
     let weights = Weights::seeded(s.d_model, s.seed).map_err(ScenarioError::Attention)?;
     attend(s, inputs, Arc::new(weights))
 }

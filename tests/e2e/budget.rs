@@ -4,14 +4,15 @@
 
 use crate::server::{built, gzip_len};
 
-/// The .wasm, as a static server sends it (gzip -9), stays within 300 KB.
+/// The .wasm, as a static server sends it (gzip -9), stays within 400 KB (model weights, when
+/// they come, are a file of their own).
 #[test]
 #[ignore = "needs the built site: scripts/test.sh"]
-fn the_wasm_stays_within_its_300_kb_gzip_budget() {
+fn the_wasm_stays_within_its_400_kb_gzip_budget() {
     let gz = gzip_len(&built("_bg.wasm"));
     assert!(
-        gz <= 300_000,
-        "the .wasm is {gz} bytes gzipped, over the 300 KB budget: see `twiggy top` and README's benchmark section"
+        gz <= 400_000,
+        "the .wasm is {gz} bytes gzipped, over the 400 KB budget: see `twiggy top` and README's benchmark section"
     );
 }
 

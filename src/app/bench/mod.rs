@@ -11,14 +11,14 @@
 
 mod peer;
 
-use super::hooks::{DRAWS, LAST_DRAW};
+use super::hooks::{COMPUTE_MS, DRAWS, DRAW_MS, LAST_DRAW};
 use super::page::Page;
 use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout};
 use crate::core::attention::run as attention;
+use crate::core::embed::EmbeddingTable;
 use crate::core::order::ascending;
 use crate::core::rng::SplitMix64;
 use crate::core::scenario::prepare;
-use crate::core::trace::Trace;
 use crate::core::weights::Weights;
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
@@ -43,26 +43,36 @@ fn median_p95(xs: Vec<f64>) -> (f64, f64) {
     (at(0.5), at(0.95))
 }
 
-/// `samples` timings of one run of `f`, in ms. The page's clock ticks in 0.1 ms (no
-/// cross-origin isolation), so each sample is the mean of as many back-to-back runs as fill
-/// about 2 ms; the peer is timed the same way (benches/peer/peer.js).
-fn time(samples: usize, mut f: impl FnMut()) -> Vec<f64> {
+/// How many back-to-back runs of `f` fill about 2 ms: the page's clock ticks in 0.1 ms (no
+/// cross-origin isolation), so a sample is the mean of that many runs. The peer is timed the
+/// same way (benches/peer/peer.js).
+fn batch_for(mut f: impl FnMut()) -> usize {
     let t0 = now();
     f();
-    let batch = (2.0 / (now() - t0).max(0.01)).ceil().clamp(1.0, 1000.0) as usize;
-    (0..samples)
-        .map(|_| {
-            let t0 = now();
-            (0..batch).for_each(|_| f());
-            (now() - t0) / batch as f64
-        })
-        .collect()
+    (2.0 / (now() - t0).max(0.01)).ceil().clamp(1.0, 1000.0) as usize
+}
+
+/// One sample: the mean time of `batch` runs of `f`, in ms.
+fn sample(batch: usize, mut f: impl FnMut()) -> f64 {
+    let t0 = now();
+    (0..batch).for_each(|_| f());
+    (now() - t0) / batch as f64
+}
+
+/// `samples` samples of `f`, in ms.
+fn time(samples: usize, mut f: impl FnMut()) -> Vec<f64> {
+    let batch = batch_for(&mut f);
+    (0..samples).map(|_| sample(batch, &mut f)).collect()
 }
 
 /// The time from `t0` to the end of the last drawing (or now, if nothing drew since `t0`).
 fn drawn_since(t0: f64) -> f64 {
     let last = f64::from_bits(LAST_DRAW.load(Ordering::Relaxed));
-    if last > t0 { last - t0 } else { now() - t0 }
+    if last > t0 {
+        last - t0
+    } else {
+        now() - t0
+    }
 }
 
 /// Wait until the reactive work a change started has finished drawing.
@@ -114,47 +124,70 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
     settle().await;
     let scenario = page.settings.with_untracked(|s| s.scenario());
     let setup = time(reps, || {
-        let _ = prepare(&scenario, n);
+        let _ = prepare(&scenario, n, &mut EmbeddingTable::default());
         let _ = Weights::seeded(d_model, scenario.seed);
     });
-    let (Ok(inputs), Ok(weights)) = (prepare(&scenario, n), Weights::seeded(d_model, scenario.seed)) else {
+    let (Ok(inputs), Ok(weights)) =
+        (prepare(&scenario, n, &mut EmbeddingTable::default()), Weights::seeded(d_model, scenario.seed))
+    else {
         return (format!("bench n={n} d_model={d_model} error=setup"), String::new());
     };
     let config = scenario.config();
-    let mut trace: Option<Trace> = None;
-    let traced = time(reps, || trace = attention(&inputs.x, None, &weights, &config).ok());
-    let (trace_ms, _) = median_p95(traced);
+    let trace = attention(&inputs.x, None, &weights, &config).ok();
+    let mut run_ours = || drop(attention(&inputs.x, None, &weights, &config));
 
-    let peer_line;
-    let mut ratio = String::new();
+    // Ours and the peer's samples alternate, so a slower or faster stretch of the machine
+    // falls on both alike.
     let flat = |m: &ndarray::Array2<f32>| m.as_slice().map(<[f32]>::to_vec).unwrap_or_default();
     let ws = [flat(&weights.w_q), flat(&weights.w_k), flat(&weights.w_v), flat(&weights.w_o)];
-    match peer::run((n, d_model, heads), &flat(&inputs.x), [&ws[0], &ws[1], &ws[2], &ws[3]], reps).await {
-        Ok(p) => {
-            let (run_ms, _) = median_p95(p.times);
+    let prepared = peer::prepare((n, d_model, heads), &flat(&inputs.x), [&ws[0], &ws[1], &ws[2], &ws[3]]).await;
+    let (mut ours, mut theirs) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+    let our_batch = batch_for(&mut run_ours);
+    let their_batch = match &prepared {
+        Ok(_) => peer::sample(1).await.map(|ms| (2.0 / ms.max(0.01)).ceil().clamp(1.0, 1000.0) as usize).unwrap_or(1),
+        Err(_) => 0,
+    };
+    for _ in 0..reps {
+        ours.push(sample(our_batch, &mut run_ours));
+        if their_batch > 0 {
+            if let Ok(ms) = peer::sample(their_batch).await {
+                theirs.push(ms);
+            }
+        }
+    }
+    let (trace_ms, _) = median_p95(ours);
+    let mut ratio = String::new();
+    let peer_line = match prepared {
+        Ok((output, peer_weights)) if !theirs.is_empty() => {
+            let (run_ms, _) = median_p95(theirs);
             let (out_diff, weight_diff) = trace.as_ref().map_or((f32::INFINITY, f32::INFINITY), |t| {
                 let ours = t.heads.iter().flat_map(|h| h.weights.iter().copied()).collect::<Vec<_>>();
-                (max_diff(&p.output, t.output.iter().copied()), max_diff(&p.weights, ours.into_iter()))
+                (max_diff(&output, t.output.iter().copied()), max_diff(&peer_weights, ours.into_iter()))
             });
             ratio = format!(" ratio={:.2}", trace_ms / run_ms.max(1e-6));
-            peer_line = format!(
+            format!(
                 "peer ort-web n={n} d_model={d_model} run_ms={run_ms:.2} max_diff_output={out_diff:.1e} max_diff_weights={weight_diff:.1e}"
-            );
+            )
         }
-        Err(e) => peer_line = format!("peer ort-web n={n} d_model={d_model} unavailable: {e}"),
-    }
+        Ok(_) => format!("peer ort-web n={n} d_model={d_model} unavailable: no timing"),
+        Err(e) => format!("peer ort-web n={n} d_model={d_model} unavailable: {e}"),
+    };
 
     let mut update = Vec::with_capacity(reps);
+    let counter = |c: &std::sync::atomic::AtomicU64| f64::from_bits(c.load(Ordering::Relaxed));
+    let (draw0, compute0) = (counter(&DRAW_MS), counter(&COMPUTE_MS));
     for i in 0..reps {
         let t0 = now();
         page.settings.update(|s| s.text = sentence(n, i % 2 == 0));
         settle().await;
         update.push(drawn_since(t0));
     }
+    let per_update = |c: &std::sync::atomic::AtomicU64, start: f64| (counter(c) - start) / reps.max(1) as f64;
+    let (draw_ms, compute_ms) = (per_update(&DRAW_MS, draw0), per_update(&COMPUTE_MS, compute0));
     let (setup_ms, _) = median_p95(setup);
     let (update_ms, update_p95) = median_p95(update);
     let ours = format!(
-        "bench n={n} d_model={d_model} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2}"
+        "bench n={n} d_model={d_model} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2} update_compute_ms={compute_ms:.2} update_draw_ms={draw_ms:.2}"
     );
     (ours, peer_line)
 }
@@ -183,7 +216,9 @@ pub async fn run(page: Page, quick: bool) {
         let _ = measure(page, n, d_model, 2).await;
     }
     let passes = if quick { 1 } else { 2 };
-    for (pass, order) in [("forward", cases.clone()), ("backward", cases.iter().rev().copied().collect())].into_iter().take(passes) {
+    for (pass, order) in
+        [("forward", cases.clone()), ("backward", cases.iter().rev().copied().collect())].into_iter().take(passes)
+    {
         for (n, d_model) in order {
             let (ours, theirs) = measure(page, n, d_model, REPS).await;
             print(format!("{ours} pass={pass}"));

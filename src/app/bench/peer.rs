@@ -1,19 +1,10 @@
 //! The peer in the benchmark: onnxruntime-web, loaded into the same page from the benchmark
 //! build's `peer/` folder (never in `dist/`) and driven through `window.attentionPeer` (see
-//! `benches/peer/peer.js`). Its timings and outputs come back as plain numbers.
+//! `benches/peer/peer.js`). Its outputs and timings come back as plain numbers.
 
 use js_sys::{Array, Float32Array, Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-
-/// What one peer run returns.
-pub struct PeerRun {
-    /// Each run's time, ms.
-    pub times: Vec<f64>,
-    /// The last run's output (n × d_model) and weights (heads × n × n), row-major.
-    pub output: Vec<f32>,
-    pub weights: Vec<f32>,
-}
 
 /// Add `<script src=…>` and wait until it has run.
 async fn load_script(src: &str) -> Result<(), String> {
@@ -41,16 +32,24 @@ fn get(target: &JsValue, key: &str) -> Result<JsValue, String> {
     Reflect::get(target, &JsValue::from_str(key)).map_err(|_| format!("no {key}"))
 }
 
-/// Run the layer `reps` times in the peer on the same input and weights as the core.
-pub async fn run(
+/// Call `attentionPeer[method](...args)` and await its promise.
+async fn call(method: &str, args: &Array) -> Result<JsValue, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let peer = get(&window, "attentionPeer")?;
+    let f: Function =
+        get(&peer, method)?.dyn_into().map_err(|_| format!("attentionPeer.{method} is not a function"))?;
+    let promise: Promise =
+        f.apply(&peer, args).map_err(|e| format!("{e:?}"))?.dyn_into().map_err(|_| "no promise".to_string())?;
+    JsFuture::from(promise).await.map_err(|e| format!("the peer failed: {e:?}"))
+}
+
+/// Load the layer into the peer with the core's input and weights (all row-major) and run it
+/// once; returns its output (n × d_model) and weights (heads × n × n).
+pub async fn prepare(
     (n, d_model, heads): (usize, usize, usize),
     x: &[f32],
     weights: [&[f32]; 4],
-    reps: usize,
-) -> Result<PeerRun, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let peer = get(&window, "attentionPeer")?;
-    let run: Function = get(&peer, "run")?.dyn_into().map_err(|_| "attentionPeer.run is not a function")?;
+) -> Result<(Vec<f32>, Vec<f32>), String> {
     let args = Array::new();
     for v in [d_model, heads, n] {
         args.push(&JsValue::from_f64(v as f64));
@@ -59,11 +58,13 @@ pub async fn run(
     for w in weights {
         args.push(&Float32Array::from(w));
     }
-    args.push(&JsValue::from_f64(reps as f64));
-    let promise: Promise =
-        run.apply(&peer, &args).map_err(|e| format!("{e:?}"))?.dyn_into().map_err(|_| "no promise")?;
-    let result = JsFuture::from(promise).await.map_err(|e| format!("the peer failed: {e:?}"))?;
-    let times = Array::from(&get(&result, "times")?).iter().filter_map(|t| t.as_f64()).collect();
+    let result = call("prepare", &args).await?;
     let floats = |key: &str| get(&result, key).map(|v| Float32Array::new(&v).to_vec());
-    Ok(PeerRun { times, output: floats("output")?, weights: floats("weights")? })
+    Ok((floats("output")?, floats("weights")?))
+}
+
+/// One timing sample of the prepared layer: the mean of `batch` runs, in ms.
+pub async fn sample(batch: usize) -> Result<f64, String> {
+    let args = Array::of1(&JsValue::from_f64(batch as f64));
+    call("sample", &args).await?.as_f64().ok_or_else(|| "no time".to_string())
 }

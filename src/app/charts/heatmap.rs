@@ -4,7 +4,7 @@
 //! CSV, and read as a table by a screen reader.
 
 use crate::app::download::{save_png, save_text};
-use crate::app::hooks::{count_draw, use_resize_tick};
+use crate::app::hooks::{count_draw, timed, use_resize_tick, Work};
 use crate::app::page::use_page;
 use crate::app::specs::{caption, num};
 use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout};
@@ -64,7 +64,7 @@ pub fn Heatmap(
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
             let opts =
                 DrawOptions { ink: page.ink.get(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
-            match draw(&canvas, spec, width, opts) {
+            match timed(Work::Draw, || draw(&canvas, spec, width, opts)) {
                 Ok(l) => {
                     count_draw();
                     layout.set_value(Some(l));

@@ -11,7 +11,7 @@ pub use bars::{BarChart, Bars};
 pub use curves::CurveChart;
 pub use heatmap::{Heatmap, SpotlightScope};
 
-use super::hooks::{count_draw, use_resize_tick};
+use super::hooks::{count_draw, timed, use_resize_tick, Work};
 use leptos::{html, prelude::*};
 use web_sys::HtmlCanvasElement;
 
@@ -34,7 +34,7 @@ pub fn CanvasChart(
         resized.track();
         let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
         let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
-        match draw.run((canvas.clone(), width)) {
+        match timed(Work::Draw, || draw.run((canvas.clone(), width))) {
             Ok(()) => {
                 count_draw();
                 let _ = canvas.set_attribute("data-drawn", "true");

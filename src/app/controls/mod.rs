@@ -5,6 +5,7 @@ mod model;
 mod sentence;
 mod switches;
 mod toggle;
+mod token_options;
 
 use super::page::use_page;
 use crate::i18n::Msg;
@@ -12,6 +13,7 @@ use leptos::prelude::*;
 use sentence::SentenceBox;
 pub use sentence::Which;
 pub use toggle::Toggle;
+pub use token_options::TokenOptions;
 
 /// Every control of the lesson, in one panel.
 #[component]

@@ -80,13 +80,13 @@ fn TokenStrip() -> impl IntoView {
     view! {
         <div class="token-strip" role="group" aria-label=page.text(ClassMsg::Spotlight)>
             <span class="token-strip__label" title=page.text(ClassMsg::SpotlightHint)>{page.text(ClassMsg::Spotlight)}</span>
-            {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
+            <For each=move || tokens.get().into_iter().enumerate() key=|(i, t)| (*i, t.clone()) let((i, t))>
                 <button type="button" class="token-strip__token" data-testid=format!("spot-{}", i + 1)
                     aria-pressed=move || (spot.get() == Some(i)).to_string()
                     on:click=move |_| { page.apply(|s| s.set_spot(if s.spot == Some(i) { None } else { Some(i) })); }>
                     {t}
                 </button>
-            }).collect_view()}
+            </For>
         </div>
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{from_head, HeadPicker, StagePanel};
 use crate::app::charts::{BarChart, Bars, Heatmap};
+use crate::app::controls::TokenOptions;
 use crate::app::specs::{num, weights};
 use crate::app::{formulas, page::use_page};
 use crate::i18n::{fill, Msg};
@@ -43,7 +44,6 @@ pub fn SoftmaxStage() -> impl IntoView {
     let pick = Callback::new(move |(r, _): (usize, usize)| {
         page.apply(|s| s.set_query(r));
     });
-    let tokens = page.tokens;
 
     view! {
         <StagePanel stage=Stage::Softmax formula=formulas::SOFTMAX explain=Msg::ExplainSoftmax notice=Msg::NoticeSoftmax>
@@ -57,9 +57,7 @@ pub fn SoftmaxStage() -> impl IntoView {
                 <select id="query-row" data-testid="query-select"
                     prop:value=move || query.get().to_string()
                     on:change=move |ev| { if let Ok(q) = event_target_value(&ev).parse::<usize>() { page.apply(|s| s.set_query(q)); } }>
-                    {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                        <option value=i.to_string() selected=i == query.get_untracked()>{format!("{}. {t}", i + 1)}</option>
-                    }).collect_view()}
+                    <TokenOptions selected=query />
                 </select>
             </div>
             <BarChart bars=bars caption=bar_caption testid="chart-query-row" />

@@ -2,6 +2,7 @@
 //! side, and for the chosen one the input and the W_Q, W_K that produce it.
 
 use crate::app::charts::Heatmap;
+use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed, weights};
 use crate::chart::heatmap::HeatmapSpec;
@@ -46,9 +47,7 @@ pub fn PatternsView() -> impl IntoView {
                 <label class="field__label" for="anchor">{page.text(ViewMsg::PatAnchor)}</label>
                 <select id="anchor" data-testid="pattern-anchor" prop:value=move || anchor.get().to_string()
                     on:change=move |ev| { if let Ok(a) = event_target_value(&ev).parse::<usize>() { page.apply(|s| s.set_anchor(a)); } }>
-                    {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
-                        <option value=i.to_string() selected=i == anchor.get_untracked()>{format!("{}. {t}", i + 1)}</option>
-                    }).collect_view()}
+                    <TokenOptions selected=anchor />
                 </select>
             </div>
             <div class="stage__heads stage__heads--pairs">

@@ -1,6 +1,8 @@
 //! Draws a matrix as a heatmap on a `<canvas>`: cells as pixels (one pixel per cell into an
 //! `ImageData`, then one scaled `drawImage` with smoothing off: cost grows with the cell count,
-//! not the canvas size), and plotters for the token labels, the frame and the legend text.
+//! not the canvas size), then the token labels, the frames and the legend text with the
+//! canvas's own calls (one font for all of them). The benchmark's naive baseline draws each
+//! cell as a plotters rectangle instead.
 //! Sharp on high-DPI screens: the canvas has devicePixelRatio device pixels per CSS pixel.
 
 mod layout;
@@ -12,8 +14,9 @@ use super::ink::Ink;
 use super::label::short_label;
 use super::surface::{context2d, fit_canvas};
 use ndarray::Array2;
+#[cfg(feature = "bench")]
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+#[cfg(feature = "bench")]
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
@@ -54,7 +57,6 @@ pub fn draw(
     let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
-    ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
 
     let cells = cell_pixels(spec);
     blit(
@@ -70,8 +72,7 @@ pub fn draw(
     let bar_h = layout.legend_height();
     blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
 
-    labels_and_frame(canvas, spec, &layout, dpr, ink, opts.highlight)
-        .map_err(|e| format!("drawing labels failed: {e}"))?;
+    labels_and_frame(&ctx, spec, &layout, dpr, ink, opts.highlight);
     Ok(layout)
 }
 
@@ -87,7 +88,7 @@ pub fn draw_naive(
     let (rows, cols) = spec.values.dim();
     let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
-    context2d(canvas)?.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+    let ctx = context2d(canvas)?;
     {
         let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
         let root = backend.into_drawing_area();
@@ -102,7 +103,7 @@ pub fn draw_naive(
             root.draw(&cell).map_err(|e| e.to_string())?;
         }
     }
-    labels_and_frame(canvas, spec, &layout, dpr, opts.ink, opts.highlight)?;
+    labels_and_frame(&ctx, spec, &layout, dpr, opts.ink, opts.highlight);
     Ok(layout)
 }
 
@@ -129,6 +130,26 @@ fn legend_pixels(scale: Scale, steps: usize) -> Vec<u8> {
         .collect()
 }
 
+thread_local! {
+    /// One off-screen canvas the blits share (the page has one thread).
+    static SCRATCH: std::cell::RefCell<Option<HtmlCanvasElement>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The shared off-screen canvas, made on first use.
+fn scratch_canvas() -> Result<HtmlCanvasElement, String> {
+    if let Some(c) = SCRATCH.with(|s| s.borrow().clone()) {
+        return Ok(c);
+    }
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let canvas: HtmlCanvasElement = document
+        .create_element("canvas")
+        .map_err(|_| "cannot create a canvas")?
+        .dyn_into()
+        .map_err(|_| "not a canvas")?;
+    SCRATCH.with(|s| *s.borrow_mut() = Some(canvas.clone()));
+    Ok(canvas)
+}
+
 /// Put `w × h` RGBA pixels at CSS position `at`, stretched to CSS size `size`, unsmoothed.
 fn blit(
     ctx: &CanvasRenderingContext2d,
@@ -139,12 +160,7 @@ fn blit(
     size: (f64, f64),
     dpr: f64,
 ) -> Result<(), String> {
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let scratch: HtmlCanvasElement = document
-        .create_element("canvas")
-        .map_err(|_| "cannot create a canvas")?
-        .dyn_into()
-        .map_err(|_| "not a canvas")?;
+    let scratch = scratch_canvas()?;
     scratch.set_width(w);
     scratch.set_height(h);
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), w, h).map_err(|_| "bad image data")?;
@@ -154,70 +170,75 @@ fn blit(
         .map_err(|_| "drawImage failed".to_string())
 }
 
+/// Token labels, the frames of the grid and the colour bar, the spotlight and the colour
+/// bar's numbers, with the canvas's own text and line calls: the font is set once, not once
+/// per label, which is what made labels the slow part of a redraw.
 fn labels_and_frame(
-    canvas: &HtmlCanvasElement,
+    ctx: &CanvasRenderingContext2d,
     spec: &HeatmapSpec,
     l: &Layout,
     dpr: f64,
     ink: Ink,
     (hl_row, hl_col): (Option<usize>, Option<usize>),
-) -> Result<(), String> {
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2d context")?;
-    let root = backend.into_drawing_area();
-    let px = |v: f64| (v * dpr).round() as i32;
-    let color = RGBColor(ink.text[0], ink.text[1], ink.text[2]);
-    let font = ("sans-serif", l.font_px * dpr).into_font().color(&color);
-    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+) {
+    let px = |v: f64| (v * dpr).round();
+    let colour = |c: [u8; 3]| format!("rgb({}, {}, {})", c[0], c[1], c[2]);
+    ctx.set_font(&format!("{}px sans-serif", l.font_px * dpr));
+    ctx.set_fill_style_str(&colour(ink.text));
+    let text = |label: &str, x: f64, y: f64| {
+        let _ = ctx.fill_text(label, x, y);
+    };
 
     let grid_bottom = l.grid_y + l.cell_h * l.rows as f64;
+    ctx.set_text_align("right");
+    ctx.set_text_baseline("middle");
     for (r, label) in spec.row_labels.iter().enumerate().filter(|(i, _)| i % l.row_label_every == 0) {
-        let y = l.grid_y + (r as f64 + 0.5) * l.cell_h;
-        let style = font.clone().pos(Pos::new(HPos::Right, VPos::Center));
-        root.draw(&Text::new(short_label(label), (px(l.grid_x - 5.0), px(y)), style)).map_err(err)?;
+        text(&short_label(label), px(l.grid_x - 5.0), px(l.grid_y + (r as f64 + 0.5) * l.cell_h));
     }
-    let col_style = if l.upright_cols {
-        font.clone().pos(Pos::new(HPos::Center, VPos::Top))
+    let columns = spec.col_labels.iter().enumerate().filter(|(i, _)| i % l.col_label_every == 0);
+    if l.upright_cols {
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("top");
+        for (c, label) in columns {
+            text(&short_label(label), px(l.grid_x + (c as f64 + 0.5) * l.cell_w), px(grid_bottom + 5.0));
+        }
     } else {
-        let vertical = ("sans-serif", l.font_px * dpr).into_font().transform(FontTransform::Rotate270).color(&color);
-        vertical.pos(Pos::new(HPos::Right, VPos::Center))
-    };
-    for (c, label) in spec.col_labels.iter().enumerate().filter(|(i, _)| i % l.col_label_every == 0) {
-        let x = l.grid_x + (c as f64 + 0.5) * l.cell_w;
-        root.draw(&Text::new(short_label(label), (px(x), px(grid_bottom + 5.0)), col_style.clone())).map_err(err)?;
+        // Written upwards, ending just under the grid.
+        for (c, label) in columns {
+            ctx.save();
+            let _ = ctx.translate(px(l.grid_x + (c as f64 + 0.5) * l.cell_w), px(grid_bottom + 5.0));
+            let _ = ctx.rotate(-std::f64::consts::FRAC_PI_2);
+            text(&short_label(label), 0.0, 0.0);
+            ctx.restore();
+        }
     }
 
-    let frame = RGBColor(ink.frame[0], ink.frame[1], ink.frame[2]);
     let grid_right = l.grid_x + l.cell_w * l.cols as f64;
-    root.draw(&Rectangle::new(
-        [(px(l.grid_x), px(l.grid_y)), (px(grid_right), px(grid_bottom))],
-        frame.stroke_width(1),
-    ))
-    .map_err(err)?;
     let bar_bottom = l.grid_y + l.legend_height();
     let bar_right = l.legend_x + l.legend_bar;
-    root.draw(&Rectangle::new(
-        [(px(l.legend_x), px(l.grid_y)), (px(bar_right), px(bar_bottom))],
-        frame.stroke_width(1),
-    ))
-    .map_err(err)?;
+    let rect = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        ctx.stroke_rect(px(x0), px(y0), px(x1) - px(x0), px(y1) - px(y0));
+    };
+    ctx.set_stroke_style_str(&colour(ink.frame));
+    ctx.set_line_width(1.0);
+    rect(l.grid_x, l.grid_y, grid_right, grid_bottom);
+    rect(l.legend_x, l.grid_y, bar_right, bar_bottom);
 
-    let accent = RGBColor(ink.accent[0], ink.accent[1], ink.accent[2]).stroke_width((3.0 * dpr).round() as u32);
+    ctx.set_stroke_style_str(&colour(ink.accent));
+    ctx.set_line_width((3.0 * dpr).round());
     if let Some(r) = hl_row.filter(|r| *r < l.rows) {
-        let (y0, y1) = (l.grid_y + r as f64 * l.cell_h, l.grid_y + (r + 1) as f64 * l.cell_h);
-        root.draw(&Rectangle::new([(px(l.grid_x), px(y0)), (px(grid_right), px(y1))], accent)).map_err(err)?;
+        rect(l.grid_x, l.grid_y + r as f64 * l.cell_h, grid_right, l.grid_y + (r + 1) as f64 * l.cell_h);
     }
     if let Some(c) = hl_col.filter(|c| *c < l.cols) {
-        let (x0, x1) = (l.grid_x + c as f64 * l.cell_w, l.grid_x + (c + 1) as f64 * l.cell_w);
-        root.draw(&Rectangle::new([(px(x0), px(l.grid_y)), (px(x1), px(grid_bottom))], accent)).map_err(err)?;
+        rect(l.grid_x + c as f64 * l.cell_w, l.grid_y, l.grid_x + (c + 1) as f64 * l.cell_w, grid_bottom);
     }
 
     let (lo, hi) = spec.scale.range();
-    let ticks = [(hi, l.grid_y), ((lo + hi) / 2.0, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)];
-    for (value, y) in ticks {
-        let style = font.clone().pos(Pos::new(HPos::Left, VPos::Center));
-        root.draw(&Text::new(format_tick(value), (px(bar_right + 4.0), px(y)), style)).map_err(err)?;
+    ctx.set_text_align("left");
+    ctx.set_text_baseline("middle");
+    for (value, y) in [(hi, l.grid_y), ((lo + hi) / 2.0, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)] {
+        text(&format_tick(value), px(bar_right + 4.0), px(y));
     }
-    root.present().map_err(err)
 }
 
 /// A legend number: short, and never "-0".

@@ -71,7 +71,10 @@ fn exp4(x: v128) -> v128 {
     let n = f32x4_sub(t, f32x4_splat(ROUNDER));
     let r = f32x4_sub(f32x4_sub(x, f32x4_mul(n, f32x4_splat(LN2_HI))), f32x4_mul(n, f32x4_splat(LN2_LO)));
     let step = |p: v128, c: f32| f32x4_add(f32x4_mul(p, r), f32x4_splat(c));
-    let p = step(step(step(step(step(step(step(f32x4_splat(POLY[0]), POLY[1]), POLY[2]), POLY[3]), POLY[4]), POLY[5]), POLY[6]), POLY[7]);
+    let p = step(
+        step(step(step(step(step(step(f32x4_splat(POLY[0]), POLY[1]), POLY[2]), POLY[3]), POLY[4]), POLY[5]), POLY[6]),
+        POLY[7],
+    );
     let two_n = i32x4_shl(t, 23);
     // Below the underflow limit the true value is not a normal f32: 0, as the plain path gives.
     v128_and(f32x4_mul(p, two_n), f32x4_ge(x, f32x4_splat(UNDERFLOW)))
@@ -111,7 +114,12 @@ pub fn max(values: &[f32]) -> f32 {
         // SAFETY: the chunk holds exactly four floats.
         m = f32x4_pmax(m, unsafe { v128_load(c.as_ptr() as *const v128) });
     }
-    let lanes = [f32x4_extract_lane::<0>(m), f32x4_extract_lane::<1>(m), f32x4_extract_lane::<2>(m), f32x4_extract_lane::<3>(m)];
+    let lanes = [
+        f32x4_extract_lane::<0>(m),
+        f32x4_extract_lane::<1>(m),
+        f32x4_extract_lane::<2>(m),
+        f32x4_extract_lane::<3>(m),
+    ];
     lanes.into_iter().chain(chunks.remainder().iter().copied()).fold(f32::NEG_INFINITY, f32::max)
 }
 
