@@ -12,13 +12,13 @@ trap 'rm -f "$log"' EXIT
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "lint: formatting, and clippy for the native and the wasm32 targets (benchmark code included)"
-cargo fmt --check
-cargo clippy --locked --all-targets -- -D warnings
-cargo clippy --locked --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo fmt --all --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
+cargo clippy --locked --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features bench -- -D warnings
 
 step "native tests"
-cargo test --locked 2>&1 | tee -a "$log"
+cargo test --locked --workspace 2>&1 | tee -a "$log"
 
 step "in-browser tests (wasm-bindgen-test, headless Chromium)"
 cargo test --locked --target wasm32-unknown-unknown --test web 2>&1 | tee -a "$log"

@@ -132,8 +132,10 @@ pub fn head(
     temperature: f32,
 ) -> Result<HeadTrace, AttnError> {
     let scores = matmul_t(q, k);
-    check_finite("the scores QKᵀ", &scores)?;
     let scaled = &scores / scale;
+    // One pass checks both: the softmax needs finite logits, and an infinite score stays
+    // infinite when divided.
+    check_finite("the scores QKᵀ", &scaled)?;
     let weights = softmax_rows(&scaled, blocked, temperature);
     let output = matmul(weights.view(), v);
     Ok(HeadTrace { q: q.to_owned(), k: k.to_owned(), v: v.to_owned(), scores, scaled, weights, output })
@@ -167,6 +169,9 @@ fn blocked_pairs(n_q: usize, n_kv: usize, cfg: &AttentionConfig) -> Result<Array
         if pad.len() != n_kv {
             return Err(AttnError::PaddingLength { expected: n_kv, given: pad.len() });
         }
+    }
+    if cfg.mask == Mask::None && cfg.key_padding.is_none() {
+        return Ok(Array2::from_elem((n_q, n_kv), false));
     }
     Ok(Array2::from_shape_fn((n_q, n_kv), |(i, j)| {
         let future = cfg.mask == Mask::Causal && j > i;

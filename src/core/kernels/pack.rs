@@ -21,8 +21,9 @@ impl PackedA {
         let mut data = vec![0.0f32; m.div_ceil(MR) * MR * k];
         for (i, row) in a.rows().into_iter().enumerate() {
             let panel = &mut data[(i / MR) * MR * k..(i / MR + 1) * MR * k];
-            for (dst, v) in panel.iter_mut().skip(i % MR).step_by(MR).zip(row) {
-                *dst = *v;
+            let r = i % MR;
+            for (p, v) in row.iter().enumerate() {
+                panel[p * MR + r] = *v;
             }
         }
         PackedA { m, k, data }
@@ -65,8 +66,8 @@ impl PackedB {
             } else if strides[0] == 1 {
                 for jj in 0..width {
                     if let Some(col) = b.column(j0 + jj).to_slice() {
-                        for (dst, v) in strip.iter_mut().skip(jj).step_by(NR).zip(col) {
-                            *dst = *v;
+                        for (p, v) in col.iter().enumerate() {
+                            strip[p * NR + jj] = *v;
                         }
                     }
                 }
