@@ -1,12 +1,18 @@
 // Attention Lab's service worker: keeps every file of this build so the site works with the
 // network (or the server) gone. Written by scripts/postbuild.py, which fills in the list of
-// files and a version that changes whenever any file does.
+// files and a version that changes whenever any file does. A newer version installs beside
+// the one running and waits until a page asks it to take over ("skip-waiting", sent when the
+// learner accepts the offer to reload), so an open tab is never switched under its feet.
 const VERSION = "__VERSION__";
 const CACHE = "attention-lab-" + VERSION;
 const ASSETS = __ASSETS__;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)));
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "skip-waiting") self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {

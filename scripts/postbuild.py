@@ -1,9 +1,15 @@
-"""Trunk post-build hook: finishes the static site in $TRUNK_STAGING_DIR.
+"""Trunk post-build hook: finishes the static site in $TRUNK_STAGING_DIR (or the folder given).
 
-1. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
+1. Version: a short hash of every file of the build, written into the page
+   (<meta name="attention-lab-version">, shown in the help dialog) and into the service worker,
+   so a teacher can tell which version students have and an open tab can see a newer one.
+2. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
    module script, so its SHA-256 is allowed explicitly; Wasm needs 'wasm-unsafe-eval'.
-2. Service worker: sw.js from assets/sw.template.js, listing every file of the build and
+3. Service worker: sw.js from assets/sw.template.js, listing every file of the build and
    versioned by their contents, so the site keeps working offline once loaded.
+
+Running it again on a finished build (as the update test does after changing a file) gives
+the same page for the same files: what it wrote before is taken out first.
 """
 
 import base64
@@ -18,8 +24,18 @@ root = pathlib.Path(__file__).resolve().parent.parent
 staging = pathlib.Path(os.environ.get("TRUNK_STAGING_DIR", sys.argv[1] if len(sys.argv) > 1 else "dist"))
 index = staging / "index.html"
 html = index.read_text(encoding="utf-8")
+html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
 
-# 1. CSP with the hash of every inline script.
+# 1. The version: every file but the worker, the page as Trunk wrote it.
+files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))
+digest = hashlib.sha256()
+for p in files:
+    digest.update(p.relative_to(staging).as_posix().encode())
+    digest.update(html.encode("utf-8") if p == index else p.read_bytes())
+version = digest.hexdigest()[:12]
+
+# 2. CSP with the hash of every inline script.
 inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
 hashes = " ".join(
     "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'" for s in inline
@@ -36,20 +52,15 @@ policy = "; ".join([
     "base-uri 'self'",
     "form-action 'none'",
 ])
-html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\s*', "", html)
 charset = re.search(r"<meta charset=[^>]*>", html)
 at = charset.end() if charset else html.index("<head>") + len("<head>")
-html = html[:at] + f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}" />' + html[at:]
-index.write_text(html, encoding="utf-8")
+head = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}" />'
+head += f'\n    <meta name="attention-lab-version" content="{version}" />'
+index.write_text(html[:at] + head + html[at:], encoding="utf-8")
 
-# 2. The service worker, listing every file but itself.
-files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))
-digest = hashlib.sha256()
-for p in files:
-    digest.update(p.relative_to(staging).as_posix().encode())
-    digest.update(p.read_bytes())
+# 3. The service worker, listing every file but itself.
 assets = ["./"] + ["./" + p.relative_to(staging).as_posix() for p in files]
 template = (root / "assets" / "sw.template.js").read_text(encoding="utf-8")
-sw = template.replace("__VERSION__", digest.hexdigest()[:16]).replace("__ASSETS__", json.dumps(assets))
+sw = template.replace("__VERSION__", version).replace("__ASSETS__", json.dumps(assets))
 (staging / "sw.js").write_text(sw, encoding="utf-8")
-print(f"postbuild: CSP with {len(inline)} inline script hash(es); sw.js caches {len(assets)} files")
+print(f"postbuild: version {version}; CSP with {len(inline)} inline script hash(es); sw.js caches {len(assets)} files")

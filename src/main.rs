@@ -3,11 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     attention_lab::panic_notice::install();
-    // Keep every file for offline use (the worker is written by scripts/postbuild.py). A
-    // browser without service workers, or a page served without one, simply stays online-only.
-    if let Some(window) = web_sys::window() {
-        let _ = window.navigator().service_worker().register("./sw.js");
-    }
+    // The app registers the service worker itself (`app::updates`), to offer new versions.
     leptos::mount::mount_to_body(attention_lab::app::App);
 }
 

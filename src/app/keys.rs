@@ -3,7 +3,7 @@
 //! form field are left alone.
 
 use super::page::{use_page, Page};
-use crate::i18n::ClassMsg;
+use crate::i18n::{fill, ClassMsg};
 use crate::settings::View;
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsCast;
@@ -80,6 +80,9 @@ pub fn ShortcutHelp(
                     <dl class="shortcuts">
                         {rows.map(|(key, what)| view! { <dt><kbd>{key}</kbd></dt><dd>{move || page.t(what)}</dd> })}
                     </dl>
+                    {super::updates::version().map(|v| view! {
+                        <p class="overlay__version" data-testid="app-version">{move || fill(page.t(ClassMsg::Version), &[("v", &v)])}</p>
+                    })}
                     <button type="button" class="button" on:click=move |_| open.set(false)>{page.text(ClassMsg::Close)}</button>
                 </div>
             </div>

@@ -21,6 +21,7 @@ mod saturation;
 mod specs;
 mod stages;
 mod stepper;
+mod updates;
 mod url_sync;
 mod views;
 

@@ -6,6 +6,7 @@ use super::controls::Controls;
 use super::header::Header;
 use super::keys::{listen, ShortcutHelp};
 use super::page::{use_page, Page};
+use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
 use super::url_sync::{from_location, sync_url};
 use super::views::{ActiveView, ViewNav};
 use crate::chart::ink::Ink;
@@ -58,6 +59,7 @@ pub fn App() -> impl IntoView {
     let (notice, set_notice) = signal(ignored);
     let help = RwSignal::new(false);
     sync_url(page, set_notice);
+    let updates = watch_for_updates();
     listen(page, help);
     follow_color_scheme(page);
 
@@ -87,6 +89,7 @@ pub fn App() -> impl IntoView {
         <div class="app" class:app--present=present>
             <Header help=help />
             <UrlNotice keys=notice dismiss=set_notice />
+            <UpdateOffer updates=updates />
             <ViewNav />
             <main class="page">
                 <Controls />
@@ -118,6 +121,24 @@ fn UrlNotice(
             <div class="notice" role="status" data-testid="url-notice">
                 <span>{move || fill(page.t(ClassMsg::UrlNotice), &[("keys", &keys.get().join(", "))])}</span>
                 <button type="button" class="button" on:click=move |_| dismiss.set(vec![])>{page.text(ClassMsg::Dismiss)}</button>
+            </div>
+        </Show>
+    }
+}
+
+/// Offers a newer published version, once its service worker is installed and waiting.
+#[component]
+fn UpdateOffer(
+    /// What `updates::watch` found.
+    updates: Updates,
+) -> impl IntoView {
+    let page = use_page();
+    view! {
+        <Show when=move || updates.waiting.get()>
+            <div class="notice" role="status" data-testid="update-offer">
+                <span>{page.text(ClassMsg::UpdateAvailable)}</span>
+                <button type="button" class="button button--primary" data-testid="update-reload"
+                    on:click=move |_| reload_into_update(updates)>{page.text(ClassMsg::UpdateReload)}</button>
             </div>
         </Show>
     }

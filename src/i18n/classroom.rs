@@ -27,6 +27,10 @@ super::catalogue! {
         KeyHelp => ("show or hide this list", "显示或隐藏这份列表"),
         KeyEsc => ("leave presentation mode, close this list", "退出演示模式，关闭列表"),
         Close => ("Close", "关闭"),
+        /// Shown in the help dialog: which build this is.
+        Version => ("Version {v}", "版本 {v}"),
+        UpdateAvailable => ("A new version of this site is available.", "本网站有新版本可用。"),
+        UpdateReload => ("Reload to use it", "重新加载以使用新版本"),
         ExportPng => ("PNG", "PNG"),
         ExportCsv => ("CSV", "CSV"),
         ExportJson => ("Download the whole trace (JSON)", "下载完整计算过程（JSON）"),

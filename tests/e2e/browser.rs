@@ -15,6 +15,20 @@ pub struct Browser {
     _profile: TempDir,
 }
 
+/// chromedriver's `POST /session/{id}/se/log` for the browser's console (outside W3C WebDriver).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(r#"{"type":"browser"}"#.to_string()))
+    }
+}
+
 /// A fresh Chromium profile directory, removed afterwards.
 struct TempDir(std::path::PathBuf);
 
@@ -43,6 +57,7 @@ impl Browser {
             .expect("chromedriver on PATH (scripts/setup.sh installs it)");
         let profile = std::env::temp_dir().join(format!("attention-lab-e2e-{port}"));
         let caps = json!({
+            "goog:loggingPrefs": { "browser": "ALL" },
             "goog:chromeOptions": {
                 "binary": "/usr/bin/chromium",
                 "args": [
@@ -65,6 +80,22 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         panic!("could not start a Chromium session through chromedriver: {last_err}");
+    }
+
+    /// The browser console's errors since the last call (console.error, uncaught exceptions,
+    /// failed loads, CSP violations): chromedriver's log endpoint, which W3C WebDriver lacks,
+    /// sent through the session's own connection.
+    pub async fn console_errors(&self) -> Vec<String> {
+        let log = self.client.issue_cmd(BrowserLog).await.expect("the browser log");
+        log.as_array()
+            .map(|entries| {
+                entries
+                    .iter()
+                    .filter(|e| e["level"] == "SEVERE")
+                    .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Load `url` and wait until the app has mounted.

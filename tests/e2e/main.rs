@@ -9,6 +9,7 @@ mod browser;
 mod budget;
 mod classroom;
 mod lesson;
+mod publishing;
 mod robustness;
 mod server;
 mod views;

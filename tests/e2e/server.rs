@@ -17,7 +17,12 @@ pub struct Site {
 impl Site {
     /// Serve the built site at `http://127.0.0.1:<port><prefix>/` (`prefix` "" or "/sub/path").
     pub async fn start(prefix: &str) -> Site {
-        let root = dist_dir();
+        Site::start_in(dist_dir(), prefix).await
+    }
+
+    /// Serve the folder `root` (a build) the same way; its files are read at each request,
+    /// so changing them publishes a new version to the running server.
+    pub async fn start_in(root: PathBuf, prefix: &str) -> Site {
         assert!(
             root.join("index.html").is_file(),
             "{} has no index.html: build the site first (scripts/test.sh does)",

@@ -1,0 +1,145 @@
+//! What a teacher publishes: the release build, served by a plain static server under a
+//! sub-path as a school's web server would, must log nothing wrong anywhere, and a new
+//! publication must reach a tab that is already open.
+
+use crate::browser::Browser;
+use crate::server::{published_dir, Site};
+use attention_lab::settings::{Stage, View};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Wait for the service worker to control the page (it caches the build on first load).
+async fn controlled(b: &Browser) -> bool {
+    let done = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             navigator.serviceWorker.ready.then(() => {
+               if (navigator.serviceWorker.controller) return done(true);
+               navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
+               setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
+             });",
+            vec![],
+        )
+        .await
+        .expect("service worker state");
+    done == true
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn every_view_and_stage_of_the_published_build_logs_no_error_in_either_language() {
+    let site = Site::start_in(published_dir(), "/school/attention-lab").await;
+    let b = Browser::open(1280, 900).await;
+    let mut errors = Vec::new();
+    for lang in ["en", "zh"] {
+        let places = View::ALL.iter().filter(|v| **v != View::Lesson).map(|v| format!("view={}", v.slug()));
+        let stages = Stage::ALL.iter().map(|s| format!("view=lesson&stage={}", s.slug()));
+        for place in stages.chain(places) {
+            b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
+            b.wait_for("canvas[data-drawn='true'], svg").await;
+            // Let late work (the service worker, lazy drawings) finish before reading the log.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            errors.extend(b.console_errors().await.into_iter().map(|e| format!("{lang} {place}: {e}")));
+        }
+    }
+    b.assert_no_panic().await;
+    b.close().await;
+    assert!(errors.is_empty(), "console errors:\n{}", errors.join("\n"));
+}
+
+/// Copy every file of `from` into `to` (made if missing).
+fn copy_build(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read the build").filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("make a folder");
+            copy_build(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy a file");
+        }
+    }
+}
+
+/// The version a build's page declares.
+fn version_of(build: &Path) -> String {
+    let html = std::fs::read_to_string(build.join("index.html")).expect("the page");
+    let needle = r#"name="attention-lab-version" content=""#;
+    let at = html.find(needle).expect("a version in the page") + needle.len();
+    html[at..].split('"').next().unwrap_or_default().to_string()
+}
+
+/// A second publication: the published build with a changed stylesheet, finished again by the
+/// post-build step (a new version, a new service worker listing the same files).
+fn next_publication(dir: &Path) -> PathBuf {
+    let b = dir.join("b");
+    std::fs::create_dir_all(&b).expect("make build B");
+    copy_build(&published_dir(), &b);
+    let css = std::fs::read_dir(&b)
+        .expect("read build B")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "css"))
+        .expect("a stylesheet in the build");
+    let mut text = std::fs::read_to_string(&css).expect("the stylesheet");
+    text.push_str("\n/* build B */\n");
+    std::fs::write(&css, text).expect("change the stylesheet");
+    let status = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/postbuild.py"))
+        .arg(&b)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("python3 runs the post-build step");
+    assert!(status.success(), "the post-build step failed on build B");
+    b
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_new_publication_is_offered_to_an_open_tab_and_reloads_into_it() {
+    let dir = std::env::temp_dir().join(format!("attention-lab-publish-{}", std::process::id()));
+    let folder = dir.join("site");
+    std::fs::create_dir_all(&folder).expect("make the published folder");
+    copy_build(&published_dir(), &folder);
+    let (version_a, build_b) = (version_of(&folder), next_publication(&dir));
+    let version_b = version_of(&build_b);
+    assert_ne!(version_a, version_b, "build B must be a different version");
+
+    let site = Site::start_in(folder.clone(), "/attention-lab").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en")).await;
+    assert!(controlled(&b).await, "the service worker never took control");
+    b.press("?").await;
+    assert_eq!(b.text_of("app-version").await, format!("Version {version_a}"));
+    b.press("\u{E00C}").await; // Esc
+
+    // Publish B into the same folder while the tab is open.
+    copy_build(&build_b, &folder);
+    let started = Instant::now();
+    while b.client.find(fantoccini::Locator::Css("[data-testid='update-offer']")).await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(90), "no offer of the new version within 90 s");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    b.click("update-reload").await;
+    let started = Instant::now();
+    loop {
+        let shown = b
+            .js(
+                "const m = document.querySelector('meta[name=attention-lab-version]'); return m ? m.content : '';",
+                vec![],
+            )
+            .await;
+        if shown == version_b.as_str() && b.client.find(fantoccini::Locator::Css("main")).await.is_ok() {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the page did not reload into version {version_b} (shows {shown})"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert!(b.client.find(fantoccini::Locator::Css("[data-testid='update-offer']")).await.is_err(), "still offered");
+    b.assert_no_panic().await;
+    b.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
