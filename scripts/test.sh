@@ -23,10 +23,10 @@ cargo test --locked --workspace 2>&1 | tee -a "$log"
 step "in-browser tests (wasm-bindgen-test, headless Chromium)"
 cargo test --locked --target wasm32-unknown-unknown --test web 2>&1 | tee -a "$log"
 
-step "release build of the site"
-trunk build --release
+step "release build of the site and its archive, as a teacher publishes it (scripts/build.sh)"
+bash scripts/build.sh
 
-step "end-to-end tests (dist/ in headless Chromium)"
+step "end-to-end tests (dist/ and the unpacked archive in headless Chromium)"
 cargo test --locked --test e2e -- --ignored 2>&1 | tee -a "$log"
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
