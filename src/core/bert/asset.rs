@@ -1,0 +1,274 @@
+//! The trained model's file: named tensors (int8 rows with one f32 scale per row, or plain
+//! f32) and the vocabulary, in one little-endian byte string. The converter writes it with
+//! [`Asset::encode`]; the page reads it with [`Asset::decode`].
+//!
+//! Layout: the 8 magic bytes, a u32 entry count, then per entry: u16 name length, the name
+//! (UTF-8), a u8 kind, u32 rows, u32 cols, and the payload: f32 × rows·cols (kind 0); f32 ×
+//! rows scales then i8 × rows·cols (kind 1); u32 byte length then UTF-8 text (kind 2).
+
+/// A model file the site can load: its name in the published folder, size and SHA-256.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelFile {
+    pub name: &'static str,
+    pub bytes: usize,
+    pub sha256: &'static str,
+}
+
+/// all-MiniLM-L6-v2 as `attention-convert` writes it (the conversion is deterministic).
+pub const MINILM_FILE: ModelFile = ModelFile {
+    name: "minilm-l6.bin",
+    bytes: 23_842_030,
+    sha256: "2a82082af0eca9af42eb0bee666a7a84dce75d71278baac3261c132a26766312",
+};
+
+/// The first bytes of every model file, with the format's version.
+pub const MAGIC: &[u8; 8] = b"ATTNLAB1";
+
+/// One stored tensor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tensor {
+    /// (rows, cols) row-major f32.
+    F32 { rows: usize, cols: usize, data: Vec<f32> },
+    /// (rows, cols) row-major int8; entry (r, c) stands for `data[r·cols + c] · scales[r]`.
+    Int8 { rows: usize, cols: usize, scales: Vec<f32>, data: Vec<i8> },
+    /// Text, such as the vocabulary (one token per line).
+    Text(String),
+}
+
+impl Tensor {
+    /// Symmetric per-row int8 quantisation of the (rows, cols) matrix `data`: each row's
+    /// scale is its largest |value| / 127, so every entry is off by at most half a scale.
+    pub fn quantised(rows: usize, cols: usize, data: &[f32]) -> Tensor {
+        let mut scales = Vec::with_capacity(rows);
+        let mut q = Vec::with_capacity(rows * cols);
+        for row in data.chunks(cols.max(1)).take(rows) {
+            let peak = row.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+            let scale = if peak > 0.0 { peak / 127.0 } else { 1.0 };
+            scales.push(scale);
+            q.extend(row.iter().map(|v| (v / scale).round().clamp(-127.0, 127.0) as i8));
+        }
+        Tensor::Int8 { rows, cols, scales, data: q }
+    }
+
+    /// (rows, cols); text is (0, 0).
+    pub fn dim(&self) -> (usize, usize) {
+        match self {
+            Tensor::F32 { rows, cols, .. } | Tensor::Int8 { rows, cols, .. } => (*rows, *cols),
+            Tensor::Text(_) => (0, 0),
+        }
+    }
+
+    /// The values as f32, row-major (int8 entries times their row's scale); `None` for text.
+    pub fn to_f32(&self) -> Option<Vec<f32>> {
+        match self {
+            Tensor::F32 { data, .. } => Some(data.clone()),
+            Tensor::Int8 { cols, scales, data, .. } => Some(
+                data.chunks(*cols.max(&1))
+                    .zip(scales)
+                    .flat_map(|(row, s)| row.iter().map(move |&q| f32::from(q) * s))
+                    .collect(),
+            ),
+            Tensor::Text(_) => None,
+        }
+    }
+}
+
+/// A model file's entries, in the order they were written.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Asset {
+    pub entries: Vec<(String, Tensor)>,
+}
+
+/// Why bytes are not a model file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AssetError {
+    /// The file does not start with [`MAGIC`]: not a model file, or another format version.
+    NotAModel,
+    /// The file ends inside an entry (a truncated download).
+    Truncated { at: usize },
+    /// An entry that must exist is missing.
+    Missing(String),
+    /// An entry has the wrong shape or kind.
+    Shape { name: String, expected: String, given: (usize, usize) },
+    /// An entry's values are refused by the model (non-finite, say).
+    Invalid { name: String, reason: String },
+    /// An entry's name or text is not UTF-8, or its kind is unknown.
+    Corrupt { at: usize },
+}
+
+impl std::fmt::Display for AssetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotAModel => write!(f, "the file is not an Attention Lab model file (format ATTNLAB1)"),
+            Self::Truncated { at } => write!(f, "the model file ends early, at byte {at}: it is truncated"),
+            Self::Missing(name) => write!(f, "the model file has no tensor {name}"),
+            Self::Shape { name, expected, given } => {
+                write!(f, "{name} must be {expected}, the file has {} × {}", given.0, given.1)
+            }
+            Self::Invalid { name, reason } => write!(f, "{name}: {reason}"),
+            Self::Corrupt { at } => write!(f, "the model file is corrupt at byte {at}"),
+        }
+    }
+}
+
+impl std::error::Error for AssetError {}
+
+impl Asset {
+    /// Add an entry.
+    pub fn push(&mut self, name: impl Into<String>, tensor: Tensor) {
+        self.entries.push((name.into(), tensor));
+    }
+
+    /// The entry called `name`.
+    pub fn get(&self, name: &str) -> Result<&Tensor, AssetError> {
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, t)| t).ok_or_else(|| AssetError::Missing(name.into()))
+    }
+
+    /// Remove the entry called `name` and return it (no copy of a large tensor).
+    pub fn take(&mut self, name: &str) -> Result<Tensor, AssetError> {
+        let at = self.entries.iter().position(|(n, _)| n == name).ok_or_else(|| AssetError::Missing(name.into()))?;
+        Ok(self.entries.swap_remove(at).1)
+    }
+
+    /// The bytes of the file.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend((self.entries.len() as u32).to_le_bytes());
+        for (name, tensor) in &self.entries {
+            out.extend((name.len() as u16).to_le_bytes());
+            out.extend(name.as_bytes());
+            let (kind, (rows, cols)) = match tensor {
+                Tensor::F32 { .. } => (0u8, tensor.dim()),
+                Tensor::Int8 { .. } => (1, tensor.dim()),
+                Tensor::Text(_) => (2, (0, 0)),
+            };
+            out.push(kind);
+            out.extend((rows as u32).to_le_bytes());
+            out.extend((cols as u32).to_le_bytes());
+            match tensor {
+                Tensor::F32 { data, .. } => data.iter().for_each(|v| out.extend(v.to_le_bytes())),
+                Tensor::Int8 { scales, data, .. } => {
+                    scales.iter().for_each(|v| out.extend(v.to_le_bytes()));
+                    out.extend(data.iter().map(|&q| q as u8));
+                }
+                Tensor::Text(text) => {
+                    out.extend((text.len() as u32).to_le_bytes());
+                    out.extend(text.as_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// Read a file written by [`Asset::encode`]; never panics on any bytes.
+    pub fn decode(bytes: &[u8]) -> Result<Asset, AssetError> {
+        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
+            return Err(AssetError::NotAModel);
+        }
+        let mut r = Reader { bytes, at: MAGIC.len() };
+        let count = r.u32()? as usize;
+        let mut asset = Asset::default();
+        for _ in 0..count {
+            let len = usize::from(r.u16()?);
+            let at = r.at;
+            let name = std::str::from_utf8(r.take(len)?).map_err(|_| AssetError::Corrupt { at })?.to_string();
+            let kind = r.take(1)?[0];
+            let (rows, cols) = (r.u32()? as usize, r.u32()? as usize);
+            let cells = rows.checked_mul(cols).ok_or(AssetError::Corrupt { at: r.at })?;
+            let tensor = match kind {
+                0 => Tensor::F32 { rows, cols, data: r.f32s(cells)? },
+                1 => {
+                    let scales = r.f32s(rows)?;
+                    let data = r.take(cells)?.iter().map(|&b| b as i8).collect();
+                    Tensor::Int8 { rows, cols, scales, data }
+                }
+                2 => {
+                    let len = r.u32()? as usize;
+                    let at = r.at;
+                    let text = std::str::from_utf8(r.take(len)?).map_err(|_| AssetError::Corrupt { at })?;
+                    Tensor::Text(text.to_string())
+                }
+                _ => return Err(AssetError::Corrupt { at: r.at }),
+            };
+            asset.push(name, tensor);
+        }
+        Ok(asset)
+    }
+}
+
+/// A cursor over the file's bytes that reports where it ran out.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], AssetError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(AssetError::Truncated { at: self.bytes.len() })?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn u16(&mut self) -> Result<u16, AssetError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn u32(&mut self) -> Result<u32, AssetError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn f32s(&mut self, n: usize) -> Result<Vec<f32>, AssetError> {
+        let bytes = self.take(n.checked_mul(4).ok_or(AssetError::Corrupt { at: self.at })?)?;
+        Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Asset {
+        let mut a = Asset::default();
+        a.push("bias", Tensor::F32 { rows: 1, cols: 3, data: vec![0.5, -1.0, 2.0] });
+        a.push("w", Tensor::quantised(2, 3, &[1.0, -0.5, 0.25, 0.0, 0.0, 0.0]));
+        a.push("vocab", Tensor::Text("[PAD]\n猫\n".into()));
+        a
+    }
+
+    #[test]
+    fn encode_then_decode_is_the_same_asset() {
+        let a = sample();
+        assert_eq!(Asset::decode(&a.encode()), Ok(a));
+    }
+
+    #[test]
+    fn quantisation_keeps_each_row_within_half_a_step() {
+        let data: Vec<f32> = (0..24).map(|i| ((i * 37) % 11) as f32 * 0.13 - 0.6).collect();
+        let t = Tensor::quantised(4, 6, &data);
+        let back = t.to_f32().unwrap();
+        let Tensor::Int8 { scales, .. } = &t else { panic!("int8 expected") };
+        for (r, row) in data.chunks(6).enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                assert!((back[r * 6 + c] - v).abs() <= scales[r] / 2.0 + 1e-7);
+            }
+        }
+        let zero = Tensor::quantised(1, 2, &[0.0, 0.0]);
+        assert_eq!(zero.to_f32().unwrap(), vec![0.0, 0.0], "an all-zero row stays zero");
+    }
+
+    #[test]
+    fn every_truncation_and_wrong_magic_is_an_error_not_a_panic() {
+        let bytes = sample().encode();
+        for cut in 0..bytes.len() {
+            assert!(Asset::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut wrong = bytes.clone();
+        wrong[0] = b'X';
+        assert_eq!(Asset::decode(&wrong), Err(AssetError::NotAModel));
+        assert!(Asset::decode(&bytes[..20]).unwrap_err().to_string().contains("truncated"));
+    }
+}

@@ -1,0 +1,156 @@
+//! all-MiniLM-L6-v2 in memory: its shape, vocabulary, embeddings and six layers, built from
+//! a model file ([`Asset`]). Matrices are stored in the file as PyTorch has them, (out, in),
+//! int8 per output row; here they are dequantised and turned to (in, out) for X · W.
+
+use super::asset::{Asset, AssetError, Tensor};
+use super::layers::{Dense, LayerNorm};
+use super::wordpiece::Vocab;
+use crate::kernels::PackedB;
+use crate::Weights;
+use ndarray::{Array1, Array2};
+use std::sync::Arc;
+
+/// The shape of a BERT encoder.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    pub layers: usize,
+    pub heads: usize,
+    pub d_model: usize,
+    /// Width of the feed-forward layer's hidden part.
+    pub d_ff: usize,
+    /// Learned positions: the longest input, [CLS] and [SEP] included.
+    pub max_positions: usize,
+    pub vocab: usize,
+    /// LayerNorm's epsilon.
+    pub eps: f32,
+}
+
+/// all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384 (d_k 32), FFN 1536.
+pub const MINILM: Config =
+    Config { layers: 6, heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
+
+/// The model's display name, as exports and labels write it.
+pub const MINILM_NAME: &str = "all-MiniLM-L6-v2";
+
+/// One encoder layer: attention, then a two-layer GELU network, each followed by a residual
+/// sum and LayerNorm (post-norm).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layer {
+    pub attention: Arc<Weights>,
+    pub attention_norm: LayerNorm,
+    pub ffn_in: Dense,
+    pub ffn_out: Dense,
+    pub ffn_norm: LayerNorm,
+}
+
+/// The whole model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    pub config: Config,
+    pub vocab: Vocab,
+    /// (vocab, d_model) int8 rows, dequantised one token at a time.
+    word: Tensor,
+    /// (max_positions, d_model).
+    pub position: Array2<f32>,
+    /// The embedding of segment 0 (every token of a single sentence): (d_model).
+    pub segment: Array1<f32>,
+    pub embedding_norm: LayerNorm,
+    pub layers: Vec<Layer>,
+}
+
+impl Model {
+    /// Build the model from its file; any missing or misshapen tensor is an error.
+    pub fn from_asset(mut asset: Asset) -> Result<Model, AssetError> {
+        let c = MINILM;
+        let d = c.d_model;
+        let vocab = match asset.get("vocab")? {
+            Tensor::Text(text) => Vocab::from_lines(text),
+            other => return Err(shape_error("vocab", "text", other)),
+        };
+        if vocab.len() != c.vocab {
+            return Err(AssetError::Shape {
+                name: "vocab".into(),
+                expected: format!("{} lines", c.vocab),
+                given: (vocab.len(), 1),
+            });
+        }
+        let word = asset.take("embeddings.word_embeddings.weight")?;
+        if !matches!(word, Tensor::Int8 { .. }) || word.dim() != (c.vocab, d) {
+            return Err(shape_error("embeddings.word_embeddings.weight", &format!("int8 {} × {d}", c.vocab), &word));
+        }
+        let asset = &asset;
+        let position = matrix(asset, "embeddings.position_embeddings.weight", c.max_positions, d)?;
+        let segment = matrix(asset, "embeddings.token_type_embeddings.weight", 2, d)?.row(0).to_owned();
+        let norm = |prefix: &str| -> Result<LayerNorm, AssetError> {
+            Ok(LayerNorm {
+                gamma: vector(asset, &format!("{prefix}.weight"), d)?,
+                beta: vector(asset, &format!("{prefix}.bias"), d)?,
+                eps: c.eps,
+            })
+        };
+        let embedding_norm = norm("embeddings.LayerNorm")?;
+        let layers = (0..c.layers)
+            .map(|l| {
+                let p = format!("encoder.layer.{l}");
+                let linear =
+                    |name: &str, d_out: usize, d_in: usize| -> Result<(Array2<f32>, Array1<f32>), AssetError> {
+                        let w = matrix(asset, &format!("{p}.{name}.weight"), d_out, d_in)?;
+                        Ok((
+                            w.reversed_axes().as_standard_layout().to_owned(),
+                            vector(asset, &format!("{p}.{name}.bias"), d_out)?,
+                        ))
+                    };
+                let (w_q, b_q) = linear("attention.self.query", d, d)?;
+                let (w_k, b_k) = linear("attention.self.key", d, d)?;
+                let (w_v, b_v) = linear("attention.self.value", d, d)?;
+                let (w_o, b_o) = linear("attention.output.dense", d, d)?;
+                let invalid =
+                    |e: crate::AttnError| AssetError::Invalid { name: format!("{p}.attention"), reason: e.to_string() };
+                let attention = Weights::from_matrices(w_q, w_k, w_v, w_o)
+                    .and_then(|w| w.with_biases([b_q, b_k, b_v, b_o]))
+                    .map_err(invalid)?;
+                let dense = |(w, b): (Array2<f32>, Array1<f32>)| Dense { weight: PackedB::new(w.view()), bias: b };
+                Ok(Layer {
+                    attention: Arc::new(attention),
+                    attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
+                    ffn_in: dense(linear("intermediate.dense", c.d_ff, d)?),
+                    ffn_out: dense(linear("output.dense", d, c.d_ff)?),
+                    ffn_norm: norm(&format!("{p}.output.LayerNorm"))?,
+                })
+            })
+            .collect::<Result<_, AssetError>>()?;
+        Ok(Model { config: c, vocab, word, position, segment, embedding_norm, layers })
+    }
+
+    /// The word embedding of token `id` (a zero row past the vocabulary): (d_model).
+    pub fn word_embedding(&self, id: u32) -> Array1<f32> {
+        let d = self.config.d_model;
+        match &self.word {
+            Tensor::Int8 { scales, data, .. } => {
+                let (row, scale) = (id as usize, scales.get(id as usize).copied().unwrap_or(0.0));
+                match data.get(row * d..(row + 1) * d) {
+                    Some(q) => q.iter().map(|&v| f32::from(v) * scale).collect(),
+                    None => Array1::zeros(d),
+                }
+            }
+            _ => Array1::zeros(d),
+        }
+    }
+}
+
+fn shape_error(name: &str, expected: &str, t: &Tensor) -> AssetError {
+    AssetError::Shape { name: name.into(), expected: expected.into(), given: t.dim() }
+}
+
+/// The (rows, cols) matrix `name`, dequantised if stored as int8.
+fn matrix(asset: &Asset, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, AssetError> {
+    let t = asset.get(name)?;
+    let data = t.to_f32().filter(|_| t.dim() == (rows, cols));
+    let data = data.ok_or_else(|| shape_error(name, &format!("{rows} × {cols}"), t))?;
+    Array2::from_shape_vec((rows, cols), data).map_err(|_| shape_error(name, &format!("{rows} × {cols}"), t))
+}
+
+/// The vector `name` of length `len`, stored as a 1 × len tensor.
+fn vector(asset: &Asset, name: &str, len: usize) -> Result<Array1<f32>, AssetError> {
+    Ok(matrix(asset, name, 1, len)?.row(0).to_owned())
+}

@@ -1,0 +1,112 @@
+//! The trained model against its references: the tokenizer against Hugging Face's on 74
+//! strings, and the int8 forward pass against ONNX Runtime running the fp32 model
+//! (`tests/reference/make_model_fixtures.py`), with the drift that int8 weights cause
+//! measured and bounded, plus the three published sentence similarities.
+//!
+//! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
+
+use attention_lab::core::bert::{forward, similarity, Asset, Model};
+use attention_lab::core::AttentionConfig;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+fn model() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+        Model::from_asset(Asset::decode(&bytes).expect("a model file")).expect("a whole model")
+    })
+}
+
+fn fixture<T: for<'de> Deserialize<'de>>(name: &str) -> T {
+    let path = format!("{}/tests/fixtures/model/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("the fixture")).expect("fixture JSON")
+}
+
+#[derive(Deserialize)]
+struct TokenCase {
+    text: String,
+    tokens: Vec<String>,
+    ids: Vec<u32>,
+}
+
+#[test]
+fn the_tokenizer_equals_the_reference_on_every_fixture_string() {
+    let cases: Vec<TokenCase> = fixture("wordpiece.json");
+    assert!(cases.len() >= 60, "at least 60 strings");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let pieces = model().vocab.encode(&case.text);
+            let tokens: Vec<&str> = pieces.iter().map(|p| p.text.as_str()).collect();
+            let ids: Vec<u32> = pieces.iter().map(|p| p.id).collect();
+            (tokens != case.tokens || ids != case.ids)
+                .then(|| format!("{:?}: got {tokens:?}, reference {:?}", case.text, case.tokens))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+#[derive(Deserialize)]
+struct Sentence {
+    text: String,
+    tokens: Vec<String>,
+    /// [layer][head][row][col]
+    attention: Vec<Vec<Vec<Vec<f32>>>>,
+    pooled: Vec<f32>,
+}
+
+#[derive(Deserialize)]
+struct Reference {
+    sentences: Vec<Sentence>,
+}
+
+/// The tolerances chosen from the measured int8 drift (see the README): the largest
+/// difference of any attention weight, their mean difference, and the pooled embedding's
+/// cosine to the fp32 one.
+const MAX_WEIGHT_DRIFT: f32 = 0.08;
+const MEAN_WEIGHT_DRIFT: f32 = 0.003;
+const MIN_POOLED_COSINE: f32 = 0.995;
+
+#[test]
+fn the_int8_forward_pass_stays_within_the_stated_drift_of_onnx_runtime_fp32() {
+    let reference: Reference = fixture("minilm.json");
+    let (mut worst, mut total, mut count) = (0.0f32, 0.0f64, 0usize);
+    for s in &reference.sentences {
+        let pieces = model().vocab.encode(&s.text);
+        let tokens: Vec<&str> = pieces.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(tokens, s.tokens, "tokens of {:?}", s.text);
+        let enc = forward(model(), pieces, &AttentionConfig::default()).expect("forward");
+        assert_eq!(enc.layers.len(), 6);
+        for (layer, want) in enc.layers.iter().zip(&s.attention) {
+            assert_eq!(layer.trace.heads.len(), 12);
+            for (head, want) in layer.trace.heads.iter().zip(want) {
+                for (row, want) in head.weights.rows().into_iter().zip(want) {
+                    for (got, want) in row.iter().zip(want) {
+                        let d = (got - want).abs();
+                        worst = worst.max(d);
+                        total += f64::from(d);
+                        count += 1;
+                    }
+                }
+            }
+        }
+        let cosine: f32 = enc.pooled.iter().zip(&s.pooled).map(|(a, b)| a * b).sum();
+        assert!(cosine >= MIN_POOLED_COSINE, "{:?}: pooled cosine to fp32 {cosine}", s.text);
+    }
+    let mean = (total / count as f64) as f32;
+    println!("int8 drift of the attention weights: max {worst:.4}, mean {mean:.5} over {count} weights");
+    assert!(worst <= MAX_WEIGHT_DRIFT, "max drift {worst}");
+    assert!(mean <= MEAN_WEIGHT_DRIFT, "mean drift {mean}");
+}
+
+#[test]
+fn the_published_sentence_similarities_come_out_within_a_hundredth() {
+    let encode =
+        |text: &str| forward(model(), model().vocab.encode(text), &AttentionConfig::default()).expect("forward");
+    let [a, b, c] = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."].map(encode);
+    for (got, want) in [(similarity(&a, &b), 0.6660), (similarity(&a, &c), 0.1046), (similarity(&b, &c), 0.1411)] {
+        assert!((got - want).abs() <= 0.01, "similarity {got:.4}, published {want}");
+    }
+}
