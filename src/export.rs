@@ -3,7 +3,8 @@
 //! file can be checked against another implementation), and file names that say what is in
 //! them. Pure text building; the browser download is in the app.
 
-use crate::core::scenario::{Outcome, Scenario};
+use crate::core::bert::MINILM_NAME;
+use crate::core::scenario::{Outcome, Scenario, Source};
 use crate::settings::Stage;
 use ndarray::{Array2, ArrayView2};
 
@@ -88,12 +89,15 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
         ("mask", json_string(t.mask.slug())),
         ("scaled", t.scaled.to_string()),
         ("temperature", number(t.temperature)),
-        ("seed", s.seed.to_string()),
-        ("positional_encoding", s.positional.to_string()),
+    ];
+    if s.source == Source::Random {
+        fields.extend([("seed", s.seed.to_string()), ("positional_encoding", s.positional.to_string())]);
+    }
+    fields.extend([
         ("tokens", json_strings(&o.tokens)),
         ("kv_tokens", json_strings(&o.kv_tokens)),
         ("x", json_matrix(t.x.view())),
-    ];
+    ]);
     if let Some(x_kv) = &t.x_kv {
         fields.push(("x_kv", json_matrix(x_kv.view())));
     }
@@ -103,6 +107,27 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
         ("w_v", json_matrix(o.weights.w_v.view())),
         ("w_o", json_matrix(o.weights.w_o.view())),
     ]);
+    if let Some(biases) = &o.weights.biases {
+        let vector =
+            |b: &ndarray::Array1<f32>| format!("[{}]", b.iter().map(|v| number(*v)).collect::<Vec<_>>().join(","));
+        fields.extend(["b_q", "b_k", "b_v", "b_o"].into_iter().zip(biases.iter().map(vector)));
+    }
+    if let Some(encoding) = &o.encoding {
+        // Every layer's weights, heads × n × n, so the whole model's attention can be checked.
+        let layers: Vec<String> = encoding
+            .layers
+            .iter()
+            .map(|l| {
+                let heads: Vec<String> = l.trace.heads.iter().map(|h| json_matrix(h.weights.view())).collect();
+                format!("{{\"weights\":[{}]}}", heads.join(","))
+            })
+            .collect();
+        fields.extend([
+            ("model", json_string(MINILM_NAME)),
+            ("layer", (s.layer + 1).to_string()),
+            ("layers", format!("[{}]", layers.join(","))),
+        ]);
+    }
     let expected = [
         ("q", json_matrix(t.q.view())),
         ("k", json_matrix(t.k.view())),
@@ -122,7 +147,10 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
 /// "attention-lab_softmax_d64-h4-seed42-causal_weights-head1": what is in the file, from the
 /// stage, the scenario and `what` (a stable slug, never translated text).
 pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
-    let mut stem = format!("attention-lab_{}_d{}-h{}-seed{}", stage.slug(), s.d_model, s.heads, s.seed);
+    let mut stem = match s.source {
+        Source::Random => format!("attention-lab_{}_d{}-h{}-seed{}", stage.slug(), s.d_model, s.heads, s.seed),
+        Source::Minilm => format!("attention-lab_{}_minilm-layer{}", stage.slug(), s.layer + 1),
+    };
     if s.mask != crate::core::attention::Mask::None {
         stem.push('-');
         stem.push_str(s.mask.slug());
@@ -130,7 +158,7 @@ pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
     if !s.scaled {
         stem.push_str("-unscaled");
     }
-    if s.kv_text.is_some() {
+    if s.kv_text.is_some() && s.source == Source::Random {
         stem.push_str("-cross");
     }
     let what: String =

@@ -110,3 +110,30 @@ fn the_published_sentence_similarities_come_out_within_a_hundredth() {
         assert!((got - want).abs() <= 0.01, "similarity {got:.4}, published {want}");
     }
 }
+
+#[test]
+fn the_case_study_measures_every_head_and_layer_one_keeps_the_order() {
+    use attention_lab::core::bert::study::case_study;
+    let sentences = [
+        "The animal didn't cross the street because it was too tired",
+        "The animal didn't cross the street because it was too wide",
+    ];
+    let study = case_study(model(), sentences, ["it", "animal", "street"], 5).expect("the study");
+    assert_eq!(study.weights.len(), 72);
+    assert!(study.one_word_apart);
+    // In layer 1 the scores from "it" to the shared tokens are equal in both sentences: the
+    // ratio of the two weights must be the same (only the softmax's denominator changed).
+    for w in study.weights.iter().filter(|w| w.layer == 0 && w.first.1 > 1e-4) {
+        let (r1, r2) = (w.first.0 / w.first.1, w.second.0 / w.second.1);
+        assert!((r1 - r2).abs() <= 1e-3 * r1.max(1.0), "layer 1 head {}: {r1} vs {r2}", w.head + 1);
+        assert!(!w.flips());
+    }
+    let reference: Reference = fixture("minilm.json");
+    // The same weights as ONNX Runtime reports for sentence 1, to the int8 drift.
+    let it = study.positions[0];
+    for w in &study.weights {
+        let row = &reference.sentences[0].attention[w.layer][w.head][it.query];
+        assert!((w.first.0 - row[it.a]).abs() <= MAX_WEIGHT_DRIFT && (w.first.1 - row[it.b]).abs() <= MAX_WEIGHT_DRIFT);
+    }
+    assert!(study.findings.movers.len() == 5);
+}

@@ -15,6 +15,7 @@ mod formulas;
 mod header;
 mod hooks;
 mod keys;
+mod model_loader;
 pub mod page;
 mod root;
 mod saturation;

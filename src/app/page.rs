@@ -4,8 +4,9 @@
 
 use super::hooks::{timed, Work};
 use crate::chart::ink::Ink;
+use crate::core::bert::{Encoding, Model};
 use crate::core::embed::EmbeddingTable;
-use crate::core::scenario::{attend, prepare, Outcome};
+use crate::core::scenario::{attend, encode, layer_outcome, prepare, Outcome, Scenario, Source};
 use crate::core::weights::Weights;
 use crate::export::file_stem;
 use crate::i18n::{t, Lang, Text};
@@ -50,6 +51,46 @@ pub struct Page {
     /// Chart colours of the theme shown, read from the stylesheet by `App` each time the theme
     /// changes (charts redraw when it does).
     pub ink: RwSignal<Ink>,
+    /// The trained model: not asked for, on its way, ready, or failed.
+    pub model: RwSignal<ModelState>,
+    /// The trained model's forward pass on the sentence (every layer), when the model is ready
+    /// and trained weights or the model view are shown.
+    pub encoding: Memo<Option<Result<Shared<Encoding>, String>>>,
+}
+
+/// Where the trained model is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ModelState {
+    /// Nobody asked for it yet: nothing is downloaded.
+    #[default]
+    Idle,
+    /// Downloading (or reading from the browser's cache): bytes so far of the total.
+    Loading {
+        received: usize,
+        total: usize,
+    },
+    Ready(Shared<Model>),
+    /// Why it could not be loaded (shown with a retry button).
+    Failed(super::model_loader::LoadError),
+}
+
+impl ModelState {
+    /// The model, if ready.
+    pub fn ready(&self) -> Option<Arc<Model>> {
+        match self {
+            ModelState::Ready(m) => Some(Arc::clone(&m.0)),
+            _ => None,
+        }
+    }
+}
+
+/// Why the settings shown have no outcome of their own.
+#[derive(Debug, Clone, PartialEq)]
+enum Refusal {
+    /// Trained weights are asked for and the model is still loading (or failed: its own
+    /// message says so): the last outcome stays, with its own label.
+    Waiting,
+    Error(String),
 }
 
 impl Page {
@@ -71,16 +112,53 @@ impl Page {
         });
         // Token embeddings already made, kept across sentences like the weights.
         let table = StoredValue::new(EmbeddingTable::default());
-        let computed = Memo::new(move |_| {
-            let computed = scenario.with(|s| {
-                let w: Arc<Weights> = weights.with(|w| w.as_ref().map(|w| Arc::clone(&w.0)).map_err(Clone::clone))?;
-                timed(Work::Compute, || {
-                    let prepared = table.try_update_value(|t| prepare(s, max_tokens, t));
-                    let prepared = prepared.ok_or_else(|| "the page is closing".to_string())?;
-                    prepared.and_then(|inputs| attend(s, inputs, w)).map_err(|e| e.to_string())
-                })
+        let model = RwSignal::new(ModelState::Idle);
+        let ready = Memo::new(move |_| model.with(|m| m.ready().map(Shared)));
+        // The forward pass depends on the sentence and the attention switches, not the layer.
+        let encode_key = Memo::new(move |_| {
+            settings.with(|s| {
+                let wanted = s.source == Source::Minilm || s.view.needs_model();
+                wanted.then(|| Scenario { layer: 0, source: Source::Minilm, ..s.scenario() })
+            })
+        });
+        let encoding = Memo::new(move |_| {
+            let model = ready.get()?;
+            let encoded = encode_key.with(|key| {
+                let s = key.as_ref()?;
+                Some(
+                    timed(Work::Compute, || encode(s, &model.0))
+                        .map(|e| Shared(Arc::new(e)))
+                        .map_err(|e| e.to_string()),
+                )
             });
+            if encoded.is_some() {
+                COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
+            }
+            encoded
+        });
+        let random = move |s: &Scenario| -> Result<Outcome, Refusal> {
+            let w: Arc<Weights> =
+                weights.with(|w| w.as_ref().map(|w| Arc::clone(&w.0)).map_err(|e| Refusal::Error(e.clone())))?;
             COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
+            timed(Work::Compute, || {
+                let prepared = table.try_update_value(|t| prepare(s, max_tokens, t));
+                let prepared = prepared.ok_or_else(|| "the page is closing".to_string())?;
+                prepared.and_then(|inputs| attend(s, inputs, w)).map_err(|e| e.to_string())
+            })
+            .map_err(Refusal::Error)
+        };
+        let computed = Memo::new(move |_| {
+            let computed = scenario.with(|s| match (s.source, ready.get(), encoding.get()) {
+                (Source::Random, ..) => random(s),
+                (Source::Minilm, Some(model), Some(encoded)) => {
+                    let encoded = encoded.map_err(Refusal::Error)?;
+                    layer_outcome(s, &model.0, encoded.0).map_err(|e| Refusal::Error(e.to_string()))
+                }
+                // The trained model is on its way: random weights meanwhile, labelled as such.
+                (Source::Minilm, ..) => {
+                    random(&Scenario { source: Source::Random, ..s.clone() }).map_err(|_| Refusal::Waiting)
+                }
+            });
             computed.map(|o| Shared(Arc::new(o)))
         });
         let outcome = Memo::new(move |prev: Option<&Option<Shared>>| match computed.get() {
@@ -88,11 +166,27 @@ impl Page {
             Err(_) => prev.cloned().flatten(),
         });
         let tokens = Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
-        let error = Memo::new(move |_| computed.with(|c| c.as_ref().err().cloned()));
+        let error = Memo::new(move |_| {
+            computed.with(|c| match c {
+                Err(Refusal::Error(e)) => Some(e.clone()),
+                _ => None,
+            })
+        });
         let lang = Memo::new(move |_| settings.with(|s| s.lang));
         let prefers_dark = RwSignal::new(false);
         let shown = Memo::new(move |_| resolve(settings.with(|s| s.theme), prefers_dark.get()));
-        Self { settings, outcome, tokens, error, lang, prefers_dark, shown, ink: RwSignal::new(Ink::PLAIN) }
+        Self {
+            settings,
+            outcome,
+            tokens,
+            error,
+            lang,
+            prefers_dark,
+            shown,
+            ink: RwSignal::new(Ink::PLAIN),
+            model,
+            encoding,
+        }
     }
 
     /// Change the settings through one of their setters, which says whether it accepted the
@@ -230,6 +324,18 @@ mod tests {
         page.apply(|s| s.set_seed(7));
         let after_seed = weights(&page).expect("computed");
         assert!(!Arc::ptr_eq(&first, &after_seed) && *after_seed != *first);
+    }
+
+    #[test]
+    fn while_the_trained_model_loads_random_weights_are_shown_and_labelled_as_such() {
+        let owner = Owner::new();
+        owner.set();
+        let page = Page::new(Settings::new(Lang::En));
+        page.apply(|s| s.set_source(Source::Minilm));
+        let shown = page.outcome.get().expect("an outcome meanwhile");
+        assert_eq!(shown.0.scenario.source, Source::Random, "its own scenario says random");
+        assert_eq!(page.error.get(), None, "waiting is not an error");
+        assert_eq!(page.encoding.get(), None, "no model, no forward pass");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::controls::Controls;
 use super::header::Header;
 use super::keys::{listen, ShortcutHelp};
+use super::model_loader::load_when_asked as load_model_when_asked;
 use super::page::{use_page, Page};
 use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
 use super::url_sync::{from_location, sync_url};
@@ -60,6 +61,7 @@ pub fn App() -> impl IntoView {
     let help = RwSignal::new(false);
     sync_url(page, set_notice);
     let updates = watch_for_updates();
+    load_model_when_asked(page);
     listen(page, help);
     follow_color_scheme(page);
 

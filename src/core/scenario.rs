@@ -2,6 +2,7 @@
 //! makes per change.
 
 use super::attention::{head_width, run, AttentionConfig, Mask};
+use super::bert::{forward, Encoding, Model, MINILM};
 use super::embed::{positional_encoding, EmbeddingTable};
 use super::error::AttnError;
 use super::tokenize::tokenize;
@@ -9,6 +10,22 @@ use super::trace::Trace;
 use super::weights::Weights;
 use ndarray::Array2;
 use std::sync::Arc;
+
+crate::slugged! {
+    /// Where the weights come from.
+    #[derive(Default)]
+    pub enum Source {
+        /// Seeded random weights (and embeddings): the maths is real, what attends to what
+        /// means nothing.
+        #[default]
+        Random = "random",
+        /// The pretrained all-MiniLM-L6-v2: six layers of twelve heads that learned from text.
+        Minilm = "minilm",
+    }
+}
+
+/// The most tokens the trained model reads here, [CLS] and [SEP] included.
+pub const MAX_MODEL_TOKENS: usize = 128;
 
 /// Every setting that determines the picture.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +43,11 @@ pub struct Scenario {
     pub mask: Mask,
     pub scaled: bool,
     pub temperature: f32,
+    /// Random or trained weights. With trained ones, d_model, heads, the seed and the
+    /// positional switch are the model's own and the fields above are not used.
+    pub source: Source,
+    /// The trained model's layer shown, 0-based.
+    pub layer: usize,
 }
 
 impl Default for Scenario {
@@ -40,11 +62,29 @@ impl Default for Scenario {
             mask: Mask::None,
             scaled: true,
             temperature: 1.0,
+            source: Source::Random,
+            layer: 0,
         }
     }
 }
 
 impl Scenario {
+    /// The model width of the weights in use.
+    pub fn width(&self) -> usize {
+        match self.source {
+            Source::Random => self.d_model,
+            Source::Minilm => MINILM.d_model,
+        }
+    }
+
+    /// The number of heads of the weights in use.
+    pub fn head_count(&self) -> usize {
+        match self.source {
+            Source::Random => self.heads,
+            Source::Minilm => MINILM.heads,
+        }
+    }
+
     /// How attention is run: heads, mask, scaling, temperature.
     pub fn config(&self) -> AttentionConfig {
         AttentionConfig {
@@ -75,6 +115,8 @@ pub struct Outcome {
     /// Shared: the page keeps one set per (d_model, seed) across sentences.
     pub weights: Arc<Weights>,
     pub trace: Trace,
+    /// With trained weights: the whole forward pass, every layer (`trace` is the layer shown).
+    pub encoding: Option<Arc<Encoding>>,
 }
 
 /// A scenario's tokens and input matrices: everything before attention except the weights.
@@ -128,7 +170,40 @@ pub fn attend(s: &Scenario, inputs: Inputs, weights: Arc<Weights>) -> Result<Out
     let Inputs { tokens, kv_tokens, embedding, positional, x, x_kv } = inputs;
     let trace = run(&x, x_kv.as_ref(), &weights, &s.config()).map_err(ScenarioError::Attention)?;
     let kv_tokens = kv_tokens.unwrap_or_else(|| tokens.clone());
-    Ok(Outcome { scenario: s.clone(), tokens, kv_tokens, embedding, positional, weights, trace })
+    Ok(Outcome { scenario: s.clone(), tokens, kv_tokens, embedding, positional, weights, trace, encoding: None })
+}
+
+/// The trained model on the query sentence, every layer kept; the scenario's mask, scaling and
+/// temperature apply to every layer. At most [`MAX_MODEL_TOKENS`] tokens.
+pub fn encode(s: &Scenario, model: &Model) -> Result<Encoding, ScenarioError> {
+    let pieces = model.vocab.encode(&s.text);
+    if pieces.len() <= 2 {
+        return Err(ScenarioError::NoTokens { which: "query" });
+    }
+    if pieces.len() > MAX_MODEL_TOKENS {
+        return Err(ScenarioError::TooManyTokens { which: "query", max: MAX_MODEL_TOKENS, given: pieces.len() });
+    }
+    forward(model, pieces, &s.config()).map_err(ScenarioError::Attention)
+}
+
+/// The outcome of layer `s.layer` (the last layer if past the end) of an encoding made by
+/// [`encode`] with `model`.
+pub fn layer_outcome(s: &Scenario, model: &Model, encoding: Arc<Encoding>) -> Result<Outcome, ScenarioError> {
+    let layer = s.layer.min(model.layers.len().saturating_sub(1));
+    let (Some(trace), Some(weights)) = (encoding.layers.get(layer), model.layers.get(layer)) else {
+        return Err(ScenarioError::Attention(AttnError::EmptySequence { which: "layer" }));
+    };
+    let tokens: Vec<String> = encoding.pieces.iter().map(|p| p.text.clone()).collect();
+    Ok(Outcome {
+        scenario: s.clone(),
+        kv_tokens: tokens.clone(),
+        tokens,
+        embedding: encoding.word.clone(),
+        positional: Some(encoding.position.clone()),
+        weights: Arc::clone(&weights.attention),
+        trace: trace.trace.clone(),
+        encoding: Some(encoding),
+    })
 }
 
 /// Tokenise, embed, make the weights and run attention. `max_tokens` bounds each sentence.

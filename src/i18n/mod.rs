@@ -26,10 +26,12 @@ use catalogue;
 
 mod classroom;
 mod lesson;
+mod model;
 mod views;
 
 pub use classroom::ClassMsg;
 pub use lesson::Msg;
+pub use model::ModelMsg;
 pub use views::ViewMsg;
 
 crate::slugged! {
@@ -110,7 +112,8 @@ mod tests {
         let lesson = Msg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
         let class = ClassMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
         let views = ViewMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        lesson.chain(class).chain(views)
+        let model = ModelMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
+        lesson.chain(class).chain(views).chain(model)
     }
 
     #[test]

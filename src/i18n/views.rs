@@ -11,6 +11,8 @@ super::catalogue! {
         NavPatterns => ("Head patterns", "注意力头模式"),
         NavGraph => ("As a graph", "图视角"),
         NavComplexity => ("The O(n²) wall", "O(n²) 之墙"),
+        NavModel => ("Trained model", "训练好的模型"),
+        NavCoref => ("it → animal?", "it → animal？"),
 
         VarTitle => ("Why divide by √d_k: the variance experiment", "为什么除以 √d_k：方差实验"),
         VarIntro => (

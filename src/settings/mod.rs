@@ -11,10 +11,12 @@ pub use limits::*;
 pub use nav::{Stage, Theme, View};
 
 use crate::core::attention::Mask;
+use crate::core::bert::{wordpiece::words, Vocab, MINILM};
 use crate::core::saturation::snap_dk;
-use crate::core::scenario::Scenario;
+use crate::core::scenario::{Scenario, Source, MAX_MODEL_TOKENS};
 use crate::core::tokenize::tokenize;
 use crate::i18n::Lang;
+use std::sync::Arc;
 
 /// The whole state of the page.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +60,52 @@ pub struct Settings {
     /// The query row highlighted in the softmax stage, 0-based, below the token count.
     pub query: usize,
     pub lang: Lang,
+    /// Random or trained weights.
+    pub source: Source,
+    /// The trained model's layer shown, 0-based, below its layer count.
+    pub layer: usize,
+    /// The trained model's vocabulary once loaded (not part of a link): with trained weights,
+    /// sentences are counted in its tokens.
+    pub vocab: Option<Arc<Vocab>>,
+    /// The case study's two sentences and its three words.
+    pub study: Study,
+}
+
+/// The "it → animal" case study: two sentences, the token read from and two tokens it may
+/// read (as typed; matched against the trained model's tokens).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Study {
+    pub sentences: [String; 2],
+    /// The query word, then the two targets.
+    pub words: [String; 3],
+}
+
+impl Default for Study {
+    fn default() -> Self {
+        Self {
+            sentences: [
+                "The animal didn't cross the street because it was too tired".into(),
+                "The animal didn't cross the street because it was too wide".into(),
+            ],
+            words: ["it".into(), "animal".into(), "street".into()],
+        }
+    }
+}
+
+impl Study {
+    /// Sentence `which` (0 or 1), if it has words and at most as many as the model reads.
+    pub fn set_sentence(&mut self, which: usize, text: &str) -> bool {
+        let fits = (1..=MAX_MODEL_TOKENS - 2).contains(&words(text).len());
+        let slot = self.sentences.get_mut(which).filter(|_| fits);
+        slot.map(|s| *s = text.to_string()).is_some()
+    }
+
+    /// Word `which` (0 = query, 1 and 2 = targets), if it is one word.
+    pub fn set_word(&mut self, which: usize, word: &str) -> bool {
+        let one = words(word).len() == 1;
+        let slot = self.words.get_mut(which).filter(|_| one);
+        slot.map(|w| *w = word.trim().to_string()).is_some()
+    }
 }
 
 /// Why a sentence cannot be drawn.
@@ -65,15 +113,20 @@ pub struct Settings {
 pub enum SentenceProblem {
     /// No tokens at all (empty or only spaces).
     NoTokens,
-    /// More than [`MAX_TOKENS`]; holds the count.
-    TooMany(usize),
+    /// More tokens than the weights in use can show: how many, and the most allowed.
+    TooMany { n: usize, max: usize },
 }
 
 /// The number of tokens of `text`, if the site can draw it: 1 to [`MAX_TOKENS`].
 pub fn check_sentence(text: &str) -> Result<usize, SentenceProblem> {
-    match tokenize(text).len() {
+    within(tokenize(text).len(), MAX_TOKENS)
+}
+
+/// `n` tokens if 1 ≤ n ≤ `max`.
+fn within(n: usize, max: usize) -> Result<usize, SentenceProblem> {
+    match n {
         0 => Err(SentenceProblem::NoTokens),
-        n if n > MAX_TOKENS => Err(SentenceProblem::TooMany(n)),
+        n if n > max => Err(SentenceProblem::TooMany { n, max }),
         n => Ok(n),
     }
 }
@@ -137,6 +190,10 @@ impl Settings {
             head: 0,
             query: 0,
             lang,
+            source: Source::Random,
+            layer: 0,
+            vocab: None,
+            study: Study::default(),
         }
     }
 
@@ -152,18 +209,92 @@ impl Settings {
             mask: self.mask,
             scaled: self.scaled,
             temperature: self.temperature,
+            source: self.source,
+            layer: self.layer,
+        }
+    }
+
+    /// The number of tokens of `text` with the weights in use: the trained model's WordPiece
+    /// tokens with [CLS] and [SEP] (before its vocabulary arrives, its words and those two, a
+    /// lower bound), else the site's own tokens.
+    pub fn count_tokens(&self, text: &str) -> usize {
+        match (self.source, &self.vocab) {
+            (Source::Random, _) => tokenize(text).len(),
+            (Source::Minilm, Some(vocab)) => vocab.encode(text).len(),
+            (Source::Minilm, None) => words(text).len() + 2,
+        }
+    }
+
+    /// The tokens of `text` as [`Settings::count_tokens`] counts them (before the trained
+    /// model's vocabulary arrives: its words, between [CLS] and [SEP]).
+    pub fn tokens(&self, text: &str) -> Vec<String> {
+        match (self.source, &self.vocab) {
+            (Source::Random, _) => tokenize(text),
+            (Source::Minilm, Some(vocab)) => vocab.encode(text).into_iter().map(|p| p.text).collect(),
+            (Source::Minilm, None) => {
+                let inner = words(text).into_iter();
+                std::iter::once("[CLS]".to_string()).chain(inner).chain(std::iter::once("[SEP]".to_string())).collect()
+            }
+        }
+    }
+
+    /// The number of tokens of `text` if it can be drawn with the weights in use.
+    pub fn check(&self, text: &str) -> Result<usize, SentenceProblem> {
+        match self.source {
+            Source::Random => check_sentence(text),
+            // [CLS] and [SEP] alone are not a sentence.
+            Source::Minilm => match self.count_tokens(text) {
+                n if n <= 2 => Err(SentenceProblem::NoTokens),
+                n => within(n, MAX_MODEL_TOKENS),
+            },
         }
     }
 
     /// The number of tokens of the query sentence.
     pub fn token_count(&self) -> usize {
-        tokenize(&self.text).len()
+        self.count_tokens(&self.text)
+    }
+
+    /// The number of heads of the weights in use.
+    pub fn head_count(&self) -> usize {
+        match self.source {
+            Source::Random => self.heads,
+            Source::Minilm => MINILM.heads,
+        }
+    }
+
+    /// Random or trained weights; the head, query, spotlight and anchor stay within range.
+    pub fn set_source(&mut self, source: Source) -> bool {
+        self.source = source;
+        self.head = self.head.min(self.head_count() - 1);
+        self.clamp_indices();
+        true
+    }
+
+    /// The trained model's layer shown (0-based), if it has it.
+    pub fn set_layer(&mut self, layer: usize) -> bool {
+        (layer < MINILM.layers).then(|| self.layer = layer).is_some()
+    }
+
+    /// Once the trained model has loaded: count its tokens exactly from now on.
+    pub fn set_vocab(&mut self, vocab: Arc<Vocab>) -> bool {
+        self.vocab = Some(vocab);
+        self.clamp_indices();
+        true
+    }
+
+    /// The query, anchor and spotlight within the sentence's tokens.
+    fn clamp_indices(&mut self) {
+        let n = self.token_count().max(1);
+        self.query = self.query.min(n - 1);
+        self.anchor = self.anchor.min(n - 1);
+        self.spot = self.spot.filter(|s| *s < n);
     }
 
     /// Use `text` as the sentence if it can be drawn; the chosen query, spotlight and anchor
     /// stay within its tokens.
     pub fn set_text(&mut self, text: &str) -> Result<(), SentenceProblem> {
-        let n = check_sentence(text)?;
+        let n = self.check(text)?;
         self.text = text.to_string();
         self.query = self.query.min(n - 1);
         self.anchor = self.anchor.min(n - 1);
@@ -195,7 +326,7 @@ impl Settings {
             return false;
         }
         self.heads = heads;
-        self.head = self.head.min(heads - 1);
+        self.head = self.head.min(self.head_count() - 1);
         true
     }
 
@@ -242,9 +373,9 @@ impl Settings {
         TILE_CHOICES.contains(&tile).then(|| self.tile = tile).is_some()
     }
 
-    /// The head shown (0-based), if the model has it.
+    /// The head shown (0-based), if the weights in use have it.
     pub fn set_head(&mut self, head: usize) -> bool {
-        (head < self.heads).then(|| self.head = head).is_some()
+        (head < self.head_count()).then(|| self.head = head).is_some()
     }
 
     /// The query row (0-based), if the sentence has it.
@@ -290,7 +421,10 @@ mod tests {
     fn the_token_limit_is_one_to_max() {
         assert_eq!(check_sentence("  "), Err(SentenceProblem::NoTokens));
         assert_eq!(check_sentence(&"a ".repeat(MAX_TOKENS)), Ok(MAX_TOKENS));
-        assert_eq!(check_sentence(&"a ".repeat(MAX_TOKENS + 1)), Err(SentenceProblem::TooMany(MAX_TOKENS + 1)));
+        assert_eq!(
+            check_sentence(&"a ".repeat(MAX_TOKENS + 1)),
+            Err(SentenceProblem::TooMany { n: MAX_TOKENS + 1, max: MAX_TOKENS })
+        );
     }
 
     #[test]
@@ -346,6 +480,32 @@ mod tests {
         assert!(s.set_text("my own words").is_ok());
         s.switch_language();
         assert_eq!((s.lang, s.text.as_str()), (Lang::En, "my own words"));
+    }
+
+    #[test]
+    fn trained_weights_have_their_own_heads_layers_and_token_count() {
+        let mut s = Settings::new(Lang::En);
+        assert!(!s.set_head(11), "random weights have 4 heads");
+        assert!(s.set_source(Source::Minilm));
+        assert!(s.set_head(11) && !s.set_head(12));
+        assert!(s.set_layer(5) && !s.set_layer(6));
+        // Before the vocabulary arrives: the words between [CLS] and [SEP].
+        assert_eq!(s.token_count(), 15);
+        assert_eq!(s.check("   "), Err(SentenceProblem::NoTokens));
+        assert_eq!(s.check(&"a ".repeat(127)), Err(SentenceProblem::TooMany { n: 129, max: MAX_MODEL_TOKENS }));
+        assert!(s.set_text(&"a ".repeat(100)).is_ok(), "100 words: more than the 64 random weights allow");
+        s.set_vocab(Arc::new(Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n")));
+        assert_eq!(s.tokens("a b"), ["[CLS]", "a", "[UNK]", "[SEP]"]);
+        assert!(s.set_source(Source::Random) && s.head == 3, "back to 4 heads: head 12 becomes head 4");
+    }
+
+    #[test]
+    fn the_study_keeps_sentences_and_single_words() {
+        let mut study = Study::default();
+        assert!(study.set_word(1, " Animal ") && study.words[1] == "Animal");
+        assert!(!study.set_word(2, "two words") && !study.set_word(3, "x"));
+        assert!(!study.set_sentence(0, "  ") && !study.set_sentence(2, "fine"));
+        assert!(study.set_sentence(1, "The cat sat."));
     }
 
     #[test]

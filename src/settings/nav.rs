@@ -16,6 +16,13 @@ crate::slugged! {
     }
 }
 
+impl View {
+    /// Views about the trained model: opening one asks for it.
+    pub fn needs_model(self) -> bool {
+        matches!(self, View::Model | View::Coref)
+    }
+}
+
 impl Stage {
     /// The next stage, or `None` at the last.
     pub fn next(self) -> Option<Self> {
@@ -39,6 +46,10 @@ crate::slugged! {
         Patterns = "patterns",
         Graph = "graph",
         Complexity = "complexity",
+        /// Every head of every layer of the trained model at once.
+        Model = "model",
+        /// The "it → animal" case study on the trained model.
+        Coref = "coref",
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::{format_temperature, Settings, Stage, Theme, View};
 use crate::core::attention::Mask;
+use crate::core::scenario::Source;
 use crate::i18n::Lang;
 use crate::number::parse_decimal;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -37,13 +38,24 @@ pub struct Key {
 }
 
 /// Every key, in the order it is written and read. Order matters when reading: `lang` first
-/// (it decides the default sentences), `d` before `h`, `h` before `head`, `text` before the
-/// indices into it.
+/// (it decides the default sentences), `model` before the sentence and the head, `d` before
+/// `h`, `h` before `head`, `text` before the indices into it.
 pub const KEYS: &[Key] = &[
     Key {
         name: "lang",
         write: |s| Some(s.lang.slug().into()),
         read: |s, v| Lang::from_slug(v).map(|l| s.lang = l).is_some(),
+    },
+    // Before the sentence and the head: the weights decide how tokens and heads are counted.
+    Key {
+        name: "model",
+        write: |s| Some(s.source.slug().into()),
+        read: |s, v| Source::from_slug(v).is_some_and(|m| s.set_source(m)),
+    },
+    Key {
+        name: "layer",
+        write: |s| Some((s.layer + 1).to_string()),
+        read: |s, v| index(v).is_some_and(|l| s.set_layer(l)),
     },
     Key { name: "text", write: |s| Some(s.text.clone()), read: |s, v| s.set_text(v).is_ok() },
     // Always written: the self/causal/cross view shows the second sentence even when off.
@@ -121,6 +133,18 @@ pub const KEYS: &[Key] = &[
         write: |s| Some(s.theme.slug().into()),
         read: |s, v| Theme::from_slug(v).map(|t| s.theme = t).is_some(),
     },
+    Key { name: "c1", write: |s| Some(s.study.sentences[0].clone()), read: |s, v| s.study.set_sentence(0, v) },
+    Key { name: "c2", write: |s| Some(s.study.sentences[1].clone()), read: |s, v| s.study.set_sentence(1, v) },
+    Key {
+        name: "cw",
+        write: |s| Some(s.study.words.join(",")),
+        read: |s, v| {
+            let words: Vec<&str> = v.split(',').collect();
+            let mut study = s.study.clone();
+            let ok = words.len() == 3 && words.iter().enumerate().all(|(i, w)| study.set_word(i, w));
+            ok.then(|| s.study = study).is_some()
+        },
+    },
     Key {
         name: "anchor",
         write: |s| Some((s.anchor + 1).to_string()),
@@ -185,6 +209,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Study;
 
     #[test]
     fn round_trip_through_the_query() {
@@ -213,9 +238,22 @@ mod tests {
         s.stage = Stage::Softmax;
         s.head = 3;
         s.query = 2;
+        s.study.sentences[1] = "A cat, then & a dog".into();
+        s.study.words = ["cat".into(), "dog".into(), "then".into()];
         let (back, ignored) = Settings::from_query(&s.to_query(), Lang::En);
         assert_eq!(back, s);
         assert!(ignored.is_empty(), "{ignored:?}");
+    }
+
+    #[test]
+    fn trained_weights_and_their_layer_round_trip_and_garbage_is_named() {
+        let mut s = Settings::new(Lang::En);
+        assert!(s.set_source(Source::Minilm) && s.set_layer(2) && s.set_head(11));
+        let (back, ignored) = Settings::from_query(&s.to_query(), Lang::En);
+        assert_eq!((back.source, back.layer, back.head, ignored.len()), (Source::Minilm, 2, 11, 0));
+        let (bad, ignored) = Settings::from_query("model=gpt9&layer=7&cw=a,b", Lang::En);
+        assert_eq!((bad.source, bad.layer, &bad.study.words), (Source::Random, 0, &Study::default().words));
+        assert_eq!(ignored, ["model", "layer", "cw"]);
     }
 
     #[test]

@@ -184,6 +184,46 @@ impl Browser {
         .await;
     }
 
+    /// Choose the option `value` of the select `id`, as a user does (it fires `change`).
+    pub async fn choose(&self, id: &str, value: &str) {
+        let el = self.wait_for(&format!("[data-testid='{id}']")).await;
+        el.select_by_value(value).await.unwrap_or_else(|e| panic!("choose {value} in {id}: {e}"));
+    }
+
+    /// From now on, record each file the page offers to save instead of saving it, and keep
+    /// the Blob behind each object URL (the page's own CSP rightly forbids fetching blob: or
+    /// data: URLs); [`Browser::downloads`] reads them.
+    pub async fn catch_downloads(&self) {
+        self.js(
+            "window.__downloads = []; window.__blobs = {};
+             const make = URL.createObjectURL.bind(URL);
+             URL.createObjectURL = b => { const u = make(b); window.__blobs[u] = b; return u; };
+             HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, href: this.href }); };",
+            vec![],
+        )
+        .await;
+    }
+
+    /// The files offered since [`Browser::catch_downloads`]: `{name, head (first 8 bytes), text}`.
+    pub async fn downloads(&self) -> Vec<Value> {
+        let files = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const bytesOf = async href => href.startsWith('data:')
+                   ? Uint8Array.from(atob(href.split(',')[1]), c => c.charCodeAt(0))
+                   : new Uint8Array(await window.__blobs[href].arrayBuffer());
+                 Promise.all(window.__downloads.map(async d => {
+                   const bytes = await bytesOf(d.href);
+                   return { name: d.name, head: Array.from(bytes.slice(0, 8)), text: new TextDecoder().decode(bytes) };
+                 })).then(done, e => done({ error: String(e) }));",
+                vec![],
+            )
+            .await
+            .expect("read the downloads");
+        files.as_array().cloned().unwrap_or_default()
+    }
+
     /// Press a key on the page body (not in a form field).
     pub async fn press(&self, key: &str) {
         self.js("document.activeElement && document.activeElement.blur();", vec![]).await;

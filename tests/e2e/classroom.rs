@@ -97,13 +97,6 @@ async fn presentation_mode_is_driven_from_the_keyboard() {
     b.close().await;
 }
 
-/// Catch downloads: record each link the page clicks instead of saving it, and keep the Blob
-/// behind each object URL (the page's own CSP rightly forbids fetching blob: or data: URLs).
-const CATCH_DOWNLOADS: &str = "window.__downloads = []; window.__blobs = {};
-    const make = URL.createObjectURL.bind(URL);
-    URL.createObjectURL = b => { const u = make(b); window.__blobs[u] = b; return u; };
-    HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, href: this.href }); };";
-
 #[tokio::test]
 #[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
 async fn every_export_makes_a_file_of_the_right_kind() {
@@ -111,26 +104,11 @@ async fn every_export_makes_a_file_of_the_right_kind() {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&stage=softmax&mask=causal")).await;
     b.wait_for("[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;
-    js(&b, CATCH_DOWNLOADS).await;
+    b.catch_downloads().await;
     b.click("export-png").await;
     b.click("export-csv").await;
     b.click("export-json").await;
-    let files = b
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const bytesOf = async href => href.startsWith('data:')
-               ? Uint8Array.from(atob(href.split(',')[1]), c => c.charCodeAt(0))
-               : new Uint8Array(await window.__blobs[href].arrayBuffer());
-             Promise.all(window.__downloads.map(async d => {
-               const bytes = await bytesOf(d.href);
-               return { name: d.name, head: Array.from(bytes.slice(0, 8)), text: new TextDecoder().decode(bytes.slice(0, 400000)) };
-             })).then(done, e => done({ error: String(e) }));",
-            vec![],
-        )
-        .await
-        .expect("read the downloads");
-    let files = files.as_array().cloned().unwrap_or_default();
+    let files = b.downloads().await;
     assert_eq!(files.len(), 3, "{files:?}");
     let (png, csv, json_file) = (&files[0], &files[1], &files[2]);
     assert!(png["name"].as_str().unwrap_or_default().ends_with(".png"));

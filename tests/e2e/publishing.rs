@@ -3,7 +3,7 @@
 //! publication must reach a tab that is already open.
 
 use crate::browser::Browser;
-use crate::server::{published_dir, Site};
+use crate::server::{copy_build, published_dir, Scratch, Site};
 use attention_lab::settings::{Stage, View};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -43,24 +43,6 @@ fn unpacked_archive(dir: &Path) -> PathBuf {
     folder
 }
 
-/// A scratch folder for one test, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("attention-lab-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("make a scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// Every stage of the lesson and every other view, as query strings.
 fn every_place() -> Vec<String> {
     let stages = Stage::ALL.iter().map(|s| format!("view=lesson&stage={}", s.slug()));
@@ -96,19 +78,6 @@ async fn the_published_archive_shows_every_view_and_stage_without_a_console_erro
     b.assert_no_panic().await;
     b.close().await;
     assert!(errors.is_empty(), "console errors:\n{}", errors.join("\n"));
-}
-
-/// Copy every file of `from` into `to` (made if missing).
-fn copy_build(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).expect("read the build").filter_map(Result::ok) {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            std::fs::create_dir_all(&target).expect("make a folder");
-            copy_build(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy a file");
-        }
-    }
 }
 
 /// The version a build's page declares.

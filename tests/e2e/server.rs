@@ -100,6 +100,37 @@ pub fn built_in(dir: &Path, suffix: &str) -> Vec<u8> {
     std::fs::read(entry.path()).expect("read built file")
 }
 
+/// Copy every file of `from` into `to` (made if missing).
+pub fn copy_build(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read the build").filter_map(Result::ok) {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("make a folder");
+            copy_build(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy a file");
+        }
+    }
+}
+
+/// A scratch folder for one test, removed when the test ends.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("attention-lab-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("make a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 pub fn dist_dir() -> PathBuf {
     std::env::var_os("E2E_DIST").map(PathBuf::from).unwrap_or_else(published_dir)
 }

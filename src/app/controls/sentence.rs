@@ -4,7 +4,7 @@
 use crate::app::page::use_page;
 use crate::core::tokenize::tokenize;
 use crate::i18n::{fill, Msg};
-use crate::settings::{SentenceProblem, MAX_TOKENS};
+use crate::settings::SentenceProblem;
 use leptos::prelude::*;
 
 /// Which sentence a box edits.
@@ -30,7 +30,13 @@ pub fn SentenceBox(
             Which::KeyValue => s.kv_text.clone(),
         })
     });
-    let tokens = Memo::new(move |_| applied.with(|t| tokenize(t)));
+    // Counted as the weights in use count them (the trained model's own WordPiece tokens).
+    let tokens = Memo::new(move |_| {
+        page.settings.with(|s| match which {
+            Which::Query => s.tokens(&s.text),
+            Which::KeyValue => tokenize(&s.kv_text),
+        })
+    });
     let (id, testid, label) = match which {
         Which::Query => ("sentence", "token-input", Msg::Sentence),
         Which::KeyValue => ("kv-sentence", "kv-input", Msg::KvSentence),
@@ -52,8 +58,8 @@ pub fn SentenceBox(
     let message = move || {
         problem.get().map(|p| match p {
             SentenceProblem::NoTokens => page.t(Msg::ErrNoTokens).to_string(),
-            SentenceProblem::TooMany(n) => {
-                fill(page.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &MAX_TOKENS.to_string())])
+            SentenceProblem::TooMany { n, max } => {
+                fill(page.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &max.to_string())])
             }
         })
     };

@@ -3,6 +3,7 @@
 use super::toggle::Toggle;
 use crate::app::page::use_page;
 use crate::core::attention::Mask;
+use crate::core::scenario::Source;
 use crate::core::variants::Variant;
 use crate::i18n::Msg;
 use crate::number::parse_decimal;
@@ -16,11 +17,15 @@ pub fn Switches() -> impl IntoView {
     let mask = page.pick(|s| s.mask);
     let cross = page.pick(|s| s.cross);
     let temperature = page.pick(|s| s.temperature);
+    // The trained model has learned positions and no second sentence.
+    let random = page.pick(|s| s.source == Source::Random);
     // The slider moves in log₁₀ T, so 0.05–1 gets as much room as 1–20.
     let (lo, hi) = (TEMPERATURE_RANGE.0.log10(), TEMPERATURE_RANGE.1.log10());
 
     view! {
-        <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.positional set=|s, v| s.positional = v />
+        <Show when=move || random.get()>
+            <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.positional set=|s, v| s.positional = v />
+        </Show>
         <Toggle testid="scaling-toggle" label=Msg::Scaling get=|s| s.scaled set=|s, v| s.scaled = v />
         <div class="field field--row">
             <label class="field__label" for="mask">{page.text(Msg::Mask)}</label>
@@ -30,14 +35,16 @@ pub fn Switches() -> impl IntoView {
                 <option value=Mask::Causal.slug()>{page.text(Msg::MaskCausal)}</option>
             </select>
         </div>
-        <div class="field field--row">
-            <label class="field__label" for="kind">{page.text(Msg::Kind)}</label>
-            <select id="kind" data-testid="kind-select" prop:value=move || if cross.get() { Variant::Cross.slug() } else { Variant::SelfAttention.slug() }
-                on:change=move |ev| page.settings.update(|s| s.cross = event_target_value(&ev) == Variant::Cross.slug())>
-                <option value=Variant::SelfAttention.slug()>{page.text(Msg::KindSelf)}</option>
-                <option value=Variant::Cross.slug()>{page.text(Msg::KindCross)}</option>
-            </select>
-        </div>
+        <Show when=move || random.get()>
+            <div class="field field--row">
+                <label class="field__label" for="kind">{page.text(Msg::Kind)}</label>
+                <select id="kind" data-testid="kind-select" prop:value=move || if cross.get() { Variant::Cross.slug() } else { Variant::SelfAttention.slug() }
+                    on:change=move |ev| page.settings.update(|s| s.cross = event_target_value(&ev) == Variant::Cross.slug())>
+                    <option value=Variant::SelfAttention.slug()>{page.text(Msg::KindSelf)}</option>
+                    <option value=Variant::Cross.slug()>{page.text(Msg::KindCross)}</option>
+                </select>
+            </div>
+        </Show>
         <div class="field">
             <label class="field__label" for="temperature">
                 {page.text(Msg::Temperature)} " = " <span data-testid="temperature-value">{move || format_temperature(temperature.get())}</span>

@@ -4,7 +4,8 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::Heatmap;
 use crate::app::specs::{indices, num, signed};
 use crate::app::{formulas, page::use_page};
-use crate::i18n::Msg;
+use crate::core::scenario::Source;
+use crate::i18n::{ModelMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -23,18 +24,25 @@ pub fn InputStage() -> impl IntoView {
                 let o = &o.as_ref()?.0;
                 let e = *o.embedding.get((r, c))?;
                 let pe = o.positional.as_ref().and_then(|p| p.get((r, c)).copied()).unwrap_or(0.0);
-                Some(format!(
-                    "X[{}, {c}] = E + PE = {} + {} = {}",
-                    o.tokens.get(r)?,
-                    num(e),
-                    num(pe),
-                    num(*o.trace.x.get((r, c))?)
-                ))
+                let (token, x) = (o.tokens.get(r)?, num(*o.trace.x.get((r, c))?));
+                Some(match (o.scenario.source, o.scenario.layer) {
+                    (Source::Random, _) => format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe)),
+                    (Source::Minilm, 0) => {
+                        format!("X[{token}, {c}] = LayerNorm(E + PE)[{c}] = {x}   (E = {}, PE = {})", num(e), num(pe))
+                    }
+                    // The output of the layer before: H⁽ˡ⁾ for layer l, 1-based.
+                    (Source::Minilm, l) => format!("X[{token}, {c}] = H{}[{token}, {c}] = {x}", superscript(l)),
+                })
             })
             .unwrap_or_default()
     });
+    let trained =
+        Memo::new(move |_| page.outcome.with(|o| o.as_ref().is_some_and(|o| o.0.scenario.source == Source::Minilm)));
     view! {
         <StagePanel stage=Stage::Input formula=formulas::INPUT explain=Msg::ExplainInput notice=Msg::NoticeInput>
+            <Show when=move || trained.get()>
+                <p class="stage__note">{page.text(ModelMsg::InputTrained)}</p>
+            </Show>
             <div class="stage__stack">
                 <Heatmap spec=e name=page.label(Msg::MatEmbedding) testid="heatmap-embedding" />
                 <Show when=move || pe_spec.with(Option::is_some)
@@ -45,4 +53,11 @@ pub fn InputStage() -> impl IntoView {
             <Heatmap spec=x name=page.label(Msg::MatInput) testid="heatmap-x" detail=x_detail />
         </StagePanel>
     }
+}
+
+/// "⁽³⁾" for 3: the layer index as a superscript in parentheses.
+fn superscript(n: usize) -> String {
+    const DIGITS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let digits: String = n.to_string().chars().filter_map(|d| d.to_digit(10).map(|d| DIGITS[d as usize])).collect();
+    format!("⁽{digits}⁾")
 }

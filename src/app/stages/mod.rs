@@ -3,6 +3,7 @@
 
 mod input;
 mod multihead;
+mod note;
 mod output;
 mod projection;
 mod scaling;
@@ -11,6 +12,7 @@ mod softmax;
 
 pub use input::InputStage;
 pub use multihead::MultiHeadStage;
+pub use note::WeightsNote;
 pub use output::OutputStage;
 pub use projection::ProjectionStage;
 pub use scaling::ScalingStage;
@@ -21,11 +23,13 @@ use super::charts::SpotlightScope;
 use super::download::save_text;
 use super::page::{use_page, Shared};
 use super::stepper::stage_name;
+use crate::core::bert::MINILM;
 use crate::core::scenario::Outcome;
+use crate::core::scenario::Source;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
-use crate::i18n::{ClassMsg, Lang, Msg};
-use crate::settings::Stage;
+use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg};
+use crate::settings::{Settings, Stage};
 use leptos::prelude::*;
 
 /// The frame every stage shares.
@@ -60,6 +64,7 @@ fn StagePanel(
                     {page.text(ClassMsg::ExportJson)}
                 </button>
             </div>
+            <WeightsNote />
             <div class="stage__formula" inner_html=formula></div>
             <p class="stage__explain">{move || page.t(explain)}</p>
             <TokenStrip />
@@ -95,10 +100,24 @@ fn TokenStrip() -> impl IntoView {
 #[component]
 pub(crate) fn HeadPicker() -> impl IntoView {
     let page = use_page();
-    let heads = page.pick(|s| s.heads);
+    let heads = page.pick(Settings::head_count);
     let current = page.pick(|s| s.head);
+    let trained = page.pick(|s| s.source == Source::Minilm);
+    let layer = page.pick(|s| s.layer);
+    let set_layer = move |ev| {
+        if let Ok(l) = event_target_value(&ev).parse::<usize>() {
+            page.apply(|s| l.checked_sub(1).is_some_and(|l| s.set_layer(l)));
+        }
+    };
     view! {
         <div class="head-picker" role="group" aria-label=page.text(Msg::Head)>
+            <Show when=move || trained.get()>
+                <label class="head-picker__label" for="layer">{page.text(ModelMsg::Layer)}</label>
+                <select id="layer" class="head-picker__layer" data-testid="layer-select"
+                    prop:value=move || (layer.get() + 1).to_string() on:change=set_layer>
+                    {(1..=MINILM.layers).map(|l| view! { <option value=l.to_string()>{l}</option> }).collect_view()}
+                </select>
+            </Show>
             <span class="head-picker__label">{page.text(Msg::Head)}</span>
             {move || (0..heads.get()).map(|h| view! {
                 <button type="button" class="head-picker__head" data-testid=format!("head-{}", h + 1)

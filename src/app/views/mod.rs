@@ -2,7 +2,9 @@
 //! the active view is mounted, so only its numbers are computed and its canvases drawn.
 
 mod complexity;
+mod coref;
 mod graph;
+mod model;
 mod patterns;
 mod variance;
 mod variants;
@@ -22,6 +24,8 @@ fn view_name(v: View) -> ViewMsg {
         View::Patterns => ViewMsg::NavPatterns,
         View::Graph => ViewMsg::NavGraph,
         View::Complexity => ViewMsg::NavComplexity,
+        View::Model => ViewMsg::NavModel,
+        View::Coref => ViewMsg::NavCoref,
     }
 }
 
@@ -55,5 +59,7 @@ pub fn ActiveView() -> impl IntoView {
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),
         View::Graph => view! { <graph::GraphView /> }.into_any(),
         View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
+        View::Model => view! { <model::ModelView /> }.into_any(),
+        View::Coref => view! { <coref::CorefView /> }.into_any(),
     }
 }

@@ -76,6 +76,16 @@ pub fn draw(
     Ok(layout)
 }
 
+/// A small map of `values` with no labels, frame or legend, `size` CSS px square (a
+/// thumbnail, as in the model view's grid of heads).
+pub fn draw_thumbnail(canvas: &HtmlCanvasElement, values: &Array2<f32>, scale: Scale, size: f64) -> Result<(), String> {
+    let dpr = fit_canvas(canvas, size, size)?;
+    let ctx = context2d(canvas)?;
+    let (rows, cols) = values.dim();
+    let spec = HeatmapSpec { values: values.clone(), row_labels: vec![], col_labels: vec![], scale, blocked: None };
+    blit(&ctx, &cell_pixels(&spec), cols as u32, rows as u32, (0.0, 0.0), (size, size), dpr)
+}
+
 /// The naive way, kept as the benchmark's baseline: one plotters rectangle per cell (plus the
 /// same labels and legend). Only in benchmark builds.
 #[cfg(feature = "bench")]

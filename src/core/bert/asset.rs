@@ -21,6 +21,12 @@ pub const MINILM_FILE: ModelFile = ModelFile {
     sha256: "2a82082af0eca9af42eb0bee666a7a84dce75d71278baac3261c132a26766312",
 };
 
+/// The SHA-256 of `bytes` in lower-case hex, as [`ModelFile::sha256`] is written.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The first bytes of every model file, with the format's version.
 pub const MAGIC: &[u8; 8] = b"ATTNLAB1";
 

@@ -7,6 +7,7 @@ pub mod asset;
 pub mod forward;
 pub mod layers;
 pub mod model;
+pub mod study;
 pub mod wordpiece;
 
 pub use asset::{Asset, AssetError, Tensor};

@@ -12,7 +12,7 @@ use unicode_normalization::UnicodeNormalization;
 pub const MAX_WORD_CHARS: usize = 100;
 
 /// The vocabulary: token ↔ id (the line number in `vocab.txt`, from 0).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Vocab {
     tokens: Vec<String>,
     ids: HashMap<String, u32>,
@@ -24,6 +24,12 @@ pub struct Vocab {
 pub struct Piece {
     pub id: u32,
     pub text: String,
+}
+
+impl std::fmt::Debug for Vocab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Vocab({} tokens)", self.tokens.len())
+    }
 }
 
 impl Vocab {

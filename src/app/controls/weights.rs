@@ -1,0 +1,64 @@
+//! Random or trained weights, the trained model's loading (progress, or an error with a retry)
+//! and what its fixed shape replaces.
+
+use crate::app::model_loader::LoadError;
+use crate::app::page::{use_page, ModelState};
+use crate::core::scenario::Source;
+use crate::i18n::{fill, ModelMsg};
+use leptos::prelude::*;
+
+/// The weights switch with the model's loading state beneath it.
+#[component]
+pub fn WeightsControls() -> impl IntoView {
+    let page = use_page();
+    let source = page.pick(|s| s.source);
+    let set_source = move |ev| {
+        if let Some(source) = Source::from_slug(&event_target_value(&ev)) {
+            page.apply(|s| s.set_source(source));
+        }
+    };
+    view! {
+        <div class="field">
+            <label class="field__label" for="weights" title=page.text(ModelMsg::WeightsHint)>{page.text(ModelMsg::Weights)}</label>
+            <select id="weights" data-testid="weights-switch" prop:value=move || source.get().slug() on:change=set_source
+                aria-describedby="model-status">
+                <option value=Source::Random.slug()>{page.text(ModelMsg::WeightsRandom)}</option>
+                <option value=Source::Minilm.slug()>{page.text(ModelMsg::WeightsTrained)}</option>
+            </select>
+            <ModelStatus />
+            <Show when=move || source.get() == Source::Minilm>
+                <p class="field__note">{page.text(ModelMsg::FixedByModel)}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// The download's progress, or why it failed with a retry button; nothing once ready.
+#[component]
+pub fn ModelStatus() -> impl IntoView {
+    let page = use_page();
+    let mb = |bytes: usize| format!("{:.1}", bytes as f64 / 1e6);
+    let retry = move |_| page.model.set(ModelState::Idle);
+    let failed = move || page.model.with(|m| if let ModelState::Failed(e) = m { Some(e.clone()) } else { None });
+    view! {
+        <div id="model-status" aria-live="polite">
+            {move || page.model.with(|m| match *m {
+                ModelState::Loading { received, total } => Some(view! {
+                    <div class="model-progress" data-testid="model-progress">
+                        <progress max=total.to_string() value=received.to_string()></progress>
+                        <span>{fill(page.t(ModelMsg::Loading), &[("got", &mb(received)), ("total", &mb(total))])}</span>
+                    </div>
+                }),
+                _ => None,
+            })}
+            {move || failed().map(|e: LoadError| view! {
+                <p class="field__error model-error" role="alert" data-testid="model-error">
+                    {e.message(page.lang.get())} " "
+                    <button type="button" class="button button--small" data-testid="model-retry" on:click=retry>
+                        {page.text(ModelMsg::Retry)}
+                    </button>
+                </p>
+            })}
+        </div>
+    }
+}

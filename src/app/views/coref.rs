@@ -1,0 +1,228 @@
+//! The "it → animal" case study on the trained model: two sentences that differ in one word,
+//! the weight from "it" to "animal" and to "street" in every layer × head, computed here from
+//! the live model, beside the made-up table of a popular illustration, and what the numbers
+//! honestly say.
+
+use crate::app::controls::ModelStatus;
+use crate::app::page::{use_page, Shared};
+use crate::core::bert::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
+use crate::i18n::{fill, t, Lang, ModelMsg};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The illustration's weights from "it" (a popular blog's table: invented, not computed).
+const ILLUSTRATION: [(&str, f32); 10] = [
+    ("The", 0.01),
+    ("animal", 0.45),
+    ("didn't", 0.03),
+    ("cross", 0.04),
+    ("street", 0.06),
+    ("because", 0.08),
+    ("it", 0.26),
+    ("was", 0.03),
+    ("too", 0.02),
+    ("tired", 0.07),
+];
+
+/// How many heads are outlined as moving most.
+const MOVERS: usize = 5;
+
+/// A flip that moves the two weights by at least this much in total counts as clear.
+const CLEAR_FLIP: f32 = 0.3;
+
+/// Two decimals.
+fn w2(v: f32) -> String {
+    format!("{v:.2}")
+}
+
+/// The study's conclusions in `lang`, from its numbers.
+fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
+    let f = &study.findings;
+    let (q, a, b) = (words[0].as_str(), words[1].as_str(), words[2].as_str());
+    let mut lines = Vec::new();
+    if let Some(best) = f.strongest_a {
+        lines.push(fill(
+            t(lang, ModelMsg::CorefFindingPrefer),
+            &[
+                ("n", &f.prefer_a.to_string()),
+                ("a", a),
+                ("b", b),
+                ("best", &w2(best.first.0)),
+                ("layer", &(best.layer + 1).to_string()),
+                ("head", &(best.head + 1).to_string()),
+            ],
+        ));
+    }
+    let name = |w: &HeadWeights| format!("L{} H{}", w.layer + 1, w.head + 1);
+    match f.flips.first() {
+        None => lines.push(t(lang, ModelMsg::CorefNoFlip).to_string()),
+        Some(top) => {
+            let heads: Vec<String> = f.flips.iter().map(name).collect();
+            let size = w2(top.movement());
+            lines.push(fill(
+                t(lang, ModelMsg::CorefFindingFlip),
+                &[("a", a), ("b", b), ("heads", &heads.join(", ")), ("size", &size)],
+            ));
+            if top.movement() >= CLEAR_FLIP {
+                let (layer, head) = ((top.layer + 1).to_string(), (top.head + 1).to_string());
+                lines.push(fill(
+                    t(lang, ModelMsg::CorefStrongFlip),
+                    &[("layer", &layer), ("head", &head), ("a", a), ("b", b), ("size", &size)],
+                ));
+            }
+        }
+    }
+    if study.one_word_apart {
+        lines.push(fill(t(lang, ModelMsg::CorefLayerOne), &[("query", q)]));
+    }
+    if f.flips.iter().all(|w| w.movement() < CLEAR_FLIP) {
+        lines.push(t(lang, ModelMsg::CorefConclusion).to_string());
+    }
+    lines
+}
+
+/// The case study.
+#[component]
+pub fn CorefView() -> impl IntoView {
+    let page = use_page();
+    let study_settings = page.pick(|s| s.study.clone());
+    let study = Memo::new(move |_| {
+        let model = page.model.with(|m| m.ready())?;
+        Some(study_settings.with(|s| {
+            let sentences = [s.sentences[0].as_str(), s.sentences[1].as_str()];
+            let words = [s.words[0].as_str(), s.words[1].as_str(), s.words[2].as_str()];
+            case_study(&model, sentences, words, MOVERS).map(|c| Shared(Arc::new(c)))
+        }))
+    });
+    let problem = move || {
+        study.with(|s| match s {
+            Some(Err(StudyProblem::Missing { word, sentence })) => {
+                let w = study_settings.with(|s| s.words[*word].clone());
+                Some(fill(page.t(ModelMsg::CorefMissing), &[("word", &w), ("which", &(sentence + 1).to_string())]))
+            }
+            Some(Err(StudyProblem::Sentence(i, e))) => {
+                Some(format!("{} {}: {e}", page.t(ModelMsg::CorefSentenceA), i + 1))
+            }
+            _ => None,
+        })
+    };
+    let ready = Memo::new(move |_| study.with(|s| s.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    view! {
+        <section class="view" data-testid="view-coref">
+            <h2 class="view__title">{page.text(ModelMsg::CorefTitle)}</h2>
+            <p class="view__text">{page.text(ModelMsg::CorefIntro)}</p>
+            <ModelStatus />
+            <StudyInputs />
+            <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
+            {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s /> })}
+        </section>
+    }
+}
+
+/// The two sentences and the three words, each checked by its setter.
+#[component]
+fn StudyInputs() -> impl IntoView {
+    let page = use_page();
+    let sentence = move |i: usize| {
+        let label = if i == 0 { ModelMsg::CorefSentenceA } else { ModelMsg::CorefSentenceB };
+        view! {
+            <label class="field">
+                <span class="field__label">{page.text(label)}</span>
+                <input type="text" class="field__text" data-testid=format!("coref-sentence-{}", i + 1)
+                    prop:value=move || page.settings.with(|s| s.study.sentences[i].clone())
+                    on:change=move |ev| { page.apply(|s| s.study.set_sentence(i, &event_target_value(&ev))); } />
+            </label>
+        }
+    };
+    let word = move |i: usize| {
+        view! {
+            <input type="text" class="field__text coref__word" size="8" data-testid=format!("coref-word-{}", i + 1)
+                prop:value=move || page.settings.with(|s| s.study.words[i].clone())
+                on:change=move |ev| { page.apply(|s| s.study.set_word(i, &event_target_value(&ev))); } />
+        }
+    };
+    view! {
+        <div class="coref__inputs">
+            {sentence(0)}
+            {sentence(1)}
+            <div class="field__inline">
+                <span>{page.text(ModelMsg::CorefQuery)}</span> {word(0)}
+                <span>{page.text(ModelMsg::CorefTargets)}</span> {word(1)} " / " {word(2)}
+            </div>
+        </div>
+    }
+}
+
+/// The table of every head, the illustration beside the model's average, and the findings.
+#[component]
+fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
+    let page = use_page();
+    let words = page.pick(|s| s.study.words.clone());
+    let movers: Vec<(usize, usize)> = study.findings.movers.iter().map(|w| (w.layer, w.head)).collect();
+    let heads = study.weights.iter().map(|w| w.head).max().map_or(0, |h| h + 1);
+    let rows = study.weights.chunks(heads.max(1)).map(|layer| {
+        let cells = layer.iter().map(|w| {
+            let moved = movers.contains(&(w.layer, w.head));
+            let (ahead_1, ahead_2) = (w.first.0 > w.first.1, w.second.0 > w.second.1);
+            view! {
+                <td class="coref__cell" class=("coref__moved", moved) data-testid="coref-cell"
+                    data-layer=w.layer + 1 data-head=w.head + 1
+                    data-animal=w.first.0.to_string() data-street=w.first.1.to_string()
+                    data-animal-2=w.second.0.to_string() data-street-2=w.second.1.to_string()>
+                    <span class:coref__ahead=ahead_1>{w2(w.first.0)}</span> " / " {w2(w.first.1)}
+                    <br />
+                    <span class:coref__ahead=ahead_2>{w2(w.second.0)}</span> " / " {w2(w.second.1)}
+                </td>
+            }
+        });
+        let layer_no = layer.first().map_or(0, |w| w.layer + 1);
+        view! { <tr><th scope="row">{layer_no}</th>{cells.collect_view()}</tr> }
+    });
+    let rows = rows.collect_view();
+    let average = model_average(&study);
+    let caption =
+        move || words.with(|w| fill(page.t(ModelMsg::CorefTable), &[("query", &w[0]), ("a", &w[1]), ("b", &w[2])]));
+    let lines = {
+        let study = Arc::clone(&study);
+        move || words.with(|w| findings(&study, w, page.lang.get()))
+    };
+    view! {
+        <div class="coref__scroll">
+            <table class="coref__table">
+                <caption>{caption}</caption>
+                <thead><tr><th scope="col">{page.text(ModelMsg::Layer)}</th>
+                    {(1..=heads).map(|h| view! { <th scope="col">"H" {h}</th> }).collect_view()}
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <div class="coref__findings" data-testid="coref-findings">
+            {move || lines().into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}
+        </div>
+        <div class="coref__compare">
+            <table class="coref__small">
+                <caption>{page.text(ModelMsg::CorefIllustration)}</caption>
+                <tbody>{ILLUSTRATION.map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> })}</tbody>
+            </table>
+            <table class="coref__small" data-testid="coref-average">
+                <caption>{page.text(ModelMsg::CorefAverage)}</caption>
+                <tbody>{average.into_iter().map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> }).collect_view()}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The query's row in sentence 1, averaged over every layer and head: token and weight.
+fn model_average(study: &CaseStudy) -> Vec<(String, f32)> {
+    let e = &study.encodings[0];
+    let q = study.positions[0].query;
+    let mut sums = vec![0.0f32; e.pieces.len()];
+    let mut count = 0.0f32;
+    for head in e.layers.iter().flat_map(|l| &l.trace.heads) {
+        if let Some(row) = head.weights.rows().into_iter().nth(q) {
+            sums.iter_mut().zip(row).for_each(|(s, w)| *s += w);
+            count += 1.0;
+        }
+    }
+    e.pieces.iter().zip(sums).map(|(p, s)| (p.text.clone(), s / count.max(1.0))).collect()
+}

@@ -1,0 +1,216 @@
+//! Reading the trained model's attention: how much of it goes to [CLS] and [SEP] (and the
+//! weights without them), and the "it → animal" case study: how much one token attends to two
+//! others in every layer × head, in two sentences, and what can honestly be said about it.
+
+use super::forward::Encoding;
+use super::model::Model;
+use crate::scenario::{encode, Scenario, ScenarioError, Source};
+use ndarray::{s, Array2};
+
+/// The weights without the first and last token ([CLS] and [SEP]) as rows and columns, each
+/// row divided by what is left so it sums to 1 again: (n − 2, n − 2). A row with nothing left
+/// stays 0. Fewer than three tokens give an empty matrix.
+pub fn without_ends(weights: &Array2<f32>) -> Array2<f32> {
+    let n = weights.nrows().min(weights.ncols());
+    if n < 3 {
+        return Array2::zeros((0, 0));
+    }
+    let mut inner = weights.slice(s![1..n - 1, 1..n - 1]).to_owned();
+    for mut row in inner.rows_mut() {
+        let sum = row.sum();
+        if sum > 0.0 {
+            row /= sum;
+        }
+    }
+    inner
+}
+
+/// Per layer, the share of all attention weight (every head, every row) that lands on the
+/// first or last token, [CLS] or [SEP].
+pub fn end_share(encoding: &Encoding) -> Vec<f32> {
+    encoding
+        .layers
+        .iter()
+        .map(|layer| {
+            let (mut ends, mut total) = (0.0f32, 0.0f32);
+            for head in &layer.trace.heads {
+                let n = head.weights.ncols();
+                for row in head.weights.rows() {
+                    ends += row[0] + if n > 1 { row[n - 1] } else { 0.0 };
+                    total += row.sum();
+                }
+            }
+            if total > 0.0 {
+                ends / total
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// The weights from the query token to the two targets in one head, in both sentences.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeadWeights {
+    /// 0-based.
+    pub layer: usize,
+    /// 0-based.
+    pub head: usize,
+    /// Sentence 1: weight on target a, on target b.
+    pub first: (f32, f32),
+    /// Sentence 2: weight on target a, on target b.
+    pub second: (f32, f32),
+}
+
+impl HeadWeights {
+    /// How far the two weights move between the sentences, together.
+    pub fn movement(&self) -> f32 {
+        (self.second.0 - self.first.0).abs() + (self.second.1 - self.first.1).abs()
+    }
+
+    /// Target a ahead in sentence 1 and b ahead in sentence 2.
+    pub fn flips(&self) -> bool {
+        self.first.0 > self.first.1 && self.second.1 > self.second.0
+    }
+}
+
+/// Token positions in each sentence: the query and the two targets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Positions {
+    pub query: usize,
+    pub a: usize,
+    pub b: usize,
+}
+
+/// The first position of the token `text` among `encoding`'s pieces.
+pub fn position(encoding: &Encoding, text: &str) -> Option<usize> {
+    let text = text.trim().to_lowercase();
+    encoding.pieces.iter().position(|p| p.text == text)
+}
+
+/// Every layer × head's weights, layer by layer.
+pub fn head_weights(first: &Encoding, p1: Positions, second: &Encoding, p2: Positions) -> Vec<HeadWeights> {
+    let pick = |e: &Encoding, p: Positions, layer: usize, head: usize| {
+        let w = &e.layers[layer].trace.heads[head].weights;
+        (w.get((p.query, p.a)).copied().unwrap_or(0.0), w.get((p.query, p.b)).copied().unwrap_or(0.0))
+    };
+    let layers = first.layers.len().min(second.layers.len());
+    (0..layers)
+        .flat_map(|layer| {
+            let heads = first.layers[layer].trace.heads.len().min(second.layers[layer].trace.heads.len());
+            (0..heads).map(move |head| (layer, head))
+        })
+        .map(|(layer, head)| HeadWeights {
+            layer,
+            head,
+            first: pick(first, p1, layer, head),
+            second: pick(second, p2, layer, head),
+        })
+        .collect()
+}
+
+/// What the numbers say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Findings {
+    /// Heads giving target a more weight than b in sentence 1.
+    pub prefer_a: usize,
+    /// The head with the largest weight on a in sentence 1.
+    pub strongest_a: Option<HeadWeights>,
+    /// Heads whose preference flips from a to b, most movement first.
+    pub flips: Vec<HeadWeights>,
+    /// The heads that move most between the sentences (up to `top`), most first.
+    pub movers: Vec<HeadWeights>,
+}
+
+/// Summarise `weights` from [`head_weights`]; `top` movers are kept.
+pub fn findings(weights: &[HeadWeights], top: usize) -> Findings {
+    let by_movement = |a: &HeadWeights, b: &HeadWeights| b.movement().total_cmp(&a.movement());
+    let mut flips: Vec<HeadWeights> = weights.iter().copied().filter(HeadWeights::flips).collect();
+    flips.sort_by(by_movement);
+    let mut movers = weights.to_vec();
+    movers.sort_by(by_movement);
+    movers.truncate(top);
+    Findings {
+        prefer_a: weights.iter().filter(|w| w.first.0 > w.first.1).count(),
+        strongest_a: weights.iter().copied().max_by(|a, b| a.first.0.total_cmp(&b.first.0)),
+        flips,
+        movers,
+    }
+}
+
+/// The whole case study for two sentences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseStudy {
+    /// Both sentences through the model, as trained (scaled, no mask, T = 1).
+    pub encodings: [Encoding; 2],
+    pub positions: [Positions; 2],
+    pub weights: Vec<HeadWeights>,
+    pub findings: Findings,
+    /// The sentences have the same tokens but one, with the query at the same place: then
+    /// layer 1 provably keeps the order of every shared token's weight.
+    pub one_word_apart: bool,
+}
+
+/// Why the case study cannot be made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StudyProblem {
+    /// Sentence 0 or 1 cannot be encoded.
+    Sentence(usize, ScenarioError),
+    /// Word `word` (0 = query, 1, 2 = targets) is not a token of sentence `sentence`.
+    Missing { word: usize, sentence: usize },
+}
+
+/// Run the model on both sentences and measure the query's weights on the two targets.
+pub fn case_study(
+    model: &Model,
+    sentences: [&str; 2],
+    words: [&str; 3],
+    top: usize,
+) -> Result<CaseStudy, StudyProblem> {
+    let run = |i: usize| {
+        let s = Scenario { text: sentences[i].to_string(), source: Source::Minilm, ..Scenario::default() };
+        encode(&s, model).map_err(|e| StudyProblem::Sentence(i, e))
+    };
+    let encodings = [run(0)?, run(1)?];
+    let find = |sentence: usize| {
+        let at =
+            |word: usize| position(&encodings[sentence], words[word]).ok_or(StudyProblem::Missing { word, sentence });
+        Ok::<_, StudyProblem>(Positions { query: at(0)?, a: at(1)?, b: at(2)? })
+    };
+    let positions = [find(0)?, find(1)?];
+    let weights = head_weights(&encodings[0], positions[0], &encodings[1], positions[1]);
+    let findings = findings(&weights, top);
+    let (p, q) = (&encodings[0].pieces, &encodings[1].pieces);
+    let differing = p.iter().zip(q).filter(|(a, b)| a.id != b.id).count();
+    let one_word_apart = p.len() == q.len() && differing == 1 && positions[0].query == positions[1].query;
+    Ok(CaseStudy { encodings, positions, weights, findings, one_word_apart })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hw(layer: usize, first: (f32, f32), second: (f32, f32)) -> HeadWeights {
+        HeadWeights { layer, head: 0, first, second }
+    }
+
+    #[test]
+    fn without_ends_drops_the_first_and_last_token_and_renormalises() {
+        let w =
+            ndarray::array![[0.5, 0.25, 0.25, 0.0], [0.2, 0.2, 0.2, 0.4], [0.6, 0.3, 0.1, 0.0], [1.0, 0.0, 0.0, 0.0]];
+        let inner = without_ends(&w);
+        assert_eq!(inner, ndarray::array![[0.5, 0.5], [0.75, 0.25]]);
+        assert_eq!(without_ends(&ndarray::array![[1.0, 0.0], [0.0, 1.0]]).dim(), (0, 0));
+    }
+
+    #[test]
+    fn flips_and_movers_are_found() {
+        let w = [hw(0, (0.5, 0.1), (0.5, 0.1)), hw(1, (0.3, 0.2), (0.1, 0.4)), hw(2, (0.6, 0.1), (0.2, 0.1))];
+        let f = findings(&w, 2);
+        assert_eq!(f.prefer_a, 3);
+        assert_eq!(f.flips, vec![w[1]]);
+        assert_eq!(f.movers, vec![w[1], w[2]], "movement 0.4 each; ties keep their order");
+        assert_eq!(f.strongest_a, Some(w[2]));
+        assert!((w[1].movement() - 0.4).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,124 @@
+//! Messages about the trained model: the weights switch, its loading, the labels saying which
+//! weights are shown, the model view and the "it → animal" case study.
+
+super::catalogue! {
+    /// A message about the trained model.
+    pub enum ModelMsg {
+        Weights => ("Weights", "权重"),
+        WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
+        WeightsTrained => ("Trained: all-MiniLM-L6-v2", "训练好的：all-MiniLM-L6-v2"),
+        WeightsHint => (
+            "Random weights show the arithmetic; trained weights show what a real model learned to look at.",
+            "随机权重展示计算过程；训练好的权重展示真实模型学会了看什么。",
+        ),
+        Layer => ("Layer", "层"),
+        Loading => ("Loading the trained model: {got} MB of {total} MB", "正在加载训练好的模型：{got} MB / {total} MB"),
+        Retry => ("Try again", "重试"),
+        ErrNetwork => (
+            "The trained model could not be downloaded: the server did not answer (offline?).",
+            "无法下载训练好的模型：服务器没有响应（是否离线？）。",
+        ),
+        ErrStatus => (
+            "The server has no trained model file (HTTP {code}): was it published with the site?",
+            "服务器上没有训练好的模型文件（HTTP {code}）：发布网站时是否一并上传了它？",
+        ),
+        ErrTruncated => (
+            "The model download stopped early: {got} MB of {total} MB arrived.",
+            "模型下载提前中断：只收到 {got} MB / {total} MB。",
+        ),
+        ErrChecksum => (
+            "The downloaded model file is damaged: its SHA-256 checksum does not match the published one.",
+            "下载的模型文件已损坏：它的 SHA-256 校验值与发布的不一致。",
+        ),
+        ErrFormat => ("The model file cannot be read: {why}", "无法读取模型文件：{why}"),
+        FixedByModel => (
+            "Fixed by the trained model: d_model 384, 12 heads (d_k 32), learned positions.",
+            "由训练好的模型决定：d_model 384，12 个头（d_k 32），位置编码是学出来的。",
+        ),
+        NoteRandom => (
+            "Random weights (seed {seed}): every number is computed for real, but which token attends to which means nothing. Switch the weights to trained to see a real model.",
+            "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为训练好的，就能看到真实的模型。",
+        ),
+        NoteTrained => (
+            "Trained weights: all-MiniLM-L6-v2, layer {layer} of 6, head {head} of 12. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
+            "训练好的权重：all-MiniLM-L6-v2，第 {layer} 层（共 6 层），第 {head} 个头（共 12 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
+        ),
+        NoteWaiting => (
+            "Random weights are still shown until the trained model has loaded.",
+            "训练好的模型加载完成之前，这里仍显示随机权重。",
+        ),
+        InputTrained => (
+            "With trained weights, E is the model's learned word embedding and PE its learned position embedding (plus a segment embedding). Layer 1 reads LayerNorm(E + PE); every later layer reads the output of the layer before it, and that is the X shown here.",
+            "使用训练好的权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
+        ),
+        UnkNote => (
+            "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
+            "这个模型的词表里只有几百个汉字，每个字是一个词元：这 {total} 个词元中有 {n} 个是 [UNK]（未知），模型无法区分它们。",
+        ),
+        ChineseSplit => (
+            "The tokenizer cuts Chinese into single characters, because BERT's vocabulary treats each CJK character as a word of its own.",
+            "分词器把中文切成单个汉字，因为 BERT 的词表把每个汉字当作一个独立的词。",
+        ),
+
+        ModelTitle => ("Every head of the trained model", "训练好的模型的每一个头"),
+        ModelIntro => (
+            "Each small map is one head's attention weights A for this sentence (rows: queries, columns: keys), layers 1–6 from top to bottom, heads 1–12 from left to right. Click one to open it in the lesson.",
+            "每张小图是一个头在这句话上的注意力权重 A（行：查询，列：键），从上到下是第 1–6 层，从左到右是第 1–12 个头。点击任意一张，就能在课程中打开它。",
+        ),
+        HideSpecial => ("Hide [CLS] and [SEP] and renormalise each row", "隐藏 [CLS] 和 [SEP]，并把每行重新归一化"),
+        SpecialShare => (
+            "Share of all weight that goes to [CLS] or [SEP], per layer: {shares}. A head with nothing useful to do parks its weight there.",
+            "每一层落在 [CLS] 或 [SEP] 上的权重占比：{shares}。没有有用的事可做的头，会把权重“停放”在那里。",
+        ),
+        SpecialHidden => (
+            "Shown without [CLS] and [SEP]: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
+            "已隐藏 [CLS] 和 [SEP]：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
+        ),
+        NeedsTrained => ("This view shows the trained model.", "这个视图展示的是训练好的模型。"),
+        HeadCell => ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
+
+        CorefTitle => ("Does “it” look at “animal”? A case study", "“it” 会关注 “animal” 吗？一个案例研究"),
+        CorefIntro => (
+            "A popular illustration claims that when the model reads “it” in “…because it was too tired”, it looks mostly at “animal”, and that changing “tired” to “wide” moves its attention to “street”. Here the real model runs on both sentences, and every layer and head is measured.",
+            "一个流行的示意说：模型读到 “…because it was too tired” 中的 “it” 时，主要关注 “animal”；把 “tired” 换成 “wide”，注意力就会转向 “street”。这里让真实的模型分别处理这两句话，并测量每一层、每一个头。",
+        ),
+        CorefSentenceA => ("Sentence 1", "句子 1"),
+        CorefSentenceB => ("Sentence 2", "句子 2"),
+        CorefQuery => ("From the token", "从词元"),
+        CorefTargets => ("to the tokens", "到词元"),
+        CorefMissing => ("“{word}” is not a token of sentence {which}.", "“{word}” 不是句子 {which} 中的词元。"),
+        CorefTable => (
+            "Weight from “{query}” to “{a}” / “{b}” in sentence 1 → sentence 2, every layer × head (outlined: the heads that move most between the sentences)",
+            "在句子 1 → 句子 2 中，从 “{query}” 到 “{a}” / “{b}” 的权重，每一层 × 每个头（加框：两句之间变化最大的头）",
+        ),
+        CorefIllustration => ("The illustration's table (made up, not computed)", "示意图中的表格（编造的，不是计算出来的）"),
+        CorefAverage => (
+            "This model: the row of “it” in sentence 1, averaged over all 72 heads",
+            "这个模型：句子 1 中 “it” 那一行，对全部 72 个头取平均",
+        ),
+        CorefFindingPrefer => (
+            "In sentence 1, {n} of the 72 heads give “{a}” more weight than “{b}”; the largest is {best} at layer {layer}, head {head}.",
+            "在句子 1 中，72 个头里有 {n} 个给 “{a}” 的权重大于 “{b}”；最大的是第 {layer} 层第 {head} 个头，权重为 {best}。",
+        ),
+        CorefFindingFlip => (
+            "Heads whose preference flips between the sentences (“{a}” ahead in sentence 1, “{b}” ahead in sentence 2): {heads}. The largest change of either weight among them is {size}.",
+            "在两句之间偏好发生翻转的头（句子 1 中 “{a}” 领先，句子 2 中 “{b}” 领先）：{heads}。其中任一权重的最大变化是 {size}。",
+        ),
+        CorefNoFlip => (
+            "No head flips its preference between the two sentences.",
+            "没有任何一个头在两句之间翻转了偏好。",
+        ),
+        CorefLayerOne => (
+            "Layer 1 cannot flip at all: its input for each token depends only on that token and its position, so the scores from “{query}” to every token the sentences share are identical; only the changed word's score, and with it the softmax's denominator, differs. Every shared weight is scaled by the same factor, and their order stays.",
+            "第 1 层根本不可能翻转：它对每个词元的输入只取决于这个词元本身和它的位置，所以从 “{query}” 到两句共有词元的分数完全相同；只有被替换的那个词的分数不同，于是只有 softmax 的分母变了。所有共有词元的权重都乘以同一个因子，它们的大小顺序不变。",
+        ),
+        CorefStrongFlip => (
+            "Layer {layer}, head {head} flips clearly: its weight on “{a}” and “{b}” changes by {size} between the sentences.",
+            "第 {layer} 层第 {head} 个头有明显的翻转：它在 “{a}” 和 “{b}” 上的权重在两句之间变化了 {size}。",
+        ),
+        CorefConclusion => (
+            "So the honest picture: this small model spreads “it” over many tokens, some heads do prefer the animal, and the sentence's meaning shifts the weights a little, but no single head cleanly “resolves” the pronoun the way the illustration suggests. Meaning is built across layers and heads together.",
+            "所以如实地说：这个小模型把 “it” 的注意力分散到很多词元上，有些头确实更偏向 animal，句子的含义也会让权重略有变化，但没有哪一个头像示意图说的那样干净利落地“解析”出代词指代。含义是由多层、多个头共同构建的。",
+        ),
+    }
+}

@@ -1,0 +1,219 @@
+//! The trained model in the page: switched on, downloaded with progress, kept for offline use,
+//! shown stage by stage layer by layer, in its own views, and a broken file reported with a
+//! retry while the rest of the site keeps working.
+
+use crate::browser::Browser;
+use crate::server::{copy_build, dist_dir, Scratch, Site};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// Wait until the stages show the trained model (the note says so), up to `secs`.
+async fn trained_shown(b: &Browser, secs: u64) {
+    let started = Instant::now();
+    loop {
+        let shown = b
+            .js(
+                "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';",
+                vec![],
+            )
+            .await;
+        if shown == "minilm" {
+            return;
+        }
+        let error = b
+            .js(
+                "const e = document.querySelector(`[data-testid='model-error']`); return e ? e.textContent : '';",
+                vec![],
+            )
+            .await;
+        assert_eq!(error, "", "the model failed to load");
+        assert!(
+            started.elapsed() < Duration::from_secs(secs),
+            "trained weights not shown within {secs} s (note: {shown})"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_the_previous_token() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&stage=softmax")).await;
+    assert_eq!(
+        b.js("return document.querySelector(`[data-testid='weights-note']`).dataset.weights;", vec![]).await,
+        "random"
+    );
+    // Record every state of the progress bar, however fast the download is.
+    b.js(
+        "window.__progress = [];
+         new MutationObserver(() => {
+           const p = document.querySelector(`[data-testid='model-progress'] progress`);
+           if (p) window.__progress.push([Number(p.value), Number(p.max)]);
+         }).observe(document.body, { subtree: true, childList: true, attributes: true });",
+        vec![],
+    )
+    .await;
+    b.choose("weights-switch", "minilm").await;
+    trained_shown(&b, 60).await;
+    let seen = b.js("return window.__progress;", vec![]).await;
+    let seen: Vec<(f64, f64)> = serde_json::from_value(seen).expect("progress states");
+    assert!(seen.len() >= 2, "the progress bar showed {seen:?}");
+    assert!(seen.iter().all(|(_, max)| *max > 23e6), "the total is the file's size: {seen:?}");
+    assert!(seen.last().is_some_and(|(v, max)| v == max), "the bar reached the end: {seen:?}");
+    assert!(b.console_errors().await.is_empty(), "console errors while loading");
+    b.choose("layer-select", "1").await;
+    b.click("head-3").await;
+    let tokens: Value =
+        b.js("return [...document.querySelectorAll('.token-strip__token')].map(t => t.textContent);", vec![]).await;
+    let tokens: Vec<&str> = tokens.as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    assert_eq!(tokens.first(), Some(&"[CLS]"));
+    assert_eq!(tokens.last(), Some(&"[SEP]"));
+    assert!(tokens.contains(&"didn"), "WordPiece tokens: {tokens:?}");
+    let note = b.text_of("weights-note").await;
+    assert!(note.contains("layer 1 of 6, head 3 of 12"), "{note}");
+    let search = b.js("return location.search;", vec![]).await;
+    assert!(search.as_str().is_some_and(|s| s.contains("model=minilm") && s.contains("layer=1")), "{search}");
+
+    // The export holds every layer; layer 1 head 3 puts each row's largest weight on the
+    // token just before it (a previous-token head).
+    b.catch_downloads().await;
+    b.click("export-json").await;
+    let files = b.downloads().await;
+    let trace: Value = serde_json::from_str(files[0]["text"].as_str().unwrap_or_default()).expect("the export is JSON");
+    assert_eq!(trace["model"], "all-MiniLM-L6-v2");
+    assert_eq!(trace["tokens"].as_array().map(Vec::len), Some(tokens.len()));
+    let layers = trace["layers"].as_array().expect("layers");
+    assert_eq!(layers.len(), 6);
+    let head: Vec<Vec<f64>> = serde_json::from_value(layers[0]["weights"][2].clone()).expect("heads × n × n");
+    assert_eq!(head.len(), tokens.len());
+    for (i, row) in head.iter().enumerate().skip(1) {
+        let argmax = (0..row.len()).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap_or(0);
+        assert_eq!(argmax, i - 1, "row {} ({}) looks at {}", i, tokens[i], tokens[argmax]);
+    }
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=zh&view=model")).await;
+    b.wait_for("[data-testid='view-model']").await;
+    let started = Instant::now();
+    while b.js("return document.querySelectorAll('.model-grid canvas[data-drawn]').length;", vec![]).await != 72 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the 72 heads were not drawn");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let share = b.text_of("special-share").await;
+    assert!(share.contains("L1") && share.contains("L6") && share.contains('%'), "{share}");
+    b.click("hide-special").await;
+    b.wait_for(".model-grid canvas[data-drawn]").await;
+    b.click("model-head-1-3").await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    trained_shown(&b, 30).await;
+    let note = b.text_of("weights-note").await;
+    assert!(note.contains("第 1 层") && note.contains("第 3 个头"), "{note}");
+    assert_eq!(
+        b.js("return document.querySelector(`[data-testid='head-3']`).getAttribute('aria-pressed');", vec![]).await,
+        "true"
+    );
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&view=coref")).await;
+    b.wait_for("[data-testid='coref-cell']").await;
+    let cells = b
+        .js(
+            "return [...document.querySelectorAll(`[data-testid='coref-cell']`)].map(c =>
+               ['data-layer', 'data-head', 'data-animal', 'data-street', 'data-animal-2', 'data-street-2'].map(a => Number(c.getAttribute(a))));",
+            vec![],
+        )
+        .await;
+    let cells: Vec<[f64; 6]> = serde_json::from_value(cells).expect("cells");
+    assert_eq!(cells.len(), 72);
+    assert_eq!(
+        (cells[0][0], cells[0][1], cells[71][0], cells[71][1]),
+        (1.0, 1.0, 6.0, 12.0),
+        "1-based layers and heads"
+    );
+    assert!(cells.iter().all(|c| c[2..].iter().all(|w| (0.0..=1.0).contains(w))));
+    // Layer 6, head 12 is the head that looks at "animal" most (ONNX Runtime, fp32: 0.647).
+    let l6h12 = cells[71];
+    assert!((l6h12[2] - 0.647).abs() < 0.07, "{l6h12:?}");
+    let findings = b.text_of("coref-findings").await;
+    assert!(findings.contains("of the 72 heads") && findings.contains("Layer 1 cannot flip"), "{findings}");
+    // Another pair typed in: a word that is not in it is named.
+    b.type_into("coref-word-2", "zebra").await;
+    b.press("\u{E004}").await; // Tab: the change is committed
+    let error = b.text_of("coref-error").await;
+    assert!(error.contains("zebra"), "{error}");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working() {
+    let scratch = Scratch::new("broken-model");
+    copy_build(&dist_dir(), &scratch.0);
+    let model = scratch.0.join("minilm-l6.bin");
+    let bytes = std::fs::read(&model).expect("the model file");
+    std::fs::write(&model, &bytes[..bytes.len() / 3]).expect("truncate it");
+    let site = Site::start_in(scratch.0.clone(), "").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&model=minilm&stage=scores")).await;
+    let error = b.wait_for("[data-testid='model-error']").await.text().await.unwrap_or_default();
+    assert!(error.contains("stopped early") || error.contains("damaged"), "{error}");
+    // Random weights keep the lesson going, and say so.
+    b.wait_for("[data-testid='stage-scores'] canvas[data-drawn='true']").await;
+    let note = b.text_of("weights-note").await;
+    assert!(note.contains("Random weights") && note.contains("until the trained model has loaded"), "{note}");
+    // Publish the whole file; the retry then loads it.
+    std::fs::write(&model, &bytes).expect("restore it");
+    b.click("model-retry").await;
+    trained_shown(&b, 60).await;
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=zh&model=minilm&stage=softmax")).await;
+    trained_shown(&b, 60).await;
+    let note = b.text_of("weights-note").await;
+    assert!(note.contains("[UNK]") && note.contains("单个汉字"), "{note}");
+    // Wait for the service worker (the site's files) and leave: the model comes from the cache.
+    let controlled = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             navigator.serviceWorker.ready.then(() => {
+               if (navigator.serviceWorker.controller) return done(true);
+               navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
+               setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
+             });",
+            vec![],
+        )
+        .await
+        .expect("service worker state");
+    assert_eq!(controlled, true);
+    site.stop();
+    b.client.refresh().await.expect("reload offline");
+    trained_shown(&b, 30).await;
+    b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
+    b.assert_no_panic().await;
+    b.close().await;
+}
