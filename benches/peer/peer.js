@@ -1,6 +1,6 @@
 // The benchmark's peer: onnxruntime-web 1.30 (wasm backend, one thread) running the same
 // multi-head attention layer as the core (the graphs from make_graphs.py), on the same input
-// and weights. Loaded only by the benchmark build's page, after ort.wasm.min.js; scripts/bench.sh
+// and weights, and the same trained model (make_model.py) on the same tokens. Loaded only by the benchmark build's page, after ort.wasm.min.js; scripts/bench.sh
 // copies both (and ORT's .wasm) into the benchmark build's peer/ folder, never into dist/.
 (() => {
   const base = new URL('peer/', document.baseURI).href;
@@ -35,6 +35,23 @@
       const t0 = performance.now();
       for (let b = 0; b < batch; b++) await current.s.run(current.feeds);
       return (performance.now() - t0) / batch;
+    },
+    // The trained model (minilm.onnx from make_model.py, fp32) on token ids (an Int32Array):
+    // run it once and return its sentence embedding and layer 1's weights, then `sample` times it.
+    async prepareModel(ids) {
+      if (!sessions.has('model')) {
+        ort.env.wasm.numThreads = 1;
+        ort.env.wasm.wasmPaths = base;
+        const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
+        sessions.set('model', ort.InferenceSession.create(`${base}minilm.onnx`, options));
+      }
+      const s = await sessions.get('model');
+      const n = ids.length;
+      const tensor = (values) => new ort.Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), [n]);
+      const feeds = { input_ids: tensor(ids), position_ids: tensor(Array.from({ length: n }, (_, i) => i)) };
+      const out = await s.run(feeds);
+      current = { s, feeds };
+      return { pooled: out.pooled.data, weights: out.attention_0.data };
     },
   };
 })();

@@ -78,7 +78,7 @@ pub fn load_when_asked(page: Page) {
 }
 
 /// The model from the cache or the network.
-async fn load(progress: impl Fn(usize)) -> Result<Model, LoadError> {
+pub(crate) async fn load(progress: impl Fn(usize)) -> Result<Model, LoadError> {
     let cache = open_cache().await;
     let bytes = match &cache {
         Some(cache) => cached(cache).await,

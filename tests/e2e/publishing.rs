@@ -56,7 +56,8 @@ async fn walk(b: &Browser, site: &Site, when: &str) -> Vec<String> {
     for lang in ["en", "zh"] {
         for place in every_place() {
             b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
-            b.wait_for("canvas[data-drawn='true'], svg").await;
+            // What each place draws: a canvas, an SVG graph, or the case study's table.
+            b.wait_for("canvas[data-drawn='true'], svg, [data-testid='coref-cell']").await;
             // Let late work (the service worker, lazy drawings) finish before reading the log.
             tokio::time::sleep(Duration::from_millis(300)).await;
             errors.extend(b.console_errors().await.into_iter().map(|e| format!("{when} {lang} {place}: {e}")));

@@ -5,10 +5,11 @@
 //! differences from our numbers), and the full update after a sentence edit (recompute with
 //! the kept weights, redraw what is on screen). Every case runs once untimed first, then the
 //! whole list forwards and backwards. Then the saturation lab's slider-to-paint and the fast
-//! heatmap drawing against the naive one. Lines go into `<pre data-testid="bench-output">` for
+//! heatmap drawing against the naive one, and the trained model (see `model`). Lines go into `<pre data-testid="bench-output">` for
 //! `cargo bench --bench browser` to read. Figures only: no thresholds here. In this mode
 //! sentences may have up to 256 tokens (64 otherwise).
 
+mod model;
 mod peer;
 
 use super::hooks::{COMPUTE_MS, DRAWS, DRAW_MS, LAST_DRAW};
@@ -230,6 +231,7 @@ pub async fn run(page: Page, quick: bool) {
         let _ = out.set_attribute("data-done", "true");
         return;
     }
+    model::run(page, &print).await;
     // The saturation lab: slider move → recompute → redraw → next painted frame.
     page.settings.update(|s| {
         s.text = "The animal didn't cross the street because it was too tired".into();

@@ -63,7 +63,16 @@ pub async fn prepare(
     Ok((floats("output")?, floats("weights")?))
 }
 
-/// One timing sample of the prepared layer: the mean of `batch` runs, in ms.
+/// Load the trained model into the peer and run it once on `ids`; returns its sentence
+/// embedding (d_model) and layer 1's weights (heads × n × n).
+pub async fn prepare_model(ids: &[u32]) -> Result<(Vec<f32>, Vec<f32>), String> {
+    let ids: Vec<i32> = ids.iter().map(|&i| i as i32).collect();
+    let result = call("prepareModel", &Array::of1(&js_sys::Int32Array::from(ids.as_slice()))).await?;
+    let floats = |key: &str| get(&result, key).map(|v| Float32Array::new(&v).to_vec());
+    Ok((floats("pooled")?, floats("weights")?))
+}
+
+/// One timing sample of what was prepared last: the mean of `batch` runs, in ms.
 pub async fn sample(batch: usize) -> Result<f64, String> {
     let args = Array::of1(&JsValue::from_f64(batch as f64));
     call("sample", &args).await?.as_f64().ok_or_else(|| "no time".to_string())

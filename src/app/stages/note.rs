@@ -4,7 +4,7 @@
 //! so the label always matches the numbers.
 
 use crate::app::page::{use_page, Shared};
-use crate::core::bert::wordpiece::is_cjk;
+use crate::core::bert::chars::is_cjk;
 use crate::core::scenario::{Outcome, Source};
 use crate::i18n::{fill, t, Lang, ModelMsg};
 use leptos::prelude::*;

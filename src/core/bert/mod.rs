@@ -1,9 +1,10 @@
 //! A real, pretrained Transformer: all-MiniLM-L6-v2 (a 6-layer BERT encoder), from its file
 //! to every layer's attention trace. The file format ([`asset`]), the tokenizer
-//! ([`wordpiece`]), the parts around attention ([`layers`]), the model ([`model`]) and the
+//! ([`wordpiece`], with its character rules in [`chars`]), the parts around attention ([`layers`]), the model ([`model`]) and the
 //! forward pass ([`forward`]). Nothing here knows about the web.
 
 pub mod asset;
+pub mod chars;
 pub mod forward;
 pub mod layers;
 pub mod model;

@@ -3,6 +3,7 @@
 //! int8 per output row; here they are dequantised and turned to (in, out) for X · W.
 
 use super::asset::{Asset, AssetError, Tensor};
+use super::chars::CharTable;
 use super::layers::{Dense, LayerNorm};
 use super::wordpiece::Vocab;
 use crate::kernels::PackedB;
@@ -28,6 +29,10 @@ pub struct Config {
 /// all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384 (d_k 32), FFN 1536.
 pub const MINILM: Config =
     Config { layers: 6, heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
+
+/// The model file's entries holding the tokenizer's character rules: dropped characters,
+/// punctuation, normal forms (see [`CharTable`]).
+pub const CHARS: [&str; 3] = ["tokenizer.dropped", "tokenizer.punctuation", "tokenizer.normal"];
 
 /// The model's display name, as exports and labels write it.
 pub const MINILM_NAME: &str = "all-MiniLM-L6-v2";
@@ -63,10 +68,16 @@ impl Model {
     pub fn from_asset(mut asset: Asset) -> Result<Model, AssetError> {
         let c = MINILM;
         let d = c.d_model;
-        let vocab = match asset.get("vocab")? {
-            Tensor::Text(text) => Vocab::from_lines(text),
-            other => return Err(shape_error("vocab", "text", other)),
+        let text = |name: &str| match asset.get(name)? {
+            Tensor::Text(text) => Ok(text.as_str()),
+            other => Err(shape_error(name, "text", other)),
         };
+        let chars = CharTable::from_texts(text(CHARS[0])?, text(CHARS[1])?, text(CHARS[2])?);
+        let chars = chars.ok_or_else(|| AssetError::Invalid {
+            name: "tokenizer".into(),
+            reason: "malformed character table".into(),
+        })?;
+        let vocab = Vocab::new(text("vocab")?, chars);
         if vocab.len() != c.vocab {
             return Err(AssetError::Shape {
                 name: "vocab".into(),

@@ -82,10 +82,11 @@ pub struct Positions {
     pub b: usize,
 }
 
-/// The first position of the token `text` among `encoding`'s pieces.
-pub fn position(encoding: &Encoding, text: &str) -> Option<usize> {
-    let text = text.trim().to_lowercase();
-    encoding.pieces.iter().position(|p| p.text == text)
+/// The first position of the word `text` (normalised as the model's tokenizer does) among
+/// `encoding`'s pieces.
+pub fn position(model: &Model, encoding: &Encoding, text: &str) -> Option<usize> {
+    let word = model.vocab.words(text).into_iter().next()?;
+    encoding.pieces.iter().position(|p| p.text == word)
 }
 
 /// Every layer × head's weights, layer by layer.
@@ -173,8 +174,9 @@ pub fn case_study(
     };
     let encodings = [run(0)?, run(1)?];
     let find = |sentence: usize| {
-        let at =
-            |word: usize| position(&encodings[sentence], words[word]).ok_or(StudyProblem::Missing { word, sentence });
+        let at = |word: usize| {
+            position(model, &encodings[sentence], words[word]).ok_or(StudyProblem::Missing { word, sentence })
+        };
         Ok::<_, StudyProblem>(Positions { query: at(0)?, a: at(1)?, b: at(2)? })
     };
     let positions = [find(0)?, find(1)?];

@@ -1,21 +1,23 @@
 //! The BERT uncased WordPiece tokenizer, equal to the reference (Hugging Face `tokenizers`,
 //! `BertNormalizer` + `BertPreTokenizer` + `WordPiece`): clean the text, put spaces around
-//! CJK characters, strip accents, lower-case, split on spaces and punctuation, then cut each
-//! word into the longest vocabulary pieces (`##` marks a piece inside a word), with [CLS]
-//! first and [SEP] last. Tested against the reference on `tests/fixtures/model/wordpiece.json`.
+//! CJK characters, strip accents, lower-case, split on spaces and punctuation (the character
+//! rules in [`CharTable`]), then cut each word into the longest vocabulary pieces (`##` marks
+//! a piece inside a word), with [CLS] first and [SEP] last. Tested against the reference on
+//! `tests/fixtures/model/wordpiece.json`.
 
+use super::chars::CharTable;
 use std::collections::HashMap;
-use unicode_categories::UnicodeCategories;
-use unicode_normalization::UnicodeNormalization;
 
 /// Longer words become [UNK] whole, as in the reference.
 pub const MAX_WORD_CHARS: usize = 100;
 
-/// The vocabulary: token ↔ id (the line number in `vocab.txt`, from 0).
+/// The vocabulary, token ↔ id (the line number in `vocab.txt`, from 0), with the character
+/// rules that turn text into words.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Vocab {
     tokens: Vec<String>,
     ids: HashMap<String, u32>,
+    chars: CharTable,
 }
 
 /// One token of a sentence: its id and its text in the vocabulary ([UNK] for a word the
@@ -33,11 +35,21 @@ impl std::fmt::Debug for Vocab {
 }
 
 impl Vocab {
-    /// One token per line, as in `vocab.txt`.
-    pub fn from_lines(text: &str) -> Vocab {
-        let tokens: Vec<String> = text.lines().map(str::to_string).collect();
+    /// One token per line, as in `vocab.txt`, and the character rules.
+    pub fn new(lines: &str, chars: CharTable) -> Vocab {
+        let tokens: Vec<String> = lines.lines().map(str::to_string).collect();
         let ids = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-        Vocab { tokens, ids }
+        Vocab { tokens, ids, chars }
+    }
+
+    /// One token per line, with the ASCII rules only (for tests).
+    pub fn from_lines(lines: &str) -> Vocab {
+        Vocab::new(lines, CharTable::ascii())
+    }
+
+    /// The normalised words of `text` (see [`CharTable::words`]).
+    pub fn words(&self, text: &str) -> Vec<String> {
+        self.chars.words(text)
     }
 
     pub fn len(&self) -> usize {
@@ -62,7 +74,7 @@ impl Vocab {
     pub fn encode(&self, text: &str) -> Vec<Piece> {
         let piece = |text: &str| Piece { id: self.id(text).unwrap_or(0), text: text.to_string() };
         let mut out = vec![piece("[CLS]")];
-        for word in words(text) {
+        for word in self.words(text) {
             out.extend(self.pieces(&word).into_iter().map(|p| piece(&p)));
         }
         out.push(piece("[SEP]"));
@@ -95,58 +107,10 @@ impl Vocab {
     }
 }
 
-/// The normalised words and punctuation marks of `text`, before WordPiece.
-pub fn words(text: &str) -> Vec<String> {
-    let mut spaced = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '\0' || c == '\u{fffd}' || is_control(c) {
-            continue;
-        }
-        if is_whitespace(c) {
-            spaced.push(' ');
-        } else if is_cjk(c) {
-            spaced.extend([' ', c, ' ']);
-        } else {
-            spaced.push(c);
-        }
-    }
-    let normal: String = spaced.nfd().filter(|c| !c.is_mark_nonspacing()).flat_map(char::to_lowercase).collect();
-    let mut out = Vec::new();
-    for chunk in normal.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-        let mut word = String::new();
-        for c in chunk.chars() {
-            if c.is_ascii_punctuation() || c.is_punctuation() {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-                out.push(c.to_string());
-            } else {
-                word.push(c);
-            }
-        }
-        if !word.is_empty() {
-            out.push(word);
-        }
-    }
-    out
-}
-
-/// Tab, newline and carriage return count as spaces, not as control characters.
-fn is_whitespace(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
-}
-
-/// Control, format, private-use, surrogate and unassigned characters are dropped.
-fn is_control(c: char) -> bool {
-    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
-}
-
-/// The CJK Unified Ideographs blocks (not Japanese kana or Korean hangul), which BERT splits
-/// one character per word.
-pub fn is_cjk(c: char) -> bool {
-    matches!(u32::from(c),
-        0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
-        | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
+/// The words of `text` by the ASCII rules alone: exact for ASCII, a close count otherwise
+/// (used before the model's own rules have arrived).
+pub fn rough_words(text: &str) -> Vec<String> {
+    CharTable::ascii().words(text)
 }
 
 #[cfg(test)]
@@ -179,10 +143,12 @@ mod tests {
     }
 
     #[test]
-    fn accents_case_controls_and_cjk_are_normalised() {
-        assert_eq!(words("Café\u{200b}\u{7}NAÏVE"), ["cafenaive"]);
-        assert_eq!(words("我是猫。ok"), ["我", "是", "猫", "。", "ok"]);
-        assert_eq!(words("  \t\n "), Vec::<String>::new());
-        assert_eq!(words("a--b"), ["a", "-", "-", "b"]);
+    fn the_character_rules_come_from_the_table() {
+        let mut chars = CharTable::ascii();
+        chars.normal.insert('É', "e".into());
+        chars.punctuation = super::super::chars::Ranges::from_points([u32::from('-'), 0x3002]);
+        let v = Vocab::new("[PAD]\n[UNK]\n[CLS]\n[SEP]\ne\n-\n", chars);
+        assert_eq!(v.words("É-x。y"), ["e", "-", "x", "。", "y"]);
+        assert_eq!(rough_words("a--b"), ["a", "-", "-", "b"]);
     }
 }
