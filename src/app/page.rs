@@ -6,7 +6,7 @@ use super::hooks::{timed, Work};
 use crate::chart::ink::Ink;
 use crate::core::bert::{Encoding, Model};
 use crate::core::embed::EmbeddingTable;
-use crate::core::scenario::{attend, encode, layer_outcome, prepare, Outcome, Scenario, Source};
+use crate::core::scenario::{attend, encode, layer_outcome, prepare, Outcome, Scenario, ScenarioError, Source};
 use crate::core::weights::Weights;
 use crate::export::file_stem;
 use crate::i18n::{t, Lang, Text};
@@ -42,7 +42,7 @@ pub struct Page {
     /// The tokens of the last outcome (empty before the first).
     pub tokens: Memo<Vec<String>>,
     /// Why the current settings did not compute, if they did not.
-    pub error: Memo<Option<String>>,
+    pub error: Memo<Option<ScenarioError>>,
     pub lang: Memo<Lang>,
     /// The system asks for dark colours (kept up to date by `App`).
     pub prefers_dark: RwSignal<bool>,
@@ -55,7 +55,7 @@ pub struct Page {
     pub model: RwSignal<ModelState>,
     /// The trained model's forward pass on the sentence (every layer), when the model is ready
     /// and trained weights or the model view are shown.
-    pub encoding: Memo<Option<Result<Shared<Encoding>, String>>>,
+    pub encoding: Memo<Option<Result<Shared<Encoding>, ScenarioError>>>,
 }
 
 /// Where the trained model is.
@@ -90,7 +90,7 @@ enum Refusal {
     /// Trained weights are asked for and the model is still loading (or failed: its own
     /// message says so): the last outcome stays, with its own label.
     Waiting,
-    Error(String),
+    Error(ScenarioError),
 }
 
 impl Page {
@@ -108,7 +108,7 @@ impl Page {
         let weights_key = Memo::new(move |_| settings.with(|s| (s.d_model, s.seed)));
         let weights = Memo::new(move |_| {
             let (d_model, seed) = weights_key.get();
-            Weights::seeded(d_model, seed).map(|w| Shared(Arc::new(w))).map_err(|e| e.to_string())
+            Weights::seeded(d_model, seed).map(|w| Shared(Arc::new(w))).map_err(ScenarioError::Attention)
         });
         // Token embeddings already made, kept across sentences like the weights.
         let table = StoredValue::new(EmbeddingTable::default());
@@ -125,11 +125,7 @@ impl Page {
             let model = ready.get()?;
             let encoded = encode_key.with(|key| {
                 let s = key.as_ref()?;
-                Some(
-                    timed(Work::Compute, || encode(s, &model.0))
-                        .map(|e| Shared(Arc::new(e)))
-                        .map_err(|e| e.to_string()),
-                )
+                Some(timed(Work::Compute, || encode(s, &model.0)).map(|e| Shared(Arc::new(e))))
             });
             if encoded.is_some() {
                 COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
@@ -141,18 +137,17 @@ impl Page {
                 weights.with(|w| w.as_ref().map(|w| Arc::clone(&w.0)).map_err(|e| Refusal::Error(e.clone())))?;
             COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
             timed(Work::Compute, || {
-                let prepared = table.try_update_value(|t| prepare(s, max_tokens, t));
-                let prepared = prepared.ok_or_else(|| "the page is closing".to_string())?;
-                prepared.and_then(|inputs| attend(s, inputs, w)).map_err(|e| e.to_string())
+                // `None`: the page is closing and the table is gone; nothing to say.
+                let prepared = table.try_update_value(|t| prepare(s, max_tokens, t)).ok_or(Refusal::Waiting)?;
+                prepared.and_then(|inputs| attend(s, inputs, w)).map_err(Refusal::Error)
             })
-            .map_err(Refusal::Error)
         };
         let computed = Memo::new(move |_| {
             let computed = scenario.with(|s| match (s.source, ready.get(), encoding.get()) {
                 (Source::Random, ..) => random(s),
                 (Source::Minilm, Some(model), Some(encoded)) => {
                     let encoded = encoded.map_err(Refusal::Error)?;
-                    layer_outcome(s, &model.0, encoded.0).map_err(|e| Refusal::Error(e.to_string()))
+                    layer_outcome(s, &model.0, encoded.0).map_err(Refusal::Error)
                 }
                 // The trained model is on its way: random weights meanwhile, labelled as such.
                 (Source::Minilm, ..) => {
@@ -277,6 +272,7 @@ pub fn resolve(theme: Theme, prefers_dark: bool) -> Shown {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::error::AttnError;
 
     #[test]
     fn auto_follows_the_system_and_choices_override_it() {
@@ -297,7 +293,7 @@ mod tests {
         // Heads that do not divide d_model (no control offers them; a setter would refuse).
         page.settings.update(|s| s.heads = 3);
         let error = page.error.get().expect("the change is reported");
-        assert!(error.contains("not divisible by heads = 3"), "{error}");
+        assert_eq!(error, ScenarioError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 }));
         assert_eq!(page.outcome.get(), Some(first.clone()), "the last good outcome stays, unchanged");
         assert_eq!(first.0.scenario.heads, 4, "and it still says what produced it");
 

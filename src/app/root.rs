@@ -11,7 +11,7 @@ use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
 use super::url_sync::{from_location, sync_url};
 use super::views::{ActiveView, ViewNav};
 use crate::chart::ink::Ink;
-use crate::i18n::{fill, ClassMsg, Lang, Msg};
+use crate::i18n::{fill, scenario_error, ClassMsg, Lang, Msg};
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast};
 
@@ -97,7 +97,7 @@ pub fn App() -> impl IntoView {
                 <Controls />
                 <div class="page__main">
                     {move || page.error.get().map(|e| view! {
-                        <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {e}</p>
+                        <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {scenario_error(page.lang.get(), &e)}</p>
                     })}
                     <Show when=move || page.outcome.with(Option::is_some)>
                         <ActiveView />

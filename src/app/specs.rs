@@ -29,9 +29,10 @@ pub fn weights(values: Array2<f32>, rows: &[String], cols: &[String], blocked: &
     }
 }
 
-/// Column labels 0, 1, …, n−1 for feature dimensions.
+/// Column labels 1, 2, …, n for feature dimensions: the site counts heads, rows, columns and
+/// the terms of a sum from 1, as the formulas do.
 pub fn indices(n: usize) -> Vec<String> {
-    (0..n).map(|i| i.to_string()).collect()
+    (1..=n).map(|i| i.to_string()).collect()
 }
 
 /// "Name: rows × cols", the caption every heatmap carries.
@@ -52,19 +53,21 @@ pub fn num(v: f32) -> String {
     }
 }
 
-/// Hover text of a score: q_i · k_j as a sum over d_k terms, with its three largest terms.
+/// Hover text of a score: q_i · k_j as the sum of its d_k terms q_m·k_m (m from 1, as in the
+/// formula), with its three largest terms. Only the label "largest terms" is words.
 pub fn score_text(lang: Lang, q: ArrayView1<f32>, k: ArrayView1<f32>, row: &str, col: &str, score: f32) -> String {
     let terms = largest_terms(q, k, 3);
     format!(
-        "q[{row}] · k[{col}] = Σ over {} terms = {}; {}: {}",
+        "q[{row}] · k[{col}] = Σ (m = 1…{}) q_m·k_m = {}; {}: {}",
         q.len(),
         num(score),
         t(lang, Msg::LargestTerms),
-        list_terms(&terms, |t| format!("q{m}·k{m} = {}×{}", num(t.a), num(t.b), m = t.index))
+        list_terms(&terms, |t| format!("q{m}·k{m} = {}×{}", num(t.a), num(t.b), m = t.index + 1))
     )
 }
 
-/// Hover text of an output cell: which value rows made it, and how much each gave.
+/// Hover text of an output cell: which value rows made it, and how much each gave. `col` is
+/// 0-based; the text counts from 1.
 pub fn output_text(
     lang: Lang,
     a_row: ArrayView1<f32>,
@@ -76,7 +79,8 @@ pub fn output_text(
 ) -> String {
     let terms = largest_terms(a_row, v_col, 3);
     format!(
-        "O[{row}, {col}] = Σ A·V = {}; {}: {}",
+        "O[{row}, {}] = Σ A·V = {}; {}: {}",
+        col + 1,
         num(out),
         t(lang, Msg::Contributions),
         list_terms(&terms, |t| {
@@ -124,14 +128,14 @@ mod tests {
     #[test]
     fn score_text_names_the_largest_terms() {
         let s = score_text(Lang::En, arr1(&[1.0, -3.0]).view(), arr1(&[2.0, 3.0]).view(), "it", "animal", -7.0);
-        assert_eq!(s, "q[it] · k[animal] = Σ over 2 terms = -7.000; largest terms: q1·k1 = -3.000×3.000 = -9.000, q0·k0 = 1.000×2.000 = 2.000");
+        assert_eq!(s, "q[it] · k[animal] = Σ (m = 1…2) q_m·k_m = -7.000; largest terms: q2·k2 = -3.000×3.000 = -9.000, q1·k1 = 1.000×2.000 = 2.000");
     }
 
     #[test]
     fn output_text_names_value_rows_by_token() {
         let keys = vec!["a".to_string(), "b".to_string()];
         let s = output_text(Lang::En, arr1(&[0.25, 0.75]).view(), arr1(&[4.0, 1.0]).view(), &keys, "a", 3, 1.75);
-        assert_eq!(s, "O[a, 3] = Σ A·V = 1.750; largest contributions: a 0.250×4.000 = 1.000, b 0.750×1.000 = 0.750");
+        assert_eq!(s, "O[a, 4] = Σ A·V = 1.750; largest contributions: a 0.250×4.000 = 1.000, b 0.750×1.000 = 0.750");
     }
 
     #[test]

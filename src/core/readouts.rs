@@ -64,6 +64,14 @@ pub fn row_readout(weights: ArrayView1<f32>, logits: ArrayView1<f32>) -> RowRead
     }
 }
 
+/// The softmax Jacobian's norm for a uniform row of n weights, √(1/n − 1/n²): the reference
+/// line of the lab's gradient chart. It is not the largest the norm gets: a row split evenly
+/// between two keys has 1/2 whatever n.
+pub fn uniform_jacobian_norm(n: usize) -> f32 {
+    let n = n.max(1) as f64;
+    (1.0 / n - 1.0 / (n * n)).sqrt() as f32
+}
+
 /// One readout per row: `weights` and `logits` are (n_q, n_kv), −∞ logits blocked.
 pub fn row_readouts(weights: &Array2<f32>, logits: &Array2<f32>) -> Vec<RowReadout> {
     weights.rows().into_iter().zip(logits.rows()).map(|(p, l)| row_readout(p, l)).collect()
@@ -130,6 +138,14 @@ mod tests {
         // √(1/4 − 1/16) = √(3/16) ≈ 0.4330
         assert!((r.jacobian_norm - (3f32 / 16.0).sqrt()).abs() < 1e-6);
         assert_eq!((r.score_mean, r.score_std), (1.0, 0.0));
+    }
+
+    #[test]
+    fn a_two_way_split_lets_more_gradient_through_than_a_uniform_row() {
+        assert!((uniform_jacobian_norm(4) - (3f32 / 16.0).sqrt()).abs() < 1e-7);
+        let split = row_readout(arr1(&[0.5, 0.5, 0.0, 0.0]).view(), arr1(&[0.0, 0.0, -30.0, -30.0]).view());
+        assert!((split.jacobian_norm - 0.5).abs() < 1e-6);
+        assert!(split.jacobian_norm > uniform_jacobian_norm(4));
     }
 
     #[test]

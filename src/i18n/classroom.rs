@@ -36,7 +36,7 @@ super::catalogue! {
         ExportJson => ("Download the whole trace (JSON)", "下载完整计算过程（JSON）"),
         ShowNumbers => ("Show the numbers as a table", "以表格显示数值"),
         HideNumbers => ("Hide the table", "隐藏表格"),
-        Spotlight => ("Spotlight a token:", "聚光某个词元："),
+        Spotlight => ("Spotlight a token:", "高亮某个词元："),
         SpotlightHint => (
             "its row and column are outlined in every heatmap of this stage; click it again to clear",
             "它所在的行和列会在本步骤的每张热力图中被框出；再次点击即可取消",

@@ -25,11 +25,13 @@ macro_rules! catalogue {
 use catalogue;
 
 mod classroom;
+mod errors;
 mod lesson;
 mod model;
 mod views;
 
 pub use classroom::ClassMsg;
+pub use errors::{attention_error, scenario_error, ErrMsg};
 pub use lesson::Msg;
 pub use model::ModelMsg;
 pub use views::ViewMsg;
@@ -113,7 +115,159 @@ mod tests {
         let class = ClassMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
         let views = ViewMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
         let model = ModelMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        lesson.chain(class).chain(views).chain(model)
+        let errors = ErrMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
+        lesson.chain(class).chain(views).chain(model).chain(errors)
+    }
+
+    /// The Latin words a Chinese text may hold: symbols of the formulas, names of models,
+    /// methods and operators, units, and the tokens of the examples. Anything else is English
+    /// left in Chinese mode.
+    const LATIN_IN_CHINESE: &[&str] = &[
+        // symbols and functions of the formulas
+        "A",
+        "d",
+        "d_k",
+        "d_model",
+        "d_v",
+        "e",
+        "elu",
+        "exp",
+        "h",
+        "i",
+        "j",
+        "k",
+        "K",
+        "l",
+        "L",
+        "m",
+        "M",
+        "n",
+        "n_q",
+        "n_kv",
+        "O",
+        "O_i",
+        "p",
+        "PE",
+        "q",
+        "Q",
+        "S",
+        "T",
+        "v",
+        "V",
+        "W",
+        "W_K",
+        "W_O",
+        "W_Q",
+        "W_V",
+        "X",
+        "E",
+        "H",
+        "x",
+        "Var",
+        "ln",
+        "max",
+        "min",
+        "m_old",
+        "m_new",
+        "q_i",
+        "k_i",
+        "k_j",
+        "q_j",
+        "v_j",
+        "o_i",
+        "LayerNorm",
+        "softmax",
+        "Softmax",
+        "QKᵀ",
+        "S_ij",
+        "v_jᵀ",
+        "log",
+        "q_m",
+        "k_m",
+        // names: models, methods, formats, units
+        "BERT",
+        "GPT",
+        "FlashAttention",
+        "RNN",
+        "CNN",
+        "n-gram",
+        "fp16",
+        "fp32",
+        "int8",
+        "MiniLM",
+        "all-MiniLM-L6-v2",
+        "WordPiece",
+        "CLS",
+        "SEP",
+        "UNK",
+        "SHA-256",
+        "MB",
+        "KB",
+        "ms",
+        "HTTP",
+        "CSV",
+        "JSON",
+        "PNG",
+        "URL",
+        "FFN",
+        "GELU",
+        "Transformer",
+        "PyTorch",
+        "ONNX",
+        "Runtime",
+        "Esc",
+        "Space",
+        "P",
+        "S",
+        "Attention",
+        "Lab",
+        // the language switch names the other language in its own words
+        "English",
+        // the tokens of the examples
+        "it",
+        "animal",
+        "street",
+        "tired",
+        "wide",
+        "The",
+        "the",
+        "because",
+        "was",
+        "too",
+    ];
+
+    /// The Latin words of `text`: runs of ASCII letters, digits and `_`/`-` that hold a letter.
+    fn latin_words(text: &str) -> Vec<String> {
+        let mut words = vec![];
+        let mut word = String::new();
+        for c in text.chars().chain(std::iter::once(' ')) {
+            if c.is_ascii_alphanumeric() || "_-ᵀ".contains(c) || (!word.is_empty() && c == 'ᵀ') {
+                word.push(c);
+            } else if !word.is_empty() {
+                let w = std::mem::take(&mut word);
+                let w = w.trim_matches(['-', '_']).to_string();
+                if w.chars().any(|c| c.is_ascii_alphabetic()) {
+                    words.push(w);
+                }
+            }
+        }
+        words
+    }
+
+    #[test]
+    fn chinese_texts_hold_no_english_words() {
+        assert_eq!(latin_words("在 d_k = 64 时，softmax 的 O(n²) 与 hello"), ["d_k", "softmax", "O", "n", "hello"]);
+        let mut stray = vec![];
+        for (name, (_, zh)) in pairs() {
+            // The placeholders are names for the code, not text.
+            let text = placeholders(zh).iter().fold(zh.to_string(), |s, p| s.replace(&format!("{{{p}}}"), " "));
+            for w in latin_words(&text) {
+                if !LATIN_IN_CHINESE.contains(&w.as_str()) {
+                    stray.push(format!("{name}: {w}"));
+                }
+            }
+        }
+        assert!(stray.is_empty(), "English in Chinese mode:\n{}", stray.join("\n"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ super::catalogue! {
         NavVariants => ("Self · causal · cross", "自注意力 · 因果 · 交叉"),
         NavPatterns => ("Head patterns", "注意力头模式"),
         NavGraph => ("As a graph", "图视角"),
-        NavComplexity => ("The O(n²) wall", "O(n²) 之墙"),
+        NavComplexity => ("The O(n²) cost", "O(n²) 瓶颈"),
         NavModel => ("Trained model", "训练好的模型"),
         NavCoref => ("it → animal?", "it → animal？"),
 
@@ -20,10 +20,14 @@ super::catalogue! {
             "随机抽取许多对向量 q 和 k，它们的分量相互独立、均值为 0、方差为 1，再看它们的点积。点积的离散程度并不固定，而是随项数增加而变大。",
         ),
         VarDk => ("Vector length d_k", "向量维度 d_k"),
-        VarSamples => ("Pairs sampled", "抽样对数"),
+        VarSamples => ("Pairs sampled", "样本数"),
         VarReadout => ("Empirical variance of q·k", "q·k 的经验方差"),
         VarPredicted => ("predicted: d_k = {dk}", "理论值：d_k = {dk}"),
-        VarHistRaw => ("q·k over {n} pairs (curve: normal with variance d_k)", "{n} 对样本的 q·k（曲线：方差为 d_k 的正态分布）"),
+        VarHistRaw => ("q·k over {n} pairs (curve: the normal approximation, variance d_k)", "{n} 对样本的 q·k（曲线：正态近似，方差为 d_k）"),
+        VarNormalApprox => (
+            "The curves are normal distributions with the right variance. The shape is only approximately normal, by the central limit theorem, and only for larger d_k: at d_k = 1 a score is the product of two normal numbers, far more peaked with heavier tails (kurtosis 9, against 3 for a normal). The variance, which is all the argument needs, is exactly d_k at every d_k.",
+            "图中曲线是方差正确的正态分布。形状只是近似正态，依据是中心极限定理，而且只在 d_k 较大时成立：d_k = 1 时分数是两个正态数的乘积，峰更尖、尾更重（峰度为 9，正态分布为 3）。推导只需要方差，而方差在任何 d_k 下都恰好等于 d_k。",
+        ),
         VarHistScaled => ("q·k / √d_k over the same pairs (curve: variance 1)", "同样样本的 q·k / √d_k（曲线：方差为 1）"),
         VarCurve => (
             "Empirical variance against d_k (points) on the line Var = d_k, both axes log₂",
@@ -44,8 +48,8 @@ super::catalogue! {
             "d_k 个 1 相加得到 d_k。把 q·k 除以 √d_k，方差就除以 d_k，回到 1。",
         ),
         VarWhy => (
-            "So at d_k = 64 a typical score is about ±8, and ±24 (three standard deviations) is not rare. Fed to the softmax unscaled, gaps that large make one weight nearly 1 and the rest nearly 0, and almost no gradient gets back.",
-            "所以当 d_k = 64 时，典型的分数约为 ±8，±24（三个标准差）也不罕见。不缩放就送进 softmax，这么大的差距会让一个权重接近 1、其余接近 0，几乎没有梯度能传回去。",
+            "So at d_k = 64 a typical score is about ±8, and almost every score stays within about ±24 (three standard deviations; only about 0.3 % lie beyond). That is still far too wide for a softmax: within one row the top scores differ by several units, and a gap of 5 already makes one weight e⁵ ≈ 150 times the other. Fed to the softmax unscaled, such rows put nearly all their weight on one key, and almost no gradient gets back.",
+            "所以当 d_k = 64 时，典型的分数约为 ±8，几乎所有分数都在 ±24（三个标准差）以内，超出的只有约 0.3 %。但这对 softmax 来说仍然太宽：同一行里最大的几个分数往往相差好几个单位，而相差 5 就已经让两个权重相差 e⁵ ≈ 150 倍。不缩放就送进 softmax，这样的行几乎把全部权重都给了一个键，几乎没有梯度能传回去。",
         ),
 
         VariantsTitle => ("Self, causal and cross attention", "自注意力、因果注意力与交叉注意力"),
@@ -60,14 +64,14 @@ super::catalogue! {
         ),
         CausalTitle => ("Causal (masked) attention", "因果（掩码）注意力"),
         CausalText => (
-            "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. This is what lets GPT-style decoders generate one token at a time.",
-            "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。正因如此，GPT 这类解码器才能一次生成一个词元。",
+            "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. Its real job is in training: a GPT-style decoder learns from every position of a sentence in one pass, and the mask makes each position see exactly what it will see when the model later generates text left to right. Generation itself goes one token at a time with or without a mask.",
+            "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。它真正的用处在训练：GPT 这类解码器一次就能用句子的所有位置来学习，而掩码保证每个位置看到的正好是以后从左到右生成文本时它能看到的内容。生成本身无论有没有掩码，都是一次一个词元。",
         ),
         MaskLegend => ("yellow: allowed (adds 0) · grey: blocked (adds −∞)", "黄色：允许（加 0）· 灰色：屏蔽（加 −∞）"),
         CrossTitle => ("Cross-attention", "交叉注意力"),
         CrossText => (
-            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence.",
-            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。",
+            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here (the two sentences do not share one timeline, and real decoders do not mask their cross-attention), so the page switches it off.",
+            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义（两个句子并不共享同一条时间线，真实的解码器也不会给交叉注意力加因果掩码），所以页面会把它关掉。",
         ),
 
         PatternsTitle => ("Head patterns, built by hand", "手工构造的注意力头模式"),
@@ -81,8 +85,8 @@ super::catalogue! {
         ),
         PatPrev => ("Previous token", "前一个词元"),
         PatPrevText => (
-            "Reads only the positional encoding. W_Q turns every sine–cosine pair back by one position, so the query of token i equals the positional code of position i−1, and the key that matches it best is the token just before.",
-            "只读取位置编码。W_Q 把每一对正弦–余弦向回转一个位置，于是第 i 个词元的查询正好等于第 i−1 个位置的编码，与它最匹配的键就是紧挨在前面的那个词元。",
+            "Reads only the positional encoding. W_Q turns every sine–cosine pair back by one position (and doubles it), so the query of token i is 2·PE(i−1), and the key that matches it best is the token just before. This is an idealisation: the input here is PE alone, while a real head also reads the words' own dimensions.",
+            "只读取位置编码。W_Q 把每一对正弦–余弦向回转一个位置（并放大两倍），于是第 i 个词元的查询是 2·PE(i−1)，与它最匹配的键就是紧挨在前面的那个词元。这是理想化的构造：这里的输入只有 PE，而真实的注意力头还会读取词本身的那些维度。",
         ),
         PatLocal => ("Local window", "局部窗口"),
         PatLocalText => (
@@ -104,8 +108,20 @@ super::catalogue! {
 
         GraphTitle => ("Attention as message passing on a graph", "图视角：注意力就是消息传递"),
         GraphIntro => (
-            "Treat the tokens as the nodes of a complete graph. The weights A are its adjacency matrix, but unlike a fixed graph they are recomputed for every input, and every pair is connected. Each node then gathers the values of its neighbours weighted by A: that is A·V.",
-            "把词元看作一个完全图的节点。权重 A 就是它的邻接矩阵；但与固定的图不同，它随每个输入重新计算，而且任意两点之间都有边。随后每个节点按 A 的权重收集邻居的值向量：这就是 A·V。",
+            "Treat the tokens as the nodes of a graph. The weights A are its adjacency matrix, but unlike a fixed graph they are recomputed for every input. Each node then gathers the values of its neighbours weighted by A: that is A·V.",
+            "把词元看作一个图的节点。注意力权重 A 就是它的邻接矩阵；但与固定的图不同，它随每个输入重新计算。随后每个节点按 A 的权重收集邻居的值向量：这就是 A·V。",
+        ),
+        GraphComplete => (
+            "Here, self-attention without a mask, the graph is complete: every token is joined to every token, itself included.",
+            "这里是不加掩码的自注意力，所以这是一个完全图：每个词元都与所有词元相连，包括它自己。",
+        ),
+        GraphCausal => (
+            "Under the causal mask the graph is directed and acyclic: a token receives messages only from itself and the tokens before it, so A is lower-triangular.",
+            "使用因果掩码时，这是一个有向无环图：每个词元只接收来自它自己和它之前词元的消息，所以 A 是下三角矩阵。",
+        ),
+        GraphBipartite => (
+            "In cross-attention the graph is bipartite: messages flow only from the second sentence's tokens (keys and values) to the first sentence's tokens (queries).",
+            "在交叉注意力中，这是一个二部图：消息只从第二个句子的词元（键和值）流向第一个句子的词元（查询）。",
         ),
         GraphEdges => (
             "Line thickness is the weight the selected token gives each token; messages flow from each key to the query. Click a node to select it.",
@@ -115,13 +131,13 @@ super::catalogue! {
         GraphAdjacency => ("Adjacency matrix A", "邻接矩阵 A"),
         GraphPicture => ("The tokens as a graph, edges weighted by attention", "词元构成的图，边的权重为注意力"),
 
-        CxTitle => ("The O(n²) wall, FlashAttention and linear attention", "O(n²) 之墙、FlashAttention 与线性注意力"),
+        CxTitle => ("The O(n²) cost, FlashAttention and linear attention", "O(n²) 瓶颈、FlashAttention 与线性注意力"),
         CxIntro => (
             "Every query meets every key, so each head's score matrix has n² entries: a thousand tokens are a million pairs, and doubling the length quadruples the work and the memory.",
             "每个查询都要与每个键相遇，所以每个头的分数矩阵有 n² 个元素：一千个词元就是一百万对，长度翻倍，计算量和内存都变成四倍。",
         ),
         CxN => ("Sequence length n", "序列长度 n"),
-        CxPairs => ("Query–key pairs per head (n²)", "每个头的查询–键对数（n²）"),
+        CxPairs => ("Query–key pairs per head (n²)", "每个头的查询–键对的数量（n²）"),
         CxMem16 => ("Score memory, fp16 (all heads, one layer)", "分数占用的内存，fp16（所有头，一层）"),
         CxMem32 => ("Score memory, fp32", "分数占用的内存，fp32"),
         CxFlops => ("Softmax attention: QKᵀ and A·V", "softmax 注意力：QKᵀ 与 A·V"),
@@ -129,23 +145,23 @@ super::catalogue! {
         CxChart => ("Operations against n (log₂ axes): softmax grows like n², linear like n", "运算量随 n 的变化（log₂ 坐标）：softmax 按 n² 增长，线性注意力按 n 增长"),
         FlashTitle => ("FlashAttention: the same result, tile by tile", "FlashAttention：分块计算，结果不变"),
         FlashText => (
-            "FlashAttention never stores the n × n matrix. It loads a tile of queries and a tile of keys into fast on-chip memory, computes their scores, and keeps for each query only a running maximum m and a running sum l of exponentials. When a new tile brings a larger maximum, everything summed so far is rescaled by exp(m_old − m_new). After the last tile, dividing by l gives exactly the softmax-weighted sum.",
-            "FlashAttention 从不保存 n × n 矩阵。它把一块查询和一块键载入片上的高速内存，算出这一块的分数，每个查询只保留一个运行最大值 m 和一个指数的运行和 l。新的一块带来更大的最大值时，之前累加的结果都乘以 exp(m_old − m_new) 重新缩放。最后一块处理完后除以 l，得到的正是 softmax 加权和。",
+            "FlashAttention never stores the n × n matrix. It loads a tile of queries and a tile of keys and values into fast on-chip memory, computes their scores, and keeps three things for each query: the largest score so far m, the sum so far l of the exponentials, and the output row so far O_i, not yet divided by l. When a new tile brings a larger maximum, l and O_i are both multiplied by exp(m_old − m_new) before the tile's own terms are added. After the last tile, O_i / l is exactly the softmax-weighted sum. The arithmetic is still O(n²·d); what falls is the memory (O(n) extra instead of the n × n matrix) and the traffic to slow memory.",
+            "FlashAttention 从不保存 n × n 矩阵。它把一块查询和一块键、值载入片上的高速内存，算出这一块的分数，每个查询只保留三样东西：当前最大值 m、指数累加和 l，以及尚未除以 l 的输出行 O_i。新的一块带来更大的最大值时，先把 l 和 O_i 都乘以 exp(m_old − m_new)，再加上这一块自己的项。最后一块处理完后，O_i / l 正好等于 softmax 加权和。运算量仍是 O(n²·d)；降下来的是内存（额外只需 O(n)，不必保存 n × n 矩阵）和对慢速内存的读写。",
         ),
         FlashTile => ("Tile size", "分块大小"),
         FlashStep => ("Step {i} of {n}: queries {r0}–{r1}, keys {c0}–{c1}", "第 {i} 步，共 {n} 步：查询 {r0}–{r1}，键 {c0}–{c1}"),
         FlashPlay => ("Play", "播放"),
         FlashPause => ("Pause", "暂停"),
-        FlashError => ("Largest |tiled − full| difference in the output", "分块结果与完整计算的最大差 |tiled − full|"),
+        FlashError => ("Largest |tiled − full| difference in the output", "分块结果与完整计算之间的最大误差"),
         FlashPeak => ("Scores held at once: {tile} instead of {full}", "同时保存的分数：{tile} 个，而不是 {full} 个"),
         FlashRows => ("Row", "行"),
         FlashScores => ("Scores computed so far (grey: not yet)", "已计算的分数（灰色：尚未计算）"),
         LinearTitle => ("Linear attention: a kernel instead of exp", "线性注意力：用核函数代替 exp"),
         LinearText => (
-            "Replace exp(q·k) by φ(q)·φ(k) with φ(x) = elu(x) + 1, which is always positive. Then Σ_j φ(q_i)·φ(k_j) v_j = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ): the sum in brackets is computed once for all queries, so the cost grows like n instead of n². The price: the weights come out flatter than softmax's, as the maps below show for the same Q and K.",
-            "用 φ(q)·φ(k) 代替 exp(q·k)，其中 φ(x) = elu(x) + 1 恒为正。于是 Σ_j φ(q_i)·φ(k_j) v_j = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ)：括号中的和对所有查询只需计算一次，开销随 n 而不是 n² 增长。代价是权重比 softmax 平坦，下面用同样的 Q 和 K 对比。",
+            "Softmax attention weighs key j by exp(q_i·k_j / (√d_k·T)), normalised over the row: the first map below, the same weights as the lesson. Linear attention replaces that by φ(q_i)·φ(k_j) with φ(x) = elu(x) + 1, which is always positive, and regroups the sums: o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)). Both sums are computed once for all queries, so the cost is O(n·d_k·d_v) instead of O(n²·d): a win only when n is larger than d_k. Under a causal mask the sums become running prefix sums, one state updated token by token, like an RNN's. The price: the weights come out flatter than softmax's, as the second map shows for the same Q and K.",
+            "softmax 注意力给第 j 个键的权重正比于 exp(q_i·k_j / (√d_k·T))，再按行归一化：即下面第一张图，与课程中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大于 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。代价是权重比 softmax 平坦，第二张图用同样的 Q 和 K 展示了这一点。",
         ),
         LinearWeights => ("Linear-attention weights", "线性注意力权重"),
-        LinearError => ("Largest |O(n) way − direct way| in the output", "O(n) 算法与直接计算的最大差"),
+        LinearError => ("Largest |O(n) way − direct way| in the output", "O(n) 算法与直接计算之间的最大误差"),
     }
 }

@@ -197,6 +197,22 @@ impl Settings {
         }
     }
 
+    /// Whether the causal mask can apply: not between two sentences (their positions are not one
+    /// timeline, and real decoders never mask cross-attention).
+    pub fn mask_applies(&self) -> bool {
+        !self.cross
+    }
+
+    /// The mask attention runs with: the chosen one, or none in cross-attention (the choice is
+    /// kept, and comes back with self-attention).
+    pub fn effective_mask(&self) -> Mask {
+        if self.mask_applies() {
+            self.mask
+        } else {
+            Mask::None
+        }
+    }
+
     /// What the attention core needs (a `Memo` of this skips recomputing on other changes).
     pub fn scenario(&self) -> Scenario {
         Scenario {
@@ -206,7 +222,7 @@ impl Settings {
             heads: self.heads,
             seed: self.seed,
             positional: self.positional,
-            mask: self.mask,
+            mask: self.effective_mask(),
             scaled: self.scaled,
             temperature: self.temperature,
             source: self.source,
@@ -497,6 +513,17 @@ mod tests {
         s.set_vocab(Arc::new(Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n")));
         assert_eq!(s.tokens("a b"), ["[CLS]", "a", "[UNK]", "[SEP]"]);
         assert!(s.set_source(Source::Random) && s.head == 3, "back to 4 heads: head 12 becomes head 4");
+    }
+
+    #[test]
+    fn cross_attention_runs_without_the_causal_mask_and_keeps_the_choice() {
+        let mut s = Settings { mask: Mask::Causal, ..Settings::new(Lang::En) };
+        assert_eq!(s.scenario().mask, Mask::Causal);
+        s.cross = true;
+        assert!(!s.mask_applies());
+        assert_eq!(s.scenario().mask, Mask::None);
+        s.cross = false;
+        assert_eq!(s.scenario().mask, Mask::Causal, "self-attention gets the causal mask back");
     }
 
     #[test]

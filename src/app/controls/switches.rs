@@ -7,14 +7,15 @@ use crate::core::scenario::Source;
 use crate::core::variants::Variant;
 use crate::i18n::Msg;
 use crate::number::parse_decimal;
-use crate::settings::{format_temperature, TEMPERATURE_RANGE};
+use crate::settings::{format_temperature, Settings, TEMPERATURE_RANGE};
 use leptos::prelude::*;
 
 /// The switches that change how attention is computed.
 #[component]
 pub fn Switches() -> impl IntoView {
     let page = use_page();
-    let mask = page.pick(|s| s.mask);
+    let mask = page.pick(|s| s.effective_mask());
+    let mask_applies = page.pick(Settings::mask_applies);
     let cross = page.pick(|s| s.cross);
     let temperature = page.pick(|s| s.temperature);
     // The trained model has learned positions and no second sentence.
@@ -30,11 +31,15 @@ pub fn Switches() -> impl IntoView {
         <div class="field field--row">
             <label class="field__label" for="mask">{page.text(Msg::Mask)}</label>
             <select id="mask" data-testid="mask-select" prop:value=move || mask.get().slug()
+                disabled=move || !mask_applies.get() aria-describedby="mask-note"
                 on:change=move |ev| { if let Some(m) = Mask::from_slug(&event_target_value(&ev)) { page.settings.update(|s| s.mask = m) } }>
                 <option value=Mask::None.slug()>{page.text(Msg::MaskNone)}</option>
                 <option value=Mask::Causal.slug()>{page.text(Msg::MaskCausal)}</option>
             </select>
         </div>
+        <Show when=move || !mask_applies.get()>
+            <p class="field__hint" id="mask-note" data-testid="mask-note">{page.text(Msg::MaskNotInCross)}</p>
+        </Show>
         <Show when=move || random.get()>
             <div class="field field--row">
                 <label class="field__label" for="kind">{page.text(Msg::Kind)}</label>

@@ -8,7 +8,7 @@ use super::controls::Toggle;
 use super::specs::weights;
 use super::{formulas, page::use_page};
 use crate::chart::curves::Curve;
-use crate::core::readouts::Summary;
+use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
 use crate::i18n::Msg;
 use crate::number::parse_decimal;
@@ -52,7 +52,13 @@ pub fn SaturationLab() -> impl IntoView {
     let std_curves = curves(points, |s| s.score_std);
     let max_curves = curves(points, |s| s.median_max_weight);
     let entropy_curves = curves(points, |s| if s.log_n > 0.0 { s.entropy / s.log_n } else { 0.0 });
-    let grad_curves = curves(points, |s| s.median_jacobian_norm);
+    let grad_curves = Signal::derive(move || {
+        let mut lines = curves(points, |s| s.median_jacobian_norm).get();
+        let uniform = uniform_jacobian_norm(n.get());
+        let ink = page.ink.get();
+        lines.push(Curve { color: ink.text, points: DK_STEPS.iter().map(|d| (*d, uniform)).collect(), dashed: true });
+        lines
+    });
 
     let set_dk = move |v: f64| {
         page.apply(|s| s.set_saturation_dk(v));
@@ -127,6 +133,7 @@ fn curves(points: Memo<Vec<SweepPoint>>, pick: fn(&Summary) -> f32) -> Signal<Ve
             let line = |color, of: fn(&SweepPoint) -> &Summary| Curve {
                 color,
                 points: pts.iter().map(|p| (p.d_k, pick(of(p)))).collect(),
+                dashed: false,
             };
             vec![line(ink.series[0], |p| &p.unscaled), line(ink.series[1], |p| &p.scaled)]
         })

@@ -25,6 +25,7 @@ pub fn InputStage() -> impl IntoView {
                 let e = *o.embedding.get((r, c))?;
                 let pe = o.positional.as_ref().and_then(|p| p.get((r, c)).copied()).unwrap_or(0.0);
                 let (token, x) = (o.tokens.get(r)?, num(*o.trace.x.get((r, c))?));
+                let c = c + 1; // columns are counted from 1 on screen
                 Some(match (o.scenario.source, o.scenario.layer) {
                     (Source::Random, _) => format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe)),
                     (Source::Minilm, 0) => {

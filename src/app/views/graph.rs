@@ -6,6 +6,7 @@ use crate::app::charts::Heatmap;
 use crate::app::page::use_page;
 use crate::app::specs::{num, weights};
 use crate::app::stages::HeadPicker;
+use crate::core::attention::Mask;
 use crate::core::order::largest_first;
 use crate::i18n::{fill, ViewMsg};
 use leptos::prelude::*;
@@ -30,6 +31,17 @@ struct Graph {
     blocked: ndarray::Array2<bool>,
     /// Keys and values from a second sentence: they get an inner circle of their own.
     cross: bool,
+    /// What kind of graph the trace makes: complete, a DAG under the causal mask, bipartite.
+    shape: ViewMsg,
+}
+
+/// The sentence that names the graph's kind, from what produced the trace.
+fn graph_shape(cross: bool, mask: Mask) -> ViewMsg {
+    match (cross, mask) {
+        (true, _) => ViewMsg::GraphBipartite,
+        (false, Mask::Causal) => ViewMsg::GraphCausal,
+        (false, Mask::None) => ViewMsg::GraphComplete,
+    }
 }
 
 /// The graph, the adjacency matrix and the messages of the chosen node.
@@ -48,6 +60,7 @@ pub fn GraphView() -> impl IntoView {
                 weights,
                 blocked: o.trace.blocked.clone(),
                 cross: o.trace.is_cross(),
+                shape: graph_shape(o.trace.is_cross(), o.trace.mask),
             })
         })
     });
@@ -80,7 +93,9 @@ pub fn GraphView() -> impl IntoView {
     view! {
         <section class="view" data-testid="view-graph">
             <h2 class="view__title">{page.text(ViewMsg::GraphTitle)}</h2>
-            <p class="view__text">{page.text(ViewMsg::GraphIntro)}</p>
+            <p class="view__text">{page.text(ViewMsg::GraphIntro)} " "
+                <span data-testid="graph-shape">{move || data.with(|d| d.as_ref().map(|g| page.t(g.shape)))}</span>
+            </p>
             <HeadPicker />
             <p class="stage__note">{page.text(ViewMsg::GraphEdges)}</p>
             <div class="stage__grid">
@@ -157,5 +172,12 @@ mod tests {
         assert!((x - 300.0).abs() < 1e-9 && (y - 200.0).abs() < 1e-9);
         let (x, y) = node_xy(1, 4, 100.0);
         assert!((x - 400.0).abs() < 1e-9 && (y - 300.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_graph_is_complete_only_for_unmasked_self_attention() {
+        assert_eq!(graph_shape(false, Mask::None), ViewMsg::GraphComplete);
+        assert_eq!(graph_shape(false, Mask::Causal), ViewMsg::GraphCausal);
+        assert_eq!(graph_shape(true, Mask::None), ViewMsg::GraphBipartite);
     }
 }

@@ -80,6 +80,7 @@ pub fn VarianceView() -> impl IntoView {
                 <CanvasChart draw=raw caption=caption(ViewMsg::VarHistRaw) testid="variance-hist-raw" />
                 <CanvasChart draw=scaled caption=caption(ViewMsg::VarHistScaled) testid="variance-hist-scaled" />
             </div>
+            <p class="view__text" data-testid="variance-normal-note">{page.text(ViewMsg::VarNormalApprox)}</p>
             <div class="stage__grid">
                 <CanvasChart draw=against_dk caption=caption(ViewMsg::VarCurve) testid="variance-curve" />
                 <div class="derivation">

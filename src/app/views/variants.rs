@@ -6,9 +6,10 @@ use crate::app::page::{use_page, Shared};
 use crate::app::specs::weights;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
+use crate::core::scenario::ScenarioError;
 use crate::core::trace::Trace;
 use crate::core::variants::{variants, Variant, Variants};
-use crate::i18n::{Msg, ViewMsg};
+use crate::i18n::{scenario_error, Msg, ViewMsg};
 use crate::settings::MAX_TOKENS;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -20,9 +21,7 @@ pub fn VariantsView() -> impl IntoView {
     let kv_text = page.pick(|s| s.kv_text.clone());
     let computed = Memo::new(move |_| {
         page.outcome.with(|o| {
-            o.as_ref().map(|Shared(o)| {
-                kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map(|v| Shared(Arc::new(v))).map_err(|e| e.to_string()))
-            })
+            o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map(|v| Shared(Arc::new(v)))))
         })
     });
     let error = move || computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned()));
@@ -30,7 +29,7 @@ pub fn VariantsView() -> impl IntoView {
         <section class="view" data-testid="view-variants">
             <h2 class="view__title">{page.text(ViewMsg::VariantsTitle)}</h2>
             <p class="view__text">{page.text(ViewMsg::VariantsIntro)}</p>
-            {move || error().map(|e| view! { <p class="error" role="alert" data-testid="variants-error">{page.t(Msg::ComputeError)} ": " {e}</p> })}
+            {move || error().map(|e| view! { <p class="error" role="alert" data-testid="variants-error">{page.t(Msg::ComputeError)} ": " {scenario_error(page.lang.get(), &e)}</p> })}
             <div class="stage__grid stage__grid--three">
                 <Column variant=Variant::SelfAttention computed=computed title=ViewMsg::SelfTitle text=ViewMsg::SelfText />
                 <Column variant=Variant::Causal computed=computed title=ViewMsg::CausalTitle text=ViewMsg::CausalText />
@@ -46,7 +45,7 @@ fn Column(
     /// The variant to show.
     variant: Variant,
     /// The computed variants, or why they did not compute (`None` before the first outcome).
-    computed: Memo<Option<Result<Shared<Variants>, String>>>,
+    computed: Memo<Option<Result<Shared<Variants>, ScenarioError>>>,
     /// Its title.
     title: ViewMsg,
     /// Its explanation.

@@ -1,0 +1,100 @@
+//! The core's refusals in words, in both languages: the core returns values
+//! ([`ScenarioError`], [`AttnError`]), and only this module turns them into sentences.
+
+use super::{fill, t, Lang};
+use crate::core::error::AttnError;
+use crate::core::scenario::ScenarioError;
+
+super::catalogue! {
+    /// A message for one kind of refusal. Placeholders are filled by [`scenario_error`].
+    pub enum ErrMsg {
+        NoTokens => ("The {which} has no tokens: type at least one word.", "{which}没有词元：请至少输入一个词。"),
+        TooManyTokens => (
+            "The {which} has {given} tokens; at most {max} can be shown.",
+            "{which}有 {given} 个词元，最多只能显示 {max} 个。",
+        ),
+        ZeroWidth => ("d_model must be at least 1.", "d_model 至少为 1。"),
+        HeadsDoNotDivide => (
+            "{heads} heads do not divide d_model = {d_model}: each head needs the same whole number of columns.",
+            "{heads} 个头不能整除 d_model = {d_model}：每个头必须分到同样多的整数列。",
+        ),
+        Empty => ("The {which} is empty.", "{which}为空。"),
+        Shape => ("{what} should be {expected}, but is {rows} × {cols}.", "{what} 应为 {expected}，实际为 {rows} × {cols}。"),
+        Padding => (
+            "The padding mask needs one entry per key: {expected} expected, {given} given.",
+            "填充掩码需要每个键一项：应为 {expected} 项，实际为 {given} 项。",
+        ),
+        NonFinite => (
+            "{what} holds a number that is not finite at row {row}, column {col}.",
+            "{what} 在第 {row} 行第 {col} 列含有非有限的数。",
+        ),
+        Temperature => ("The temperature must be a positive number, not {t}.", "温度必须是正数，而不是 {t}。"),
+        WhichQuery => ("sentence", "句子"),
+        WhichKeyValue => ("second sentence", "第二个句子"),
+        WhichLayer => ("chosen layer", "所选的层"),
+    }
+}
+
+/// The name of the sequence the core calls `which`.
+fn which(lang: Lang, which: &str) -> &'static str {
+    t(
+        lang,
+        match which {
+            "key/value" => ErrMsg::WhichKeyValue,
+            "layer" => ErrMsg::WhichLayer,
+            _ => ErrMsg::WhichQuery,
+        },
+    )
+}
+
+/// `e` as a sentence in `lang`.
+pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
+    match e {
+        ScenarioError::NoTokens { which: w } => fill(t(lang, ErrMsg::NoTokens), &[("which", which(lang, w))]),
+        ScenarioError::TooManyTokens { which: w, max, given } => fill(
+            t(lang, ErrMsg::TooManyTokens),
+            &[("which", which(lang, w)), ("max", &max.to_string()), ("given", &given.to_string())],
+        ),
+        ScenarioError::Attention(e) => attention_error(lang, e),
+    }
+}
+
+/// `e` as a sentence in `lang`.
+pub fn attention_error(lang: Lang, e: &AttnError) -> String {
+    let say = |msg, pairs: &[(&str, &str)]| fill(t(lang, msg), pairs);
+    match e {
+        AttnError::ZeroModelWidth => say(ErrMsg::ZeroWidth, &[]),
+        AttnError::HeadsDoNotDivide { d_model, heads } => {
+            say(ErrMsg::HeadsDoNotDivide, &[("heads", &heads.to_string()), ("d_model", &d_model.to_string())])
+        }
+        AttnError::EmptySequence { which: w } => say(ErrMsg::Empty, &[("which", which(lang, w))]),
+        AttnError::Shape { what, expected, given } => say(
+            ErrMsg::Shape,
+            &[("what", what), ("expected", expected), ("rows", &given.0.to_string()), ("cols", &given.1.to_string())],
+        ),
+        AttnError::PaddingLength { expected, given } => {
+            say(ErrMsg::Padding, &[("expected", &expected.to_string()), ("given", &given.to_string())])
+        }
+        AttnError::NonFinite { what, row, col } => {
+            say(ErrMsg::NonFinite, &[("what", what), ("row", &(row + 1).to_string()), ("col", &(col + 1).to_string())])
+        }
+        AttnError::BadTemperature(v) => say(ErrMsg::Temperature, &[("t", &v.to_string())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_read_as_sentences_in_both_languages() {
+        let e = ScenarioError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 });
+        assert_eq!(
+            scenario_error(Lang::En, &e),
+            "3 heads do not divide d_model = 64: each head needs the same whole number of columns."
+        );
+        assert_eq!(scenario_error(Lang::Zh, &e), "3 个头不能整除 d_model = 64：每个头必须分到同样多的整数列。");
+        let e = ScenarioError::TooManyTokens { which: "key/value", max: 64, given: 70 };
+        assert_eq!(scenario_error(Lang::Zh, &e), "第二个句子有 70 个词元，最多只能显示 64 个。");
+    }
+}
