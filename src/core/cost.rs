@@ -61,6 +61,40 @@ pub fn format_flops(f: u64) -> String {
     format!("{v:.1} {}FLOP", UNITS[unit])
 }
 
+/// The three ways to let tokens exchange information that the Transformer paper compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mixer {
+    /// Self-attention: every pair meets in one layer.
+    Attention,
+    /// A recurrent network: one token after another.
+    Recurrent,
+    /// Convolutions of kernel width k, stacked.
+    Convolution { k: u64 },
+}
+
+impl Mixer {
+    /// The longest path, in steps, a signal takes between two of `n` tokens: 1 for
+    /// attention, n − 1 for a recurrence, and for convolutions the layers needed before the
+    /// first token reaches the last, ⌈(n − 1)/(k − 1)⌉ (each layer widens the view by k − 1).
+    pub fn path_length(self, n: u64) -> u64 {
+        let n = n.max(1);
+        match self {
+            Self::Attention => u64::from(n > 1),
+            Self::Recurrent => n - 1,
+            Self::Convolution { k } => (n - 1).div_ceil(k.max(2) - 1),
+        }
+    }
+
+    /// Steps that must run one after another in one layer: 1 for attention and convolution,
+    /// n for a recurrence.
+    pub fn sequential_steps(self, n: u64) -> u64 {
+        match self {
+            Self::Recurrent => n.max(1),
+            Self::Attention | Self::Convolution { .. } => 1,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +122,15 @@ mod tests {
         assert_eq!(format_bytes(512), "512 B");
         assert_eq!(format_bytes(128 * 1024 * 128 * 1024 * 2), "32.0 GiB");
         assert_eq!(format_flops(3_400_000_000), "3.4 GFLOP");
+    }
+
+    #[test]
+    fn attention_joins_any_two_tokens_in_one_step() {
+        assert_eq!([1, 2, 1024].map(|n| Mixer::Attention.path_length(n)), [0, 1, 1]);
+        assert_eq!(Mixer::Recurrent.path_length(1024), 1023);
+        assert_eq!(Mixer::Recurrent.sequential_steps(1024), 1024);
+        // Kernel 3: each layer reaches 2 tokens further; 1023 tokens away takes 512 layers.
+        assert_eq!(Mixer::Convolution { k: 3 }.path_length(1024), 512);
+        assert_eq!(Mixer::Convolution { k: 3 }.sequential_steps(1024), 1);
     }
 }

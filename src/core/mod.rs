@@ -13,6 +13,8 @@ pub mod slug;
 
 pub mod attention;
 pub mod bert;
+pub mod choices;
+pub mod convex;
 pub mod cost;
 pub mod embed;
 pub mod error;
@@ -22,6 +24,7 @@ pub mod kernels;
 pub mod linear;
 pub mod order;
 pub mod patterns;
+pub mod position;
 pub mod readouts;
 pub mod rng;
 pub mod saturation;

@@ -122,6 +122,15 @@ super::catalogue! {
             "即使权重是随机的，各个头的模式也互不相同；训练会让它们各有分工。",
         ),
 
+        CodeTitle => ("The same step in PyTorch", "用 PyTorch 写这一步"),
+        CodeCopy => ("Copy the code", "复制代码"),
+        CodeCopied => ("Copied.", "已复制。"),
+        CodeCopyRefused => ("The browser refused; select the code and copy it by hand.", "浏览器拒绝了复制；请选中代码后手动复制。"),
+        CodeMaskNote => (
+            "masked_fill with −1e9 is the usual way to write the mask, and it differs from −∞ in one case only: a row whose keys are all masked. With −1e9 that row gets equal weights on every key; with −∞ it would be 0/0, not a number. This page, like ONNX Runtime, gives such a row zero weights and a zero output.",
+            "用 masked_fill 填入 −1e9 是写掩码的常见做法，它与 −∞ 只在一种情况下不同：一行的所有键都被屏蔽。用 −1e9 时，这一行会把权重平均分给每个键；用 −∞ 则会得到 0/0，不是一个数。本页面与 ONNX Runtime 一样，让这样的行权重全为 0、输出也为 0。",
+        ),
+
         MatEmbedding => ("Embedding E", "嵌入 E"),
         MatPositional => ("Positional encoding PE", "位置编码 PE"),
         MatInput => ("Input X", "输入 X"),

@@ -27,12 +27,14 @@ use catalogue;
 mod classroom;
 mod errors;
 mod lesson;
+mod lessons;
 mod model;
 mod views;
 
 pub use classroom::ClassMsg;
 pub use errors::{attention_error, scenario_error, ErrMsg};
 pub use lesson::Msg;
+pub use lessons::LessonMsg;
 pub use model::ModelMsg;
 pub use views::ViewMsg;
 
@@ -116,7 +118,8 @@ mod tests {
         let views = ViewMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
         let model = ModelMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
         let errors = ErrMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        lesson.chain(class).chain(views).chain(model).chain(errors)
+        let lessons = LessonMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
+        lesson.chain(class).chain(views).chain(model).chain(errors).chain(lessons)
     }
 
     /// The Latin words a Chinese text may hold: symbols of the formulas, names of models,
@@ -177,6 +180,12 @@ mod tests {
         "o_i",
         "LayerNorm",
         "softmax",
+        "masked_fill",
+        "A_ij",
+        "sin",
+        "cos",
+        "PEᵀ",
+        "N",
         "Softmax",
         "QKᵀ",
         "S_ij",
@@ -223,6 +232,21 @@ mod tests {
         "Lab",
         // the language switch names the other language in its own words
         "English",
+        // a cited paper: its authors, title and venue
+        "Jain",
+        "Wallace",
+        "Wiegreffe",
+        "Pinter",
+        "Attention",
+        "is",
+        "not",
+        "Explanation",
+        "NAACL",
+        "EMNLP",
+        "BERT-base",
+        "x_i",
+        "x_j",
+        "rotation_k",
         // the tokens of the examples
         "it",
         "animal",
@@ -246,7 +270,8 @@ mod tests {
             } else if !word.is_empty() {
                 let w = std::mem::take(&mut word);
                 let w = w.trim_matches(['-', '_']).to_string();
-                if w.chars().any(|c| c.is_ascii_alphabetic()) {
+                // Numbers such as 1e9 are not words.
+                if w.chars().any(|c| c.is_ascii_alphabetic()) && !w.starts_with(|c: char| c.is_ascii_digit()) {
                     words.push(w);
                 }
             }

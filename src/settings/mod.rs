@@ -8,7 +8,7 @@ mod nav;
 pub mod url;
 
 pub use limits::*;
-pub use nav::{Stage, Theme, View};
+pub use nav::{Chapter, Stage, Theme, View};
 
 use crate::core::attention::Mask;
 use crate::core::bert::{wordpiece::rough_words, Vocab, MINILM};

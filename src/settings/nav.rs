@@ -21,6 +21,35 @@ impl View {
     pub fn needs_model(self) -> bool {
         matches!(self, View::Model | View::Coref)
     }
+
+    /// The chapter of the navigation the view belongs to.
+    pub fn chapter(self) -> Chapter {
+        match self {
+            View::Lesson => Chapter::Lesson,
+            View::Variance | View::ScalingChoices | View::Convex | View::Position => Chapter::Why,
+            View::Variants | View::Patterns | View::Graph | View::Block | View::RnnCnn => Chapter::Variants,
+            View::Model | View::Coref => Chapter::Models,
+            View::Complexity => Chapter::Efficiency,
+        }
+    }
+}
+
+crate::slugged! {
+    /// The groups of views in the navigation, in order.
+    pub enum Chapter {
+        Lesson = "lesson",
+        Why = "why",
+        Variants = "variants",
+        Models = "models",
+        Efficiency = "efficiency",
+    }
+}
+
+impl Chapter {
+    /// Its views, in the order of [`View::ALL`].
+    pub fn views(self) -> impl Iterator<Item = View> {
+        View::ALL.into_iter().filter(move |v| v.chapter() == self)
+    }
 }
 
 impl Stage {
@@ -46,6 +75,16 @@ crate::slugged! {
         Patterns = "patterns",
         Graph = "graph",
         Complexity = "complexity",
+        /// √d_k, d_k or no division, side by side.
+        ScalingChoices = "scaling-choices",
+        /// Outputs as convex combinations of the values.
+        Convex = "convex",
+        /// Positional encoding's rotation property.
+        Position = "position",
+        /// Path lengths of attention, recurrence and convolution.
+        RnnCnn = "rnn-cnn",
+        /// One Transformer block, attention highlighted.
+        Block = "block",
         /// Every head of every layer of the trained model at once.
         Model = "model",
         /// The "it → animal" case study on the trained model.

@@ -9,6 +9,7 @@ mod browser;
 mod budget;
 mod classroom;
 mod lesson;
+mod lessons;
 mod model;
 mod publishing;
 mod robustness;

@@ -1,6 +1,7 @@
 //! One component per stage of the lesson, sharing a frame (title, formula, explanation,
 //! "what to notice") and a head picker.
 
+mod code;
 mod input;
 mod multihead;
 mod note;
@@ -71,6 +72,7 @@ fn StagePanel(
             <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
             {children()}
             <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice)}</p>
+            <code::StageCode stage=stage />
         </section>
     }
 }

@@ -4,7 +4,7 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::Heatmap;
 use crate::app::specs::{indices, signed, weights};
 use crate::app::{formulas, page::use_page};
-use crate::i18n::Msg;
+use crate::i18n::{LessonMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -34,6 +34,10 @@ pub fn MultiHeadStage() -> impl IntoView {
             </div>
             <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" />
             <Heatmap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" />
+            <div class="aside" data-testid="why-heads">
+                <h3 class="view__subtitle">{page.text(LessonMsg::WhyHeadsTitle)}</h3>
+                <p class="view__text">{page.text(LessonMsg::WhyHeads)}</p>
+            </div>
         </StagePanel>
     }
 }

@@ -6,7 +6,7 @@
 use crate::app::controls::ModelStatus;
 use crate::app::page::{use_page, Shared};
 use crate::core::bert::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
-use crate::i18n::{fill, t, Lang, ModelMsg};
+use crate::i18n::{fill, scenario_error, t, Lang, LessonMsg, ModelMsg};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -101,7 +101,7 @@ pub fn CorefView() -> impl IntoView {
                 Some(fill(page.t(ModelMsg::CorefMissing), &[("word", &w), ("which", &(sentence + 1).to_string())]))
             }
             Some(Err(StudyProblem::Sentence(i, e))) => {
-                Some(format!("{} {}: {e}", page.t(ModelMsg::CorefSentenceA), i + 1))
+                Some(format!("{} {}: {}", page.t(ModelMsg::CorefSentenceA), i + 1, scenario_error(page.lang.get(), e)))
             }
             _ => None,
         })
@@ -115,6 +115,10 @@ pub fn CorefView() -> impl IntoView {
             <StudyInputs />
             <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
             {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s /> })}
+            <div class="aside" data-testid="not-explanation">
+                <h3 class="view__subtitle">{page.text(LessonMsg::NotExplanationTitle)}</h3>
+                <p class="view__text">{page.text(LessonMsg::NotExplanation)}</p>
+            </div>
         </section>
     }
 }

@@ -1,49 +1,85 @@
 //! The views reachable from the navigation bar: the lesson, and the deeper lessons. Only
 //! the active view is mounted, so only its numbers are computed and its canvases drawn.
 
+mod block;
+mod choices;
 mod complexity;
+mod convex;
 mod coref;
 mod graph;
 mod model;
 mod patterns;
+mod position;
+mod rnn_cnn;
 mod variance;
 mod variants;
 
 use super::page::use_page;
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
-use crate::i18n::ViewMsg;
-use crate::settings::View;
+use crate::i18n::{t, Lang, LessonMsg, ViewMsg};
+use crate::settings::{Chapter, View};
 use leptos::prelude::*;
 
-fn view_name(v: View) -> ViewMsg {
+/// The name of view `v` in the navigation.
+fn view_name(lang: Lang, v: View) -> &'static str {
     match v {
-        View::Lesson => ViewMsg::NavLesson,
-        View::Variance => ViewMsg::NavVariance,
-        View::Variants => ViewMsg::NavVariants,
-        View::Patterns => ViewMsg::NavPatterns,
-        View::Graph => ViewMsg::NavGraph,
-        View::Complexity => ViewMsg::NavComplexity,
-        View::Model => ViewMsg::NavModel,
-        View::Coref => ViewMsg::NavCoref,
+        View::Lesson => t(lang, ViewMsg::NavLesson),
+        View::Variance => t(lang, ViewMsg::NavVariance),
+        View::ScalingChoices => t(lang, LessonMsg::NavChoices),
+        View::Convex => t(lang, LessonMsg::NavConvex),
+        View::Position => t(lang, LessonMsg::NavPosition),
+        View::Variants => t(lang, ViewMsg::NavVariants),
+        View::Patterns => t(lang, ViewMsg::NavPatterns),
+        View::Graph => t(lang, ViewMsg::NavGraph),
+        View::Block => t(lang, LessonMsg::NavBlock),
+        View::RnnCnn => t(lang, LessonMsg::NavRnnCnn),
+        View::Complexity => t(lang, ViewMsg::NavComplexity),
+        View::Model => t(lang, ViewMsg::NavModel),
+        View::Coref => t(lang, ViewMsg::NavCoref),
     }
 }
 
-/// The navigation between views.
+/// The name of chapter `c`.
+fn chapter_name(c: Chapter) -> LessonMsg {
+    match c {
+        Chapter::Lesson => LessonMsg::ChapterLesson,
+        Chapter::Why => LessonMsg::ChapterWhy,
+        Chapter::Variants => LessonMsg::ChapterVariants,
+        Chapter::Models => LessonMsg::ChapterModels,
+        Chapter::Efficiency => LessonMsg::ChapterEfficiency,
+    }
+}
+
+/// The navigation between views, grouped in chapters; every view is one click away (on a
+/// phone the row scrolls sideways).
 #[component]
 pub fn ViewNav() -> impl IntoView {
     let page = use_page();
     let current = page.pick(|s| s.view);
+    let chapters = Chapter::ALL.map(|c| {
+        let links = c
+            .views()
+            .map(|v| {
+                view! {
+                    <button type="button" class="views__link" data-testid=format!("nav-{}", v.slug())
+                        aria-current=move || (current.get() == v).then_some("page")
+                        on:click=move |_| page.settings.update(|s| s.view = v)>
+                        {move || view_name(page.lang.get(), v)}
+                    </button>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="views__chapter" role="group" aria-label=move || page.t(chapter_name(c))
+                data-testid=format!("chapter-{}", c.slug())>
+                <span class="views__chapter-name" aria-hidden="true">{move || page.t(chapter_name(c))}</span>
+                {links}
+            </div>
+        }
+    });
     view! {
-        <nav class="views" aria-label=page.text(ViewMsg::NavLabel)>
-            {View::ALL.map(|v| view! {
-                <button type="button" class="views__link" data-testid=format!("nav-{}", v.slug())
-                    aria-current=move || (current.get() == v).then_some("page")
-                    on:click=move |_| page.settings.update(|s| s.view = v)>
-                    {move || page.t(view_name(v))}
-                </button>
-            })}
-        </nav>
+        <nav class="views" aria-label=page.text(ViewMsg::NavLabel)>{chapters}</nav>
     }
 }
 
@@ -59,6 +95,11 @@ pub fn ActiveView() -> impl IntoView {
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),
         View::Graph => view! { <graph::GraphView /> }.into_any(),
         View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
+        View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
+        View::Convex => view! { <convex::ConvexView /> }.into_any(),
+        View::Position => view! { <position::PositionView /> }.into_any(),
+        View::RnnCnn => view! { <rnn_cnn::RnnCnnView /> }.into_any(),
+        View::Block => view! { <block::BlockView /> }.into_any(),
         View::Model => view! { <model::ModelView /> }.into_any(),
         View::Coref => view! { <coref::CorefView /> }.into_any(),
     }

@@ -1,0 +1,133 @@
+//! The lessons the sources teach beside the main one (issue 12): each opens from its chapter
+//! of the navigation and shows numbers the core computed; the code panel on every stage; no
+//! causal mask in cross-attention; the Chinese pages hold no stray English.
+
+use crate::browser::Browser;
+use crate::server::Site;
+use serde_json::json;
+
+async fn open(site: &Site, query: &str, slug: &str) -> Browser {
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url(&format!("/?{query}"))).await;
+    b.click(&format!("nav-{slug}")).await;
+    b.wait_for(&format!("[data-testid='view-{slug}']")).await;
+    b
+}
+
+async fn texts(b: &Browser, id: &str) -> Vec<String> {
+    let v = b
+        .js(
+            "return [...document.querySelectorAll(`[data-testid='${arguments[0]}']`)].map(e => e.textContent.trim());",
+            vec![json!(id)],
+        )
+        .await;
+    serde_json::from_value(v).unwrap_or_default()
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn scaling_choices_show_too_sharp_right_and_too_flat() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en", "scaling-choices").await;
+    let (drawn, total) = b.drawn_canvases("view-scaling-choices").await;
+    assert!(total == 3 && drawn == 3, "{drawn} of {total} maps");
+    // d_k = 16 by default: the spread of ÷1 is about 4× that of ÷√d_k, which is 4× that of ÷d_k.
+    let std: Vec<f64> = texts(&b, "choice-std").await.iter().map(|t| t.parse().unwrap_or(f64::NAN)).collect();
+    assert!(std.len() == 3 && std[0] > std[1] && std[1] > std[2], "{std:?}");
+    assert!(((std[0] / std[1]) - 4.0).abs() < 0.01 && ((std[1] / std[2]) - 4.0).abs() < 0.01, "{std:?}");
+    let top: Vec<f64> = texts(&b, "choice-top").await.iter().map(|t| t.parse().unwrap_or(f64::NAN)).collect();
+    assert!(top[0] > top[1] && top[1] > top[2], "sharper without division: {top:?}");
+    let identity = b.text_of("choices-identity").await;
+    assert!(identity.contains("T = √d_k"), "{identity}");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+/// Where the output ring is drawn.
+async fn output_at(b: &Browser) -> (f64, f64) {
+    let script = "const c = document.querySelector(`[data-testid='convex-output']`); return [+c.getAttribute('cx'), +c.getAttribute('cy')];";
+    serde_json::from_value(b.js(script, vec![]).await).unwrap_or_default()
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_output_stays_in_the_hull_at_every_temperature() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&q=8", "convex").await;
+    b.wait_for("[data-testid='convex-output']").await;
+    let dots = b.js("return document.querySelectorAll('.convex__value').length;", vec![]).await;
+    assert_eq!(dots, json!(11), "one dot per value vector");
+    let before = output_at(&b).await;
+    for t in ["-1", "1", "0"] {
+        b.set_value("convex-temperature", t).await;
+        assert_eq!(b.text_of("convex-inside").await, "The output lies inside the hull: yes");
+    }
+    b.set_value("convex-temperature", "-1").await;
+    let sharp = output_at(&b).await;
+    assert!((sharp.0 - before.0).abs() + (sharp.1 - before.1).abs() > 1.0, "the output moves: {before:?} → {sharp:?}");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en", "position").await;
+    assert_eq!(b.captions_in("view-position").await, ["PE · PEᵀ for positions 1–32, d_model = 64: 32 × 32"]);
+    for k in ["1", "7", "16"] {
+        b.set_value("position-offset", k).await;
+        let err: f64 = b.text_of("position-error").await.parse().unwrap_or(f64::NAN);
+        assert!(err < 1e-4, "offset {k}: {err}");
+    }
+    b.click("nav-rnn-cnn").await;
+    b.set_value("mixer-n-slider", "10").await;
+    assert_eq!(texts(&b, "mixer-path").await, ["1023", "512", "1"], "recurrent, convolution, attention at n = 1024");
+    assert_eq!(texts(&b, "mixer-steps").await, ["1024", "1", "1"]);
+    b.click("nav-block").await;
+    b.wait_for("[data-testid='block-attention']").await;
+    b.click("block-open-lesson").await;
+    b.wait_for("[data-testid='stage-input']").await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&stage=projection")).await;
+    b.wait_for("[data-testid='stage-code']").await;
+    // The panel is folded: read the code's text, not what is on screen.
+    let code = texts(&b, "stage-code-text").await.join("");
+    assert!(code.contains("q = w_q(x).view(1, 11, 4, 16).transpose(1, 2)"), "{code}");
+    b.choose("heads", "2").await;
+    let code = texts(&b, "stage-code-text").await.join("");
+    assert!(code.contains("view(1, 11, 2, 32)"), "the code follows the settings: {code}");
+    b.open_page(&site.url("/?lang=en&stage=softmax&mask=causal")).await;
+    let code = texts(&b, "stage-code-text").await.join("");
+    assert!(code.contains("masked_fill(mask == 0, -1e9)"), "{code}");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=zh&stage=softmax&mask=causal")).await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    b.choose("kind-select", "cross").await;
+    b.wait_for("[data-testid='mask-note']").await;
+    let disabled = b.js("return document.querySelector(`[data-testid='mask-select']`).disabled;", vec![]).await;
+    assert_eq!(disabled, json!(true));
+    assert!(b.text_of("mask-note").await.contains("交叉注意力不使用因果掩码"));
+    // The Chinese defaults: 15 query tokens, 5 key tokens; and no mask in the code that ran.
+    let caps = b.captions_in("stage-softmax").await;
+    assert!(caps.iter().any(|c| c.ends_with("15 × 5")), "{caps:?}");
+    let code = texts(&b, "stage-code-text").await.join("");
+    assert!(!code.contains("masked_fill") && code.contains("(1, 4, 15, 5)"), "{code}");
+    b.choose("kind-select", "self").await;
+    let value = b.js("return document.querySelector(`[data-testid='mask-select']`).value;", vec![]).await;
+    assert_eq!(value, json!("causal"), "self-attention gets the causal mask back");
+    b.close().await;
+}
