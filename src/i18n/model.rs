@@ -7,6 +7,14 @@ super::catalogue! {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
         WeightsTrained => ("Trained: all-MiniLM-L6-v2", "训练好的：all-MiniLM-L6-v2"),
+        SwitchTooLong => (
+            "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
+            "句子有 {n} 个词元，超过了这种权重能显示的 {max} 个：请先把句子改短。",
+        ),
+        SwitchNoTokens => (
+            "These weights find no tokens in the sentence: type some words first.",
+            "这种权重在句子里找不到词元：请先输入一些词。",
+        ),
         WeightsHint => (
             "Random weights show the arithmetic; trained weights show what a real model learned to look at.",
             "随机权重展示计算过程；训练好的权重展示真实模型学会了看什么。",

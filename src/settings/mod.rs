@@ -279,8 +279,18 @@ impl Settings {
         }
     }
 
-    /// Random or trained weights; the head, query, spotlight and anchor stay within range.
+    /// Why the sentence could not be shown with `source`'s weights (their tokens differ, and
+    /// so do their limits), if it could not.
+    pub fn source_problem(&self, source: Source) -> Option<SentenceProblem> {
+        Settings { source, vocab: self.vocab.clone(), ..Settings::new(self.lang) }.check(&self.text).err()
+    }
+
+    /// Random or trained weights, if the sentence fits them (a reload must find the same
+    /// sentence valid); the head, query, spotlight and anchor stay within range.
     pub fn set_source(&mut self, source: Source) -> bool {
+        if self.source_problem(source).is_some() {
+            return false;
+        }
         self.source = source;
         self.head = self.head.min(self.head_count() - 1);
         self.clamp_indices();
@@ -512,7 +522,11 @@ mod tests {
         assert!(s.set_text(&"a ".repeat(100)).is_ok(), "100 words: more than the 64 random weights allow");
         s.set_vocab(Arc::new(Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n")));
         assert_eq!(s.tokens("a b"), ["[CLS]", "a", "[UNK]", "[SEP]"]);
-        assert!(s.set_source(Source::Random) && s.head == 3, "back to 4 heads: head 12 becomes head 4");
+        assert!(!s.set_source(Source::Random), "100 words do not fit random weights");
+        assert!(
+            s.set_text("a b c").is_ok() && s.set_source(Source::Random) && s.head == 3,
+            "back to 4 heads: head 12 becomes head 4"
+        );
     }
 
     #[test]
@@ -524,6 +538,17 @@ mod tests {
         assert_eq!(s.scenario().mask, Mask::None);
         s.cross = false;
         assert_eq!(s.scenario().mask, Mask::Causal, "self-attention gets the causal mask back");
+    }
+
+    #[test]
+    fn weights_whose_tokens_cannot_show_the_sentence_are_refused() {
+        let mut s = Settings::new(Lang::En);
+        assert!(s.set_source(Source::Minilm));
+        let long = vec!["word"; 70].join(" ");
+        assert_eq!(s.set_text(&long), Ok(()), "the trained model shows up to 128 tokens");
+        assert_eq!(s.source_problem(Source::Random), Some(SentenceProblem::TooMany { n: 70, max: MAX_TOKENS }));
+        assert!(!s.set_source(Source::Random), "random weights show 64 at most");
+        assert_eq!((s.source, s.text.as_str()), (Source::Minilm, long.as_str()), "nothing changed");
     }
 
     #[test]

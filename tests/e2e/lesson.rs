@@ -89,7 +89,7 @@ async fn hovering_a_score_shows_the_dot_product_behind_it() {
     b.hover_canvas("heatmap-scores").await;
     let detail = b.text_of("heatmap-scores-detail").await;
     assert!(
-        detail.starts_with("q[") && detail.contains("Σ over 16 terms") && detail.contains("largest terms"),
+        detail.starts_with("q[") && detail.contains("Σ (m = 1…16) q_m·k_m") && detail.contains("largest terms"),
         "{detail:?}"
     );
     b.close().await;

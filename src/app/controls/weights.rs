@@ -5,6 +5,7 @@ use crate::app::model_loader::LoadError;
 use crate::app::page::{use_page, ModelState};
 use crate::core::scenario::Source;
 use crate::i18n::{fill, ModelMsg};
+use crate::settings::SentenceProblem;
 use leptos::prelude::*;
 
 /// The weights switch with the model's loading state beneath it.
@@ -12,19 +13,39 @@ use leptos::prelude::*;
 pub fn WeightsControls() -> impl IntoView {
     let page = use_page();
     let source = page.pick(|s| s.source);
+    // The weights last asked for: while the sentence does not fit them, say why.
+    let wanted = RwSignal::new(None::<Source>);
+    let select = NodeRef::<leptos::html::Select>::new();
     let set_source = move |ev| {
         if let Some(source) = Source::from_slug(&event_target_value(&ev)) {
-            page.apply(|s| s.set_source(source));
+            wanted.set(Some(source));
+            if !page.apply(|s| s.set_source(source)) {
+                // Refused: the select goes back to the weights still in use.
+                if let Some(el) = select.get_untracked() {
+                    el.set_value(page.settings.with_untracked(|s| s.source).slug());
+                }
+            }
         }
+    };
+    let refusal = move || {
+        let problem =
+            wanted.get().and_then(|w| page.settings.with(|s| (s.source != w).then(|| s.source_problem(w)).flatten()));
+        problem.map(|p| match p {
+            SentenceProblem::TooMany { n, max } => {
+                fill(page.t(ModelMsg::SwitchTooLong), &[("n", &n.to_string()), ("max", &max.to_string())])
+            }
+            SentenceProblem::NoTokens => page.t(ModelMsg::SwitchNoTokens).to_string(),
+        })
     };
     view! {
         <div class="field">
             <label class="field__label" for="weights" title=page.text(ModelMsg::WeightsHint)>{page.text(ModelMsg::Weights)}</label>
-            <select id="weights" data-testid="weights-switch" prop:value=move || source.get().slug() on:change=set_source
+            <select id="weights" data-testid="weights-switch" node_ref=select prop:value=move || source.get().slug() on:change=set_source
                 aria-describedby="model-status">
                 <option value=Source::Random.slug()>{page.text(ModelMsg::WeightsRandom)}</option>
                 <option value=Source::Minilm.slug()>{page.text(ModelMsg::WeightsTrained)}</option>
             </select>
+            <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
             <ModelStatus />
             <Show when=move || source.get() == Source::Minilm>
                 <p class="field__note">{page.text(ModelMsg::FixedByModel)}</p>
