@@ -3,37 +3,53 @@
 //! weight row among them. Projection is linear and the weights sum to 1, so the projected
 //! output is the same weighted average of the projected values, and it lies in their hull.
 
-use ndarray::{Array1, Array2, ArrayView1, Axis};
+use ndarray::{Array2, ArrayView1};
 
 /// A point of the picture.
 pub type Point = (f64, f64);
 
 /// The plane through the mean of some vectors spanned by their first two principal
-/// directions (power iteration from a fixed start, so the picture is stable).
+/// directions (power iteration from a fixed start, so the picture is stable). Plain `f64`
+/// loops: ndarray's `f64` arithmetic would be a second copy of its code in the .wasm.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plane {
-    mean: Array1<f64>,
-    first: Array1<f64>,
-    second: Array1<f64>,
+    mean: Vec<f64>,
+    first: Vec<f64>,
+    second: Vec<f64>,
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 impl Plane {
     /// The plane of the rows of `v` (n, d); `None` without rows or columns.
     pub fn fit(v: &Array2<f32>) -> Option<Self> {
-        let v = v.mapv(f64::from);
-        let d = v.ncols();
-        let mean = v.mean_axis(Axis(0)).filter(|_| d > 0)?;
-        let centred = &v - &mean;
-        let cov = centred.t().dot(&centred);
-        let first = top_direction(&cov, None);
-        let second = if d > 1 { top_direction(&cov, Some(&first)) } else { Array1::zeros(d) };
+        let (n, d) = v.dim();
+        if n == 0 || d == 0 {
+            return None;
+        }
+        let mut mean = vec![0.0; d];
+        for row in v.rows() {
+            mean.iter_mut().zip(row).for_each(|(m, x)| *m += f64::from(*x) / n as f64);
+        }
+        // The covariance Σ (x − mean)(x − mean)ᵀ, d × d, row-major.
+        let mut cov = vec![0.0; d * d];
+        for row in v.rows() {
+            let c: Vec<f64> = row.iter().zip(&mean).map(|(x, m)| f64::from(*x) - m).collect();
+            for (a, ca) in c.iter().enumerate() {
+                cov[a * d..(a + 1) * d].iter_mut().zip(&c).for_each(|(s, cb)| *s += ca * cb);
+            }
+        }
+        let first = top_direction(&cov, d, None);
+        let second = if d > 1 { top_direction(&cov, d, Some(&first)) } else { vec![0.0; d] };
         Some(Self { mean, first, second })
     }
 
     /// Where `x` (d) lands in the plane.
     pub fn project(&self, x: ArrayView1<f32>) -> Point {
-        let c = x.mapv(f64::from) - &self.mean;
-        (c.dot(&self.first), c.dot(&self.second))
+        let c: Vec<f64> = x.iter().zip(&self.mean).map(|(x, m)| f64::from(*x) - m).collect();
+        (dot(&c, &self.first), dot(&c, &self.second))
     }
 
     /// Every row of `v` projected.
@@ -42,56 +58,75 @@ impl Plane {
     }
 }
 
-/// The leading eigenvector of the symmetric `m`, orthogonal to `away` if given.
-fn top_direction(m: &Array2<f64>, away: Option<&Array1<f64>>) -> Array1<f64> {
-    let d = m.nrows();
-    // A start that is not orthogonal to any particular axis.
-    let mut x = Array1::from_shape_fn(d, |i| 1.0 + (i as f64 * 0.618_033_988_7).fract());
-    for _ in 0..200 {
+/// The leading eigenvector of the symmetric d × d `m` (row-major), orthogonal to `away` if
+/// given; unit length (or zero if `m` has nothing left in that direction).
+fn top_direction(m: &[f64], d: usize, away: Option<&[f64]>) -> Vec<f64> {
+    let remove_away = |x: &mut Vec<f64>| {
         if let Some(a) = away {
-            x = &x - &(a * x.dot(a));
+            let k = dot(x, a);
+            x.iter_mut().zip(a).for_each(|(xi, ai)| *xi -= k * ai);
         }
-        let y = m.dot(&x);
-        let norm = y.dot(&y).sqrt();
-        if norm < 1e-12 {
+    };
+    let normalise = |x: &mut Vec<f64>| {
+        let norm = dot(x, x).sqrt();
+        if norm > 1e-12 {
+            x.iter_mut().for_each(|xi| *xi /= norm);
+        }
+        norm > 1e-12
+    };
+    // A start that is not orthogonal to any particular axis.
+    let mut x: Vec<f64> = (0..d).map(|i| 1.0 + (i as f64 * 0.618_033_988_7).fract()).collect();
+    for _ in 0..200 {
+        remove_away(&mut x);
+        let mut y: Vec<f64> = m.chunks_exact(d).map(|row| dot(row, &x)).collect();
+        if !normalise(&mut y) {
             break;
         }
-        x = y / norm;
+        x = y;
     }
-    if let Some(a) = away {
-        x = &x - &(a * x.dot(a));
+    remove_away(&mut x);
+    if !normalise(&mut x) {
+        x.iter_mut().for_each(|xi| *xi = 0.0);
     }
-    let norm = x.dot(&x).sqrt();
-    if norm > 0.0 {
-        x / norm
-    } else {
-        x
-    }
+    x
 }
 
-/// Indices of the convex hull of `points`, counter-clockwise (Andrew's monotone chain).
+/// Indices of the convex hull of `points`, counter-clockwise from the lowest-leftmost point
+/// (gift wrapping: a few dozen points need no sort). Points on an edge are left out.
 pub fn hull(points: &[Point]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&a, &b| points[a].partial_cmp(&points[b]).unwrap_or(std::cmp::Ordering::Equal));
-    order.dedup_by(|a, b| points[*a] == points[*b]);
-    if order.len() < 3 {
-        return order;
-    }
+    let n = points.len();
+    let Some(start) = (0..n).min_by(|&a, &b| {
+        let (p, q) = (points[a], points[b]);
+        p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1))
+    }) else {
+        return vec![];
+    };
     let cross = |o: Point, a: Point, b: Point| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
-    let mut chain: Vec<usize> = Vec::with_capacity(2 * order.len());
-    for pass in [order.clone(), order.iter().rev().copied().collect()] {
-        let start = chain.len();
-        for i in pass {
-            while chain.len() >= start + 2
-                && cross(points[chain[chain.len() - 2]], points[chain[chain.len() - 1]], points[i]) <= 0.0
-            {
-                chain.pop();
+    let dist2 = |a: Point, b: Point| (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2);
+    let mut hull = vec![start];
+    let mut current = start;
+    // At most n steps; each picks the point with every other point to its left.
+    for _ in 0..n {
+        let o = points[current];
+        let mut next = if current == 0 { 1 % n } else { 0 };
+        for candidate in 0..n {
+            if candidate == current || points[candidate] == o {
+                continue;
             }
-            chain.push(i);
+            let turn = cross(o, points[next], points[candidate]);
+            // Clockwise of `next`, or on its line and farther: a better next corner.
+            if points[next] == o || turn < 0.0 || (turn == 0.0 && dist2(o, points[candidate]) > dist2(o, points[next]))
+            {
+                next = candidate;
+            }
         }
-        chain.pop();
+        if next == start || points[next] == o {
+            break;
+        }
+        hull.push(next);
+        current = next;
     }
-    chain
+    hull
 }
 
 /// Σ_j w_j · p_j: where a weight row puts the output among the points.
@@ -119,10 +154,10 @@ mod tests {
 
     #[test]
     fn the_hull_of_a_square_with_a_middle_point_is_its_corners() {
-        let pts = [(0.0, 0.0), (1.0, 0.0), (0.5, 0.5), (1.0, 1.0), (0.0, 1.0)];
-        let mut h = hull(&pts);
-        h.sort_unstable();
-        assert_eq!(h, [0, 1, 3, 4]);
+        let pts = [(0.0, 0.0), (1.0, 0.0), (0.5, 0.5), (1.0, 1.0), (0.0, 1.0), (0.5, 0.0), (1.0, 1.0)];
+        assert_eq!(hull(&pts), [0, 1, 3, 4], "counter-clockwise; the edge point and the duplicate left out");
+        assert_eq!(hull(&[(2.0, 3.0)]), [0]);
+        assert!(hull(&[]).is_empty());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::forward::Encoding;
 use super::model::Model;
+use crate::order::largest_first;
 use crate::scenario::{encode, Scenario, ScenarioError, Source};
 use ndarray::{s, Array2};
 
@@ -125,11 +126,13 @@ pub struct Findings {
 
 /// Summarise `weights` from [`head_weights`]; `top` movers are kept.
 pub fn findings(weights: &[HeadWeights], top: usize) -> Findings {
-    let by_movement = |a: &HeadWeights, b: &HeadWeights| b.movement().total_cmp(&a.movement());
-    let mut flips: Vec<HeadWeights> = weights.iter().copied().filter(HeadWeights::flips).collect();
-    flips.sort_by(by_movement);
-    let mut movers = weights.to_vec();
-    movers.sort_by(by_movement);
+    // Most movement first, through the crate's one sort routine.
+    let by_movement = |heads: Vec<HeadWeights>| -> Vec<HeadWeights> {
+        let keys: Vec<f32> = heads.iter().map(HeadWeights::movement).collect();
+        largest_first(&keys).into_iter().map(|i| heads[i]).collect()
+    };
+    let flips = by_movement(weights.iter().copied().filter(HeadWeights::flips).collect());
+    let mut movers = by_movement(weights.to_vec());
     movers.truncate(top);
     Findings {
         prefer_a: weights.iter().filter(|w| w.first.0 > w.first.1).count(),
