@@ -1,11 +1,11 @@
 //! The header: title, and the controls a teacher reaches for — presentation mode, theme,
 //! language, a link to this exact state, and the list of shortcuts.
 
+use super::clipboard::copy_text;
 use super::page::use_page;
 use crate::i18n::{ClassMsg, Lang, Msg};
 use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 /// Title and classroom controls.
 #[component]
@@ -66,9 +66,8 @@ fn CopyLink() -> impl IntoView {
     let (status, set_status) = signal(None::<Result<(), String>>);
     let copy = move |_| {
         let href = window().location().href().unwrap_or_default();
-        let promise = window().navigator().clipboard().write_text(&href);
         leptos::task::spawn_local(async move {
-            set_status.set(Some(JsFuture::from(promise).await.map(|_| ()).map_err(|_| href)));
+            set_status.set(Some(if copy_text(&href).await { Ok(()) } else { Err(href) }));
         });
     };
     view! {

@@ -9,6 +9,7 @@
 #[cfg(feature = "bench")]
 mod bench;
 mod charts;
+mod clipboard;
 mod controls;
 mod download;
 mod formulas;

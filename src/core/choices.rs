@@ -4,6 +4,7 @@
 
 use super::readouts::{row_readouts, summarise, Summary};
 use super::softmax::softmax_rows;
+use super::trace::masked_logits;
 use ndarray::Array2;
 
 /// The three ways to scale, in the order shown.
@@ -57,15 +58,16 @@ pub fn scaling_choices(scores: &Array2<f32>, blocked: &Array2<bool>, d_k: usize)
         .map(|&divisor| {
             let divided = scores / divisor.value(d_k);
             let weights = softmax_rows(&divided, blocked, 1.0);
-            let logits =
-                Array2::from_shape_fn(divided.dim(), |ij| if blocked[ij] { f32::NEG_INFINITY } else { divided[ij] });
+            let logits = masked_logits(&divided, blocked);
             let summary = summarise(&row_readouts(&weights, &logits), logits.iter());
             Choice { divisor, weights, summary }
         })
         .collect::<Vec<_>>();
     let by_temperature = softmax_rows(scores, blocked, Divisor::SqrtDk.value(d_k));
+    // The ÷√d_k choice, found by what it is rather than where it sits in the list.
+    let sqrt_dk = choices.iter().find(|c| c.divisor == Divisor::SqrtDk).map(|c| &c.weights);
     let identity_error =
-        choices[1].weights.iter().zip(&by_temperature).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        sqrt_dk.into_iter().flatten().zip(&by_temperature).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     Choices { choices, identity_error }
 }
 

@@ -59,7 +59,9 @@ impl Plane {
 }
 
 /// The leading eigenvector of the symmetric d × d `m` (row-major), orthogonal to `away` if
-/// given; unit length (or zero if `m` has nothing left in that direction).
+/// given, of unit length. If `m` is zero in every allowed direction (all values equal), any
+/// unit vector orthogonal to `away` will do, and the start vector is returned; zero only if
+/// nothing orthogonal to `away` is left.
 fn top_direction(m: &[f64], d: usize, away: Option<&[f64]>) -> Vec<f64> {
     let remove_away = |x: &mut Vec<f64>| {
         if let Some(a) = away {
@@ -129,9 +131,20 @@ pub fn hull(points: &[Point]) -> Vec<usize> {
     hull
 }
 
-/// Σ_j w_j · p_j: where a weight row puts the output among the points.
+/// Σ_j w_j · p_j / Σ_j w_j: where a weight row puts the output among the points (dividing by
+/// the sum, 1 up to rounding, keeps an output on an edge exactly on it). A row of zeros (every
+/// key masked) stays at the origin, the values' mean.
 pub fn combine(weights: ArrayView1<f32>, points: &[Point]) -> Point {
-    weights.iter().zip(points).fold((0.0, 0.0), |(x, y), (w, p)| (x + f64::from(*w) * p.0, y + f64::from(*w) * p.1))
+    let total: f64 = weights.iter().map(|w| f64::from(*w)).sum();
+    let (x, y) = weights
+        .iter()
+        .zip(points)
+        .fold((0.0, 0.0), |(x, y), (w, p)| (x + f64::from(*w) * p.0, y + f64::from(*w) * p.1));
+    if total > 0.0 {
+        (x / total, y / total)
+    } else {
+        (0.0, 0.0)
+    }
 }
 
 /// Whether `p` lies in the convex polygon `polygon` (counter-clockwise), allowing `tol`.

@@ -53,13 +53,18 @@ pub fn embed_tokens(tokens: &[String], d_model: usize, seed: u64) -> Result<Arra
     EmbeddingTable::default().embed(tokens, d_model, seed)
 }
 
+/// The wavelength of the encoding's pair `i` (columns 2i and 2i + 1) at width `d_model`:
+/// 10000^(2i/d_model). Its angular speed per position is ω_i = 1 / wavelength.
+pub fn wavelength(i: usize, d_model: usize) -> f64 {
+    10000f64.powf(2.0 * i as f64 / d_model as f64)
+}
+
 /// Sinusoidal positional encoding: (n, d_model).
 ///
 /// PE[pos, 2i] = sin(pos / 10000^(2i/d_model)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d_model)).
 /// Each pair's wavelength is computed once, and its sine and cosine together.
 pub fn positional_encoding(n: usize, d_model: usize) -> Array2<f32> {
-    let wavelengths: Vec<f64> =
-        (0..d_model.div_ceil(2)).map(|i| 10000f64.powf(2.0 * i as f64 / d_model as f64)).collect();
+    let wavelengths: Vec<f64> = (0..d_model.div_ceil(2)).map(|i| wavelength(i, d_model)).collect();
     let mut pe = Array2::zeros((n, d_model));
     for (pos, mut row) in pe.rows_mut().into_iter().enumerate() {
         for (pair, wavelength) in row.as_slice_mut().into_iter().flat_map(|r| r.chunks_mut(2)).zip(&wavelengths) {

@@ -2,7 +2,7 @@
 //! that depends on the offset k only, so PE(i)·PE(j) depends on i − j only, and a linear map
 //! can read relative position.
 
-use super::embed::positional_encoding;
+use super::embed::{positional_encoding, wavelength};
 use super::kernels::matmul_t;
 use ndarray::{Array1, Array2, ArrayView1};
 
@@ -14,11 +14,11 @@ pub fn position_gram(n: usize, d_model: usize) -> Array2<f32> {
 
 /// PE(i) turned by the offset `k`: each (sin, cos) pair of frequency ω rotated by the angle
 /// k·ω. Only k and d_model enter, never i. `pe`: (d_model).
-pub fn shift(pe: ArrayView1<f32>, k: f64) -> Array1<f32> {
+fn shift(pe: ArrayView1<f32>, k: f64) -> Array1<f32> {
     let d_model = pe.len();
     let mut out = pe.to_owned();
     for i in 0..d_model / 2 {
-        let omega = 1.0 / 10000f64.powf(2.0 * i as f64 / d_model as f64);
+        let omega = 1.0 / wavelength(i, d_model);
         let (s, c) = (k * omega).sin_cos();
         let (a, b) = (f64::from(pe[2 * i]), f64::from(pe[2 * i + 1]));
         // sin(x + y) = sin x cos y + cos x sin y; cos(x + y) = cos x cos y − sin x sin y.
@@ -39,11 +39,6 @@ pub fn shift_error(n: usize, d_model: usize, k: usize) -> f32 {
             turned.iter().zip(target.iter()).map(|(a, b)| (a - b).abs()).collect::<Vec<_>>()
         })
         .fold(0.0f32, f32::max)
-}
-
-/// PE(0)·PE(k) for k = 0 … n−1: one row of the Gram matrix, the similarity against distance.
-pub fn similarity_by_offset(n: usize, d_model: usize) -> Vec<f32> {
-    position_gram(n, d_model).row(0).to_vec()
 }
 
 #[cfg(test)]
@@ -70,7 +65,7 @@ mod tests {
 
     #[test]
     fn similarity_falls_with_distance() {
-        let s = similarity_by_offset(16, 64);
-        assert!(s[0] > s[1] && s[1] > s[4]);
+        let g = position_gram(16, 64);
+        assert!(g[[0, 0]] > g[[0, 1]] && g[[0, 1]] > g[[0, 4]]);
     }
 }

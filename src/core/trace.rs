@@ -25,16 +25,21 @@ pub struct HeadTrace {
     pub output: Array2<f32>,
 }
 
+/// `logits` with the entries `blocked` (same shape) set to −∞: what the softmax sees.
+pub fn masked_logits(logits: &Array2<f32>, blocked: &Array2<bool>) -> Array2<f32> {
+    let mut masked = logits.clone();
+    masked.zip_mut_with(blocked, |l, &b| {
+        if b {
+            *l = f32::NEG_INFINITY;
+        }
+    });
+    masked
+}
+
 impl HeadTrace {
     /// The softmax's logits: `scaled` with the entries `blocked` (n_q, n_kv) set to −∞.
     pub fn masked(&self, blocked: &Array2<bool>) -> Array2<f32> {
-        let mut masked = self.scaled.clone();
-        masked.zip_mut_with(blocked, |l, &b| {
-            if b {
-                *l = f32::NEG_INFINITY;
-            }
-        });
-        masked
+        masked_logits(&self.scaled, blocked)
     }
 
     /// One readout per query row (how peaked, how much gradient gets through).

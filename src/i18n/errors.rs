@@ -15,8 +15,8 @@ super::catalogue! {
         ),
         ZeroWidth => ("d_model must be at least 1.", "d_model 至少为 1。"),
         HeadsDoNotDivide => (
-            "{heads} heads do not divide d_model = {d_model}: each head needs the same whole number of columns.",
-            "{heads} 个头不能整除 d_model = {d_model}：每个头必须分到同样多的整数列。",
+            "d_model = {d_model} cannot be split evenly among {heads} heads: each head needs the same whole number of columns.",
+            "d_model = {d_model} 不能被 {heads} 整除：每个头必须分到同样多的列。",
         ),
         Empty => ("The {which} is empty.", "{which}为空。"),
         Shape => ("{what} should be {expected}, but is {rows} × {cols}.", "{what} 应为 {expected}，实际为 {rows} × {cols}。"),
@@ -91,9 +91,9 @@ mod tests {
         let e = ScenarioError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 });
         assert_eq!(
             scenario_error(Lang::En, &e),
-            "3 heads do not divide d_model = 64: each head needs the same whole number of columns."
+            "d_model = 64 cannot be split evenly among 3 heads: each head needs the same whole number of columns."
         );
-        assert_eq!(scenario_error(Lang::Zh, &e), "3 个头不能整除 d_model = 64：每个头必须分到同样多的整数列。");
+        assert_eq!(scenario_error(Lang::Zh, &e), "d_model = 64 不能被 3 整除：每个头必须分到同样多的列。");
         let e = ScenarioError::TooManyTokens { which: "key/value", max: 64, given: 70 };
         assert_eq!(scenario_error(Lang::Zh, &e), "第二个句子有 70 个词元，最多只能显示 64 个。");
     }

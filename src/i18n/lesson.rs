@@ -38,8 +38,8 @@ super::catalogue! {
         MaskNone => ("none", "无"),
         MaskCausal => ("causal (no peeking ahead)", "因果（不能偷看后文）"),
         MaskNotInCross => (
-            "No causal mask in cross-attention: the two sentences do not share one timeline, and real decoders never mask it.",
-            "交叉注意力不使用因果掩码：两个句子并不共享同一条时间线，真实的解码器也从不给它加掩码。",
+            "No causal mask in cross-attention: the two sentences do not share one timeline, and real decoders never give it one (at most a mask for padding).",
+            "交叉注意力不使用因果掩码：两个句子并不共享同一条时间线，真实的解码器也从不给它加因果掩码（最多只有填充掩码）。",
         ),
         Kind => ("Attention", "注意力类型"),
         KindSelf => ("self-attention", "自注意力"),
@@ -78,8 +78,8 @@ super::catalogue! {
             "每个查询都和每个键做点积比较：S_ij = q_i · k_j。分数大，说明第 i 个词元要找的正是第 j 个词元能提供的。一次矩阵乘法就得到全部 n × n 对，这也正是注意力的开销随长度平方增长的原因。",
         ),
         ExplainScaling => (
-            "A dot product adds up d_k products; if each factor has variance 1, the sum has variance d_k, so scores grow like √d_k. Dividing by √d_k brings their spread back to order 1 whatever the head width, before the softmax sees them. Of order 1, not exactly 1: real entries are not exactly of variance 1 (with positional encoding added, the entries of X have a variance nearer 1.5), and the spread measured below says what it is here.",
-            "点积是 d_k 个乘积之和；若每个因子方差为 1，和的方差就是 d_k，分数的大小随 √d_k 增长。除以 √d_k 可以在分数进入 softmax 之前，把它们的离散程度拉回到 1 的量级，与每个头的维度无关。说的是量级而不是恰好为 1：实际的分量方差并不恰好是 1（加上位置编码后，X 的分量方差更接近 1.5），下面测得的标准差给出了这里的实际值。",
+            "A dot product adds up d_k products; if the factors are independent with mean 0 and variance 1, the sum has variance d_k, so scores grow like √d_k. Dividing by √d_k brings their spread back to order 1 whatever the head width, before the softmax sees them. Of order 1, not exactly 1: real entries are not exactly of variance 1 (with positional encoding added, the entries of X have a variance nearer 1.5), and the spread measured below says what it is here.",
+            "点积是 d_k 个乘积之和；若各因子相互独立、均值为 0、方差为 1，和的方差就是 d_k，分数的大小随 √d_k 增长。除以 √d_k 可以在分数进入 softmax 之前，把它们的离散程度拉回到 1 的量级，与每个头的维度无关。说的是量级而不是恰好为 1：实际的分量方差并不恰好是 1（加上位置编码后，X 的分量方差更接近 1.5），下面测得的标准差给出了这里的实际值。",
         ),
         ExplainSoftmax => (
             "Softmax turns each row of scores into weights that are non-negative and add up to 1: take the exponential of each score, then divide by the row's total. Under a causal mask the future keys are set to −∞ first, so their weight is exactly 0; every other weight is above 0.",
@@ -98,8 +98,8 @@ super::catalogue! {
             "关掉位置编码：重复出现的词在 X 中的行会变得一模一样。这里的重复指字符串完全相同：使用随机权重时，每个字符串都有自己的嵌入，所以“The”和“the”是两个不同的词元，行也不同。",
         ),
         NoticeProjection => (
-            "The columns are shared out among the heads: head h reads columns (h−1)·d_k + 1 to h·d_k, with d_k = d_model / h_count. Heads, rows and columns are all counted from 1.",
-            "这些列会分给各个头：第 h 个头读取第 (h−1)·d_k + 1 到 h·d_k 列，其中 d_k = d_model / 头数。头、行和列都从 1 开始编号。",
+            "The columns are shared out among the heads: head i reads columns (i−1)·d_k + 1 to i·d_k, with d_k = d_model / h for h heads. Heads, rows and columns are all counted from 1.",
+            "这些列会分给各个头：第 i 个头读取第 (i−1)·d_k + 1 到 i·d_k 列，其中 d_k = d_model / h（共 h 个头）。头、行和列都从 1 开始编号。",
         ),
         NoticeScores => (
             "Hover a cell: the score is a sum of d_k products, and a few large terms usually decide it.",
@@ -127,8 +127,8 @@ super::catalogue! {
         CodeCopied => ("Copied.", "已复制。"),
         CodeCopyRefused => ("The browser refused; select the code and copy it by hand.", "浏览器拒绝了复制；请选中代码后手动复制。"),
         CodeMaskNote => (
-            "masked_fill with −1e9 is the usual way to write the mask, and it differs from −∞ in one case only: a row whose keys are all masked. With −1e9 that row gets equal weights on every key; with −∞ it would be 0/0, not a number. This page, like ONNX Runtime, gives such a row zero weights and a zero output.",
-            "用 masked_fill 填入 −1e9 是写掩码的常见做法，它与 −∞ 只在一种情况下不同：一行的所有键都被屏蔽。用 −1e9 时，这一行会把权重平均分给每个键；用 −∞ 则会得到 0/0，不是一个数。本页面与 ONNX Runtime 一样，让这样的行权重全为 0、输出也为 0。",
+            "masked_fill with −1e9 is the usual way to write the mask, and it differs from −∞ in one case only: a row whose keys are all masked. With −1e9 that row gets equal weights on every key; with −∞ it would be 0/0, not a number. This page follows the ONNX Attention operator's definition (and PyTorch's scaled_dot_product_attention): such a row gets zero weights and a zero output.",
+            "用 masked_fill 填入 −1e9 是写掩码的常见做法，它与 −∞ 只在一种情况下不同：一行的所有键都被屏蔽。用 −1e9 时，这一行会把权重平均分给每个键；用 −∞ 则会得到 0/0，不是一个数。本页面遵循 ONNX Attention 算子的定义（PyTorch 的 scaled_dot_product_attention 也是如此）：这样的行权重全为 0，输出也为 0。",
         ),
 
         MatEmbedding => ("Embedding E", "嵌入 E"),

@@ -21,7 +21,7 @@ super::catalogue! {
         ChoicesTitle => ("Divide by √d_k, by d_k, or not at all?", "除以 √d_k、除以 d_k，还是不除？"),
         ChoicesIntro => (
             "The same raw scores S of the chosen head go through the softmax three ways. Undivided, their spread grows like √d_k and the rows turn one-hot. Divided by d_k, the spread shrinks like 1/√d_k and every row flattens towards the uniform average: the head can no longer pick anything out, and the wider the head, the flatter. Only √d_k keeps the spread of order 1 at every head width. (The settings' temperature is left out here: T = 1.)",
-            "把所选注意力头的同一组原始分数 S 用三种方式送进 softmax。不除时，分数的离散程度随 √d_k 增长，各行变成独热。除以 d_k 时，离散程度按 1/√d_k 缩小，每一行都趋向均匀平均：这个头再也挑不出任何东西，头越宽越平。只有除以 √d_k，才能让离散程度在任何头宽下都保持在 1 的量级。（这里不考虑设置中的温度：T = 1。）",
+            "把所选注意力头的同一组原始分数 S 用三种方式送进 softmax。不除时，分数的离散程度随 √d_k 增长，各行变成独热。除以 d_k 时，离散程度按 1/√d_k 缩小，每一行都趋向均匀分布：这个头再也挑不出任何东西，头越宽越平。只有除以 √d_k，才能让离散程度在任何头宽下都保持在 1 的量级。（这里不考虑设置中的温度：T = 1。）",
         ),
         ChoiceOne => ("Not divided: softmax(S)", "不除：softmax(S)"),
         ChoiceSqrt => ("softmax(S / √d_k), √d_k = {v}", "softmax(S / √d_k)，√d_k = {v}"),
@@ -29,14 +29,14 @@ super::catalogue! {
         ChoiceStd => ("Spread of the divided scores (std)", "除后分数的标准差"),
         ChoiceTop => ("Top weight of a typical row", "典型行的最大权重"),
         ChoicesIdentity => (
-            "Dividing by √d_k is the same as a softmax temperature T = √d_k: softmax(S/√d_k) and softmax(S/T) at T = √d_k differ here by {err} at most (rounding). So in the lesson, switching scaling off and setting T to √d_k gives the scaled picture back.",
-            "除以 √d_k 与 softmax 温度 T = √d_k 完全等价：这里 softmax(S/√d_k) 与 T = √d_k 时的 softmax(S/T) 最多相差 {err}（舍入误差）。所以在课程中关闭缩放、把 T 设为 √d_k，就会得到与缩放后相同的图。",
+            "Dividing by √d_k is the same as a softmax temperature T = √d_k: softmax(S/√d_k) and softmax(S/T) at T = √d_k differ here by {err} at most (rounding). So in the lesson, switching scaling off and setting T to √d_k (as near as the slider's two decimals allow, and up to its limit of 20) gives the scaled picture back.",
+            "除以 √d_k 与 softmax 温度 T = √d_k 完全等价：这里 softmax(S/√d_k) 与 T = √d_k 时的 softmax(S/T) 最多相差 {err}（舍入误差）。所以在课程中关闭缩放、把 T 设为 √d_k（在滑块两位小数的精度内，且不超过它的上限 20），就会得到与缩放后相同的图。",
         ),
 
         ConvexTitle => ("Every output is a weighted average of the values", "每个输出都是值向量的加权平均"),
         ConvexIntro => (
-            "The weights of a row are non-negative and add up to 1, so the output o_i = Σ_j A_ij v_j is a convex combination of the value vectors: it always lies inside the smallest convex shape that holds them (their convex hull). Here the value vectors of the chosen head are projected onto the plane where they spread most (their first two principal directions); the projection is linear, so the projected output is the same weighted average of the projected values. Lower the temperature and the output runs to the value with the largest weight; raise it and it moves to the plain average.",
-            "一行的权重非负且总和为 1，所以输出 o_i = Σ_j A_ij v_j 是值向量的凸组合：它总是落在包住这些值向量的最小凸形状（凸包）之内。这里把所选注意力头的值向量投影到它们分布最开的平面上（前两个主方向）；投影是线性的，所以投影后的输出正是投影后的值向量的同一个加权平均。降低温度，输出会跑向权重最大的那个值；升高温度，它会移向简单平均。",
+            "The weights of a row are non-negative and add up to 1, so the output o_i = Σ_j A_ij v_j is a convex combination of the value vectors: it always lies inside the smallest convex shape that holds them (their convex hull). Here the value vectors of the chosen head are projected onto the plane where they spread most (their first two principal directions); the projection is affine and the weights add up to 1, so the projected output is the same weighted average of the projected values. Lower the temperature and the output runs to the value with the largest weight; raise it and it moves to the plain average.",
+            "一行的权重非负且总和为 1，所以输出 o_i = Σ_j A_ij v_j 是值向量的凸组合：它总是落在包含这些值向量的最小凸集（凸包）之内。这里把所选注意力头的值向量投影到它们方差最大的平面上（前两个主方向）；投影是仿射的，且权重之和为 1，所以投影后的输出正是投影后的值向量的同一个加权平均。降低温度，输出会跑向权重最大的那个值；升高温度，它会移向简单平均。",
         ),
         ConvexQuery => ("Query", "查询"),
         ConvexTemperature => ("Temperature of this picture T = {t}", "这张图的温度 T = {t}"),
@@ -66,12 +66,12 @@ super::catalogue! {
 
         RnnCnnTitle => ("Attention, recurrence and convolution", "注意力、循环网络与卷积"),
         RnnCnnIntro => (
-            "Three ways to let the tokens of a sentence exchange information, compared as the Transformer paper does. A recurrent network reads one token after another: n steps that cannot run in parallel, and a signal from the first token needs n − 1 steps to reach the last, fading on the way. A convolution of width k sees k neighbours at once: it runs in parallel, but two distant tokens meet only after about n/k stacked layers. Self-attention joins every pair in one step, at the price of the n² pairs.",
-            "让句子中的词元互相交换信息，有三种办法；这里按 Transformer 论文的方式比较。循环网络一个接一个地读词元：n 步无法并行，第一个词元的信号要经过 n − 1 步才能到达最后一个，途中还会衰减。宽度为 k 的卷积一次看 k 个邻居：可以并行，但两个相距很远的词元要叠加约 n/k 层才能相遇。自注意力一步就连接任意两个词元，代价是 n² 个词元对。",
+            "Three ways to let the tokens of a sentence exchange information, compared as the Transformer paper does. A recurrent network reads one token after another: n steps that cannot run in parallel, and a signal from the first token needs n − 1 steps to reach the last, fading on the way. A convolution of width k sees k neighbouring tokens at once: it runs in parallel, but each layer reaches only k − 1 tokens further, so two distant tokens meet only after about n/(k − 1) stacked layers (counted here for a causal convolution, which looks back only). Self-attention joins every pair in one step, at the price of the n² pairs.",
+            "让句子中的词元互相交换信息，有三种办法；这里按 Transformer 论文的方式比较。循环网络一个接一个地读词元：n 步无法并行，第一个词元的信号要经过 n − 1 步才能到达最后一个，途中还会衰减。宽度为 k 的卷积一次看 k 个相邻的词元：可以并行，但每一层只能多看到 k − 1 个词元，所以两个相距很远的词元要叠加约 n/(k − 1) 层才能相遇（这里按只往前看的因果卷积计算）。自注意力一步就连接任意两个词元，代价是 n² 个词元对。",
         ),
         RnnCnnChart => (
-            "Longest path between two tokens against n (log₂ axes): recurrence n − 1, convolution (k = 3) ⌈(n − 1)/2⌉, attention 1",
-            "两个词元之间的最长路径随 n 的变化（log₂ 坐标）：循环网络 n − 1，卷积（k = 3）⌈(n − 1)/2⌉，注意力 1",
+            "Longest path between two tokens against n (log₂ axes): recurrence n − 1, causal convolution (k = {k}) ⌈(n − 1)/(k − 1)⌉ layers, attention 1",
+            "两个词元之间的最长路径随 n 的变化（log₂ 坐标）：循环网络 n − 1，因果卷积（k = {k}）⌈(n − 1)/(k − 1)⌉ 层，注意力 1",
         ),
         RnnCnnMixer => ("Layer type", "层的类型"),
         RnnCnnPath => ("Longest path", "最长路径"),
@@ -79,7 +79,7 @@ super::catalogue! {
         RnnCnnWork => ("Work per layer", "每层的计算量"),
         MixerAttention => ("Self-attention", "自注意力"),
         MixerRecurrent => ("Recurrent (RNN)", "循环网络（RNN）"),
-        MixerConvolution => ("Convolution, k = 3", "卷积，k = 3"),
+        MixerConvolution => ("Causal convolution, k = {k}", "因果卷积，k = {k}"),
 
         BlockTitle => ("Where attention sits: one Transformer block", "注意力在哪里：一个 Transformer 块"),
         BlockIntro => (
@@ -88,7 +88,7 @@ super::catalogue! {
         ),
         BlockInput => ("Input X: embeddings + positions", "输入 X：嵌入 + 位置"),
         BlockAttention => ("Multi-head attention (this site)", "多头注意力（本网站讲的部分）"),
-        BlockAddNorm => ("Add & LayerNorm", "相加并 LayerNorm"),
+        BlockAddNorm => ("Add & LayerNorm", "残差相加 + 层归一化"),
         BlockFfn => ("Feed-forward: d_model → 4·d_model → d_model", "前馈网络：d_model → 4·d_model → d_model"),
         BlockRepeat => ("× N blocks, then the task's head", "× N 个块，之后是具体任务的输出层"),
         BlockResidual => ("residual", "残差"),
@@ -96,14 +96,14 @@ super::catalogue! {
 
         WhyHeadsTitle => ("Why several heads?", "为什么要多个头？"),
         WhyHeads => (
-            "h heads of width d_k = d_model / h cost the same as one head of width d_model: the projections hold the same d_model × d_model weights, and the score and A·V products add up to the same n² · d_model multiplications. What differs is what they can say. A head's scores are x_i W_Q (x_j W_K)ᵀ, a similarity through a matrix of rank at most d_k, and its softmax gives each token one weight pattern. Several narrow heads give several patterns at once, each comparing the tokens in its own low-dimensional subspace: one can follow the previous word while another finds the subject. W_O then mixes what they found.",
-            "h 个宽度为 d_k = d_model / h 的头，与一个宽度为 d_model 的头开销相同：投影同样是 d_model × d_model 个权重，分数和 A·V 的乘法加起来也同样是 n² · d_model 次。不同的是它们能表达什么。一个头的分数是 x_i W_Q (x_j W_K)ᵀ，即通过一个秩不超过 d_k 的矩阵计算的相似度，它的 softmax 给每个词元一种权重模式。多个窄头能同时给出多种模式，各自在自己的低维子空间里比较词元：一个头可以跟随前一个词，另一个头去找主语。最后由 W_O 把它们的发现混合起来。",
+            "h heads of width d_k = d_model / h cost the same as one head of width d_model: the projections hold the same d_model × d_model weights, and the score and the A·V products each take the same n² · d_model multiplications. What differs is what they can say. A head's scores are x_i W_Q (x_j W_K)ᵀ, a similarity through a matrix of rank at most d_k, and its softmax gives each token one weight pattern. Several narrow heads give several patterns at once, each comparing the tokens in its own low-dimensional subspace: one can follow the previous word while another finds the subject. W_O then mixes what they found.",
+            "h 个宽度为 d_k = d_model / h 的头，与一个宽度为 d_model 的头开销相同：投影同样是 d_model × d_model 个权重，分数和 A·V 的乘法也各自同样是 n² · d_model 次。不同的是它们能表达什么。一个头的分数是 x_i W_Q (x_j W_K)ᵀ，即通过一个秩不超过 d_k 的矩阵计算的相似度，它的 softmax 给每个词元一种权重模式。多个窄头能同时给出多种模式，各自在自己的低维子空间里比较词元：一个头可以跟随前一个词，另一个头去找主语。最后由 W_O 把它们的发现混合起来。",
         ),
 
         NotExplanationTitle => ("Attention is not an explanation", "注意力不等于解释"),
         NotExplanation => (
             "A weight says how much of one token's value went into another token's new vector, in one head of one layer. It does not say why the model decided what it did: the other heads, the residual stream and the feed-forward layers carry as much. Jain and Wallace (\"Attention is not Explanation\", NAACL 2019) found that quite different attention weights can give the same prediction and often disagree with other measures of importance; Wiegreffe and Pinter (\"Attention is not not Explanation\", EMNLP 2019) answered that weights can still be informative when tested with care. Read the case study above as where each head looks, not as what the model takes \"it\" to mean.",
-            "一个权重说的是：在某一层的某一个头里，一个词元的值有多少进入了另一个词元的新向量。它并不说明模型为什么做出这样的判断：其他的头、残差通路和前馈层同样起作用。Jain 和 Wallace（“Attention is not Explanation”，NAACL 2019）发现，差别很大的注意力权重可以给出相同的预测，而且常与其他重要性度量不一致；Wiegreffe 和 Pinter（“Attention is not not Explanation”，EMNLP 2019）回应说，经过仔细检验，权重仍然可以提供信息。所以请把上面的案例读作“每个头在看哪里”，而不是“模型认为 it 指的是什么”。",
+            "一个权重说的是：在某一层的某一个头里，一个词元的值有多少进入了另一个词元的新向量。它并不说明模型为什么做出这样的判断：其他的头、残差流和前馈层同样起作用。Jain 和 Wallace（“Attention is not Explanation”，NAACL 2019）发现，差别很大的注意力权重可以给出相同的预测，而且常与其他重要性度量不一致；Wiegreffe 和 Pinter（“Attention is not not Explanation”，EMNLP 2019）回应说，经过仔细检验，权重仍然可以提供信息。所以请把上面的案例读作“每个头在看哪里”，而不是“模型认为 ‘it’ 指的是什么”。",
         ),
     }
 }

@@ -126,7 +126,7 @@ super::catalogue! {
         ),
         CorefConclusion => (
             "So the honest picture: this small model spreads “it” over many tokens, some heads do prefer the animal, and the sentence's meaning shifts the weights a little, but no single head cleanly “resolves” the pronoun the way the illustration suggests. Meaning is built across layers and heads together.",
-            "所以如实地说：这个小模型把 “it” 的注意力分散到很多词元上，有些头确实更偏向 animal，句子的含义也会让权重略有变化，但没有哪一个头像示意图说的那样干净利落地“解析”出代词指代。含义是由多层、多个头共同构建的。",
+            "所以如实地说：这个小模型把 “it” 的注意力分散到很多词元上，有些头确实更偏向 “animal”，句子的含义也会让权重略有变化，但没有哪一个头像示意图说的那样干净利落地“解析”出代词指代。含义是由多层、多个头共同构建的。",
         ),
     }
 }

@@ -12,7 +12,7 @@ super::catalogue! {
         NavGraph => ("As a graph", "图视角"),
         NavComplexity => ("The O(n²) cost", "O(n²) 瓶颈"),
         NavModel => ("Trained model", "训练好的模型"),
-        NavCoref => ("it → animal?", "it → animal？"),
+        NavCoref => ("it → animal?", "“it” → “animal”？"),
 
         VarTitle => ("Why divide by √d_k: the variance experiment", "为什么除以 √d_k：方差实验"),
         VarIntro => (
@@ -25,8 +25,8 @@ super::catalogue! {
         VarPredicted => ("predicted: d_k = {dk}", "理论值：d_k = {dk}"),
         VarHistRaw => ("q·k over {n} pairs (curve: the normal approximation, variance d_k)", "{n} 对样本的 q·k（曲线：正态近似，方差为 d_k）"),
         VarNormalApprox => (
-            "The curves are normal distributions with the right variance. The shape is only approximately normal, by the central limit theorem, and only for larger d_k: at d_k = 1 a score is the product of two normal numbers, far more peaked with heavier tails (kurtosis 9, against 3 for a normal). The variance, which is all the argument needs, is exactly d_k at every d_k.",
-            "图中曲线是方差正确的正态分布。形状只是近似正态，依据是中心极限定理，而且只在 d_k 较大时成立：d_k = 1 时分数是两个正态数的乘积，峰更尖、尾更重（峰度为 9，正态分布为 3）。推导只需要方差，而方差在任何 d_k 下都恰好等于 d_k。",
+            "The curves are normal distributions with the right variance. The shape is only approximately normal, by the central limit theorem, and only for larger d_k: at d_k = 1 a score is the product of two independent standard normal variables, far more peaked with heavier tails (kurtosis 9, against 3 for a normal). The variance, which is all the argument needs, is exactly d_k at every d_k.",
+            "图中曲线是方差正确的正态分布。形状只是近似正态，依据是中心极限定理，而且只在 d_k 较大时成立：d_k = 1 时分数是两个独立标准正态随机变量的乘积，峰更尖、尾更重（峰度为 9，正态分布为 3）。推导只需要方差，而方差在任何 d_k 下都恰好等于 d_k。",
         ),
         VarHistScaled => ("q·k / √d_k over the same pairs (curve: variance 1)", "同样样本的 q·k / √d_k（曲线：方差为 1）"),
         VarCurve => (
@@ -70,8 +70,8 @@ super::catalogue! {
         MaskLegend => ("yellow: allowed (adds 0) · grey: blocked (adds −∞)", "黄色：允许（加 0）· 灰色：屏蔽（加 −∞）"),
         CrossTitle => ("Cross-attention", "交叉注意力"),
         CrossText => (
-            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here (the two sentences do not share one timeline, and real decoders do not mask their cross-attention), so the page switches it off.",
-            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义（两个句子并不共享同一条时间线，真实的解码器也不会给交叉注意力加因果掩码），所以页面会把它关掉。",
+            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here (the two sentences do not share one timeline, and real decoders never give cross-attention a causal mask, at most one for padding), so the page switches it off.",
+            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义（两个句子并不共享同一条时间线，真实的解码器也从不给交叉注意力加因果掩码，最多只有填充掩码），所以页面会把它关掉。",
         ),
 
         PatternsTitle => ("Head patterns, built by hand", "手工构造的注意力头模式"),
@@ -85,8 +85,8 @@ super::catalogue! {
         ),
         PatPrev => ("Previous token", "前一个词元"),
         PatPrevText => (
-            "Reads only the positional encoding. W_Q turns every sine–cosine pair back by one position (and doubles it), so the query of token i is 2·PE(i−1), and the key that matches it best is the token just before. This is an idealisation: the input here is PE alone, while a real head also reads the words' own dimensions.",
-            "只读取位置编码。W_Q 把每一对正弦–余弦向回转一个位置（并放大两倍），于是第 i 个词元的查询是 2·PE(i−1)，与它最匹配的键就是紧挨在前面的那个词元。这是理想化的构造：这里的输入只有 PE，而真实的注意力头还会读取词本身的那些维度。",
+            "Reads only the positional encoding. W_Q turns every sine–cosine pair back by one position (and doubles it), so the query of token i is 2·PE(i−1), and the key that matches it best is the token just before. This is an idealisation: the input here is PE alone, while a real head reads word embeddings added into the same dimensions.",
+            "只读取位置编码。W_Q 把每一对正弦–余弦向回转一个位置并乘以 2，于是第 i 个词元的查询是 2·PE(i−1)，与它最匹配的键就是紧挨在前面的那个词元。这是理想化的构造：这里的输入只有 PE，而真实的注意力头读取的是词嵌入与位置编码相加后的向量。",
         ),
         PatLocal => ("Local window", "局部窗口"),
         PatLocalText => (
@@ -116,8 +116,8 @@ super::catalogue! {
             "这里是不加掩码的自注意力，所以这是一个完全图：每个词元都与所有词元相连，包括它自己。",
         ),
         GraphCausal => (
-            "Under the causal mask the graph is directed and acyclic: a token receives messages only from itself and the tokens before it, so A is lower-triangular.",
-            "使用因果掩码时，这是一个有向无环图：每个词元只接收来自它自己和它之前词元的消息，所以 A 是下三角矩阵。",
+            "Under the causal mask the graph is directed and, apart from each token's loop to itself, acyclic: a token receives messages only from itself and the tokens before it, so A is lower-triangular.",
+            "使用因果掩码时，这是一个除自环外无环的有向图：每个词元只接收来自它自己和它之前词元的消息，所以 A 是下三角矩阵。",
         ),
         GraphBipartite => (
             "In cross-attention the graph is bipartite: messages flow only from the second sentence's tokens (keys and values) to the first sentence's tokens (queries).",
@@ -158,8 +158,8 @@ super::catalogue! {
         FlashScores => ("Scores computed so far (grey: not yet)", "已计算的分数（灰色：尚未计算）"),
         LinearTitle => ("Linear attention: a kernel instead of exp", "线性注意力：用核函数代替 exp"),
         LinearText => (
-            "Softmax attention weighs key j by exp(q_i·k_j / (√d_k·T)), normalised over the row: the first map below, the same weights as the lesson. Linear attention replaces that by φ(q_i)·φ(k_j) with φ(x) = elu(x) + 1, which is always positive, and regroups the sums: o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)). Both sums are computed once for all queries, so the cost is O(n·d_k·d_v) instead of O(n²·d): a win only when n is larger than d_k. Under a causal mask the sums become running prefix sums, one state updated token by token, like an RNN's. The price: the weights come out flatter than softmax's, as the second map shows for the same Q and K.",
-            "softmax 注意力给第 j 个键的权重正比于 exp(q_i·k_j / (√d_k·T))，再按行归一化：即下面第一张图，与课程中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大于 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。代价是权重比 softmax 平坦，第二张图用同样的 Q 和 K 展示了这一点。",
+            "Softmax attention weighs key j by exp(q_i·k_j / (√d_k·T)), normalised over the row: the first map below, the same weights as the lesson. Linear attention replaces that by φ(q_i)·φ(k_j) with φ(x) = elu(x) + 1, which is always positive, and regroups the sums: o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)). Both sums are computed once for all queries, so the cost is O(n·d_k·d_v) instead of O(n²·d): a win only when n is larger than about d_k. Under a causal mask the sums become running prefix sums, one state updated token by token, like an RNN's. The price: the weights come out flatter than softmax's, as the second map shows for the same Q and K.",
+            "softmax 注意力给第 j 个键的权重正比于 exp(q_i·k_j / (√d_k·T))，再按行归一化：即下面第一张图，与课程中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大致超过 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。代价是权重比 softmax 平坦，第二张图用同样的 Q 和 K 展示了这一点。",
         ),
         LinearWeights => ("Linear-attention weights", "线性注意力权重"),
         LinearError => ("Largest |O(n) way − direct way| in the output", "O(n) 算法与直接计算之间的最大误差"),

@@ -34,7 +34,8 @@ async fn scaling_choices_show_too_sharp_right_and_too_flat() {
     // d_k = 16 by default: the spread of ÷1 is about 4× that of ÷√d_k, which is 4× that of ÷d_k.
     let std: Vec<f64> = texts(&b, "choice-std").await.iter().map(|t| t.parse().unwrap_or(f64::NAN)).collect();
     assert!(std.len() == 3 && std[0] > std[1] && std[1] > std[2], "{std:?}");
-    assert!(((std[0] / std[1]) - 4.0).abs() < 0.01 && ((std[1] / std[2]) - 4.0).abs() < 0.01, "{std:?}");
+    // The readouts show 3 decimals, so the ratios hold to about 1 %.
+    assert!(((std[0] / std[1]) - 4.0).abs() < 0.05 && ((std[1] / std[2]) - 4.0).abs() < 0.05, "{std:?}");
     let top: Vec<f64> = texts(&b, "choice-top").await.iter().map(|t| t.parse().unwrap_or(f64::NAN)).collect();
     assert!(top[0] > top[1] && top[1] > top[2], "sharper without division: {top:?}");
     let identity = b.text_of("choices-identity").await;
@@ -95,11 +96,25 @@ async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
 async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
+    // One line each stage must hold for the default settings (11 tokens, d_model 64, 4 heads).
+    let expected = [
+        ("input", "(1, 11, 64)"),
+        ("projection", "q = w_q(x).view(1, 11, 4, 16).transpose(1, 2)"),
+        ("scores", "scores = q @ k.transpose(-2, -1)  # (1, 4, 11, 11)"),
+        ("scaling", "scale = math.sqrt(16)"),
+        ("softmax", "torch.softmax(scores / 1.0, dim=-1)"),
+        ("output", "out = weights @ v  # (1, 4, 11, 16)"),
+        ("multihead", "concat = out.transpose(1, 2).reshape(1, 11, 64)"),
+    ];
+    for (stage, line) in expected {
+        b.open_page(&site.url(&format!("/?lang=en&stage={stage}"))).await;
+        b.wait_for("[data-testid='stage-code']").await;
+        // The panel is folded: read the code's text, not what is on screen.
+        let code = texts(&b, "stage-code-text").await.join("");
+        assert!(code.contains(line), "{stage}: {code}");
+    }
     b.open_page(&site.url("/?lang=en&stage=projection")).await;
     b.wait_for("[data-testid='stage-code']").await;
-    // The panel is folded: read the code's text, not what is on screen.
-    let code = texts(&b, "stage-code-text").await.join("");
-    assert!(code.contains("q = w_q(x).view(1, 11, 4, 16).transpose(1, 2)"), "{code}");
     b.choose("heads", "2").await;
     let code = texts(&b, "stage-code-text").await.join("");
     assert!(code.contains("view(1, 11, 2, 32)"), "the code follows the settings: {code}");

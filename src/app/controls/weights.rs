@@ -27,6 +27,14 @@ pub fn WeightsControls() -> impl IntoView {
             }
         }
     };
+    // Once the sentence fits the weights asked for, the request is forgotten: a later, longer
+    // sentence does not bring back a refusal nobody just asked for.
+    Effect::new(move |_| {
+        let settled = wanted.get().is_some_and(|w| page.settings.with(|s| s.source_problem(w).is_none()));
+        if settled {
+            wanted.set(None);
+        }
+    });
     let refusal = move || {
         let problem =
             wanted.get().and_then(|w| page.settings.with(|s| (s.source != w).then(|| s.source_problem(w)).flatten()));

@@ -2,13 +2,13 @@
 //! of the outcome on screen written into them, and a copy button. The text is made by a pure
 //! function of the trace's own description, so it cannot disagree with the heatmaps.
 
+use super::super::clipboard::copy_text;
 use super::super::page::use_page;
 use crate::core::attention::Mask;
 use crate::core::scenario::{Outcome, Source};
 use crate::i18n::Msg;
-use crate::settings::Stage;
+use crate::settings::{format_temperature, Stage};
 use leptos::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 /// The sizes and switches the code needs, read from an outcome's trace.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,9 +116,9 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
     lines.join("\n")
 }
 
-/// T as Python writes it: always with a decimal point.
+/// T as the settings show it, written as a Python float (always with a decimal point).
 fn temperature(t: f32) -> String {
-    let s = format!("{}", (t * 100.0).round() / 100.0);
+    let s = format_temperature(t);
     if s.contains('.') {
         s
     } else {
@@ -128,15 +128,18 @@ fn temperature(t: f32) -> String {
 
 /// The stage's code, folded under its title, with a copy button.
 #[component]
-pub fn StageCode(stage: Stage) -> impl IntoView {
+pub fn StageCode(
+    /// The stage whose code is shown.
+    stage: Stage,
+) -> impl IntoView {
     let page = use_page();
     let code = Memo::new(move |_| {
         page.outcome.with(|o| o.as_ref().map(|o| stage_code(stage, &CodeShapes::of(&o.0))).unwrap_or_default())
     });
     let (copied, set_copied) = signal(None::<bool>);
     let copy = move |_| {
-        let promise = window().navigator().clipboard().write_text(&code.get_untracked());
-        leptos::task::spawn_local(async move { set_copied.set(Some(JsFuture::from(promise).await.is_ok())) });
+        let text = code.get_untracked();
+        leptos::task::spawn_local(async move { set_copied.set(Some(copy_text(&text).await)) });
     };
     view! {
         <details class="stage-code" data-testid="stage-code">

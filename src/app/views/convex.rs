@@ -3,7 +3,7 @@
 //! moving inside it as this picture's temperature changes. The numbers come from
 //! `core::convex` and the core's softmax; this view only places them.
 
-use crate::app::page::use_page;
+use crate::app::page::{use_page, Shared};
 use crate::app::specs::num;
 use crate::app::stages::HeadPicker;
 use crate::core::convex::{combine, hull, inside, Plane, Point};
@@ -11,6 +11,7 @@ use crate::core::softmax::softmax_row;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Side of the square drawing, and the room kept at its edges for labels.
 const SIZE: f64 = 420.0;
@@ -34,27 +35,45 @@ struct Picture {
 pub fn ConvexView() -> impl IntoView {
     let page = use_page();
     let head = page.pick(|s| s.head);
-    let (log_t, set_log_t) = signal(0.0f64);
+    // The picture starts at the lesson's own temperature, so its first output is the trace's.
+    let start_t = page.outcome.with_untracked(|o| o.as_ref().map_or(1.0, |o| o.0.trace.temperature));
+    let (log_t, set_log_t) = signal(f64::from(start_t).log10().clamp(LOG_T.0, LOG_T.1));
     let query = Memo::new(move |_| {
         let n = page.tokens.with(Vec::len);
         page.settings.with(|s| s.query).min(n.saturating_sub(1))
     });
-    let picture = Memo::new(move |_| {
+    // The values' plane and hull depend on the head only; the slider moves just the output.
+    let values = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
             let h = o.trace.head(head.get())?;
-            let plane = Plane::fit(&h.v)?;
-            let points = plane.project_rows(&h.v);
+            let points = Plane::fit(&h.v)?.project_rows(&h.v);
+            let hull = hull(&points);
+            Some(Shared(Arc::new((points, hull))))
+        })
+    });
+    let picture = Memo::new(move |_| {
+        let Shared(values) = values.get()?;
+        let (points, hull) = &*values;
+        page.outcome.with(|o| {
+            let o = &o.as_ref()?.0;
+            let h = o.trace.head(head.get())?;
             let i = query.get();
             let (scores, blocked) = (h.scaled.row(i).to_vec(), o.trace.blocked.row(i).to_vec());
             let mut weights = vec![0.0; scores.len()];
             softmax_row(&scores, Some(&blocked), 10f64.powf(log_t.get()) as f32, &mut weights);
-            let output = combine(ndarray::ArrayView1::from(&weights), &points);
-            let hull = hull(&points);
+            let output = combine(ndarray::ArrayView1::from(&weights), points);
             let polygon: Vec<Point> = hull.iter().map(|&j| points[j]).collect();
             let spread = points.iter().fold(0.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
-            let inside = inside(&polygon, output, 1e-6 * (1.0 + spread));
-            Some(Picture { labels: o.kv_tokens.clone(), points, hull, weights, output, inside })
+            let inside = inside(&polygon, output, 1e-6 * (1.0 + spread * spread));
+            Some(Picture {
+                labels: o.kv_tokens.clone(),
+                points: points.clone(),
+                hull: hull.clone(),
+                weights,
+                output,
+                inside,
+            })
         })
     });
     let svg = move || {

@@ -4,23 +4,50 @@
 
 use crate::app::charts::CanvasChart;
 use crate::app::page::use_page;
+use crate::chart::colormap::Rgb;
+use crate::chart::ink::Ink;
 use crate::chart::xy::{draw_log_log, LogLog};
 use crate::core::cost::Mixer;
-use crate::i18n::LessonMsg;
+use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-/// The convolution compared: kernel width 3.
-const CONV: Mixer = Mixer::Convolution { k: 3 };
+/// The convolution's kernel width (the texts say it through `{k}`).
+const KERNEL: u64 = 3;
 /// n runs over 2^1 … 2^MAX_EXP.
 const MAX_EXP: u32 = 12;
 
-/// The three mixers, their names, and their work per layer in O-notation.
-const MIXERS: [(Mixer, LessonMsg, &str); 3] = [
-    (Mixer::Recurrent, LessonMsg::MixerRecurrent, "O(n · d²)"),
-    (CONV, LessonMsg::MixerConvolution, "O(k · n · d²)"),
-    (Mixer::Attention, LessonMsg::MixerAttention, "O(n² · d)"),
+/// How a mixer's line is coloured: a theme series, or the ink (its swatch class follows).
+#[derive(Clone, Copy)]
+enum Pen {
+    Series(usize),
+    Ink,
+}
+
+impl Pen {
+    fn color(self, ink: Ink) -> Rgb {
+        match self {
+            Pen::Series(i) => ink.series[i],
+            Pen::Ink => ink.text,
+        }
+    }
+
+    fn swatch(self) -> &'static str {
+        match self {
+            Pen::Series(0) => "legend__swatch legend__swatch--series-1",
+            Pen::Series(_) => "legend__swatch legend__swatch--series-2",
+            Pen::Ink => "legend__swatch legend__swatch--ink",
+        }
+    }
+}
+
+/// The three mixers in the order of the table, the chart and the legend: the mixer, its name,
+/// its pen, and its work per layer in O-notation.
+const MIXERS: [(Mixer, LessonMsg, Pen, &str); 3] = [
+    (Mixer::Recurrent, LessonMsg::MixerRecurrent, Pen::Series(0), "O(n · d²)"),
+    (Mixer::Convolution { k: KERNEL }, LessonMsg::MixerConvolution, Pen::Series(1), "O(k · n · d²)"),
+    (Mixer::Attention, LessonMsg::MixerAttention, Pen::Ink, "O(n² · d)"),
 ];
 
 /// The chart and the table.
@@ -34,8 +61,7 @@ pub fn RnnCnnView() -> impl IntoView {
             // A path of 0 has no logarithm; n starts at 2, where every path is at least 1.
             (1..=MAX_EXP).map(|e| (f64::from(1u32 << e), m.path_length(1u64 << e) as f64)).collect()
         };
-        let lines =
-            [(ink.series[0], line(Mixer::Recurrent)), (ink.series[1], line(CONV)), (ink.text, line(Mixer::Attention))];
+        let lines = MIXERS.map(|(m, _, pen, _)| (pen.color(ink), line(m)));
         let chart = LogLog {
             lines: &lines,
             dots: None,
@@ -48,11 +74,12 @@ pub fn RnnCnnView() -> impl IntoView {
         draw_log_log(&canvas, &chart, w, ink)
     });
     let n = move || 1u64 << log_n.get();
+    let name = move |msg: LessonMsg| fill(page.t(msg), &[("k", &KERNEL.to_string())]);
     let rows = MIXERS
-        .map(|(m, name, work)| {
+        .map(|(m, msg, _, work)| {
             view! {
                 <tr>
-                    <th scope="row">{page.text(name)}</th>
+                    <th scope="row">{move || name(msg)}</th>
                     <td data-testid="mixer-path">{move || m.path_length(n()).to_string()}</td>
                     <td data-testid="mixer-steps">{move || m.sequential_steps(n()).to_string()}</td>
                     <td>{work}</td>
@@ -86,11 +113,11 @@ pub fn RnnCnnView() -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table>
             <p class="legend" aria-hidden="true">
-                <span class="legend__item"><span class="legend__swatch legend__swatch--series-1"></span>{page.text(LessonMsg::MixerRecurrent)}</span>
-                <span class="legend__item"><span class="legend__swatch legend__swatch--series-2"></span>{page.text(LessonMsg::MixerConvolution)}</span>
-                <span class="legend__item"><span class="legend__swatch legend__swatch--ink"></span>{page.text(LessonMsg::MixerAttention)}</span>
+                {MIXERS.map(|(_, msg, pen, _)| view! {
+                    <span class="legend__item"><span class=pen.swatch()></span>{move || name(msg)}</span>
+                }).collect_view()}
             </p>
-            <CanvasChart draw=chart caption=page.label(LessonMsg::RnnCnnChart) testid="mixer-chart" />
+            <CanvasChart draw=chart caption=Signal::derive(move || name(LessonMsg::RnnCnnChart)) testid="mixer-chart" />
         </section>
     }
 }
