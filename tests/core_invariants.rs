@@ -155,10 +155,7 @@ fn bad_inputs_are_errors_that_name_expected_and_given() {
     assert_eq!(run(&empty, None, &w, &cfg(1)).unwrap_err(), AttnError::EmptySequence { which: "query" });
     assert_eq!(run(&x, Some(&empty), &w, &cfg(1)).unwrap_err(), AttnError::EmptySequence { which: "key/value" });
     let narrow = seeded_input(3, 5, 1);
-    assert_eq!(
-        run(&narrow, None, &w, &cfg(1)).unwrap_err().to_string(),
-        "X must be n × 8 (d_model of the weights), got 3 × 5"
-    );
+    assert_eq!(run(&narrow, None, &w, &cfg(1)).unwrap_err().to_string(), "X must be n × 8, got 3 × 5");
     let mut nan = x.clone();
     nan[[2, 4]] = f32::NAN;
     assert_eq!(

@@ -79,7 +79,7 @@ proptest! {
         } else if n_q == 0 {
             Err(AttnError::EmptySequence { which: "query" })
         } else if cols != d_model {
-            Err(AttnError::Shape { what: "X", expected: format!("n × {d_model} (d_model of the weights)"), given: (n_q, cols) })
+            Err(AttnError::Shape { what: "X", expected: format!("n × {d_model}"), given: (n_q, cols) })
         } else {
             Ok(())
         };

@@ -164,7 +164,8 @@ fn check_input(what: &'static str, m: &Array2<f32>, d_model: usize) -> Result<()
     if m.ncols() != d_model {
         return Err(AttnError::Shape {
             what,
-            expected: format!("n × {d_model} (d_model of the weights)"),
+            // A shape in symbols only: the page shows it in either language.
+            expected: format!("n × {d_model}"),
             given: m.dim(),
         });
     }

@@ -53,7 +53,7 @@ pub struct Scenario {
 impl Default for Scenario {
     fn default() -> Self {
         Self {
-            text: "The animal didn't cross the street because it was too tired".into(),
+            text: "the animal didn't cross the street because it was too tired".into(),
             kv_text: None,
             d_model: 64,
             heads: 4,

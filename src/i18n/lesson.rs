@@ -94,8 +94,8 @@ super::catalogue! {
             "多个头并排运行，每个头只使用 Q、K、V 中属于自己的 d_k 列，因此各自能捕捉不同类型的关系。各头的输出并排拼接起来，再由 W_O 混合回 d_model 列。",
         ),
         NoticeInput => (
-            "Switch the positional encoding off: a repeated word then gets identical rows in X. Repeated means the exact same string: with random weights every string gets its own embedding, so “The” and “the” are different tokens with different rows.",
-            "关掉位置编码：重复出现的词在 X 中的行会变得一模一样。这里的重复指字符串完全相同：使用随机权重时，每个字符串都有自己的嵌入，所以“The”和“the”是两个不同的词元，行也不同。",
+            "Switch the positional encoding off: a repeated word (the two “the”s of the example) then gets identical rows in X. Repeated means the exact same string: with random weights every string gets its own embedding, so “The” and “the” would be different tokens with different rows (which is why the example starts in lower case).",
+            "关掉位置编码：重复出现的词（例如例句里的两个“它”）在 X 中的行会变得一模一样。这里的重复指字符串完全相同：使用随机权重时，每个字符串都有自己的嵌入，所以英文的“The”和“the”是两个不同的词元，行也不同。",
         ),
         NoticeProjection => (
             "The columns are shared out among the heads: head i reads columns (i−1)·d_k + 1 to i·d_k, with d_k = d_model / h for h heads. Heads, rows and columns are all counted from 1.",

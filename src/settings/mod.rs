@@ -155,8 +155,10 @@ pub fn format_temperature(t: f32) -> String {
 /// The default sentences (query side, key/value side) in `lang`.
 pub fn default_sentences(lang: Lang) -> (&'static str, &'static str) {
     match lang {
-        Lang::En => ("The animal didn't cross the street because it was too tired", "Le chat est fatigué"),
-        Lang::Zh => ("小猫没有过马路，因为它太累了。", "The cat was too tired"),
+        // Each holds a repeated token (“the”, 它), so switching positional encoding off shows
+        // two identical rows; the English is in lower case for that (“The” ≠ “the”).
+        Lang::En => ("the animal didn't cross the street because it was too tired", "Le chat est fatigué"),
+        Lang::Zh => ("小猫没有过马路，因为它太累了，它想睡觉。", "The cat was too tired"),
     }
 }
 
@@ -563,5 +565,15 @@ mod tests {
     #[test]
     fn language_picks_the_default_sentence() {
         assert_eq!(Settings::new(Lang::En).scenario().text, Scenario::default().text);
+    }
+
+    /// Switching positional encoding off must show two identical rows in either language.
+    #[test]
+    fn each_default_sentence_repeats_a_token() {
+        for lang in [Lang::En, Lang::Zh] {
+            let tokens = tokenize(default_sentences(lang).0);
+            let repeated = tokens.iter().enumerate().any(|(i, t)| tokens[i + 1..].contains(t));
+            assert!(repeated, "{lang:?}: {tokens:?}");
+        }
     }
 }

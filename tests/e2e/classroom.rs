@@ -115,7 +115,7 @@ async fn every_export_makes_a_file_of_the_right_kind() {
     assert_eq!(png["head"], json!([137, 80, 78, 71, 13, 10, 26, 10]), "PNG signature");
     assert!(csv["name"].as_str().unwrap_or_default().starts_with("attention-lab_softmax_d64-h4-seed42-causal_weights"));
     let header = csv["text"].as_str().unwrap_or_default().lines().next().unwrap_or_default().to_string();
-    assert_eq!(header, "token,The,animal,didn't,cross,the,street,because,it,was,too,tired");
+    assert_eq!(header, "token,the,animal,didn't,cross,the,street,because,it,was,too,tired");
     let trace: Value = serde_json::from_str(json_file["text"].as_str().unwrap_or_default()).expect("the trace is JSON");
     for key in ["d_model", "heads", "mask", "scaled", "x", "w_q", "w_k", "w_v", "w_o", "expected"] {
         assert!(trace.get(key).is_some(), "{key} missing");

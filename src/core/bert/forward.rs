@@ -46,8 +46,9 @@ pub fn forward(model: &Model, pieces: Vec<Piece>, cfg: &AttentionConfig) -> Resu
         return Err(AttnError::EmptySequence { which: "query" });
     }
     if n > model.config.max_positions {
-        let expected = format!("at most {} tokens", model.config.max_positions);
-        return Err(AttnError::Shape { what: "the sentence", expected, given: (n, d) });
+        // In symbols only (the page shows it in either language): X has at most that many rows.
+        let expected = format!("≤ {} × {d}", model.config.max_positions);
+        return Err(AttnError::Shape { what: "X", expected, given: (n, d) });
     }
     let mut word = Array2::zeros((n, d));
     for (mut row, piece) in word.rows_mut().into_iter().zip(&pieces) {
