@@ -67,7 +67,12 @@ fn CopyLink() -> impl IntoView {
     let copy = move |_| {
         let href = window().location().href().unwrap_or_default();
         leptos::task::spawn_local(async move {
-            set_status.set(Some(if copy_text(&href).await { Ok(()) } else { Err(href) }));
+            let copied = copy_text(&href).await;
+            set_status.set(Some(if copied { Ok(()) } else { Err(href) }));
+            if copied {
+                // "Copied" is a toast: it goes by itself. The link to copy by hand stays.
+                set_timeout(move || set_status.set(None), std::time::Duration::from_secs(3));
+            }
         });
     };
     view! {

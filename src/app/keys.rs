@@ -63,13 +63,14 @@ pub fn ShortcutHelp(
     open: RwSignal<bool>,
 ) -> impl IntoView {
     let page = use_page();
+    // The keys: symbols as they are on the keyboard, the space bar by its name in the language.
     let rows = [
-        ("← →", ClassMsg::KeyArrows),
-        ("Space / 空格", ClassMsg::KeySpace),
-        ("P", ClassMsg::KeyP),
-        ("S", ClassMsg::KeyS),
-        ("?", ClassMsg::KeyHelp),
-        ("Esc", ClassMsg::KeyEsc),
+        (None, "← →", ClassMsg::KeyArrows),
+        (Some(ClassMsg::SpaceBar), "", ClassMsg::KeySpace),
+        (None, "P", ClassMsg::KeyP),
+        (None, "S", ClassMsg::KeyS),
+        (None, "?", ClassMsg::KeyHelp),
+        (None, "Esc", ClassMsg::KeyEsc),
     ];
     view! {
         <Show when=move || open.get()>
@@ -78,7 +79,9 @@ pub fn ShortcutHelp(
                     on:click=|e| e.stop_propagation()>
                     <h2 id="shortcuts-title">{page.text(ClassMsg::Shortcuts)}</h2>
                     <dl class="shortcuts">
-                        {rows.map(|(key, what)| view! { <dt><kbd>{key}</kbd></dt><dd>{move || page.t(what)}</dd> })}
+                        {rows.map(|(name, key, what)| view! {
+                            <dt><kbd>{move || name.map_or(key, |n| page.t(n))}</kbd></dt><dd>{move || page.t(what)}</dd>
+                        })}
                     </dl>
                     {super::updates::version().map(|v| view! {
                         <p class="overlay__version" data-testid="app-version">{move || fill(page.t(ClassMsg::Version), &[("v", &v)])}</p>

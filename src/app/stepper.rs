@@ -22,12 +22,57 @@ pub fn stage_name(stage: Stage) -> Msg {
     }
 }
 
+/// Once the new stage is drawn: if its heading is above the screen (the learner had scrolled
+/// down), bring it to the top, at once (no animation, whatever the motion preference).
+fn show_heading() {
+    request_animation_frame(|| {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+        if let Ok(Some(title)) = document.query_selector(".stage__title") {
+            if title.get_bounding_client_rect().top() < 0.0 {
+                title.scroll_into_view_with_bool(true);
+            }
+        }
+    });
+}
+
+/// Previous, "step i of n" and next: above the stage and again below it.
+#[component]
+fn StepButtons(
+    /// "" above the stage; "-bottom" below it (the buttons' test ids end in it).
+    suffix: &'static str,
+    /// Go to a stage and show its heading.
+    go: Callback<Stage>,
+) -> impl IntoView {
+    let page = use_page();
+    let stage = page.pick(|s| s.stage);
+    let total = Stage::ALL.len();
+    view! {
+        <div class="stepper__buttons">
+            <button type="button" class="button" data-testid=format!("prev-stage{suffix}") disabled=move || stage.get().prev().is_none()
+                on:click=move |_| { if let Some(p) = stage.get().prev() { go.run(p) } }>
+                {page.text(Msg::Prev)}
+            </button>
+            <span class="stepper__count" data-testid=format!("stage-count{suffix}")>
+                {move || fill(page.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
+            </span>
+            <button type="button" class="button button--primary" data-testid=format!("next-stage{suffix}") disabled=move || stage.get().next().is_none()
+                on:click=move |_| { if let Some(n) = stage.get().next() { go.run(n) } }>
+                {page.text(Msg::Next)}
+            </button>
+        </div>
+    }
+}
+
 /// Stage navigation and the active stage.
 #[component]
 pub fn Stepper() -> impl IntoView {
     let page = use_page();
     let stage = page.pick(|s| s.stage);
     let go = move |st: Stage| page.settings.update(|s| s.stage = st);
+    let go_and_show = Callback::new(move |st: Stage| {
+        go(st);
+        show_heading();
+    });
     let total = Stage::ALL.len();
 
     view! {
@@ -48,19 +93,11 @@ pub fn Stepper() -> impl IntoView {
                     aria-valuenow=move || (stage.get().index() + 1).to_string()>
                     <div class="stepper__bar" style:width=move || format!("{}%", (stage.get().index() + 1) * 100 / total)></div>
                 </div>
-                <div class="stepper__buttons">
-                    <button type="button" class="button" data-testid="prev-stage" disabled=move || stage.get().prev().is_none()
-                        on:click=move |_| { if let Some(p) = stage.get().prev() { go(p) } }>
-                        {page.text(Msg::Prev)}
-                    </button>
-                    <span class="stepper__count" data-testid="stage-count">
-                        {move || fill(page.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
-                    </span>
-                    <button type="button" class="button button--primary" data-testid="next-stage" disabled=move || stage.get().next().is_none()
-                        on:click=move |_| { if let Some(n) = stage.get().next() { go(n) } }>
-                        {page.text(Msg::Next)}
-                    </button>
-                </div>
+                <StepButtons suffix="" go=go_and_show />
+                // Screen readers hear the stage change.
+                <p class="visually-hidden" aria-live="polite" data-testid="stage-announce">
+                    {move || format!("{}: {}", fill(page.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())]), page.t(stage_name(stage.get())))}
+                </p>
             </nav>
             {move || match stage.get() {
                 Stage::Input => view! { <InputStage /> }.into_any(),
@@ -71,6 +108,9 @@ pub fn Stepper() -> impl IntoView {
                 Stage::Output => view! { <OutputStage /> }.into_any(),
                 Stage::MultiHead => view! { <MultiHeadStage /> }.into_any(),
             }}
+            <nav class="stepper__nav stepper__nav--bottom" aria-label=page.text(Msg::StageNav)>
+                <StepButtons suffix="-bottom" go=go_and_show />
+            </nav>
         </section>
     }
 }

@@ -21,6 +21,7 @@ super::catalogue! {
         Dismiss => ("Dismiss", "知道了"),
         Shortcuts => ("Keyboard shortcuts", "键盘快捷键"),
         KeyArrows => ("previous / next stage", "上一步 / 下一步"),
+        SpaceBar => ("Space", "空格"),
         KeySpace => ("next stage (presentation mode)", "下一步（演示模式）"),
         KeyP => ("presentation mode on / off", "开启 / 关闭演示模式"),
         KeyS => ("scaling ÷√d_k on / off", "开启 / 关闭 ÷√d_k 缩放"),

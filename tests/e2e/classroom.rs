@@ -39,9 +39,13 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     b.wait_for("[data-testid='stage-softmax']").await;
     b.client.forward().await.expect("history forward");
     b.wait_for("[data-testid='stage-scaling']").await;
-    // The link can be copied (or, where the browser refuses, is shown to copy by hand).
+    // The link can be copied (or, where the browser refuses, is shown to copy by hand), and
+    // what the page says about it floats over the page instead of pushing it down.
+    let top = "return Math.round(document.querySelector('main').getBoundingClientRect().top);";
+    let before = js(&b, top).await;
     b.click("copy-link").await;
     let status = b.text_of("copy-status").await;
+    assert_eq!(js(&b, top).await, before, "the page moved when the link was copied");
     let shown = js(&b, "const i = document.querySelector('.masthead__link'); return i ? i.value : '';").await;
     assert!(
         status.contains("已复制") || shown.as_str().is_some_and(|v| v.contains("stage=scaling")),

@@ -200,3 +200,25 @@ async fn a_reload_keeps_every_setting() {
     assert_eq!(scaled, false);
     b.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&stage=softmax").await;
+    let heading_top = "return Math.round(document.querySelector('.stage__title').getBoundingClientRect().top);";
+    for (id, expected) in [("next-stage-bottom", "6. Weighted sum"), ("prev-stage-bottom", "5. Softmax")] {
+        // Read to the end of the stage, then step from the buttons found there.
+        b.js("window.scrollTo(0, document.body.scrollHeight);", vec![]).await;
+        b.click(id).await;
+        b.wait_for("[data-testid='stage-count']").await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let title = b.js("return document.querySelector('.stage__title').textContent;", vec![]).await;
+        assert_eq!(title, expected);
+        let top = b.js(heading_top, vec![]).await.as_i64().unwrap_or(-1);
+        assert!((0..120).contains(&top), "{id}: the heading is at {top} px, not at the top of the screen");
+    }
+    let said = b.js("return document.querySelector(`[data-testid='stage-announce']`).textContent;", vec![]).await;
+    assert_eq!(said, "Step 5 of 7: Softmax", "the change is announced");
+    b.close().await;
+}
