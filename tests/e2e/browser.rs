@@ -114,6 +114,25 @@ impl Browser {
             .unwrap_or_else(|e| panic!("no element matching {css:?} appeared: {e}"))
     }
 
+    /// Whether the service worker controls the page, waiting up to 8 s for it to take charge
+    /// (it caches the build on the first load).
+    pub async fn service_worker_controls(&self) -> bool {
+        let done = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 navigator.serviceWorker.ready.then(() => {
+                   if (navigator.serviceWorker.controller) return done(true);
+                   navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
+                   setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
+                 });",
+                vec![],
+            )
+            .await
+            .expect("service worker state");
+        done == true
+    }
+
     /// The text of the element with `data-testid` = `id`.
     pub async fn text_of(&self, id: &str) -> String {
         let el = self.wait_for(&format!("[data-testid='{id}']")).await;

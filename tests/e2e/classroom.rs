@@ -136,20 +136,7 @@ async fn the_site_keeps_working_with_the_server_gone() {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&stage=scores")).await;
     // Wait until the service worker has taken charge of the page.
-    let controlled = b
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             navigator.serviceWorker.ready.then(() => {
-               if (navigator.serviceWorker.controller) return done(true);
-               navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
-               setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
-             });",
-            vec![],
-        )
-        .await
-        .expect("service worker state");
-    assert_eq!(controlled, true, "the service worker never took control");
+    assert!(b.service_worker_controls().await, "the service worker never took control");
     site.stop();
     b.client.refresh().await.expect("reload offline");
     b.wait_for("[data-testid='stage-scores'] canvas[data-drawn='true']").await;

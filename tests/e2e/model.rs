@@ -196,20 +196,7 @@ async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
     let note = b.text_of("weights-note").await;
     assert!(note.contains("[UNK]") && note.contains("单个汉字"), "{note}");
     // Wait for the service worker (the site's files) and leave: the model comes from the cache.
-    let controlled = b
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             navigator.serviceWorker.ready.then(() => {
-               if (navigator.serviceWorker.controller) return done(true);
-               navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
-               setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
-             });",
-            vec![],
-        )
-        .await
-        .expect("service worker state");
-    assert_eq!(controlled, true);
+    assert!(b.service_worker_controls().await, "the service worker never took control");
     site.stop();
     b.client.refresh().await.expect("reload offline");
     trained_shown(&b, 30).await;

@@ -8,24 +8,6 @@ use attention_lab::settings::{Stage, View};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Wait for the service worker to control the page (it caches the build on first load).
-async fn controlled(b: &Browser) -> bool {
-    let done = b
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             navigator.serviceWorker.ready.then(() => {
-               if (navigator.serviceWorker.controller) return done(true);
-               navigator.serviceWorker.addEventListener('controllerchange', () => done(true));
-               setTimeout(() => done(!!navigator.serviceWorker.controller), 8000);
-             });",
-            vec![],
-        )
-        .await
-        .expect("service worker state");
-    done == true
-}
-
 /// The archive a teacher hands over (`scripts/build.sh` writes it), unpacked into a fresh
 /// folder under `dir`, as a school's IT would put it on their server.
 fn unpacked_archive(dir: &Path) -> PathBuf {
@@ -73,7 +55,7 @@ async fn the_published_archive_shows_every_view_and_stage_without_a_console_erro
     let site = Site::start_in(unpacked_archive(&scratch.0), "/school/attention-lab").await;
     let b = Browser::open(1280, 900).await;
     let mut errors = walk(&b, &site, "online").await;
-    assert!(controlled(&b).await, "the service worker never took control");
+    assert!(b.service_worker_controls().await, "the service worker never took control");
     site.stop();
     errors.extend(walk(&b, &site, "offline").await);
     b.assert_no_panic().await;
@@ -126,7 +108,7 @@ async fn a_new_publication_is_offered_to_an_open_tab_and_reloads_into_it() {
     let site = Site::start_in(folder.clone(), "/attention-lab").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en")).await;
-    assert!(controlled(&b).await, "the service worker never took control");
+    assert!(b.service_worker_controls().await, "the service worker never took control");
     b.press("?").await;
     assert_eq!(b.text_of("app-version").await, format!("Version {version_a}"));
     b.press("\u{E00C}").await; // Esc
