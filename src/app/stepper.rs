@@ -5,7 +5,7 @@ use super::page::use_page;
 use super::stages::{
     InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
 };
-use crate::i18n::{fill, Msg};
+use crate::i18n::{fill, t, Lang, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -20,6 +20,11 @@ pub fn stage_name(stage: Stage) -> Msg {
         Stage::Output => Msg::NameOutput,
         Stage::MultiHead => Msg::NameMultiHead,
     }
+}
+
+/// "Step i of n" for `stage`.
+fn step_of(lang: Lang, stage: Stage) -> String {
+    fill(t(lang, Msg::StepOf), &[("i", &(stage.index() + 1).to_string()), ("n", &Stage::ALL.len().to_string())])
 }
 
 /// Once the new stage is drawn: if its heading is above the screen (the learner had scrolled
@@ -45,7 +50,6 @@ fn StepButtons(
 ) -> impl IntoView {
     let page = use_page();
     let stage = page.pick(|s| s.stage);
-    let total = Stage::ALL.len();
     view! {
         <div class="stepper__buttons">
             <button type="button" class="button" data-testid=format!("prev-stage{suffix}") disabled=move || stage.get().prev().is_none()
@@ -53,7 +57,7 @@ fn StepButtons(
                 {page.text(Msg::Prev)}
             </button>
             <span class="stepper__count" data-testid=format!("stage-count{suffix}")>
-                {move || fill(page.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())])}
+                {move || step_of(page.lang.get(), stage.get())}
             </span>
             <button type="button" class="button button--primary" data-testid=format!("next-stage{suffix}") disabled=move || stage.get().next().is_none()
                 on:click=move |_| { if let Some(n) = stage.get().next() { go.run(n) } }>
@@ -96,7 +100,7 @@ pub fn Stepper() -> impl IntoView {
                 <StepButtons suffix="" go=go_and_show />
                 // Screen readers hear the stage change.
                 <p class="visually-hidden" aria-live="polite" data-testid="stage-announce">
-                    {move || format!("{}: {}", fill(page.t(Msg::StepOf), &[("i", &(stage.get().index() + 1).to_string()), ("n", &total.to_string())]), page.t(stage_name(stage.get())))}
+                    {move || format!("{}: {}", step_of(page.lang.get(), stage.get()), page.t(stage_name(stage.get())))}
                 </p>
             </nav>
             {move || match stage.get() {

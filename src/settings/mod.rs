@@ -236,7 +236,12 @@ impl Settings {
     /// tokens with [CLS] and [SEP] (before its vocabulary arrives, its words and those two, a
     /// lower bound), else the site's own tokens.
     pub fn count_tokens(&self, text: &str) -> usize {
-        match (self.source, &self.vocab) {
+        self.count_tokens_with(self.source, text)
+    }
+
+    /// [`Settings::count_tokens`] as `source`'s weights would count.
+    fn count_tokens_with(&self, source: Source, text: &str) -> usize {
+        match (source, &self.vocab) {
             (Source::Random, _) => tokenize(text).len(),
             (Source::Minilm, Some(vocab)) => vocab.encode(text).len(),
             (Source::Minilm, None) => rough_words(text).len() + 2,
@@ -258,10 +263,15 @@ impl Settings {
 
     /// The number of tokens of `text` if it can be drawn with the weights in use.
     pub fn check(&self, text: &str) -> Result<usize, SentenceProblem> {
-        match self.source {
+        self.check_with(self.source, text)
+    }
+
+    /// [`Settings::check`] for `source`'s weights.
+    fn check_with(&self, source: Source, text: &str) -> Result<usize, SentenceProblem> {
+        match source {
             Source::Random => check_sentence(text),
             // [CLS] and [SEP] alone are not a sentence.
-            Source::Minilm => match self.count_tokens(text) {
+            Source::Minilm => match self.count_tokens_with(source, text) {
                 n if n <= 2 => Err(SentenceProblem::NoTokens),
                 n => within(n, MAX_MODEL_TOKENS),
             },
@@ -284,7 +294,7 @@ impl Settings {
     /// Why the sentence could not be shown with `source`'s weights (their tokens differ, and
     /// so do their limits), if it could not.
     pub fn source_problem(&self, source: Source) -> Option<SentenceProblem> {
-        Settings { source, vocab: self.vocab.clone(), ..Settings::new(self.lang) }.check(&self.text).err()
+        self.check_with(source, &self.text).err()
     }
 
     /// Random or trained weights, if the sentence fits them (a reload must find the same

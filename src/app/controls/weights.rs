@@ -36,8 +36,7 @@ pub fn WeightsControls() -> impl IntoView {
         }
     });
     let refusal = move || {
-        let problem =
-            wanted.get().and_then(|w| page.settings.with(|s| (s.source != w).then(|| s.source_problem(w)).flatten()));
+        let problem = wanted.get().and_then(|w| page.settings.with(|s| s.source_problem(w)));
         problem.map(|p| match p {
             SentenceProblem::TooMany { n, max } => {
                 fill(page.t(ModelMsg::SwitchTooLong), &[("n", &n.to_string()), ("max", &max.to_string())])

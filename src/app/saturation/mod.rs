@@ -52,8 +52,10 @@ pub fn SaturationLab() -> impl IntoView {
     let std_curves = curves(points, |s| s.score_std);
     let max_curves = curves(points, |s| s.median_max_weight);
     let entropy_curves = curves(points, |s| if s.log_n > 0.0 { s.entropy / s.log_n } else { 0.0 });
+    // The two gradient curves, made once, and the uniform row's value as a dashed reference.
+    let grad_pair = curves(points, |s| s.median_jacobian_norm);
     let grad_curves = Signal::derive(move || {
-        let mut lines = curves(points, |s| s.median_jacobian_norm).get();
+        let mut lines = grad_pair.get();
         let uniform = uniform_jacobian_norm(n.get());
         let ink = page.ink.get();
         lines.push(Curve { color: ink.text, points: DK_STEPS.iter().map(|d| (*d, uniform)).collect(), dashed: true });
