@@ -1,5 +1,7 @@
 """Trunk post-build hook: finishes the static site in $TRUNK_STAGING_DIR (or the folder given).
 
+0. Texts: every message of the catalogues, as a JSON script element (see scripts/texts.py);
+   the published .wasm reads its texts from there.
 1. Version: a short hash of every file of the build, written into the page
    (<meta name="attention-lab-version">, shown in the help dialog) and into the service worker,
    so a teacher can tell which version students have and an open tab can see a newer one.
@@ -27,6 +29,14 @@ index = staging / "index.html"
 html = index.read_text(encoding="utf-8")
 html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
 html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
+html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)
+
+# 0. The texts, before the version so that a changed sentence is a new version.
+sys.path.insert(0, str(root / "scripts"))
+from texts import script_element  # noqa: E402
+
+head_end = html.index("</head>")
+html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
 # 1. The version: every file but the worker, the page as Trunk wrote it.
 files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))
@@ -37,7 +47,7 @@ for p in files:
 version = digest.hexdigest()[:12]
 
 # 2. CSP with the hash of every inline script.
-inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
+inline = re.findall(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>(.*?)</script>", html, flags=re.S)
 hashes = " ".join(
     "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'" for s in inline
 )

@@ -1,6 +1,10 @@
 //! Every user-visible string, in English and Chinese. Each message is one match arm holding
 //! both languages, so a message cannot exist in only one of them. Lesson messages live in
 //! `lesson`, those of the deeper views in `views`.
+//!
+//! The published site is built with the `external-texts` feature: the .wasm then holds only
+//! each message's name, and the build writes the texts into the page (scripts/texts.py reads
+//! them from these same catalogues), where `page_texts` finds them.
 
 /// Declares a message catalogue: the enum, `ALL` (every message, for the tests) and its
 /// [`Text`] impl, from one list of `Name => ("English", "中文")` entries.
@@ -16,8 +20,16 @@ macro_rules! catalogue {
         }
 
         impl super::Text for $name {
+            #[cfg(not(feature = "external-texts"))]
             fn pair(self) -> (&'static str, &'static str) {
                 match self { $($name::$variant => ($en, $zh)),+ }
+            }
+
+            #[cfg(feature = "external-texts")]
+            fn pair(self) -> (&'static str, &'static str) {
+                super::page_texts::pair(match self {
+                    $($name::$variant => concat!(stringify!($name), ".", stringify!($variant))),+
+                })
             }
         }
     };
@@ -29,6 +41,8 @@ mod errors;
 mod lesson;
 mod lessons;
 mod model;
+#[cfg(feature = "external-texts")]
+mod page_texts;
 mod views;
 
 pub use classroom::ClassMsg;
@@ -110,16 +124,6 @@ mod tests {
             template.split('{').skip(1).filter_map(|rest| rest.split_once('}')).map(|(name, _)| name).collect();
         names.sort_unstable();
         names
-    }
-
-    fn pairs() -> impl Iterator<Item = (String, (&'static str, &'static str))> {
-        let lesson = Msg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        let class = ClassMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        let views = ViewMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        let model = ModelMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        let errors = ErrMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        let lessons = LessonMsg::ALL.into_iter().map(|m| (format!("{m:?}"), m.pair()));
-        lesson.chain(class).chain(views).chain(model).chain(errors).chain(lessons)
     }
 
     /// The Latin words a Chinese text may hold: symbols of the formulas, names of models,
@@ -286,7 +290,7 @@ mod tests {
         assert_eq!(latin_words("在 d_k = 64 时，softmax 的 O(n²) 与 hello"), ["d_k", "softmax", "O", "n", "hello"]);
         assert_eq!(latin_words(&unquoted("读到 “…because it was” 中的 “it” 时 hello")), ["hello"]);
         let mut stray = vec![];
-        for (name, (_, zh)) in pairs() {
+        for (name, (_, zh)) in keyed_pairs() {
             // The placeholders are names for the code, not text.
             let text = placeholders(zh).iter().fold(unquoted(zh), |s, p| s.replace(&format!("{{{p}}}"), " "));
             for w in latin_words(&text) {
@@ -301,16 +305,53 @@ mod tests {
     #[test]
     fn every_template_has_the_same_placeholders_in_both_languages() {
         assert_eq!(placeholders("{n} of {max}, {n}"), ["max", "n", "n"]);
-        for (name, (en, zh)) in pairs() {
+        for (name, (en, zh)) in keyed_pairs() {
             assert_eq!(placeholders(en), placeholders(zh), "{name}: {en:?} / {zh:?}");
         }
     }
 
     #[test]
     fn no_message_is_empty_in_either_language() {
-        for (name, (en, zh)) in pairs() {
+        for (name, (en, zh)) in keyed_pairs() {
             assert!(!en.trim().is_empty() && !zh.trim().is_empty(), "{name}");
         }
+    }
+
+    /// The published page carries the texts as scripts/texts.py reads them from these
+    /// catalogues: it must read every message exactly as the compiler does, and nothing more.
+    #[test]
+    fn the_page_gets_every_text_the_compiler_sees() {
+        let out = std::process::Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/texts.py"))
+            .output()
+            .expect("python3 runs scripts/texts.py");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let page: std::collections::BTreeMap<String, (String, String)> =
+            serde_json::from_slice(&out.stdout).expect("scripts/texts.py prints JSON");
+        let mut compiler = std::collections::BTreeMap::new();
+        for (key, (en, zh)) in keyed_pairs() {
+            compiler.insert(key, (en.to_string(), zh.to_string()));
+        }
+        assert_eq!(page.len(), compiler.len(), "as many texts in the page as messages");
+        for (key, texts) in &compiler {
+            assert_eq!(page.get(key), Some(texts), "{key}");
+        }
+    }
+
+    /// Every message with its page key "Name.Variant".
+    fn keyed_pairs() -> impl Iterator<Item = (String, (&'static str, &'static str))> {
+        fn of<M: Text + std::fmt::Debug>(
+            name: &'static str,
+            all: &'static [M],
+        ) -> impl Iterator<Item = (String, (&'static str, &'static str))> {
+            all.iter().map(move |m| (format!("{name}.{m:?}"), m.pair()))
+        }
+        of("Msg", &Msg::ALL)
+            .chain(of("ClassMsg", &ClassMsg::ALL))
+            .chain(of("ViewMsg", &ViewMsg::ALL))
+            .chain(of("ModelMsg", &ModelMsg::ALL))
+            .chain(of("ErrMsg", &ErrMsg::ALL))
+            .chain(of("LessonMsg", &LessonMsg::ALL))
     }
 
     #[test]
