@@ -3,6 +3,7 @@
 
 use crate::browser::Browser;
 use crate::server::Site;
+use serde_json::json;
 
 /// (stage, expected heatmap captions' shapes) for the default English sentence: 11 tokens,
 /// d_model 64, 4 heads (d_k 16).
@@ -220,5 +221,25 @@ async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
     }
     let said = b.js("return document.querySelector(`[data-testid='stage-announce']`).textContent;", vec![]).await;
     assert_eq!(said, "Step 5 of 7: Softmax", "the change is announced");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand() {
+    let site = Site::start("").await;
+    let b = Browser::open(390, 844).await;
+    b.open_page(&site.url("/?lang=en")).await;
+    b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
+    let shown = "return getComputedStyle(document.querySelector(`[data-testid='token-input']`)).display !== 'none' && !!document.querySelector(`[data-testid='token-input']`).offsetParent;";
+    assert_eq!(b.js(shown, vec![]).await, json!(false), "the settings start folded");
+    let top =
+        b.js("return Math.round(document.querySelector('.stage__title').getBoundingClientRect().top);", vec![]).await;
+    assert!(top.as_i64().is_some_and(|t| t < 844), "stage 1's heading is on the first screen: {top}");
+    b.click("settings-toggle").await;
+    assert_eq!(b.js(shown, vec![]).await, json!(true), "one tap unfolds them");
+    b.type_into("token-input", "one two three").await;
+    b.wait_for("[data-testid='stage-input']").await;
+    assert!(b.captions_in("stage-input").await.iter().any(|c| c.ends_with("3 × 64")));
     b.close().await;
 }

@@ -18,24 +18,34 @@ pub use toggle::Toggle;
 pub use token_options::TokenOptions;
 pub use weights::ModelStatus;
 
-/// Every control of the lesson, in one panel.
+/// Every control of the lesson, in one panel. Where the page is one column (a phone), the
+/// panel is folded behind a button so that the stage comes first; the fold is this panel's
+/// own state, closed on every visit.
 #[component]
 pub fn Controls() -> impl IntoView {
     let page = use_page();
     let cross = page.pick(|s| s.cross);
     let random = page.pick(|s| s.source == Source::Random);
+    let (open, set_open) = signal(false);
     view! {
-        <aside class="controls" aria-labelledby="controls-title">
+        <aside class="controls" class:controls--open=open aria-labelledby="controls-title">
+            <button type="button" class="button controls__toggle" data-testid="settings-toggle"
+                aria-expanded=move || open.get().to_string() aria-controls="controls-body"
+                on:click=move |_| set_open.update(|o| *o = !*o)>
+                {page.text(Msg::ControlsTitle)} <span aria-hidden="true">{move || if open.get() { " ▴" } else { " ▾" }}</span>
+            </button>
             <h2 id="controls-title" class="controls__title">{page.text(Msg::ControlsTitle)}</h2>
-            <SentenceBox which=Which::Query />
-            <Show when=move || cross.get() && random.get()>
-                <SentenceBox which=Which::KeyValue />
-            </Show>
-            <weights::WeightsControls />
-            <Show when=move || random.get()>
-                <model::ModelControls />
-            </Show>
-            <switches::Switches />
+            <div id="controls-body" class="controls__body">
+                <SentenceBox which=Which::Query />
+                <Show when=move || cross.get() && random.get()>
+                    <SentenceBox which=Which::KeyValue />
+                </Show>
+                <weights::WeightsControls />
+                <Show when=move || random.get()>
+                    <model::ModelControls />
+                </Show>
+                <switches::Switches />
+            </div>
         </aside>
     }
 }
