@@ -14,4 +14,5 @@ pub mod export;
 pub mod i18n;
 pub mod number;
 pub mod panic_notice;
+pub mod reading;
 pub mod settings;

@@ -5,6 +5,16 @@ super::catalogue! {
     /// A message of the classroom features.
     pub enum ClassMsg {
         Present => ("Present", "演示模式"),
+        ScalingOnBadge => ("Scaling ÷√d_k: ON", "缩放 ÷√d_k：开"),
+        ScalingOffBadge => ("Scaling ÷√d_k: OFF", "缩放 ÷√d_k：关"),
+        ScalingBadgeHint => (
+            "Switches the division by √d_k for the lesson and the lab (key S)",
+            "为课程和实验切换是否除以 √d_k（快捷键 S）",
+        ),
+        OpenLab => (
+            "Open the saturation lab: what the softmax does as d_k grows, scaled or not →",
+            "打开饱和实验：d_k 变大时，缩放与不缩放的 softmax 各会怎样 →",
+        ),
         LeavePresent => ("Leave presentation", "退出演示"),
         Theme => ("Theme", "主题"),
         ThemeAuto => ("Auto", "跟随系统"),

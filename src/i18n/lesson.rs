@@ -44,7 +44,7 @@ super::catalogue! {
         Kind => ("Attention", "注意力类型"),
         KindSelf => ("self-attention", "自注意力"),
         KindCross => ("cross-attention", "交叉注意力"),
-        Scaling => ("Divide scores by √d_k", "分数除以 √d_k"),
+        Scaling => ("Scaling ÷√d_k (divide the scores by √d_k)", "缩放 ÷√d_k（分数除以 √d_k）"),
         Temperature => ("Softmax temperature T", "softmax 温度 T"),
 
         Prev => ("← Previous", "← 上一步"),
@@ -109,9 +109,17 @@ super::catalogue! {
             "Both maps share one colour scale, so the scaled one looks paler: its numbers are √d_k times smaller.",
             "两张图共用一个色标，所以缩放后的那张更淡：它的数值小了 √d_k 倍。",
         ),
+        NoticeScalingOff => (
+            "With “Scaling ÷√d_k” off, the softmax gets the raw scores: the larger d_k, the wider they spread. Switch it on (the badge above, the settings, or the S key) to see them divided.",
+            "“缩放 ÷√d_k”关闭时，softmax 拿到的是原始分数：d_k 越大，分数越分散。打开它（用上方的标记、设置或 S 键）即可看到除以 √d_k 之后的分数。",
+        ),
         NoticeSoftmax => (
-            "Click a row to see that query's weights as bars. Untick “Divide scores by √d_k” in the settings (or press S) and the rows sharpen.",
-            "点击某一行，下方用柱状图显示该查询的注意力权重。在设置中取消勾选“分数除以 √d_k”（或按 S），各行会变得更尖锐。",
+            "Click a row to see that query's weights as bars. Switch “Scaling ÷√d_k” off (the badge above, the settings, or the S key) and the rows sharpen.",
+            "点击某一行，下方用柱状图显示该查询的注意力权重。把“缩放 ÷√d_k”关掉（用上方的标记、设置或 S 键），各行会变得更尖锐。",
+        ),
+        NoticeSoftmaxUnscaled => (
+            "Scaling is off, so these rows are sharper than with ÷√d_k: switch “Scaling ÷√d_k” back on (the badge above, the settings, or the S key) and they soften.",
+            "缩放已关闭，所以这些行比除以 √d_k 时更尖锐：把“缩放 ÷√d_k”重新打开（用上方的标记、设置或 S 键），它们会变平缓。",
         ),
         NoticeOutput => (
             "Hover an output cell to see which value rows it was made from, and how much each gave.",
@@ -139,6 +147,7 @@ super::catalogue! {
         MatValues => ("Values V", "值 V"),
         MatScores => ("Scores S", "注意力分数 S"),
         MatScaled => ("Scaled S/√d_k", "缩放后的分数 S/√d_k"),
+        MatScaledOff => ("Not divided: S (scaling off)", "未做除法：S（缩放已关闭）"),
         MatWeights => ("Weights A", "注意力权重 A"),
         MatHeadOutput => ("Output O", "输出 O"),
         MatConcat => ("Concat", "拼接"),
@@ -146,8 +155,8 @@ super::catalogue! {
 
         PositionalOff => ("Positional encoding is off: X = E.", "位置编码已关闭：X = E。"),
         ScalingOff => (
-            "Scaling is switched off in the settings, so nothing is divided: both maps are the same.",
-            "设置中已关闭缩放，没有做除法：两张图完全相同。",
+            "“Scaling ÷√d_k” is off, so nothing is divided: both maps are the same.",
+            "“缩放 ÷√d_k”已关闭，没有做除法：两张图完全相同。",
         ),
         Spread => ("std {std}, range {min} to {max}", "标准差 {std}，范围 {min} 到 {max}"),
         RowSums => (
@@ -166,7 +175,6 @@ super::catalogue! {
             "这里的 q 和 k 是各分量方差为 1 的随机向量，正是经典推导的假设。它们的点积是 d_k 个方差为 1 的独立项之和，所以 Var(q·k) = d_k。关闭缩放并把 d_k 往右拖：分数越拉越开，softmax 的每一行都塌缩到最大的那一项上，能穿过 softmax 回传的梯度也逐渐消失。打开缩放后，各行在任何 d_k 下都差不多一样平缓：典型最大权重的波动最多约 0.1，那是样本本身的噪声，并不会随 d_k 增大。有一条曲线出人意料：d_k 较小时（从 2 到大约 16，词元越多范围越大），不缩放的梯度先升到缩放曲线之上，然后才崩塌。softmax 雅可比矩阵的范数最大的情形不是均匀的一行，而是权重平分给两个键的一行；分数稍微变尖时，一行会先朝这种平分靠近。虚线是均匀行的取值 √(1/n − 1/n²)。",
         ),
         SaturationDk => ("Head width d_k", "每个头的维度 d_k"),
-        SaturationScaleToggle => ("Divide by √d_k", "除以 √d_k"),
         ReadoutStd => ("Score std (√d_k = {sqrt})", "分数标准差（√d_k = {sqrt}）"),
         ReadoutMaxWeight => ("Top weight of a typical row (median)", "典型行的最大权重（中位数）"),
         ReadoutEntropy => ("Mean entropy (uniform: ln n = {logn})", "平均熵（均匀分布：ln n = {logn}）"),

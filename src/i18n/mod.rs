@@ -43,6 +43,7 @@ mod lessons;
 mod model;
 #[cfg(feature = "external-texts")]
 mod page_texts;
+mod readings;
 mod views;
 
 pub use classroom::ClassMsg;
@@ -50,6 +51,7 @@ pub use errors::{attention_error, scenario_error, ErrMsg};
 pub use lesson::Msg;
 pub use lessons::LessonMsg;
 pub use model::ModelMsg;
+pub use readings::ReadingMsg;
 pub use views::ViewMsg;
 
 crate::slugged! {
@@ -352,6 +354,7 @@ mod tests {
             .chain(of("ModelMsg", &ModelMsg::ALL))
             .chain(of("ErrMsg", &ErrMsg::ALL))
             .chain(of("LessonMsg", &LessonMsg::ALL))
+            .chain(of("ReadingMsg", &ReadingMsg::ALL))
     }
 
     #[test]

@@ -6,6 +6,7 @@ super::catalogue! {
     pub enum ViewMsg {
         NavLabel => ("Views", "视图"),
         NavLesson => ("Lesson", "课程"),
+        NavSaturation => ("Saturation lab", "饱和实验"),
         NavVariance => ("Why √d_k", "为什么除以 √d_k"),
         NavVariants => ("Self · causal · cross", "自注意力 · 因果 · 交叉"),
         NavPatterns => ("Head patterns", "注意力头模式"),

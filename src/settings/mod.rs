@@ -35,10 +35,10 @@ pub struct Settings {
     pub scaled: bool,
     /// Within [`TEMPERATURE_RANGE`], in steps of 0.01.
     pub temperature: f32,
-    /// The saturation experiment's d_k (a power of two, 1–1024).
-    pub saturation_dk: usize,
-    /// The saturation experiment's scaling switch.
-    pub saturation_scaled: bool,
+    /// The saturation lab's d_k (a power of two, 1–1024) once the learner moves its slider;
+    /// until then the lab shows the lesson's own d_k (see [`Settings::lab_dk`]). Its scaling
+    /// switch is the lesson's `scaled`: one state, whichever screen shows it.
+    pub lab_dk: Option<usize>,
     pub view: View,
     pub stage: Stage,
     /// The variance experiment's d_k (a power of two) and number of sampled pairs.
@@ -177,8 +177,7 @@ impl Settings {
             mask: Mask::None,
             scaled: true,
             temperature: 1.0,
-            saturation_dk: 64,
-            saturation_scaled: false,
+            lab_dk: None,
             view: View::Lesson,
             stage: Stage::Input,
             var_dk: 64,
@@ -386,9 +385,15 @@ impl Settings {
         ok.then(|| self.temperature = t).is_some()
     }
 
-    /// The saturation experiment's d_k, snapped to a power of two, if within 1–1024.
-    pub fn set_saturation_dk(&mut self, d: f64) -> bool {
-        snapped_dk(d).map(|d| self.saturation_dk = d).is_some()
+    /// The saturation lab's d_k, snapped to a power of two, if within 1–1024.
+    pub fn set_lab_dk(&mut self, d: f64) -> bool {
+        snapped_dk(d).map(|d| self.lab_dk = Some(d)).is_some()
+    }
+
+    /// The d_k the saturation lab shows: the learner's choice, else the lesson's head width
+    /// d_model / h (snapped to a power of two), so the lab opens where the lesson is.
+    pub fn lab_dk(&self) -> usize {
+        self.lab_dk.unwrap_or_else(|| snap_dk((self.d_model / self.heads.max(1)) as f64))
     }
 
     /// The variance experiment's d_k, snapped to a power of two, if within 1–1024.

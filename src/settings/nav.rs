@@ -26,7 +26,7 @@ impl View {
     pub fn chapter(self) -> Chapter {
         match self {
             View::Lesson => Chapter::Lesson,
-            View::Variance | View::ScalingChoices | View::Convex | View::Position => Chapter::Why,
+            View::Saturation | View::Variance | View::ScalingChoices | View::Convex | View::Position => Chapter::Why,
             View::Variants | View::Patterns | View::Graph | View::Block | View::RnnCnn => Chapter::Variants,
             View::Model | View::Coref => Chapter::Models,
             View::Complexity => Chapter::Efficiency,
@@ -70,6 +70,8 @@ crate::slugged! {
     pub enum View {
         #[default]
         Lesson = "lesson",
+        /// The saturation lab: softmax saturating as d_k grows, with and without ÷√d_k.
+        Saturation = "lab",
         Variance = "variance",
         Variants = "variants",
         Patterns = "patterns",

@@ -78,13 +78,8 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "dk",
-        write: |s| Some(s.saturation_dk.to_string()),
-        read: |s, v| parse_decimal(v).is_some_and(|d| s.set_saturation_dk(d)),
-    },
-    Key {
-        name: "labscale",
-        write: |s| flag(s.saturation_scaled),
-        read: |s, v| parse_flag(v).map(|b| s.saturation_scaled = b).is_some(),
+        write: |s| s.lab_dk.map(|d| d.to_string()),
+        read: |s, v| parse_decimal(v).is_some_and(|d| s.set_lab_dk(d)),
     },
     Key {
         name: "stage",
@@ -222,8 +217,7 @@ mod tests {
         s.seed = 7;
         s.mask = Mask::Causal;
         s.temperature = 0.5;
-        s.saturation_dk = 1024;
-        s.saturation_scaled = true;
+        s.lab_dk = Some(1024);
         s.positional = false;
         s.scaled = false;
         s.view = View::Graph;
@@ -260,6 +254,7 @@ mod tests {
     fn every_key_is_written_once() {
         let mut s = Settings::new(Lang::En);
         s.spot = Some(0);
+        s.lab_dk = Some(64);
         let query = s.to_query();
         let written: Vec<&str> = query.split('&').filter_map(|p| p.split_once('=')).map(|(k, _)| k).collect();
         assert_eq!(written, KEYS.iter().map(|k| k.name).collect::<Vec<_>>());
@@ -270,8 +265,8 @@ mod tests {
         let (s, ignored) = Settings::from_query("?d=abc&h=3&t=-1&stage=nope&dk=5000&seed=x&text=&lang=fr&zzz=1&view=x&vn=7&cn=40&tile=3&anchor=99&spot=0&present=maybe&theme=neon&mask=sideways", Lang::En);
         let d = Settings::new(Lang::En);
         assert_eq!(
-            (s.d_model, s.heads, s.temperature, s.stage, s.saturation_dk, s.seed, &s.text, s.mask),
-            (d.d_model, d.heads, d.temperature, d.stage, d.saturation_dk, d.seed, &d.text, d.mask)
+            (s.d_model, s.heads, s.temperature, s.stage, s.lab_dk, s.seed, &s.text, s.mask),
+            (d.d_model, d.heads, d.temperature, d.stage, d.lab_dk, d.seed, &d.text, d.mask)
         );
         assert_eq!(
             ignored,
@@ -290,10 +285,22 @@ mod tests {
     }
 
     #[test]
-    fn saturation_dk_snaps_to_a_power_of_two_and_temperature_rounds() {
+    fn lab_dk_snaps_to_a_power_of_two_and_temperature_rounds() {
         let (s, ignored) = Settings::from_query("dk=700&t=0.123", Lang::En);
-        assert_eq!((s.saturation_dk, s.temperature), (512, 0.12));
+        assert_eq!((s.lab_dk(), s.temperature), (512, 0.12));
         assert!(ignored.is_empty());
+    }
+
+    #[test]
+    fn the_lab_follows_the_lessons_head_width_until_its_slider_moves() {
+        let (mut s, _) = Settings::from_query("d=128&h=2", Lang::En);
+        assert_eq!((s.lab_dk, s.lab_dk()), (None, 64));
+        assert!(!s.to_query().contains("dk="), "an untouched lab writes no d_k: {}", s.to_query());
+        assert!(s.set_heads(8));
+        assert_eq!(s.lab_dk(), 16);
+        assert!(s.set_lab_dk(256.0));
+        assert!(s.set_heads(2));
+        assert_eq!(s.lab_dk(), 256);
     }
 
     #[test]

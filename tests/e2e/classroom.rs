@@ -19,9 +19,9 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     assert_eq!(b.text_of("token-input-count").await, "4 个词元");
     let state = js(&b, "const q = s => document.querySelector(`[data-testid='${s}']`);
         return [q('d-model').value, q('heads').value, q('seed-input').value, q('pe-toggle').checked, q('mask-select').value,
-                q('scaling-toggle').checked, q('temperature-value').textContent, q('dk-value').textContent,
+                q('scaling-toggle').checked, q('temperature-value').textContent,
                 q('head-2').getAttribute('aria-pressed'), document.documentElement.dataset.theme];").await;
-    assert_eq!(state, json!(["32", "2", "7", false, "causal", false, "0.5", "256", "true", "dark"]));
+    assert_eq!(state, json!(["32", "2", "7", false, "causal", false, "0.5", "true", "dark"]));
     assert!(b.captions_in("stage-softmax").await[0].ends_with("4 × 4"));
     // Changing things moves the URL along.
     b.click("goto-scaling").await;

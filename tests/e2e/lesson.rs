@@ -100,7 +100,11 @@ async fn hovering_a_score_shows_the_dot_product_behind_it() {
 #[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
 async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
     let site = Site::start("").await;
-    let b = open(&site, "lang=en").await;
+    // The lab opens where the lesson is: d_model 128 over 2 heads is d_k = 64.
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&view=lab&d=128&h=2")).await;
+    b.wait_for("[data-testid='saturation-lab'] canvas[data-drawn='true']").await;
+    assert_eq!(b.text_of("dk-value").await, "64");
     let read = |id: &'static str| {
         let b = &b;
         async move {
@@ -108,13 +112,15 @@ async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
             text.parse::<f32>().unwrap_or_else(|_| panic!("{id} shows {text:?}, not a number"))
         }
     };
-    let checked = b.js("return document.querySelector(`[data-testid='scale-toggle']`).checked;", vec![]).await;
-    if checked == true {
-        b.click("scale-toggle").await;
-    }
-    b.set_value("dk-slider", "1").await;
+    // One scaling state: the lab's badge is the lesson's switch.
+    assert_eq!(b.text_of("scaling-badge").await, "Scaling ÷√d_k: ON");
+    b.click("scaling-badge").await;
+    assert_eq!(b.text_of("scaling-badge").await, "Scaling ÷√d_k: OFF");
+    // The slider is logarithmic: step k is d_k = 2^k.
+    b.set_value("lab-dk", "0").await;
+    assert_eq!(b.text_of("dk-value").await, "1");
     let (soft_max, soft_grad) = (read("readout-max-weight").await, read("readout-grad").await);
-    b.set_value("dk-slider", "1024").await;
+    b.set_value("lab-dk", "10").await;
     assert_eq!(b.text_of("dk-value").await, "1024");
     let (max_w, grad, std) =
         (read("readout-max-weight").await, read("readout-grad").await, read("readout-score-std").await);
@@ -123,14 +129,93 @@ async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
     assert!(max_w > soft_max);
     assert!((std / 32.0 - 1.0).abs() < 0.25, "score std should be near √1024 = 32: {std}");
 
-    b.click("scale-toggle").await;
+    // S switches the same state back on, from the lab's screen.
+    b.press("s").await;
+    assert_eq!(b.text_of("scaling-badge").await, "Scaling ÷√d_k: ON");
     let (max_w, std) = (read("readout-max-weight").await, read("readout-score-std").await);
     assert!(max_w < 0.8, "scaled rows stay soft: {max_w}");
     assert!((std - 1.0).abs() < 0.3, "scaled score std should be near 1: {std}");
-    // A slider value between steps snaps to a power of two.
-    b.set_value("dk-slider", "700").await;
+    b.set_value("lab-dk", "9").await;
     assert_eq!(b.text_of("dk-value").await, "512");
+    let search = b.js("return location.search;", vec![]).await;
+    assert!(search.as_str().is_some_and(|s| s.contains("dk=512") && s.contains("scale=1")), "{search}");
+    // … and the lesson's settings show it too.
+    b.click("nav-lesson").await;
+    let ticked = b.js("return document.querySelector(`[data-testid='scaling-toggle']`).checked;", vec![]).await;
+    assert_eq!(ticked, json!(true));
     b.assert_no_panic().await;
+    b.close().await;
+}
+
+/// Stage 4 says the right thing with scaling on and off, in both languages, and the lab is a
+/// link from stages 4 and 5 only.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn stage_4_reads_correctly_with_scaling_on_and_off_in_both_languages() {
+    let site = Site::start("").await;
+    for (lang, on_title, off_title, on_notice, off_note, badge_off) in [
+        ("en", "Scaled S/√d_k", "Not divided: S (scaling off)", "paler", "both maps are the same", "Scaling ÷√d_k: OFF"),
+        ("zh", "缩放后的分数 S/√d_k", "未做除法：S（缩放已关闭）", "更淡", "两张图完全相同", "缩放 ÷√d_k：关"),
+    ] {
+        let b = open(&site, &format!("lang={lang}&stage=scaling")).await;
+        b.wait_for("[data-testid='stage-scaling'] canvas[data-drawn='true']").await;
+        let captions = b.captions_in("stage-scaling").await;
+        assert!(captions[1].starts_with(on_title), "{lang}: {captions:?}");
+        let notice = b.js("return document.querySelector('.stage__notice').textContent;", vec![]).await;
+        assert!(notice.as_str().is_some_and(|n| n.contains(on_notice)), "{lang}: {notice}");
+        assert_eq!(b.text_of("scaling-note").await, "");
+        let reading = b.text_of("stage-reading").await;
+        assert!(reading.contains('÷'), "{lang}: {reading}");
+        assert!(b.js("return !!document.querySelector(`[data-testid='open-lab']`);", vec![]).await == json!(true));
+
+        b.press("s").await;
+        assert_eq!(b.text_of("scaling-badge").await, badge_off, "{lang}");
+        b.wait_for("[data-testid='stage-scaling'] canvas[data-drawn='true']").await;
+        let captions = b.captions_in("stage-scaling").await;
+        assert!(captions[1].starts_with(off_title), "{lang}: {captions:?}");
+        assert!(b.text_of("scaling-note").await.contains(off_note), "{lang}");
+        let notice = b.js("return document.querySelector('.stage__notice').textContent;", vec![]).await;
+        assert!(notice.as_str().is_some_and(|n| !n.contains(on_notice)), "{lang}: {notice}");
+        assert!(!b.text_of("stage-reading").await.contains('÷'), "{lang}: the reading still divides");
+        // The lab opens from here, on the same scaling state.
+        b.click("open-lab").await;
+        b.wait_for("[data-testid='saturation-lab']").await;
+        assert_eq!(b.text_of("scaling-badge").await, badge_off, "{lang}");
+        b.close().await;
+    }
+    // Stage 1 has neither the lab nor the badge.
+    let b = open(&site, "lang=en&stage=input").await;
+    let present = b
+        .js("return ['open-lab', 'scaling-badge', 'saturation-lab'].map(t => !!document.querySelector(`[data-testid='${t}']`));", vec![])
+        .await;
+    assert_eq!(present, json!([false, false, false]));
+    b.close().await;
+}
+
+/// Every stage says in words what its numbers mean, from the live numbers.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn every_stage_reads_its_numbers_in_words() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&stage=softmax&q=8").await;
+    b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
+    let reading = b.text_of("stage-reading").await;
+    assert!(reading.starts_with("In words: “it” takes ") && reading.contains("% from “"), "{reading}");
+    for (stage, needle) in [
+        ("input", "Row 8 of X is “it”"),
+        ("projection", "d_k = d_model / h = 64 / 4 = 16"),
+        ("scores", "Row “it”: its largest score is with"),
+        ("output", "The new “it” is 0."),
+        ("multihead", "head 4 → “"),
+    ] {
+        b.click(&format!("goto-{stage}")).await;
+        b.wait_for(&format!("[data-testid='stage-{stage}']")).await;
+        let reading = b.text_of("stage-reading").await;
+        assert!(reading.contains(needle), "{stage}: {reading}");
+    }
+    b.click("lang-switch").await;
+    let reading = b.text_of("stage-reading").await;
+    assert!(reading.starts_with("换成话说："), "{reading}");
     b.close().await;
 }
 

@@ -242,7 +242,7 @@ pub async fn run(page: Page, quick: bool) {
     let mut slider = Vec::with_capacity(REPS);
     for i in 0..REPS {
         let t0 = now();
-        page.settings.update(|s| s.saturation_dk = 1 << (i % 11));
+        page.settings.update(|s| s.lab_dk = Some(1 << (i % 11)));
         settle().await;
         next_frame().await;
         slider.push(now() - t0);

@@ -14,7 +14,6 @@ use crate::i18n::Msg;
 use leptos::prelude::*;
 use sentence::SentenceBox;
 pub use sentence::Which;
-pub use toggle::Toggle;
 pub use token_options::TokenOptions;
 pub use weights::ModelStatus;
 

@@ -1,17 +1,19 @@
-//! The saturation lab: a d_k slider (powers of two, 1–1024) and a scaling switch over random
-//! unit-variance q and k, with live readouts, the weights, one row, and curves against d_k.
+//! The saturation lab, a view of its own: a log-scale d_k slider (1, 2, 4 … 1024, opening at
+//! the lesson's d_k) and the lesson's own scaling switch over random unit-variance q and k,
+//! with live readouts, the weights, one row, and curves against d_k.
 
 mod readouts;
 
 use super::charts::{BarChart, Bars, CurveChart, Heatmap};
-use super::controls::Toggle;
 use super::specs::weights;
+use super::stages::ScalingBadge;
 use super::{formulas, page::use_page};
 use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
 use crate::i18n::Msg;
 use crate::number::parse_decimal;
+use crate::settings::Settings;
 use leptos::prelude::*;
 use readouts::Readouts;
 
@@ -24,8 +26,8 @@ const SATURATION_SEED: u64 = 2017;
 pub fn SaturationLab() -> impl IntoView {
     let page = use_page();
     let n = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
-    let d_k = page.pick(|s| s.saturation_dk);
-    let scaled = page.pick(|s| s.saturation_scaled);
+    let d_k = page.pick(Settings::lab_dk);
+    let scaled = page.pick(|s| s.scaled);
     let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), SATURATION_SEED).ok());
     // The curves depend on n only, not on the slider.
     let points = Memo::new(move |_| sweep(n.get(), SATURATION_SEED).unwrap_or_default());
@@ -62,13 +64,11 @@ pub fn SaturationLab() -> impl IntoView {
         lines
     });
 
-    let set_dk = move |v: f64| {
-        page.apply(|s| s.set_saturation_dk(v));
-    };
-    let step = move |up: bool| {
-        let i = DK_STEPS.iter().position(|d| *d == d_k.get_untracked()).unwrap_or(0);
-        let j = if up { (i + 1).min(DK_STEPS.len() - 1) } else { i.saturating_sub(1) };
-        set_dk(DK_STEPS[j] as f64);
+    // The slider moves along log₂ d_k: every power of two is one step, 1–64 half the track.
+    let set_exponent = move |ev| {
+        if let Some(e) = parse_decimal(&event_target_value(&ev)) {
+            page.apply(|s| s.set_lab_dk(e.exp2()));
+        }
     };
 
     view! {
@@ -77,25 +77,19 @@ pub fn SaturationLab() -> impl IntoView {
             <div class="stage__formula" inner_html=formulas::VARIANCE></div>
             <p class="lab__explain">{page.text(Msg::SaturationExplain)}</p>
             <div class="lab__controls">
-                <label class="field__label" for="dk-slider">
+                <label class="field__label" for="lab-dk">
                     {page.text(Msg::SaturationDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>
                 </label>
-                <input id="dk-slider" type="range" min="1" max="1024" step="1" list="dk-ticks" data-testid="dk-slider"
-                    prop:value=move || d_k.get().to_string()
-                    on:input=move |ev| { if let Some(v) = parse_decimal(&event_target_value(&ev)) { set_dk(v) } }
-                    on:keydown=move |ev: web_sys::KeyboardEvent| {
-                        let up = match ev.key().as_str() {
-                            "ArrowRight" | "ArrowUp" | "PageUp" => true,
-                            "ArrowLeft" | "ArrowDown" | "PageDown" => false,
-                            _ => return,
-                        };
-                        ev.prevent_default();
-                        step(up);
-                    } />
-                <datalist id="dk-ticks">
-                    {DK_STEPS.map(|d| view! { <option value=d.to_string()></option> })}
-                </datalist>
-                <Toggle testid="scale-toggle" label=Msg::SaturationScaleToggle get=|s| s.saturation_scaled set=|s, v| s.saturation_scaled = v />
+                <ScalingBadge />
+                <div class="lab__slider">
+                    <input id="lab-dk" type="range" min="0" max=DK_STEPS.len() - 1 step="1" data-testid="lab-dk"
+                        prop:value=move || d_k.get().trailing_zeros().to_string()
+                        aria-valuetext=move || format!("d_k = {}", d_k.get())
+                        on:input=set_exponent />
+                    <div class="lab__ticks" aria-hidden="true">
+                        {DK_STEPS.map(|d| view! { <span>{if d >= 1024 { "1K".to_string() } else { d.to_string() }}</span> })}
+                    </div>
+                </div>
             </div>
             <Readouts summary=summary d_k=d_k.into() />
             <div class="stage__grid">

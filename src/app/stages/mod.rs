@@ -29,8 +29,9 @@ use crate::core::scenario::Outcome;
 use crate::core::scenario::Source;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
-use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg};
-use crate::settings::{Settings, Stage};
+use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg, ReadingMsg};
+use crate::reading::stage_reading;
+use crate::settings::{Settings, Stage, View};
 use leptos::prelude::*;
 
 /// The frame every stage shares.
@@ -42,8 +43,9 @@ fn StagePanel(
     formula: &'static str,
     /// Its explanation.
     explain: Msg,
-    /// Its "what to notice" line.
-    notice: Msg,
+    /// Its "what to notice" line (it may depend on the settings, e.g. scaling on or off).
+    #[prop(into)]
+    notice: Signal<Msg>,
     /// The stage's heatmaps and readouts.
     children: Children,
 ) -> impl IntoView {
@@ -57,6 +59,11 @@ fn StagePanel(
             }
         }
     };
+    let (head, query) = (page.pick(|s| s.head), page.pick(|s| s.query));
+    let reading = Memo::new(move |_| {
+        let (lang, h, q) = (page.lang.get(), head.get(), query.get());
+        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| stage_reading(o, stage, h, q, lang)))
+    });
     view! {
         <section class="stage" data-testid=format!("stage-{}", stage.slug())>
             <div class="stage__head">
@@ -66,14 +73,39 @@ fn StagePanel(
                 </button>
             </div>
             <WeightsNote />
+            {(stage.index() >= Stage::Scaling.index()).then(|| view! { <ScalingBadge /> })}
             <div class="stage__formula" inner_html=formula></div>
             <p class="stage__explain">{move || page.t(explain)}</p>
             <TokenStrip />
             <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
             {children()}
-            <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice)}</p>
+            <p class="stage__reading" data-testid="stage-reading">
+                <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
+            </p>
+            <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice.get())}</p>
+            {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
+                <button type="button" class="button button--link stage__lab" data-testid="open-lab"
+                    on:click=move |_| page.settings.update(|s| s.view = View::Saturation)>
+                    {page.text(ClassMsg::OpenLab)}
+                </button>
+            })}
             <code::StageCode stage=stage />
         </section>
+    }
+}
+
+/// Whether scores are divided by √d_k, on every screen scaling changes, as a switch: the
+/// lesson and the saturation lab share this one state (so does the S key).
+#[component]
+pub(crate) fn ScalingBadge() -> impl IntoView {
+    let page = use_page();
+    let scaled = page.pick(|s| s.scaled);
+    view! {
+        <button type="button" class="scaling-badge" data-testid="scaling-badge" class:scaling-badge--off=move || !scaled.get()
+            aria-pressed=move || scaled.get().to_string() title=page.text(ClassMsg::ScalingBadgeHint)
+            on:click=move |_| page.settings.update(|s| s.scaled = !s.scaled)>
+            {move || page.t(if scaled.get() { ClassMsg::ScalingOnBadge } else { ClassMsg::ScalingOffBadge })}
+        </button>
     }
 }
 

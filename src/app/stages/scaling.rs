@@ -25,8 +25,11 @@ pub fn ScalingStage() -> impl IntoView {
     let spread_after = from_head(|o, h, lang| format!("{} (÷ {:.3})", spread_text(lang, &h.scaled), o.trace.scale));
     // What the shown trace was computed with, not what the settings say now.
     let unscaled = from_outcome(|o, _| !o.trace.scaled);
+    let off = move || unscaled.get() == Some(true);
+    let notice = Signal::derive(move || if off() { Msg::NoticeScalingOff } else { Msg::NoticeScaling });
+    let after_name = Signal::derive(move || page.t(if off() { Msg::MatScaledOff } else { Msg::MatScaled }).to_string());
     view! {
-        <StagePanel stage=Stage::Scaling formula=formulas::SCALING explain=Msg::ExplainScaling notice=Msg::NoticeScaling>
+        <StagePanel stage=Stage::Scaling formula=formulas::SCALING explain=Msg::ExplainScaling notice=notice>
             <HeadPicker />
             <div class="stage__grid">
                 <div>
@@ -34,11 +37,11 @@ pub fn ScalingStage() -> impl IntoView {
                     <p class="stage__stat" data-testid="spread-raw">{move || spread_before.get().unwrap_or_default()}</p>
                 </div>
                 <div>
-                    <Heatmap spec=after name=page.label(Msg::MatScaled) testid="heatmap-scores-scaled" />
+                    <Heatmap spec=after name=after_name testid="heatmap-scores-scaled" />
                     <p class="stage__stat" data-testid="spread-scaled">{move || spread_after.get().unwrap_or_default()}</p>
                 </div>
             </div>
-            <p class="stage__note">{move || (unscaled.get() == Some(true)).then(|| page.t(Msg::ScalingOff))}</p>
+            <p class="stage__note" data-testid="scaling-note">{move || off().then(|| page.t(Msg::ScalingOff))}</p>
         </StagePanel>
     }
 }

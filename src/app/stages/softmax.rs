@@ -7,6 +7,7 @@ use crate::app::controls::TokenOptions;
 use crate::app::specs::{num, weights};
 use crate::app::{formulas, page::use_page};
 use crate::i18n::{fill, Msg};
+use crate::reading::weight_in_words;
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -36,17 +37,31 @@ pub fn SoftmaxStage() -> impl IntoView {
         a.with(|s| {
             let s = s.as_ref()?;
             let masked = s.blocked.as_ref().is_some_and(|b| b.get((r, c)) == Some(&true));
-            let v = if masked { page.t(Msg::Masked).to_string() } else { num(*s.values.get((r, c))?) };
-            Some(format!("A[{}, {}] = {v}", s.row_labels.get(r)?, s.col_labels.get(c)?))
+            let (q, k) = (s.row_labels.get(r)?, s.col_labels.get(c)?);
+            if masked {
+                return Some(format!("A[{q}, {k}] = {}", page.t(Msg::Masked)));
+            }
+            let w = *s.values.get((r, c))?;
+            Some(format!("A[{q}, {k}] = {}: {}", num(w), weight_in_words(q, k, w, page.lang.get_untracked())))
         })
         .unwrap_or_default()
     });
+    let notice =
+        Signal::derive(
+            move || {
+                if page.settings.with(|s| s.scaled) {
+                    Msg::NoticeSoftmax
+                } else {
+                    Msg::NoticeSoftmaxUnscaled
+                }
+            },
+        );
     let pick = Callback::new(move |(r, _): (usize, usize)| {
         page.apply(|s| s.set_query(r));
     });
 
     view! {
-        <StagePanel stage=Stage::Softmax formula=formulas::SOFTMAX explain=Msg::ExplainSoftmax notice=Msg::NoticeSoftmax>
+        <StagePanel stage=Stage::Softmax formula=formulas::SOFTMAX explain=Msg::ExplainSoftmax notice=notice>
             <HeadPicker />
             <Heatmap spec=a name=page.label(Msg::MatWeights) testid="heatmap-weights" detail=detail on_pick=pick />
             <p class="stage__stat" data-testid="row-sum-check">

@@ -25,6 +25,7 @@ use leptos::prelude::*;
 fn view_name(lang: Lang, v: View) -> &'static str {
     match v {
         View::Lesson => t(lang, ViewMsg::NavLesson),
+        View::Saturation => t(lang, ViewMsg::NavSaturation),
         View::Variance => t(lang, ViewMsg::NavVariance),
         View::ScalingChoices => t(lang, LessonMsg::NavChoices),
         View::Convex => t(lang, LessonMsg::NavConvex),
@@ -89,7 +90,8 @@ pub fn ActiveView() -> impl IntoView {
     let page = use_page();
     let current = page.pick(|s| s.view);
     move || match current.get() {
-        View::Lesson => view! { <Stepper /> <SaturationLab /> }.into_any(),
+        View::Lesson => view! { <Stepper /> }.into_any(),
+        View::Saturation => view! { <SaturationLab /> }.into_any(),
         View::Variance => view! { <variance::VarianceView /> }.into_any(),
         View::Variants => view! { <variants::VariantsView /> }.into_any(),
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),

@@ -1,0 +1,191 @@
+//! Plain readings: what the numbers of a stage say, in words, made from the live trace (the
+//! chosen head and query row) in either language: "“it” takes 24% from “animal”, …".
+
+use crate::core::scenario::Outcome;
+use crate::i18n::{fill, t, Lang, ReadingMsg};
+use crate::settings::Stage;
+use ndarray::Array2;
+
+/// How many keys a reading names before it sums up the rest.
+const NAMED: usize = 3;
+
+/// The reading of `stage` for query row `query` (0-based) of head `head`, or `None` when the
+/// trace has no such row or head.
+pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang: Lang) -> Option<String> {
+    let h = o.trace.heads.get(head)?;
+    let q = token_name(&o.tokens, query)?;
+    let key = |j: usize| token_name(&o.kv_tokens, j).unwrap_or_default();
+    let tr = |m| t(lang, m);
+    let text = match stage {
+        Stage::Input => {
+            let row = o.trace.x.row(query);
+            let first = row.iter().take(3).map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
+            let msg = if o.positional.is_some() { ReadingMsg::Input } else { ReadingMsg::InputNoPosition };
+            let (i, d) = ((query + 1).to_string(), row.len().to_string());
+            fill(tr(msg), &[("i", &i), ("tok", &q), ("d", &d), ("first", &first)])
+        }
+        Stage::Projection => {
+            let (dk, heads, dm) = (o.trace.d_k, o.trace.heads.len(), o.trace.x.ncols());
+            let values = [head + 1, head * dk + 1, (head + 1) * dk, dm, heads, dk].map(|v| v.to_string());
+            let names = ["h", "a", "b", "dm", "heads", "dk"];
+            let mut pairs: Vec<(&str, &str)> = names.iter().copied().zip(values.iter().map(String::as_str)).collect();
+            pairs.push(("tok", &q));
+            fill(tr(ReadingMsg::Projection), &pairs)
+        }
+        Stage::Scores => {
+            let order = ranked(o, &h.scores, query);
+            let (top, low) = (*order.first()?, *order.last()?);
+            let (s, s2) = (format!("{:.2}", h.scores[(query, top)]), format!("{:.2}", h.scores[(query, low)]));
+            fill(tr(ReadingMsg::Scores), &[("q", &q), ("k", &key(top)), ("s", &s), ("k2", &key(low)), ("s2", &s2)])
+        }
+        Stage::Scaling => {
+            let top = *ranked(o, &h.scores, query).first()?;
+            let s = format!("{:.2}", h.scores[(query, top)]);
+            if o.trace.scaled {
+                let (div, scaled) = (format!("{:.2}", o.trace.scale), format!("{:.2}", h.scaled[(query, top)]));
+                let pairs = [("q", q.as_str()), ("k", &key(top)), ("s", &s), ("div", &div), ("t", &scaled)];
+                fill(tr(ReadingMsg::Scaling), &pairs)
+            } else {
+                fill(tr(ReadingMsg::ScalingOff), &[("q", &q), ("k", &key(top)), ("s", &s)])
+            }
+        }
+        Stage::Softmax => {
+            let order = ranked(o, &h.weights, query);
+            let mut shares: Vec<String> = order
+                .iter()
+                .take(NAMED)
+                .map(|&j| fill(tr(ReadingMsg::Share), &[("p", &percent(h.weights[(query, j)])), ("k", &key(j))]))
+                .collect();
+            let rest = &order[order.len().min(NAMED)..];
+            if !rest.is_empty() {
+                let p = percent(rest.iter().map(|&j| h.weights[(query, j)]).sum());
+                shares.push(fill(tr(ReadingMsg::Rest), &[("p", &p), ("m", &rest.len().to_string())]));
+            }
+            let sep = if lang == Lang::Zh { "，" } else { ", " };
+            fill(tr(ReadingMsg::Softmax), &[("q", &q), ("shares", &shares.join(sep))])
+        }
+        Stage::Output => {
+            let order = ranked(o, &h.weights, query);
+            let terms: Vec<String> =
+                order.iter().take(NAMED).map(|&j| format!("{:.2} × v[{}]", h.weights[(query, j)], key(j))).collect();
+            let mut sum = terms.join(" + ");
+            if order.len() > NAMED {
+                sum.push(' ');
+                sum.push_str(&fill(tr(ReadingMsg::MoreTerms), &[("m", &(order.len() - NAMED).to_string())]));
+            }
+            fill(tr(ReadingMsg::Output), &[("q", &q), ("sum", &sum)])
+        }
+        Stage::MultiHead => {
+            let picks: Vec<String> = o
+                .trace
+                .heads
+                .iter()
+                .enumerate()
+                .filter_map(|(i, h)| {
+                    let top = *ranked(o, &h.weights, query).first()?;
+                    let w = format!("{:.2}", h.weights[(query, top)]);
+                    Some(fill(tr(ReadingMsg::HeadPick), &[("h", &(i + 1).to_string()), ("k", &key(top)), ("w", &w)]))
+                })
+                .collect();
+            let sep = if lang == Lang::Zh { "，" } else { ", " };
+            let dm = o.trace.x.ncols().to_string();
+            fill(tr(ReadingMsg::MultiHead), &[("q", &q), ("picks", &picks.join(sep)), ("dm", &dm)])
+        }
+    };
+    Some(text)
+}
+
+/// One attention weight in words: "“it” takes 24% of what it reads from “animal”".
+pub fn weight_in_words(query: &str, key: &str, weight: f32, lang: Lang) -> String {
+    fill(t(lang, ReadingMsg::WeightCell), &[("q", query), ("p", &percent(weight)), ("k", key)])
+}
+
+/// The keys row `query` may see, largest entry of `m` (n_q, n_kv) first.
+fn ranked(o: &Outcome, m: &Array2<f32>, query: usize) -> Vec<usize> {
+    let (Some(row), Some(blocked)) = (m.outer_iter().nth(query), o.trace.blocked.outer_iter().nth(query)) else {
+        return vec![];
+    };
+    let mut keys: Vec<usize> = (0..row.len()).filter(|&j| !blocked[j]).collect();
+    keys.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
+    keys
+}
+
+/// Token `i` as a reading names it: its text, with its position when the sentence repeats it.
+fn token_name(tokens: &[String], i: usize) -> Option<String> {
+    let tok = tokens.get(i)?;
+    Some(if tokens.iter().filter(|t| *t == tok).count() > 1 { format!("{tok} ({})", i + 1) } else { tok.clone() })
+}
+
+/// A weight as a whole percentage; below half a percent, "<1%" rather than a misleading 0%.
+fn percent(w: f32) -> String {
+    if w > 0.0 && w < 0.005 {
+        "<1%".into()
+    } else {
+        format!("{:.0}%", w * 100.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::scenario::compute;
+    use crate::settings::Settings;
+
+    fn outcome(lang: Lang, f: impl FnOnce(&mut Settings)) -> Outcome {
+        let mut s = Settings::new(lang);
+        f(&mut s);
+        compute(&s.scenario(), 64).expect("the default sentence computes")
+    }
+
+    #[test]
+    fn the_softmax_reading_names_the_largest_weights_and_they_add_up() {
+        let o = outcome(Lang::En, |_| {});
+        let q = o.tokens.iter().position(|t| t == "street").expect("street is a token");
+        let text = stage_reading(&o, Stage::Softmax, 0, q, Lang::En).expect("a reading");
+        let w = o.trace.heads[0].weights.row(q);
+        let top = (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).expect("a row");
+        let expected =
+            format!("“street” takes {} from “{}”", percent(w[top]), token_name(&o.tokens, top).unwrap_or_default());
+        assert!(text.starts_with(&expected), "{text:?} should start with {expected:?}");
+        // The named shares and the rest are the whole row (to rounding): percentages sum ≈ 100.
+        let sum: i32 = text.split('%').filter_map(|p| p.rsplit(' ').next()?.parse::<i32>().ok()).sum();
+        assert!((97..=103).contains(&sum), "{text:?} sums to {sum}%");
+        assert!(text.contains(&format!("the other {}", o.tokens.len() - NAMED)), "{text}");
+    }
+
+    #[test]
+    fn repeated_tokens_are_told_apart_and_chinese_reads_in_chinese() {
+        let o = outcome(Lang::En, |_| {});
+        let first = o.tokens.iter().position(|t| t == "the").expect("“the” is a token");
+        assert_eq!(token_name(&o.tokens, first).as_deref(), Some(format!("the ({})", first + 1).as_str()));
+        let zh = outcome(Lang::Zh, |_| {});
+        let text = stage_reading(&zh, Stage::Softmax, 0, 0, Lang::Zh).expect("a reading");
+        assert!(text.starts_with("“小") && text.contains("来自"), "{text}");
+    }
+
+    #[test]
+    fn the_scaling_reading_divides_by_the_trace_divisor_and_says_when_scaling_is_off() {
+        let on = outcome(Lang::En, |_| {});
+        let text = stage_reading(&on, Stage::Scaling, 0, 2, Lang::En).expect("a reading");
+        assert!(text.contains(&format!("÷ {:.2} =", on.trace.scale)) && on.trace.scale == 4.0, "{text}");
+        let off = outcome(Lang::En, |s| s.scaled = false);
+        let text = stage_reading(&off, Stage::Scaling, 0, 2, Lang::En).expect("a reading");
+        assert!(text.starts_with("Scaling is OFF") && !text.contains('÷'), "{text}");
+    }
+
+    #[test]
+    fn the_projection_reading_shows_how_d_k_splits_d_model() {
+        let o = outcome(Lang::En, |s| assert!(s.set_d_model(64) && s.set_heads(4)));
+        let text = stage_reading(&o, Stage::Projection, 1, 0, Lang::En).expect("a reading");
+        assert!(text.contains("Head 2 reads columns 17–32") && text.contains("64 / 4 = 16"), "{text}");
+    }
+
+    #[test]
+    fn masked_keys_are_not_read_and_a_missing_row_gives_nothing() {
+        let o = outcome(Lang::En, |s| s.mask = crate::core::Mask::Causal);
+        let text = stage_reading(&o, Stage::Softmax, 0, 0, Lang::En).expect("a reading");
+        assert_eq!(text, "“the (1)” takes 100% from “the (1)”.", "the first token sees only itself");
+        assert_eq!(stage_reading(&o, Stage::Softmax, 0, o.tokens.len(), Lang::En), None);
+        assert_eq!(stage_reading(&o, Stage::Softmax, 9, 0, Lang::En), None);
+    }
+}
