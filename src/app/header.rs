@@ -3,6 +3,7 @@
 
 use super::clipboard::copy_text;
 use super::page::use_page;
+use super::share::StudentLink;
 use crate::i18n::{ClassMsg, Lang, Msg};
 use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
@@ -12,6 +13,8 @@ use leptos::prelude::*;
 pub fn Header(
     /// Whether the shortcut list is open.
     help: RwSignal<bool>,
+    /// Whether the link for students is shown.
+    share: RwSignal<bool>,
 ) -> impl IntoView {
     let page = use_page();
     let present = page.pick(|s| s.present);
@@ -26,7 +29,7 @@ pub fn Header(
                     on:click=move |_| page.settings.update(|s| s.present = !s.present)>
                     {move || page.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
                 </button>
-                <CopyLink />
+                <CopyLink share=share />
                 <ThemeSwitch />
                 <LanguageSwitch />
                 <button type="button" class="button" data-testid="help-toggle" aria-label=page.text(ClassMsg::Shortcuts)
@@ -58,17 +61,20 @@ fn ThemeSwitch() -> impl IntoView {
     }
 }
 
-/// Copies the page's URL, which holds the whole state; shows it for copying by hand if the
-/// browser refuses.
+/// Copies the page's URL, which holds the whole state (presentation mode and theme included);
+/// shows it for copying by hand if the browser refuses. Beside it, the link for students.
 #[component]
-fn CopyLink() -> impl IntoView {
+fn CopyLink(
+    /// Whether the link for students is shown.
+    share: RwSignal<bool>,
+) -> impl IntoView {
     let page = use_page();
-    let (status, set_status) = signal(None::<Result<(), String>>);
+    let (status, set_status) = signal(None::<Result<ClassMsg, String>>);
     let copy = move |_| {
         let href = window().location().href().unwrap_or_default();
         leptos::task::spawn_local(async move {
             let copied = copy_text(&href).await;
-            set_status.set(Some(if copied { Ok(()) } else { Err(href) }));
+            set_status.set(Some(if copied { Ok(ClassMsg::Copied) } else { Err(href) }));
             if copied {
                 // "Copied" is a toast: it goes by itself. The link to copy by hand stays.
                 set_timeout(move || set_status.set(None), std::time::Duration::from_secs(3));
@@ -77,9 +83,10 @@ fn CopyLink() -> impl IntoView {
     };
     view! {
         <button type="button" class="button" data-testid="copy-link" on:click=copy>{page.text(ClassMsg::CopyLink)}</button>
+        <StudentLink open=share status=set_status />
         <p class="masthead__status" role="status" data-testid="copy-status">
             {move || status.get().map(|r| match r {
-                Ok(()) => view! { <span>{page.t(ClassMsg::Copied)}</span> }.into_any(),
+                Ok(msg) => view! { <span>{page.t(msg)}</span> }.into_any(),
                 Err(href) => view! {
                     <label>{page.t(ClassMsg::CopyByHand)} " "
                         <input class="masthead__link" readonly prop:value=href on:focus=|e| {

@@ -15,8 +15,10 @@ fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// Listen for the shortcuts; `help` is whether the shortcut list is open.
-pub fn listen(page: Page, help: RwSignal<bool>) {
+/// Listen for the shortcuts; `dialogs` say whether the shortcut list and the link for students
+/// are open (Esc closes an open one before it leaves presentation mode).
+pub fn listen(page: Page, dialogs: [RwSignal<bool>; 2]) {
+    let [help, _] = dialogs;
     let keys = window_event_listener(ev::keydown, move |e| {
         if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
             return;
@@ -40,12 +42,12 @@ pub fn listen(page: Page, help: RwSignal<bool>) {
                 true
             }
             "Escape" => {
-                let was_open = help.get_untracked();
-                help.set(false);
-                if present {
+                if let Some(open) = dialogs.iter().find(|d| d.get_untracked()) {
+                    open.set(false);
+                } else if present {
                     page.settings.update(|s| s.present = false);
                 }
-                was_open || present
+                true
             }
             _ => false,
         };

@@ -20,6 +20,7 @@ mod model_loader;
 pub mod page;
 mod root;
 mod saturation;
+mod share;
 mod specs;
 mod stages;
 mod stepper;

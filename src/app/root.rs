@@ -62,7 +62,8 @@ pub fn App() -> impl IntoView {
     sync_url(page, set_notice);
     let updates = watch_for_updates();
     load_model_when_asked(page);
-    listen(page, help);
+    let share = RwSignal::new(false);
+    listen(page, [help, share]);
     follow_color_scheme(page);
 
     Effect::new(move |_| {
@@ -89,7 +90,7 @@ pub fn App() -> impl IntoView {
 
     view! {
         <div class="app" class:app--present=present>
-            <Header help=help />
+            <Header help=help share=share />
             <UrlNotice keys=notice dismiss=set_notice />
             <UpdateOffer updates=updates />
             <ViewNav />

@@ -11,5 +11,6 @@ pub mod frame;
 pub mod heatmap;
 pub mod ink;
 pub mod label;
+pub mod qr;
 pub mod surface;
 pub mod xy;

@@ -21,7 +21,23 @@ super::catalogue! {
         ThemeLight => ("Light", "浅色"),
         ThemeDark => ("Dark", "深色"),
         ThemeContrast => ("High contrast (projector)", "高对比度（投影）"),
-        CopyLink => ("Copy link", "复制链接"),
+        CopyLink => ("Link for this screen", "本屏链接"),
+        CopyStudentLink => ("Link for students", "学生链接"),
+        StudentCopied => ("Link for students copied.", "学生链接已复制。"),
+        StudentLinkTitle => ("For students: scan the code or type the link", "给学生：扫描二维码或输入链接"),
+        StudentLinkNote => (
+            "It opens this stage with these settings in the normal layout: no presentation mode, the default theme. Only the settings you changed are in it.",
+            "它会用这些设置打开当前这一步，使用普通布局：不进入演示模式，使用默认主题。链接里只包含你改动过的设置。",
+        ),
+        StudentLinkLocal => (
+            "This page is open from this computer only ({host}): students' phones need the address where the site is published.",
+            "本页是从这台电脑本机打开的（{host}）：学生的手机需要使用网站发布后的地址。",
+        ),
+        QrLabel => ("QR code of the link for students", "学生链接的二维码"),
+        QrTooLong => (
+            "This link is too long for a QR code: shorten the sentence, or share the link as text.",
+            "链接太长，无法生成二维码：请缩短句子，或直接发送链接文字。",
+        ),
         Copied => ("Link copied: it reopens exactly this picture.", "链接已复制：打开它会看到完全相同的画面。"),
         CopyByHand => ("Copy this link by hand:", "请手动复制这个链接："),
         UrlNotice => (
@@ -36,7 +52,7 @@ super::catalogue! {
         KeyP => ("presentation mode on / off", "开启 / 关闭演示模式"),
         KeyS => ("scaling ÷√d_k on / off", "开启 / 关闭 ÷√d_k 缩放"),
         KeyHelp => ("show or hide this list", "显示或隐藏这份列表"),
-        KeyEsc => ("leave presentation mode, close this list", "退出演示模式，关闭列表"),
+        KeyEsc => ("close this list (or the link for students); pressed again, leave presentation mode", "关闭这份列表（或学生链接）；再按一次退出演示模式"),
         Close => ("Close", "关闭"),
         /// Shown in the help dialog: which build this is.
         Version => ("Version {v}", "版本 {v}"),

@@ -173,6 +173,24 @@ impl Settings {
         KEYS.iter().filter_map(pair).collect::<Vec<_>>().join("&")
     }
 
+    /// The shortest query that reopens these settings: the language, then only the keys whose
+    /// value differs from that language's defaults.
+    pub fn to_short_query(&self) -> String {
+        let defaults = Settings::new(self.lang);
+        let pair = |k: &Key| {
+            let value = (k.write)(self)?;
+            (k.name == "lang" || (k.write)(&defaults).as_ref() != Some(&value))
+                .then(|| format!("{}={}", k.name, encode(&value)))
+        };
+        KEYS.iter().filter_map(pair).collect::<Vec<_>>().join("&")
+    }
+
+    /// What a student's phone should open: this state in the normal layout and the default
+    /// theme (a projector's presentation mode and high contrast are the teacher's choice).
+    pub fn for_students(&self) -> Settings {
+        Settings { present: false, theme: Theme::default(), ..self.clone() }
+    }
+
     /// Settings from a query string (with or without "?"), starting from the defaults in the
     /// link's language (else `lang`); also returns the keys whose values were ignored, in the
     /// order of [`KEYS`]. Unknown keys are ignored silently; of a repeated key the last counts.
@@ -295,12 +313,30 @@ mod tests {
     fn the_lab_follows_the_lessons_head_width_until_its_slider_moves() {
         let (mut s, _) = Settings::from_query("d=128&h=2", Lang::En);
         assert_eq!((s.lab_dk, s.lab_dk()), (None, 64));
-        assert!(!s.to_query().contains("dk="), "an untouched lab writes no d_k: {}", s.to_query());
+        let query = s.to_query();
+        assert!(!query.split('&').any(|p| p.starts_with("dk=")), "an untouched lab writes no d_k: {query}");
         assert!(s.set_heads(8));
         assert_eq!(s.lab_dk(), 16);
         assert!(s.set_lab_dk(256.0));
         assert!(s.set_heads(2));
         assert_eq!(s.lab_dk(), 256);
+    }
+
+    #[test]
+    fn a_student_link_is_short_leaves_the_projector_behind_and_reopens_the_same_lesson() {
+        let mut s = Settings::new(Lang::Zh);
+        s.present = true;
+        s.theme = Theme::Contrast;
+        s.stage = Stage::Softmax;
+        s.scaled = false;
+        let student = s.for_students();
+        let short = student.to_short_query();
+        assert_eq!(short, "lang=zh&scale=0&stage=softmax");
+        let (back, ignored) = Settings::from_query(&short, Lang::En);
+        assert!(ignored.is_empty());
+        assert_eq!(back, student);
+        assert!(!back.present && back.theme == Theme::Auto);
+        assert!(short.len() * 4 < s.to_query().len(), "{} vs {}", short.len(), s.to_query().len());
     }
 
     #[test]

@@ -92,8 +92,10 @@ async fn presentation_mode_is_driven_from_the_keyboard() {
     assert_eq!(scaled().await, false);
     b.press("?").await;
     assert!(b.text_of("shortcuts").await.contains("presentation mode"));
-    b.press("\u{E00C}").await; // Esc closes the list and leaves presentation
+    b.press("\u{E00C}").await; // Esc closes the list first …
     assert_eq!(js(&b, "return document.querySelector(`[data-testid='shortcuts']`) === null;").await, true);
+    assert_eq!(presenting().await, true);
+    b.press("\u{E00C}").await; // … then leaves presentation
     assert_eq!(presenting().await, false);
     // The spotlight outlines a token in the heatmaps of the stage.
     b.click("spot-2").await;
@@ -172,4 +174,46 @@ async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
     .await;
     assert!(csp.as_str().unwrap_or_default().starts_with("default-src 'self'"), "{csp}");
     b.close().await;
+}
+
+/// The teacher's screen is a projector (presentation mode, high contrast); the link for
+/// students is short, opens the same stage in the normal layout on a phone, and its QR code is
+/// the code of exactly that link.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_link_for_students_is_short_has_its_qr_code_and_opens_the_normal_layout() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 800).await;
+    b.open_page(&site.url("?lang=en&stage=softmax&present=1&theme=contrast&scale=0")).await;
+    b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
+    b.click("copy-link-student").await;
+    b.wait_for("[data-testid='qr-code']").await;
+    let link = b.text_of("student-link").await;
+    let expected = site.url("?lang=en&scale=0&stage=softmax");
+    assert_eq!(link, expected);
+    let drawn = js(
+        &b,
+        "const s = document.querySelector(`[data-testid='qr-code']`);
+        return [s.getAttribute('viewBox'), s.querySelector('path').getAttribute('d')];",
+    )
+    .await;
+    let code = attention_lab::chart::qr::qr(&link).expect("the link fits a QR code");
+    assert_eq!(drawn, json!([format!("0 0 {0} {0}", code.side), code.path]), "the page drew another code");
+    // The code is large enough to scan from afar: at least 2 CSS px per module.
+    let width = js(&b, "return document.querySelector(`[data-testid='qr-code']`).getBoundingClientRect().width;").await;
+    assert!(width.as_f64().unwrap_or_default() >= 2.0 * code.side as f64, "{width}");
+    b.press("\u{E00C}").await; // Esc closes the panel, not presentation mode
+    assert_eq!(js(&b, "return !!document.querySelector(`[data-testid='qr-code']`);").await, json!(false));
+    assert_eq!(js(&b, "return !!document.querySelector('.app--present');").await, json!(true));
+    b.close().await;
+
+    let phone = Browser::open(500, 844).await;
+    phone.open_page(&link).await;
+    phone.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
+    let state =
+        js(&phone, "return [!!document.querySelector('.app--present'), document.documentElement.dataset.theme];").await;
+    assert_ne!(state[0], json!(true), "a student link must not open presentation mode");
+    assert_ne!(state[1], json!("contrast"));
+    assert_eq!(phone.text_of("scaling-badge").await, "Scaling ÷√d_k: OFF");
+    phone.close().await;
 }

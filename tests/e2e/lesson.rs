@@ -154,7 +154,14 @@ async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
 async fn stage_4_reads_correctly_with_scaling_on_and_off_in_both_languages() {
     let site = Site::start("").await;
     for (lang, on_title, off_title, on_notice, off_note, badge_off) in [
-        ("en", "Scaled S/√d_k", "Not divided: S (scaling off)", "paler", "both maps are the same", "Scaling ÷√d_k: OFF"),
+        (
+            "en",
+            "Scaled S/√d_k",
+            "Not divided: S (scaling off)",
+            "paler",
+            "both maps are the same",
+            "Scaling ÷√d_k: OFF",
+        ),
         ("zh", "缩放后的分数 S/√d_k", "未做除法：S（缩放已关闭）", "更淡", "两张图完全相同", "缩放 ÷√d_k：关"),
     ] {
         let b = open(&site, &format!("lang={lang}&stage=scaling")).await;
