@@ -6,7 +6,7 @@ mod common;
 
 use attention_lab::app::page::computations;
 use attention_lab::app::{App, Heatmap};
-use attention_lab::chart::colormap::Scale;
+use attention_lab::chart::colormap::{Maps, Scale};
 use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
 use attention_lab::chart::ink::Ink;
 use attention_lab::core::kernels::{exp_shifted_sum, matmul, matmul_t};
@@ -54,14 +54,24 @@ fn every_cell_is_drawn_in_its_own_colour() {
     let canvas: HtmlCanvasElement = document().create_element("canvas").unwrap().unchecked_into();
     document().body().unwrap().append_child(&canvas).unwrap();
     let spec = small_spec();
-    let ink = Ink { text: [0, 0, 0], frame: [0, 0, 0], accent: [255, 0, 0], series: [[0, 0, 0], [0, 0, 0]] };
+    let ink = Ink {
+        text: [0, 0, 0],
+        frame: [0, 0, 0],
+        accent: [255, 0, 0],
+        series: [[0, 0, 0], [0, 0, 0]],
+        maps: Maps::Standard,
+    };
     let layout =
         draw(&canvas, &spec, 600.0, DrawOptions { ink, max_cell: 40.0, highlight: (None, None) }).expect("draws");
     let dpr = window().device_pixel_ratio().max(1.0);
     for ((r, c), v) in spec.values.indexed_iter() {
         let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell_w) * dpr;
         let y = (layout.grid_y + (r as f64 + 0.5) * layout.cell_h) * dpr;
-        let want = if (r, c) == (0, 2) { attention_lab::chart::colormap::BLOCKED } else { spec.scale.color(*v) };
+        let want = if (r, c) == (0, 2) {
+            attention_lab::chart::colormap::BLOCKED
+        } else {
+            spec.scale.color(*v, Maps::Standard)
+        };
         assert_eq!(pixel(&canvas, x, y), want, "cell ({r},{c}) value {v}");
     }
 }

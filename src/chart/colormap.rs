@@ -1,5 +1,8 @@
 //! Colour-blind-safe colour maps: viridis (sequential, for weights in [0, 1]) and
-//! ColorBrewer's PuOr (diverging, for signed values around 0), as piecewise-linear tables.
+//! ColorBrewer's PuOr (diverging, for signed values around 0), as piecewise-linear tables; and
+//! for a washed-out projector (the high-contrast theme), inferno (black to pale yellow: the
+//! widest lightness range) and a saturated blue–red map whose colour rises steeply from 0,
+//! so that small values are not lost in white.
 
 /// An sRGB colour.
 pub type Rgb = [u8; 3];
@@ -32,6 +35,41 @@ const PUOR: [Rgb; 11] = [
     [0x7f, 0x3b, 0x08],
 ];
 
+/// Inferno at t = 0, 1/8, …, 1 (matplotlib's table, sampled).
+const INFERNO: [Rgb; 9] = [
+    [0x00, 0x00, 0x04],
+    [0x1f, 0x0c, 0x48],
+    [0x55, 0x0f, 0x6d],
+    [0x88, 0x22, 0x6a],
+    [0xba, 0x36, 0x55],
+    [0xe3, 0x59, 0x33],
+    [0xf9, 0x8c, 0x0a],
+    [0xf9, 0xc9, 0x32],
+    [0xfc, 0xff, 0xa4],
+];
+
+/// Blue through light grey (not white: a cell near 0 still shows on a white page) to red,
+/// saturated at both ends (ColorBrewer's RdBu ends, deepened).
+const BLUE_RED: [Rgb; 7] = [
+    [0x05, 0x30, 0x61],
+    [0x21, 0x66, 0xac],
+    [0x67, 0xa9, 0xcf],
+    [0xdd, 0xdd, 0xdd],
+    [0xef, 0x8a, 0x62],
+    [0xb2, 0x18, 0x2b],
+    [0x67, 0x00, 0x1f],
+];
+
+/// Which pair of colour maps to draw with; the theme chooses (see `Ink`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Maps {
+    /// Viridis and PuOr.
+    #[default]
+    Standard,
+    /// Inferno and the steep blue–red map, for projectors.
+    Contrast,
+}
+
 /// The colour of blocked (masked) cells: a mid grey that neither map uses.
 pub const BLOCKED: Rgb = [0x9a, 0x9a, 0x9a];
 
@@ -59,16 +97,24 @@ impl Scale {
         }
     }
 
-    /// The colour of `v`; values outside the range are clamped, NaN gets the blocked grey.
-    pub fn color(&self, v: f32) -> Rgb {
+    /// The colour of `v` in `maps`; values outside the range are clamped, NaN gets the
+    /// blocked grey.
+    pub fn color(&self, v: f32, maps: Maps) -> Rgb {
         if v.is_nan() {
             return BLOCKED;
         }
         let (lo, hi) = self.range();
         let t = if hi > lo { ((v - lo) / (hi - lo)).clamp(0.0, 1.0) } else { 0.5 };
-        match self {
-            Self::Sequential { .. } => lerp_table(&VIRIDIS, t),
-            Self::Diverging { .. } => lerp_table(&PUOR, t),
+        match (self, maps) {
+            (Self::Sequential { .. }, Maps::Standard) => lerp_table(&VIRIDIS, t),
+            (Self::Diverging { .. }, Maps::Standard) => lerp_table(&PUOR, t),
+            (Self::Sequential { .. }, Maps::Contrast) => lerp_table(&INFERNO, t),
+            // √ of the distance from the middle: a tenth of the range already gets a third
+            // of the way to full colour.
+            (Self::Diverging { .. }, Maps::Contrast) => {
+                let d = 2.0 * t - 1.0;
+                lerp_table(&BLUE_RED, 0.5 + 0.5 * d.signum() * d.abs().sqrt())
+            }
         }
     }
 }
@@ -89,22 +135,48 @@ mod tests {
     #[test]
     fn ends_and_middle_of_the_maps() {
         let seq = Scale::Sequential { min: 0.0, max: 1.0 };
-        assert_eq!(seq.color(0.0), VIRIDIS[0]);
-        assert_eq!(seq.color(1.0), VIRIDIS[8]);
-        assert_eq!(seq.color(2.0), VIRIDIS[8], "clamped above");
+        let std = Maps::Standard;
+        assert_eq!(seq.color(0.0, std), VIRIDIS[0]);
+        assert_eq!(seq.color(1.0, std), VIRIDIS[8]);
+        assert_eq!(seq.color(2.0, std), VIRIDIS[8], "clamped above");
         let div = Scale::Diverging { max_abs: 4.0 };
-        assert_eq!(div.color(0.0), [0xf7, 0xf7, 0xf7]);
-        assert_eq!(div.color(-4.0), PUOR[0]);
-        assert_eq!(div.color(f32::NAN), BLOCKED);
+        assert_eq!(div.color(0.0, std), [0xf7, 0xf7, 0xf7]);
+        assert_eq!(div.color(-4.0, std), PUOR[0]);
+        assert_eq!(div.color(f32::NAN, std), BLOCKED);
+        assert_eq!(div.color(4.0, Maps::Contrast), BLUE_RED[6]);
+        assert_eq!(seq.color(0.0, Maps::Contrast), INFERNO[0]);
+    }
+
+    fn luma(c: Rgb) -> f32 {
+        0.2126 * c[0] as f32 + 0.7152 * c[1] as f32 + 0.0722 * c[2] as f32
     }
 
     #[test]
-    fn viridis_gets_lighter_monotonically() {
+    fn sequential_maps_get_lighter_monotonically() {
         // Perceived lightness must rise with the value, or the map lies about order.
         let seq = Scale::Sequential { min: 0.0, max: 1.0 };
-        let luma = |c: Rgb| 0.2126 * c[0] as f32 + 0.7152 * c[1] as f32 + 0.0722 * c[2] as f32;
-        let l: Vec<f32> = (0..=20).map(|i| luma(seq.color(i as f32 / 20.0))).collect();
-        assert!(l.windows(2).all(|w| w[1] > w[0]), "{l:?}");
+        for maps in [Maps::Standard, Maps::Contrast] {
+            let l: Vec<f32> = (0..=20).map(|i| luma(seq.color(i as f32 / 20.0, maps))).collect();
+            assert!(l.windows(2).all(|w| w[1] > w[0]), "{maps:?}: {l:?}");
+        }
+        // The projector's map spans more lightness than viridis.
+        let span = |m| luma(seq.color(1.0, m)) - luma(seq.color(0.0, m));
+        assert!(span(Maps::Contrast) > span(Maps::Standard) + 20.0);
+    }
+
+    /// On a washed-out projector a small score must not vanish into white: a tenth of the
+    /// range away from 0, the projector map is much farther from white than PuOr.
+    #[test]
+    fn the_projector_map_colours_small_values() {
+        let div = Scale::Diverging { max_abs: 10.0 };
+        let distance_from_white = |c: Rgb| c.iter().map(|&x| (255.0 - x as f32).powi(2)).sum::<f32>().sqrt();
+        for v in [1.0f32, -1.0] {
+            let (std, contrast) = (div.color(v, Maps::Standard), div.color(v, Maps::Contrast));
+            assert!(distance_from_white(contrast) > 2.0 * distance_from_white(std), "{v}: {contrast:?} vs {std:?}");
+        }
+        // … and keeps the sign's hue: blue below 0, red above.
+        let (neg, pos) = (div.color(-1.0, Maps::Contrast), div.color(1.0, Maps::Contrast));
+        assert!(neg[2] > neg[0] && pos[0] > pos[2], "{neg:?} {pos:?}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! `--chart-series-1` and `--chart-series-2`, and the page reads them into an [`Ink`] for the
 //! canvases (HTML parts such as legend swatches use the variables directly).
 
-use super::colormap::Rgb;
+use super::colormap::{Maps, Rgb};
 
 /// Colours that follow the page theme.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,9 +16,14 @@ pub struct Ink {
     pub accent: Rgb,
     /// Two colour-blind-safe series colours, e.g. unscaled and scaled (`--chart-series-1`, `-2`).
     pub series: [Rgb; 2],
+    /// The heatmaps' colour maps (`--chart-maps: contrast` for the projector theme).
+    pub maps: Maps,
 }
 
-/// The CSS variables an [`Ink`] is read from, in field order.
+/// The CSS variable naming the colour maps: "contrast", or anything else for the standard pair.
+pub const MAPS_VARIABLE: &str = "--chart-maps";
+
+/// The CSS variables an [`Ink`]'s colours are read from, in field order.
 pub const VARIABLES: [&str; 5] = ["--ink", "--chart-frame", "--chart-accent", "--chart-series-1", "--chart-series-2"];
 
 impl Ink {
@@ -28,6 +33,7 @@ impl Ink {
         frame: [0x60, 0x60, 0x60],
         accent: [0xff, 0, 0],
         series: [[0, 0, 0], [0x80, 0x80, 0x80]],
+        maps: Maps::Standard,
     };
 
     /// The ink whose colours `var` gives for each name of [`VARIABLES`]; `None` if one is
@@ -38,7 +44,9 @@ impl Ink {
             *colour = parse_hex(&var(name)?)?;
         }
         let [text, frame, accent, s1, s2] = colours;
-        Some(Ink { text, frame, accent, series: [s1, s2] })
+        let maps =
+            if var(MAPS_VARIABLE).is_some_and(|m| m.trim() == "contrast") { Maps::Contrast } else { Maps::Standard };
+        Some(Ink { text, frame, accent, series: [s1, s2], maps })
     }
 }
 
@@ -73,7 +81,12 @@ mod tests {
     #[test]
     fn a_missing_variable_gives_no_ink() {
         let all = |_: &str| Some("#123456".to_string());
-        assert_eq!(Ink::from_variables(&all).map(|i| i.series[1]), Some([0x12, 0x34, 0x56]));
+        assert_eq!(
+            Ink::from_variables(&all).map(|i| (i.series[1], i.maps)),
+            Some(([0x12, 0x34, 0x56], Maps::Standard))
+        );
+        let projector = |n: &str| Some(if n == MAPS_VARIABLE { " contrast".into() } else { "#000000".into() });
+        assert_eq!(Ink::from_variables(&projector).map(|i| i.maps), Some(Maps::Contrast));
         assert_eq!(Ink::from_variables(&|n: &str| (n != "--chart-accent").then(|| "#000000".to_string())), None);
     }
 }

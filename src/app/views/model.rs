@@ -96,8 +96,9 @@ fn HeadGrid(encoding: Arc<Encoding>, hide: RwSignal<bool>) -> impl IntoView {
 #[component]
 fn Thumb(encoding: Arc<Encoding>, layer: usize, head: usize, hide: RwSignal<bool>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let page = use_page();
     Effect::new(move |_| {
-        let hidden = hide.get();
+        let (hidden, maps) = (hide.get(), page.ink.get().maps);
         let Some(canvas) = canvas.get() else { return };
         let Some(w) = encoding.layers.get(layer).and_then(|l| l.trace.heads.get(head)).map(|h| &h.weights) else {
             return;
@@ -106,7 +107,7 @@ fn Thumb(encoding: Arc<Encoding>, layer: usize, head: usize, hide: RwSignal<bool
         if shown.is_empty() {
             return;
         }
-        if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, THUMB) {
+        if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, maps, THUMB) {
             leptos::logging::error!("{e}");
         }
         let _ = canvas.set_attribute("data-drawn", "true");

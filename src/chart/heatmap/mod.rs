@@ -9,7 +9,7 @@ mod layout;
 
 pub use layout::Layout;
 
-use super::colormap::{Scale, BLOCKED};
+use super::colormap::{Maps, Scale, BLOCKED};
 use super::ink::Ink;
 use super::label::short_label;
 use super::surface::{context2d, fit_canvas};
@@ -58,7 +58,7 @@ pub fn draw(
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
 
-    let cells = cell_pixels(spec);
+    let cells = cell_pixels(spec, ink.maps);
     blit(
         &ctx,
         &cells,
@@ -68,7 +68,7 @@ pub fn draw(
         (layout.cell_w * cols as f64, layout.cell_h * rows as f64),
         dpr,
     )?;
-    let bar = legend_pixels(spec.scale, 128);
+    let bar = legend_pixels(spec.scale, 128, ink.maps);
     let bar_h = layout.legend_height();
     blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
 
@@ -78,12 +78,18 @@ pub fn draw(
 
 /// A small map of `values` with no labels, frame or legend, `size` CSS px square (a
 /// thumbnail, as in the model view's grid of heads).
-pub fn draw_thumbnail(canvas: &HtmlCanvasElement, values: &Array2<f32>, scale: Scale, size: f64) -> Result<(), String> {
+pub fn draw_thumbnail(
+    canvas: &HtmlCanvasElement,
+    values: &Array2<f32>,
+    scale: Scale,
+    maps: Maps,
+    size: f64,
+) -> Result<(), String> {
     let dpr = fit_canvas(canvas, size, size)?;
     let ctx = context2d(canvas)?;
     let (rows, cols) = values.dim();
     let spec = HeatmapSpec { values: values.clone(), row_labels: vec![], col_labels: vec![], scale, blocked: None };
-    blit(&ctx, &cell_pixels(&spec), cols as u32, rows as u32, (0.0, 0.0), (size, size), dpr)
+    blit(&ctx, &cell_pixels(&spec, maps), cols as u32, rows as u32, (0.0, 0.0), (size, size), dpr)
 }
 
 /// The naive way, kept as the benchmark's baseline: one plotters rectangle per cell (plus the
@@ -104,7 +110,7 @@ pub fn draw_naive(
         let root = backend.into_drawing_area();
         let px = |v: f64| (v * dpr).round() as i32;
         for ((r, c), v) in spec.values.indexed_iter() {
-            let rgb = spec.scale.color(*v);
+            let rgb = spec.scale.color(*v, opts.ink.maps);
             let (x, y) = (layout.grid_x + c as f64 * layout.cell_w, layout.grid_y + r as f64 * layout.cell_h);
             let cell = Rectangle::new(
                 [(px(x), px(y)), (px(x + layout.cell_w), px(y + layout.cell_h))],
@@ -118,23 +124,23 @@ pub fn draw_naive(
 }
 
 /// RGBA for each cell, row-major: one pixel per cell.
-fn cell_pixels(spec: &HeatmapSpec) -> Vec<u8> {
+fn cell_pixels(spec: &HeatmapSpec, maps: Maps) -> Vec<u8> {
     let mut px = Vec::with_capacity(spec.values.len() * 4);
     for ((r, c), v) in spec.values.indexed_iter() {
         let blocked = spec.blocked.as_ref().is_some_and(|b| b.get((r, c)).copied().unwrap_or(false));
-        let rgb = if blocked { BLOCKED } else { spec.scale.color(*v) };
+        let rgb = if blocked { BLOCKED } else { spec.scale.color(*v, maps) };
         px.extend_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
     }
     px
 }
 
 /// A vertical colour bar, highest value at the top: `steps` pixels of one column.
-fn legend_pixels(scale: Scale, steps: usize) -> Vec<u8> {
+fn legend_pixels(scale: Scale, steps: usize, maps: Maps) -> Vec<u8> {
     let (lo, hi) = scale.range();
     (0..steps)
         .flat_map(|i| {
             let t = 1.0 - i as f32 / (steps - 1) as f32;
-            let c = scale.color(lo + (hi - lo) * t);
+            let c = scale.color(lo + (hi - lo) * t, maps);
             [c[0], c[1], c[2], 255]
         })
         .collect()
@@ -285,10 +291,10 @@ mod tests {
             scale: Scale::Sequential { min: 0.0, max: 1.0 },
             blocked: Some(ndarray::arr2(&[[false, true], [false, false]])),
         };
-        let px = cell_pixels(&spec);
+        let px = cell_pixels(&spec, Maps::Standard);
         assert_eq!(px.len(), 16);
         assert_eq!(&px[4..7], &BLOCKED);
-        assert_eq!(&px[0..3], &spec.scale.color(0.0));
-        assert_eq!(&px[12..15], &spec.scale.color(0.25));
+        assert_eq!(&px[0..3], &spec.scale.color(0.0, Maps::Standard));
+        assert_eq!(&px[12..15], &spec.scale.color(0.25, Maps::Standard));
     }
 }
