@@ -4,7 +4,7 @@
 
 /// Is `c` a CJK ideograph, kana, Hangul syllable or CJK/full-width punctuation?
 /// Each such character is a token of its own.
-fn is_cjk(c: char) -> bool {
+pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3000..=0x303F     // CJK symbols and punctuation (。、「」)
         | 0x3040..=0x30FF   // Hiragana, Katakana

@@ -98,8 +98,48 @@ super::catalogue! {
             "关掉位置编码：重复出现的词（例如例句里的两个“它”）在 X 中的行会变得一模一样。这里的重复指字符串完全相同：使用随机权重时，每个字符串都有自己的嵌入，所以英文的“The”和“the”是两个不同的词元，行也不同。",
         ),
         NoticeProjection => (
-            "The columns are shared out among the heads: head i reads columns (i−1)·d_k + 1 to i·d_k, with d_k = d_model / h for h heads. Heads, rows and columns are all counted from 1.",
-            "这些列会分给各个头：第 i 个头读取第 (i−1)·d_k + 1 到 i·d_k 列，其中 d_k = d_model / h（共 h 个头）。头、行和列都从 1 开始编号。",
+            "The three rows of one token differ: its query is used to search, its key to be found, its value to be passed on, so a token can look for something quite unlike itself. The columns are shared out among the heads: head i reads columns (i−1)·d_k + 1 to i·d_k, with d_k = d_model / h for h heads. Heads, rows and columns are all counted from 1.",
+            "同一个词元的三行各不相同：查询用来搜索，键用来被找到，值用来传递，所以一个词元可以去找和自己很不一样的东西。这些列会分给各个头：第 i 个头读取第 (i−1)·d_k + 1 到 i·d_k 列，其中 d_k = d_model / h（共 h 个头）。头、行和列都从 1 开始编号。",
+        ),
+        HintSentence => (
+            "What attention runs on: each word and punctuation mark (in Chinese, each character) becomes one token.",
+            "注意力要处理的文本：每个词和标点（中文则是每个字）都成为一个词元。",
+        ),
+        HintDModel => (
+            "How many numbers describe each token: the width of every row of X.",
+            "每个词元用多少个数来描述，也就是 X 每一行的宽度。",
+        ),
+        HintHeads => (
+            "How many heads share those numbers: each head works on d_k = d_model / h of them.",
+            "有多少个头来分这些数：每个头处理其中 d_k = d_model / h 个。",
+        ),
+        HintSeed => (
+            "The random weights are drawn from this number: the same seed gives the same weights on every computer.",
+            "随机权重由这个数生成：同一个种子在任何电脑上都得到同样的权重。",
+        ),
+        HintPositional => (
+            "Adds each position's sine–cosine code to its token, so that word order can matter.",
+            "把每个位置的正弦–余弦编码加到对应的词元上，让词序能起作用。",
+        ),
+        HintScaling => (
+            "Divides the scores by √d_k before the softmax, keeping them of order 1 whatever d_k (key S).",
+            "在 softmax 之前把分数除以 √d_k，让它们无论 d_k 多大都保持在 1 的量级（快捷键 S）。",
+        ),
+        HintMask => (
+            "Causal: each token may look only at itself and the tokens before it, as when a model writes text.",
+            "因果：每个词元只能看自己和它前面的词元，就像模型逐字写文本时那样。",
+        ),
+        HintKind => (
+            "Self: the sentence reads itself. Cross: its queries read the keys and values of a second sentence.",
+            "自注意力：句子读它自己。交叉注意力：它的查询去读第二个句子的键和值。",
+        ),
+        HintTemperature => (
+            "The scores are divided by T before the softmax: below 1 every row sharpens, above 1 it flattens.",
+            "softmax 之前分数会除以 T：T 小于 1 时每一行更尖锐，大于 1 时更平缓。",
+        ),
+        TokensCjk => (
+            "Why is every Chinese character a token? Chinese leaves no spaces between words, so with random weights this site cuts the sentence into single characters, and each punctuation mark is a token too: no dictionary is needed and every character is treated alike. Real models cut text into pieces from a vocabulary learnt from data; the trained model's WordPiece tokenizer also splits Chinese characters one by one, but adds [CLS] at the start and [SEP] at the end, and a character missing from its vocabulary becomes [UNK].",
+            "为什么每个汉字都是一个词元？中文的词与词之间没有空格，所以使用随机权重时，本站把句子切成单个汉字，每个标点也算一个词元：这样不需要词典，每个字都一视同仁。真实的模型按从数据中学到的词表来切分文本；训练好的模型所用的 WordPiece 分词器同样把汉字逐个切开，但会在开头加上 [CLS]、在结尾加上 [SEP]，词表里没有的字会变成 [UNK]。",
         ),
         NoticeScores => (
             "Hover a cell: the score is a sum of d_k products, and a few large terms usually decide it.",

@@ -335,3 +335,36 @@ async fn on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand() {
     assert!(b.captions_in("stage-input").await.iter().any(|c| c.ends_with("3 × 64")));
     b.close().await;
 }
+
+/// Each setting explains itself when it has the focus (and on hover); a Chinese sentence says
+/// why its characters are its tokens.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn settings_explain_themselves_and_chinese_tokens_are_explained() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=zh").await;
+    let hint_after = |id: &'static str| {
+        let b = &b;
+        async move {
+            let script = format!(
+                "const el = document.querySelector(`[data-testid='{id}']`); el.focus();
+                 const field = el.closest('.field, .switch'); const hint = field.nextElementSibling;
+                 return hint && hint.classList.contains('control-hint') && getComputedStyle(hint).display !== 'none' ? hint.textContent : null;"
+            );
+            b.js(&script, vec![]).await
+        }
+    };
+    let seed = hint_after("seed-input").await;
+    assert!(seed.as_str().is_some_and(|t| t.contains("随机权重")), "{seed}");
+    let temperature = hint_after("temperature-slider").await;
+    assert!(temperature.as_str().is_some_and(|t| t.contains("T")), "{temperature}");
+    for id in ["d-model", "heads", "scaling-toggle", "mask-select", "kind-select", "pe-toggle", "token-input"] {
+        assert!(hint_after(id).await.is_string(), "{id} has no explanation");
+    }
+    assert!(b.text_of("tokens-cjk").await.contains("每个汉字"));
+    b.close().await;
+    let b = open(&site, "lang=en").await;
+    let cjk = b.js("return !!document.querySelector(`[data-testid='tokens-cjk']`);", vec![]).await;
+    assert_eq!(cjk, json!(false), "an English sentence needs no word about Chinese characters");
+    b.close().await;
+}

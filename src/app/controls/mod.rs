@@ -17,6 +17,14 @@ pub use sentence::Which;
 pub use token_options::TokenOptions;
 pub use weights::ModelStatus;
 
+/// A control's one-line explanation, shown while the control just before it is hovered or
+/// has the focus (see `.control-hint` in the stylesheet).
+#[component]
+fn Hint(msg: Msg) -> impl IntoView {
+    let page = use_page();
+    view! { <p class="control-hint">{page.text(msg)}</p> }
+}
+
 /// Every control of the lesson, in one panel. Where the page is one column (a phone), the
 /// panel is folded behind a button so that the stage comes first; the fold is this panel's
 /// own state, closed on every visit.

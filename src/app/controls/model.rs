@@ -1,5 +1,6 @@
 //! d_model, the number of heads (only divisors of d_model are offered) and the seed.
 
+use super::Hint;
 use crate::app::page::use_page;
 use crate::core::rng::SplitMix64;
 use crate::i18n::{fill, Msg};
@@ -41,6 +42,7 @@ pub fn ModelControls() -> impl IntoView {
                 {D_MODEL_CHOICES.map(|d| view! { <option value=d.to_string()>{d}</option> })}
             </select>
         </div>
+        <Hint msg=Msg::HintDModel />
         <div class="field field--row">
             <label class="field__label" for="heads">{page.text(Msg::Heads)}</label>
             <select id="heads" data-testid="heads" prop:value=move || heads.get().to_string() on:change=set_heads>
@@ -51,6 +53,7 @@ pub fn ModelControls() -> impl IntoView {
                 }}
             </select>
         </div>
+        <Hint msg=Msg::HintHeads />
         <div class="field">
             <label class="field__label" for="seed">{page.text(Msg::Seed)}</label>
             <div class="field__inline">
@@ -73,5 +76,6 @@ pub fn ModelControls() -> impl IntoView {
                 {move || seed_error.get().then(|| fill(page.t(Msg::ErrSeed), &[("max", &MAX_SEED.to_string())]))}
             </p>
         </div>
+        <Hint msg=Msg::HintSeed />
     }
 }

@@ -1,6 +1,7 @@
 //! A sentence box with its tokens shown as chips. Text that gives no tokens, or too many,
 //! is not applied: the error says why and the heatmaps keep the last good sentence.
 
+use super::Hint;
 use crate::app::page::use_page;
 use crate::core::tokenize::tokenize;
 use crate::i18n::{fill, Msg};
@@ -89,5 +90,6 @@ pub fn SentenceBox(
                 </For>
             </ul>
         </div>
+        <Hint msg=Msg::HintSentence />
     }
 }

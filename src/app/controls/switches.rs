@@ -1,6 +1,7 @@
 //! Positional encoding, mask, self/cross, scaling and temperature.
 
 use super::toggle::Toggle;
+use super::Hint;
 use crate::app::page::use_page;
 use crate::core::attention::Mask;
 use crate::core::scenario::Source;
@@ -26,8 +27,10 @@ pub fn Switches() -> impl IntoView {
     view! {
         <Show when=move || random.get()>
             <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.positional set=|s, v| s.positional = v />
+            <Hint msg=Msg::HintPositional />
         </Show>
         <Toggle testid="scaling-toggle" label=Msg::Scaling get=|s| s.scaled set=|s, v| s.scaled = v />
+        <Hint msg=Msg::HintScaling />
         <div class="field field--row">
             <label class="field__label" for="mask">{page.text(Msg::Mask)}</label>
             <select id="mask" data-testid="mask-select" prop:value=move || mask.get().slug()
@@ -37,6 +40,7 @@ pub fn Switches() -> impl IntoView {
                 <option value=Mask::Causal.slug()>{page.text(Msg::MaskCausal)}</option>
             </select>
         </div>
+        <Hint msg=Msg::HintMask />
         <Show when=move || !mask_applies.get()>
             <p class="field__hint" id="mask-note" data-testid="mask-note">{page.text(Msg::MaskNotInCross)}</p>
         </Show>
@@ -49,6 +53,7 @@ pub fn Switches() -> impl IntoView {
                     <option value=Variant::Cross.slug()>{page.text(Msg::KindCross)}</option>
                 </select>
             </div>
+            <Hint msg=Msg::HintKind />
         </Show>
         <div class="field">
             <label class="field__label" for="temperature">
@@ -64,5 +69,6 @@ pub fn Switches() -> impl IntoView {
                     }
                 } />
         </div>
+        <Hint msg=Msg::HintTemperature />
     }
 }

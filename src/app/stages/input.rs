@@ -5,6 +5,7 @@ use crate::app::charts::Heatmap;
 use crate::app::specs::{indices, num, signed};
 use crate::app::{formulas, page::use_page};
 use crate::core::scenario::Source;
+use crate::core::tokenize::is_cjk;
 use crate::i18n::{ModelMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -39,10 +40,15 @@ pub fn InputStage() -> impl IntoView {
     });
     let trained =
         Memo::new(move |_| page.outcome.with(|o| o.as_ref().is_some_and(|o| o.0.scenario.source == Source::Minilm)));
+    // Chinese sentences are cut into characters: say why, where the tokens first appear.
+    let cjk = from_outcome(|o, _| o.tokens.iter().any(|t| t.chars().any(is_cjk)));
     view! {
         <StagePanel stage=Stage::Input formula=formulas::INPUT explain=Msg::ExplainInput notice=Msg::NoticeInput>
             <Show when=move || trained.get()>
                 <p class="stage__note">{page.text(ModelMsg::InputTrained)}</p>
+            </Show>
+            <Show when=move || cjk.get() == Some(true)>
+                <p class="stage__note" data-testid="tokens-cjk">{page.text(Msg::TokensCjk)}</p>
             </Show>
             <div class="stage__stack">
                 <Heatmap spec=e name=page.label(Msg::MatEmbedding) testid="heatmap-embedding" />
