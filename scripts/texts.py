@@ -2,8 +2,8 @@
 
 The catalogues (`catalogue! { pub enum Name { Variant => ("English", "中文"), … } }`) are the one
 place every text is written. The published .wasm does not carry them (the `external-texts`
-feature): the post-build step writes them into the page as JSON, keyed "Name.Variant", and the
-Wasm reads them from there. `cargo test` checks that this reader agrees with the compiler on
+feature): the post-build step writes them into the page as JSON, {"Name": [[English, Chinese],
+…]} in declaration order, and the Wasm finds a message by its catalogue and position. `cargo test` checks that this reader agrees with the compiler on
 every message (`i18n::tests::the_page_gets_every_text_the_compiler_sees`).
 
 Run alone, prints the JSON.
@@ -49,16 +49,17 @@ def unescape(literal: str) -> str:
 
 
 def catalogue_texts(root: pathlib.Path) -> dict:
-    """{"Name.Variant": [English, Chinese]} for every message of every catalogue."""
+    """{"Name": [[English, Chinese], …]}: every message of every catalogue, in order."""
     texts = {}
     for path in sorted((root / "src" / "i18n").glob("*.rs")):
         source = path.read_text(encoding="utf-8")
         for block in re.finditer(r"catalogue! \{.*?pub enum (\w+) \{(.*?)\n    \}\n\}", source, re.S):
             name, body = block.group(1), block.group(2)
+            texts[name] = []
             # Comments out, line by line (a "//" inside a string never starts a line).
             body = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
             for entry in ENTRY.finditer(body):
-                texts[f"{name}.{entry.group(1)}"] = [unescape(entry.group(2)), unescape(entry.group(3))]
+                texts[name].append([unescape(entry.group(2)), unescape(entry.group(3))])
     return texts
 
 
