@@ -8,6 +8,12 @@ const MAX_CELL: f64 = 40.0;
 const MIN_CELL: f64 = 3.0;
 /// Rows are at least this tall so each token label gets a line (cells may be taller than wide).
 const MIN_ROW: f64 = 18.0;
+/// Up to this many rows (columns), every row (column) label is drawn: the cells are at least
+/// `LABELLED_CELL` px and the font shrinks to fit them, down to `MIN_FONT`. A wider grid than
+/// the space scrolls sideways in its box rather than dropping a token's name.
+const ALL_LABELS: usize = 32;
+const LABELLED_CELL: f64 = 10.0;
+const MIN_FONT: f64 = 8.0;
 /// Colour bar width and the room for its tick labels.
 const LEGEND_BAR: f64 = 12.0;
 const LEGEND_GAP: f64 = 14.0;
@@ -60,13 +66,23 @@ impl Layout {
         let guess_font = if max_cell > MAX_CELL { 22.0 } else { 14.0 };
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font + PAD;
-        let cell_w =
-            ((avail_width - left - legend_room - PAD) / cols as f64).clamp(MIN_CELL, max_cell.max(MIN_CELL)).floor();
+        let min_w = if cols <= ALL_LABELS { LABELLED_CELL } else { MIN_CELL };
+        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(min_w, max_cell.max(min_w)).floor();
         let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
-        let font_px = (cell_h * 0.6).clamp(10.0, if max_cell > MAX_CELL { 22.0 } else { 14.0 }).round();
-        let every = |side: f64| ((font_px * 1.15) / side).ceil().max(1.0) as usize;
-        let left = max_label_em(row_labels) * font_px + PAD * 2.0;
+        let cell_h = if rows <= ALL_LABELS { cell_h.max(LABELLED_CELL) } else { cell_h };
         let upright_cols = max_label_em(col_labels) <= 1.25;
+        // An upright column label is as wide as its text, a rotated one as tall as a line.
+        let col_label_w = if upright_cols { max_label_em(col_labels) + 0.2 } else { 1.15 };
+        let mut font_px = (cell_h * 0.6).clamp(10.0, if max_cell > MAX_CELL { 22.0 } else { 14.0 }).round();
+        if rows <= ALL_LABELS {
+            font_px = font_px.min(cell_h / 1.15);
+        }
+        if cols <= ALL_LABELS {
+            font_px = font_px.min(cell_w / col_label_w);
+        }
+        let font_px = font_px.max(MIN_FONT).floor();
+        let every = |side: f64, em: f64| ((font_px * em) / side).ceil().max(1.0) as usize;
+        let left = max_label_em(row_labels) * font_px + PAD * 2.0;
         let bottom = if upright_cols { font_px * 1.4 } else { max_label_em(col_labels) * font_px } + PAD * 2.0;
         let grid_w = cell_w * cols as f64;
         let grid_h = cell_h * rows as f64;
@@ -86,12 +102,8 @@ impl Layout {
             rows,
             cols,
             font_px,
-            row_label_every: every(cell_h),
-            col_label_every: if upright_cols {
-                every(cell_w).max(((font_px * 1.1) / cell_w).ceil() as usize)
-            } else {
-                every(cell_w)
-            },
+            row_label_every: every(cell_h, 1.15),
+            col_label_every: every(cell_w, col_label_w),
             upright_cols,
             legend_x,
             legend_bar: LEGEND_BAR,
@@ -155,6 +167,26 @@ mod tests {
         let l = Layout::fit_with(560.0, 64.0, 11, 11, &labels(11), &labels(11));
         assert!(l.width <= 560.0, "width {} for 560 available", l.width);
         assert!(l.grid_y >= l.font_px / 2.0, "the top legend label needs room");
+    }
+
+    /// Up to 32 tokens every label is drawn, at a legible size, even on a phone; numbered
+    /// columns (d_model wide) thin out with room between them ("10 15 20", never "101520").
+    #[test]
+    fn every_token_label_up_to_32_is_drawn_and_numbers_never_touch() {
+        for n in [11, 20, 32] {
+            for width in [300.0, 390.0, 600.0] {
+                let l = Layout::fit(width, n, n, &labels(n), &labels(n));
+                assert_eq!((l.row_label_every, l.col_label_every), (1, 1), "{n} tokens at {width} px");
+                assert!(l.font_px >= MIN_FONT && l.cell_h >= l.font_px * 1.15, "{n} at {width}: {l:?}");
+            }
+        }
+        let zh: Vec<String> = "小猫没有过马路因为它太累了它想睡觉小猫没有过马路".chars().map(String::from).collect();
+        let l = Layout::fit(360.0, zh.len(), zh.len(), &zh, &zh);
+        assert_eq!((l.row_label_every, l.col_label_every), (1, 1));
+        let numbers: Vec<String> = (1..=64).map(|i| i.to_string()).collect();
+        let l = Layout::fit(420.0, 11, 64, &labels(11), &numbers);
+        let gap = l.col_label_every as f64 * l.cell_w;
+        assert!(gap >= 2.3 * 0.6 * l.font_px, "two-digit labels {gap} px apart at font {}", l.font_px);
     }
 
     #[test]
