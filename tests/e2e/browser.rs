@@ -45,6 +45,20 @@ fn free_port() -> u16 {
 impl Browser {
     /// Open headless Chromium with a `width × height` window.
     pub async fn open(width: u32, height: u32) -> Browser {
+        Self::launch(width, height, None).await
+    }
+
+    /// Open headless Chromium showing the page at exactly `width × height` CSS px (a projector's
+    /// or a phone's screen, not a window with the browser's own bars), with `pixel_ratio` device
+    /// pixels per CSS px; `mobile` emulates a phone (touch, mobile viewport).
+    pub async fn open_screen(width: u32, height: u32, pixel_ratio: f64, mobile: bool) -> Browser {
+        let metrics = json!({ "deviceMetrics": {
+            "width": width, "height": height, "pixelRatio": pixel_ratio, "mobile": mobile, "touch": mobile
+        }});
+        Self::launch(width.max(500), height + 200, Some(metrics)).await
+    }
+
+    async fn launch(width: u32, height: u32, emulation: Option<serde_json::Value>) -> Browser {
         let port = free_port();
         // Its own process group, so the browser it starts can be killed with it (see Drop).
         let driver = Command::new("chromedriver")
@@ -68,6 +82,10 @@ impl Browser {
                 ]
             }
         });
+        let mut caps = caps;
+        if let Some(emulation) = emulation {
+            caps["goog:chromeOptions"]["mobileEmulation"] = emulation;
+        }
         let serde_json::Value::Object(caps) = caps else { unreachable!() };
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
         let url = format!("http://127.0.0.1:{port}");

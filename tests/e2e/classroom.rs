@@ -217,3 +217,40 @@ async fn the_link_for_students_is_short_has_its_qr_code_and_opens_the_normal_lay
     assert_eq!(phone.text_of("scaling-badge").await, "Scaling ÷√d_k: OFF");
     phone.close().await;
 }
+
+/// On a projector a stage is one screen: its title, its formula, the first line of its text and
+/// its first heatmap are visible without scrolling, the step buttons too, at 1920 × 1080 and
+/// 1280 × 720.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn presentation_mode_fits_each_stage_on_one_screen() {
+    let site = Site::start("").await;
+    for (w, h) in [(1920, 1080), (1280, 720)] {
+        let b = Browser::open_screen(w, h, 1.0, false).await;
+        for lang in ["en", "zh"] {
+            for stage in ["scores", "scaling", "softmax", "output"] {
+                b.open_page(&site.url(&format!("?lang={lang}&stage={stage}&present=1"))).await;
+                b.wait_for(&format!("[data-testid='stage-{stage}'] canvas[data-drawn='true']")).await;
+                let fit = js(&b, "const inside = el => { const r = el.getBoundingClientRect();
+                        return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; };
+                    const firstLine = el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top + 40 <= innerHeight; };
+                    const stage = document.querySelector('.stage');
+                    return [scrollY, inside(stage.querySelector('.stage__title')), inside(stage.querySelector('.stage__formula')),
+                        firstLine(stage.querySelector('.stage__explain')), inside(stage.querySelector('canvas')),
+                        inside(document.querySelector(`[data-testid='next-stage']`))];").await;
+                assert_eq!(
+                    fit,
+                    json!([0, true, true, true, true, true]),
+                    "{w}×{h} {lang} {stage}: [scroll, title, formula, text, heatmap, next]"
+                );
+            }
+            // The saturation lab: its slider, the badge and the weights fit too.
+            b.open_page(&site.url(&format!("?lang={lang}&view=lab&present=1"))).await;
+            b.wait_for("[data-testid='saturation-lab'] canvas[data-drawn='true']").await;
+            let fit = js(&b, "const inside = el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1; };
+                return ['lab-dk', 'scaling-badge', 'readout-max-weight'].map(t => inside(document.querySelector(`[data-testid='${t}']`)));").await;
+            assert_eq!(fit, json!([true, true, true]), "{w}×{h} {lang} lab: [slider, badge, readout]");
+        }
+        b.close().await;
+    }
+}

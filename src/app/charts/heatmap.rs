@@ -16,6 +16,18 @@ use leptos::{html, prelude::*};
 #[derive(Debug, Clone, Copy)]
 pub struct SpotlightScope;
 
+/// The largest cell of a presented heatmap of `rows` rows, so that its grid, caption and
+/// column labels fill at most `share` of the screen below the figures' top: 64 px where there
+/// is room, never below 12. The figures stand beside the text on a projector, their top about
+/// `FIGURES_TOP` px down (header, step buttons, token strip, head picker).
+fn projector_cell(rows: usize, share: f64) -> f64 {
+    const FIGURES_TOP: f64 = 260.0;
+    // Caption above the grid, column labels below it (rotated words), a margin.
+    const AROUND_GRID: f64 = 45.0 + 100.0 + 16.0;
+    let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(1080.0);
+    (((height - FIGURES_TOP) * share - AROUND_GRID) / rows.max(1) as f64).clamp(12.0, 64.0)
+}
+
 /// A matrix drawn as a heatmap, with its caption above and a details line below.
 #[component]
 pub fn Heatmap(
@@ -38,6 +50,10 @@ pub fn Heatmap(
     /// Called with (row, col) when a cell is clicked or tapped.
     #[prop(optional, into)]
     on_pick: Option<Callback<(usize, usize)>>,
+    /// In presentation mode, the share of the screen's height below the figures' top this map
+    /// may fill (1 when nothing must fit below it; ½ for each of two rows of maps).
+    #[prop(optional)]
+    screen_share: Option<f64>,
 ) -> impl IntoView {
     let page = use_page();
     let figure = NodeRef::<html::Figure>::new();
@@ -62,8 +78,9 @@ pub fn Heatmap(
             let spot = spot.get();
             // The column too, when the columns are the same tokens as the rows.
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
-            let opts =
-                DrawOptions { ink: page.ink.get(), max_cell: if present.get() { 64.0 } else { 40.0 }, highlight };
+            let max_cell =
+                if present.get() { projector_cell(spec.values.nrows(), screen_share.unwrap_or(1.0)) } else { 40.0 };
+            let opts = DrawOptions { ink: page.ink.get(), max_cell, highlight };
             match timed(Work::Draw, || draw(&canvas, spec, width, opts)) {
                 Ok(l) => {
                     count_draw();

@@ -73,6 +73,7 @@ pub fn SaturationLab() -> impl IntoView {
 
     view! {
         <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
+            <div class="lab__text">
             <h2 id="lab-title" class="lab__title">{page.text(Msg::SaturationTitle)}</h2>
             <div class="stage__formula" inner_html=formulas::VARIANCE></div>
             <p class="lab__explain">{page.text(Msg::SaturationExplain)}</p>
@@ -92,6 +93,9 @@ pub fn SaturationLab() -> impl IntoView {
                 </div>
             </div>
             <Readouts summary=summary d_k=d_k.into() />
+            </div>
+            // On a projector the figures stand beside the text and the slider.
+            <div class="lab__figures">
             <div class="stage__grid">
                 <Heatmap spec=spec name=page.label(Msg::MatWeights) testid="lab-weights" />
                 <BarChart bars=row caption=page.label(Msg::SaturationRow) testid="lab-row" />
@@ -102,6 +106,7 @@ pub fn SaturationLab() -> impl IntoView {
                 <CurveChart curves=max_curves y_range=(0.0, 1.0) marker=d_k caption=page.label(Msg::ChartMaxWeight) testid="lab-curve-max" />
                 <CurveChart curves=entropy_curves y_range=(0.0, 1.0) marker=d_k caption=page.label(Msg::ChartEntropy) testid="lab-curve-entropy" />
                 <CurveChart curves=grad_curves y_range=(0.0, 0.5) marker=d_k caption=page.label(Msg::ChartGrad) testid="lab-curve-grad" />
+            </div>
             </div>
         </section>
     }

@@ -66,30 +66,37 @@ fn StagePanel(
     });
     view! {
         <section class="stage" data-testid=format!("stage-{}", stage.slug())>
-            <div class="stage__head">
-                <h2 class="stage__title">{stage.index() + 1} ". " {move || page.t(stage_name(stage))}</h2>
-                <button type="button" class="button button--small" data-testid="export-json" on:click=save_json>
-                    {page.text(ClassMsg::ExportJson)}
-                </button>
+            // Three parts: on a projector the figures stand beside the text (see the stylesheet).
+            <div class="stage__top">
+                <div class="stage__head">
+                    <h2 class="stage__title">{stage.index() + 1} ". " {move || page.t(stage_name(stage))}</h2>
+                    <button type="button" class="button button--small" data-testid="export-json" on:click=save_json>
+                        {page.text(ClassMsg::ExportJson)}
+                    </button>
+                </div>
+                <WeightsNote />
+                {(stage.index() >= Stage::Scaling.index()).then(|| view! { <ScalingBadge /> })}
+                <div class="stage__formula" inner_html=formula></div>
+                <p class="stage__explain">{move || page.t(explain)}</p>
             </div>
-            <WeightsNote />
-            {(stage.index() >= Stage::Scaling.index()).then(|| view! { <ScalingBadge /> })}
-            <div class="stage__formula" inner_html=formula></div>
-            <p class="stage__explain">{move || page.t(explain)}</p>
-            <TokenStrip />
-            <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
-            {children()}
-            <p class="stage__reading" data-testid="stage-reading">
-                <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
-            </p>
-            <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice.get())}</p>
-            {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
-                <button type="button" class="button button--link stage__lab" data-testid="open-lab"
-                    on:click=move |_| page.settings.update(|s| s.view = View::Saturation)>
-                    {page.text(ClassMsg::OpenLab)}
-                </button>
-            })}
-            <code::StageCode stage=stage />
+            <div class="stage__figures">
+                <TokenStrip />
+                <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
+                {children()}
+            </div>
+            <div class="stage__bottom">
+                <p class="stage__reading" data-testid="stage-reading">
+                    <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
+                </p>
+                <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice.get())}</p>
+                {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
+                    <button type="button" class="button button--link stage__lab" data-testid="open-lab"
+                        on:click=move |_| page.settings.update(|s| s.view = View::Saturation)>
+                        {page.text(ClassMsg::OpenLab)}
+                    </button>
+                })}
+                <code::StageCode stage=stage />
+            </div>
         </section>
     }
 }

@@ -29,7 +29,7 @@ pub fn MultiHeadStage() -> impl IntoView {
                 {move || (0..count.get()).map(|h| {
                     let spec = Memo::new(move |_| heads.with(|all| all.as_ref().and_then(|all| all.get(h).cloned())));
                     let name = Signal::derive(move || format!("{} {}", page.t(Msg::Head), h + 1));
-                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) /> }
+                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) screen_share=0.5 /> }
                 }).collect_view()}
             </div>
             <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" />

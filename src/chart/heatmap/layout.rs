@@ -61,9 +61,34 @@ impl Layout {
         row_labels: &[String],
         col_labels: &[String],
     ) -> Self {
+        let largest_font = if max_cell > MAX_CELL { 22.0 } else { 14.0 };
+        let first = Self::fit_font(avail_width, max_cell, rows, cols, row_labels, col_labels, largest_font);
+        if first.font_px >= largest_font {
+            return first;
+        }
+        // The margins were sized for the largest font: sized again for the font chosen, the
+        // cells get the room those margins did not need.
+        let second = Self::fit_font(avail_width, max_cell, rows, cols, row_labels, col_labels, first.font_px);
+        if second.width <= first.width.max(avail_width) {
+            second
+        } else {
+            first
+        }
+    }
+
+    /// One fit with labels no larger than `largest_font` (the margins are sized for it, so
+    /// nothing is clipped).
+    fn fit_font(
+        avail_width: f64,
+        max_cell: f64,
+        rows: usize,
+        cols: usize,
+        row_labels: &[String],
+        col_labels: &[String],
+        largest_font: f64,
+    ) -> Self {
         let (rows, cols) = (rows.max(1), cols.max(1));
-        // Margins are sized for the largest font this layout can pick, so nothing is clipped.
-        let guess_font = if max_cell > MAX_CELL { 22.0 } else { 14.0 };
+        let guess_font = largest_font;
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font + PAD;
         let min_w = if cols <= ALL_LABELS { LABELLED_CELL } else { MIN_CELL };
@@ -73,7 +98,7 @@ impl Layout {
         let upright_cols = max_label_em(col_labels) <= 1.25;
         // An upright column label is as wide as its text, a rotated one as tall as a line.
         let col_label_w = if upright_cols { max_label_em(col_labels) + 0.2 } else { 1.15 };
-        let mut font_px = (cell_h * 0.6).clamp(10.0, if max_cell > MAX_CELL { 22.0 } else { 14.0 }).round();
+        let mut font_px = (cell_h * 0.6).clamp(10.0_f64.min(largest_font), largest_font).round();
         if rows <= ALL_LABELS {
             font_px = font_px.min(cell_h / 1.15);
         }
