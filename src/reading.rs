@@ -1,7 +1,7 @@
 //! Plain readings: what the numbers of a stage say, in words, made from the live trace (the
 //! chosen head and query row) in either language: "“it” takes 24% from “animal”, …".
 
-use crate::core::scenario::Outcome;
+use crate::core::scenario::{Outcome, Source};
 use crate::i18n::{fill, t, Lang, ReadingMsg};
 use crate::settings::Stage;
 use ndarray::Array2;
@@ -18,9 +18,13 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
     let tr = |m| t(lang, m);
     let text = match stage {
         Stage::Input => {
-            let row = o.trace.x.row(query);
+            let row = o.trace.x.outer_iter().nth(query)?;
             let first = row.iter().take(3).map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
-            let msg = if o.positional.is_some() { ReadingMsg::Input } else { ReadingMsg::InputNoPosition };
+            let msg = match (o.scenario.source, o.positional.is_some()) {
+                (Source::Minilm, _) => ReadingMsg::InputTrained,
+                (Source::Random, true) => ReadingMsg::Input,
+                (Source::Random, false) => ReadingMsg::InputNoPosition,
+            };
             let (i, d) = ((query + 1).to_string(), row.len().to_string());
             fill(tr(msg), &[("i", &i), ("tok", &q), ("d", &d), ("first", &first)])
         }
@@ -30,13 +34,18 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             let names = ["h", "a", "b", "dm", "heads", "dk"];
             let mut pairs: Vec<(&str, &str)> = names.iter().copied().zip(values.iter().map(String::as_str)).collect();
             pairs.push(("tok", &q));
-            fill(tr(ReadingMsg::Projection), &pairs)
+            let msg = if o.trace.x_kv.is_some() { ReadingMsg::ProjectionCross } else { ReadingMsg::Projection };
+            fill(tr(msg), &pairs)
         }
         Stage::Scores => {
             let order = ranked(o, &h.scores, query);
             let (top, low) = (*order.first()?, *order.last()?);
             let (s, s2) = (format!("{:.2}", h.scores[(query, top)]), format!("{:.2}", h.scores[(query, low)]));
-            fill(tr(ReadingMsg::Scores), &[("q", &q), ("k", &key(top)), ("s", &s), ("k2", &key(low)), ("s2", &s2)])
+            if order.len() == 1 {
+                fill(tr(ReadingMsg::ScoresOne), &[("q", &q), ("k", &key(top)), ("s", &s)])
+            } else {
+                fill(tr(ReadingMsg::Scores), &[("q", &q), ("k", &key(top)), ("s", &s), ("k2", &key(low)), ("s2", &s2)])
+            }
         }
         Stage::Scaling => {
             let top = *ranked(o, &h.scores, query).first()?;
@@ -51,6 +60,9 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
         }
         Stage::Softmax => {
             let order = ranked(o, &h.weights, query);
+            if order.is_empty() {
+                return None;
+            }
             let mut shares: Vec<String> = order
                 .iter()
                 .take(NAMED)
@@ -61,11 +73,13 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
                 let p = percent(rest.iter().map(|&j| h.weights[(query, j)]).sum());
                 shares.push(fill(tr(ReadingMsg::Rest), &[("p", &p), ("m", &rest.len().to_string())]));
             }
-            let sep = if lang == Lang::Zh { "，" } else { ", " };
-            fill(tr(ReadingMsg::Softmax), &[("q", &q), ("shares", &shares.join(sep))])
+            fill(tr(ReadingMsg::Softmax), &[("q", &q), ("shares", &shares.join(tr(ReadingMsg::ListSep)))])
         }
         Stage::Output => {
             let order = ranked(o, &h.weights, query);
+            if order.is_empty() {
+                return None;
+            }
             let terms: Vec<String> =
                 order.iter().take(NAMED).map(|&j| format!("{:.2} × v[{}]", h.weights[(query, j)], key(j))).collect();
             let mut sum = terms.join(" + ");
@@ -73,7 +87,8 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
                 sum.push(' ');
                 sum.push_str(&fill(tr(ReadingMsg::MoreTerms), &[("m", &(order.len() - NAMED).to_string())]));
             }
-            fill(tr(ReadingMsg::Output), &[("q", &q), ("sum", &sum)])
+            let stage = (Stage::Softmax.index() + 1).to_string();
+            fill(tr(ReadingMsg::Output), &[("q", &q), ("sum", &sum), ("stage", &stage)])
         }
         Stage::MultiHead => {
             let picks: Vec<String> = o
@@ -87,9 +102,8 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
                     Some(fill(tr(ReadingMsg::HeadPick), &[("h", &(i + 1).to_string()), ("k", &key(top)), ("w", &w)]))
                 })
                 .collect();
-            let sep = if lang == Lang::Zh { "，" } else { ", " };
             let dm = o.trace.x.ncols().to_string();
-            fill(tr(ReadingMsg::MultiHead), &[("q", &q), ("picks", &picks.join(sep)), ("dm", &dm)])
+            fill(tr(ReadingMsg::MultiHead), &[("q", &q), ("picks", &picks.join(tr(ReadingMsg::ListSep))), ("dm", &dm)])
         }
     };
     Some(text)
@@ -170,14 +184,21 @@ mod tests {
         assert!(text.contains(&format!("÷ {:.2} =", on.trace.scale)) && on.trace.scale == 4.0, "{text}");
         let off = outcome(Lang::En, |s| s.scaled = false);
         let text = stage_reading(&off, Stage::Scaling, 0, 2, Lang::En).expect("a reading");
-        assert!(text.starts_with("Scaling is OFF") && !text.contains('÷'), "{text}");
+        assert!(text.starts_with("Scaling is OFF") && !text.contains(" = "), "nothing is divided: {text}");
     }
 
     #[test]
     fn the_projection_reading_shows_how_d_k_splits_d_model() {
         let o = outcome(Lang::En, |s| assert!(s.set_d_model(64) && s.set_heads(4)));
         let text = stage_reading(&o, Stage::Projection, 1, 0, Lang::En).expect("a reading");
-        assert!(text.contains("Head 2 reads columns 17–32") && text.contains("64 / 4 = 16"), "{text}");
+        assert!(
+            text.contains("Head 2 reads columns 17–32")
+                && text.contains("h = 4 heads, d_k = d_model / h = 64 / 4 = 16"),
+            "{text}"
+        );
+        let cross = outcome(Lang::En, |s| s.cross = true);
+        let text = stage_reading(&cross, Stage::Projection, 0, 0, Lang::En).expect("a reading");
+        assert!(text.contains("come from the tokens of the second sentence"), "{text}");
     }
 
     #[test]
@@ -185,6 +206,8 @@ mod tests {
         let o = outcome(Lang::En, |s| s.mask = crate::core::Mask::Causal);
         let text = stage_reading(&o, Stage::Softmax, 0, 0, Lang::En).expect("a reading");
         assert_eq!(text, "“the (1)” takes 100% from “the (1)”.", "the first token sees only itself");
+        let scores = stage_reading(&o, Stage::Scores, 0, 0, Lang::En).expect("a reading");
+        assert!(scores.starts_with("Row “the (1)” may see only “the (1)”"), "{scores}");
         assert_eq!(stage_reading(&o, Stage::Softmax, 0, o.tokens.len(), Lang::En), None);
         assert_eq!(stage_reading(&o, Stage::Softmax, 9, 0, Lang::En), None);
     }

@@ -77,7 +77,7 @@ fn CopyLink(
             set_status.set(Some(if copied { Ok(ClassMsg::Copied) } else { Err(href) }));
             if copied {
                 // "Copied" is a toast: it goes by itself. The link to copy by hand stays.
-                set_timeout(move || set_status.set(None), std::time::Duration::from_secs(3));
+                set_timeout(move || set_status.update(clear_toast), std::time::Duration::from_secs(3));
             }
         });
     };
@@ -97,6 +97,13 @@ fn CopyLink(
                 }.into_any(),
             })}
         </p>
+    }
+}
+
+/// Clears a "copied" toast (never a link shown to copy by hand, which stays until used).
+pub fn clear_toast(status: &mut Option<Result<ClassMsg, String>>) {
+    if matches!(status, Some(Ok(_))) {
+        *status = None;
     }
 }
 

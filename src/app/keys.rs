@@ -44,10 +44,13 @@ pub fn listen(page: Page, dialogs: [RwSignal<bool>; 2]) {
             "Escape" => {
                 if let Some(open) = dialogs.iter().find(|d| d.get_untracked()) {
                     open.set(false);
+                    true
                 } else if present {
                     page.settings.update(|s| s.present = false);
+                    true
+                } else {
+                    false
                 }
-                true
             }
             _ => false,
         };

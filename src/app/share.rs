@@ -3,6 +3,7 @@
 //! itself, large enough to scan from the back of a room.
 
 use super::clipboard::copy_text;
+use super::header::clear_toast;
 use super::page::use_page;
 use crate::chart::qr::qr;
 use crate::i18n::{fill, ClassMsg};
@@ -43,7 +44,7 @@ pub fn StudentLink(
         leptos::task::spawn_local(async move {
             if copy_text(&href).await {
                 status.set(Some(Ok(ClassMsg::StudentCopied)));
-                set_timeout(move || status.set(None), std::time::Duration::from_secs(3));
+                set_timeout(move || status.update(clear_toast), std::time::Duration::from_secs(3));
             }
         });
     };

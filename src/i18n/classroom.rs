@@ -9,11 +9,11 @@ super::catalogue! {
         ScalingOffBadge => ("Scaling ÷√d_k: OFF", "缩放 ÷√d_k：关"),
         ScalingBadgeHint => (
             "Switches the division by √d_k for the lesson and the lab (key S)",
-            "为课程和实验切换是否除以 √d_k（快捷键 S）",
+            "为课程和饱和实验切换是否除以 √d_k（快捷键 S）",
         ),
         OpenLab => (
             "Open the saturation lab: what the softmax does as d_k grows, scaled or not →",
-            "打开饱和实验：d_k 变大时，缩放与不缩放的 softmax 各会怎样 →",
+            "打开 softmax 饱和实验：d_k 变大时，分数缩放与不缩放，softmax 各会怎样 →",
         ),
         LeavePresent => ("Leave presentation", "退出演示"),
         Theme => ("Theme", "主题"),
@@ -21,16 +21,16 @@ super::catalogue! {
         ThemeLight => ("Light", "浅色"),
         ThemeDark => ("Dark", "深色"),
         ThemeContrast => ("High contrast (projector)", "高对比度（投影）"),
-        CopyLink => ("Link for this screen", "本屏链接"),
+        CopyLink => ("Link for this screen", "当前画面的链接"),
         CopyStudentLink => ("Link for students", "学生链接"),
         StudentCopied => ("Link for students copied.", "学生链接已复制。"),
         StudentLinkTitle => ("For students: scan the code or type the link", "给学生：扫描二维码或输入链接"),
         StudentLinkNote => (
-            "It opens this stage with these settings in the normal layout: no presentation mode, the default theme. Only the settings you changed are in it.",
-            "它会用这些设置打开当前这一步，使用普通布局：不进入演示模式，使用默认主题。链接里只包含你改动过的设置。",
+            "It opens this view with these settings in the normal layout: no presentation mode, the default theme. Only the settings you changed are in it.",
+            "它会用这些设置打开当前画面，使用普通布局：不进入演示模式，使用默认主题。链接里只包含你改动过的设置。",
         ),
         StudentLinkLocal => (
-            "This page is open from this computer only ({host}): students' phones need the address where the site is published.",
+            "This page is served by this computer ({host}): students' phones cannot reach it and need the address where the site is published.",
             "本页是从这台电脑本机打开的（{host}）：学生的手机需要使用网站发布后的地址。",
         ),
         QrLabel => ("QR code of the link for students", "学生链接的二维码"),
@@ -52,7 +52,10 @@ super::catalogue! {
         KeyP => ("presentation mode on / off", "开启 / 关闭演示模式"),
         KeyS => ("scaling ÷√d_k on / off", "开启 / 关闭 ÷√d_k 缩放"),
         KeyHelp => ("show or hide this list", "显示或隐藏这份列表"),
-        KeyEsc => ("close this list (or the link for students); pressed again, leave presentation mode", "关闭这份列表（或学生链接）；再按一次退出演示模式"),
+        KeyEsc => (
+            "close this list or the link for students; if neither is open, leave presentation mode",
+            "关闭这份列表或学生链接；都没打开时，退出演示模式",
+        ),
         Close => ("Close", "关闭"),
         /// Shown in the help dialog: which build this is.
         Version => ("Version {v}", "版本 {v}"),

@@ -122,12 +122,12 @@ super::catalogue! {
             "把每个位置的正弦–余弦编码加到对应的词元上，让词序能起作用。",
         ),
         HintScaling => (
-            "Divides the scores by √d_k before the softmax, keeping them of order 1 whatever d_k (key S).",
-            "在 softmax 之前把分数除以 √d_k，让它们无论 d_k 多大都保持在 1 的量级（快捷键 S）。",
+            "Divides the scores by √d_k before the softmax, keeping their spread of order 1 whatever d_k (key S).",
+            "在 softmax 之前把分数除以 √d_k，让它们的离散程度无论 d_k 多大都保持在 1 的量级（快捷键 S）。",
         ),
         HintMask => (
             "Causal: each token may look only at itself and the tokens before it, as when a model writes text.",
-            "因果：每个词元只能看自己和它前面的词元，就像模型逐字写文本时那样。",
+            "因果：每个词元只能看自己和它前面的词元，就像模型逐个词元生成文本时那样。",
         ),
         HintKind => (
             "Self: the sentence reads itself. Cross: its queries read the keys and values of a second sentence.",
@@ -150,16 +150,16 @@ super::catalogue! {
             "两张图共用一个色标，所以缩放后的那张更淡：它的数值小了 √d_k 倍。",
         ),
         NoticeScalingOff => (
-            "With “Scaling ÷√d_k” off, the softmax gets the raw scores: the larger d_k, the wider they spread. Switch it on (the badge above, the settings, or the S key) to see them divided.",
-            "“缩放 ÷√d_k”关闭时，softmax 拿到的是原始分数：d_k 越大，分数越分散。打开它（用上方的标记、设置或 S 键）即可看到除以 √d_k 之后的分数。",
+            "With “Scaling ÷√d_k” off, the scores reach the softmax without ÷√d_k: the larger d_k, the wider they spread. Switch it on (the badge above, the settings, or the S key) to see them divided.",
+            "“缩放 ÷√d_k”关闭时，分数不除以 √d_k 就进入 softmax：d_k 越大，分数越分散。打开它（用上方的开关按钮、设置或 S 键）即可看到除以 √d_k 之后的分数。",
         ),
         NoticeSoftmax => (
             "Click a row to see that query's weights as bars. Switch “Scaling ÷√d_k” off (the badge above, the settings, or the S key) and the rows sharpen.",
-            "点击某一行，下方用柱状图显示该查询的注意力权重。把“缩放 ÷√d_k”关掉（用上方的标记、设置或 S 键），各行会变得更尖锐。",
+            "点击某一行，下方用柱状图显示该查询的注意力权重。把“缩放 ÷√d_k”关掉（用上方的开关按钮、设置或 S 键），各行会变得更尖锐。",
         ),
         NoticeSoftmaxUnscaled => (
             "Scaling is off, so these rows are sharper than with ÷√d_k: switch “Scaling ÷√d_k” back on (the badge above, the settings, or the S key) and they soften.",
-            "缩放已关闭，所以这些行比除以 √d_k 时更尖锐：把“缩放 ÷√d_k”重新打开（用上方的标记、设置或 S 键），它们会变平缓。",
+            "缩放已关闭，所以这些行比除以 √d_k 时更尖锐：把“缩放 ÷√d_k”重新打开（用上方的开关按钮、设置或 S 键），它们会变平缓。",
         ),
         NoticeOutput => (
             "Hover an output cell to see which value rows it was made from, and how much each gave.",

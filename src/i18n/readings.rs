@@ -4,37 +4,51 @@
 super::catalogue! {
     /// A template of a stage's plain reading.
     pub enum ReadingMsg {
-        Title => ("In words:", "换成话说："),
+        Title => ("In words:", "用文字说："),
         Input => (
-            "Row {i} of X is “{tok}”: {d} numbers, its word's embedding plus the code of position {i}. They begin {first} …",
-            "X 的第 {i} 行是“{tok}”：{d} 个数，即这个词的嵌入加上第 {i} 个位置的编码，开头是 {first} …",
+            "Row {i} of X is “{tok}”: {d} numbers, its token's embedding plus the code of position {i}. They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：{d} 个数，即这个词元的嵌入加上第 {i} 个位置的编码，开头是 {first} …",
         ),
         InputNoPosition => (
-            "Row {i} of X is “{tok}”: {d} numbers, its word's embedding alone (positional encoding is off). They begin {first} …",
-            "X 的第 {i} 行是“{tok}”：{d} 个数，只有这个词的嵌入（位置编码已关闭），开头是 {first} …",
+            "Row {i} of X is “{tok}”: {d} numbers, its token's embedding alone (positional encoding is off). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：{d} 个数，只有这个词元的嵌入（位置编码已关闭），开头是 {first} …",
+        ),
+        InputTrained => (
+            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, its learned token and position embeddings added up and normalised by LayerNorm; in later layers, the previous layer's output). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是它学到的词元嵌入与位置嵌入之和再经 LayerNorm；之后各层是前一层的输出），开头是 {first} …",
         ),
         Projection => (
-            "“{tok}” now has a query (what it looks for), a key (what it offers to the others) and a value (what it passes on when chosen). Head {h} reads columns {a}–{b} of each: d_k = d_model / h = {dm} / {heads} = {dk}.",
-            "“{tok}”现在有一个查询（它要找什么）、一个键（它向其他词元展示什么）和一个值（被选中时它传递出去的内容）。第 {h} 个头读取每个矩阵的第 {a}–{b} 列：d_k = d_model / h = {dm} / {heads} = {dk}。",
+            "“{tok}” now has a query (what it looks for), a key (what it offers to the others) and a value (what it passes on when chosen). Head {h} reads columns {a}–{b} of each: with h = {heads} heads, d_k = d_model / h = {dm} / {heads} = {dk}.",
+            "“{tok}”现在有一个查询（它要找什么）、一个键（它向其他词元展示什么）和一个值（被选中时它传递出去的内容）。第 {h} 个头读取每个矩阵的第 {a}–{b} 列：共 h = {heads} 个头，d_k = d_model / h = {dm} / {heads} = {dk}。",
+        ),
+        ProjectionCross => (
+            "“{tok}” now has a query (what it looks for); the keys (what each token offers) and the values (what it passes on) come from the tokens of the second sentence. Head {h} reads columns {a}–{b} of each: with h = {heads} heads, d_k = d_model / h = {dm} / {heads} = {dk}.",
+            "“{tok}”现在有一个查询（它要找什么）；键（每个词元展示什么）和值（它传递出去的内容）来自第二个句子的词元。第 {h} 个头读取每个矩阵的第 {a}–{b} 列：共 h = {heads} 个头，d_k = d_model / h = {dm} / {heads} = {dk}。",
         ),
         Scores => (
-            "Row “{q}”: its largest score is with “{k}” ({s}), its smallest with “{k2}” ({s2}). The larger the score, the more the query and that key point the same way.",
-            "“{q}”这一行：与“{k}”的分数最大（{s}），与“{k2}”的分数最小（{s2}）。分数越大，查询与这个键的方向越一致。",
+            "Row “{q}”: its largest score is with “{k}” ({s}), its smallest with “{k2}” ({s2}). A larger score means the query and that key point more the same way or are longer (q · k = |q| |k| cos θ).",
+            "“{q}”这一行：与“{k}”的分数最大（{s}），与“{k2}”的分数最小（{s2}）。分数越大，说明查询与这个键方向越接近或长度越大（q · k = |q| |k| cos θ）。",
+        ),
+        ScoresOne => (
+            "Row “{q}” may see only “{k}” (the mask hides the rest): its score is {s}.",
+            "“{q}”这一行只能看到“{k}”（其余的被掩码遮住）：分数是 {s}。",
         ),
         Scaling => (
-            "Row “{q}”: its largest score, with “{k}”, becomes {s} ÷ {div} = {t}; every score is divided by the same √d_k = {div}, so the order stays and the gaps shrink.",
-            "“{q}”这一行：它最大的分数（与“{k}”）变成 {s} ÷ {div} = {t}；每个分数都除以同一个 √d_k = {div}，大小顺序不变，差距变小。",
+            "Row “{q}”: its largest score, with “{k}”, becomes {s} ÷ {div} = {t}; every score is divided by the same √d_k = {div}, so the order stays and every gap is divided by {div} too.",
+            "“{q}”这一行：与“{k}”的分数最大，它变成 {s} ÷ {div} = {t}；每个分数都除以同一个 √d_k = {div}，大小顺序不变，差距也都除以 {div}。",
         ),
         ScalingOff => (
-            "Scaling is OFF: row “{q}” goes to the softmax undivided; its largest score, with “{k}”, stays {s}.",
-            "缩放已关闭：“{q}”这一行不做除法，直接进入 softmax；它最大的分数（与“{k}”）仍是 {s}。",
+            "Scaling is OFF: row “{q}” reaches the softmax without ÷√d_k; its largest score, with “{k}”, stays {s}.",
+            "缩放已关闭：“{q}”这一行不除以 √d_k 就进入 softmax；它与“{k}”的分数最大，仍是 {s}。",
         ),
         Softmax => ("“{q}” takes {shares}.", "“{q}”读取的内容：{shares}。"),
         Share => ("{p} from “{k}”", "{p} 来自“{k}”"),
-        Rest => ("{p} from the other {m}", "其余 {m} 个共占 {p}"),
+        /// Between the items of a list in a reading.
+        ListSep => (", ", "，"),
+        Rest => ("{p} from the other {m}", "其余 {m} 个词元共占 {p}"),
         Output => (
-            "The new “{q}” is {sum}: the value rows averaged with the weights of stage 5.",
-            "新的“{q}” = {sum}：用第 5 步的权重对各值向量取加权平均。",
+            "This head's output for “{q}” is {sum}: the value rows averaged with the weights of stage {stage}.",
+            "这个头对“{q}”的输出 = {sum}：用第 {stage} 步的权重对各值向量取加权平均。",
         ),
         MoreTerms => ("+ … ({m} more terms)", "+ …（还有 {m} 项）"),
         MultiHead => (
@@ -43,7 +57,7 @@ super::catalogue! {
         ),
         HeadPick => ("head {h} → “{k}” ({w})", "第 {h} 个头 → “{k}”（{w}）"),
         WeightCell => (
-            "“{q}” takes {p} of what it reads from “{k}”",
+            "{p} of what “{q}” reads comes from “{k}”",
             "“{q}”读取的内容中有 {p} 来自“{k}”",
         ),
     }

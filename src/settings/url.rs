@@ -169,7 +169,12 @@ pub fn decode(s: &str) -> Option<String> {
 impl Settings {
     /// The settings as a query string (without "?").
     pub fn to_query(&self) -> String {
-        let pair = |k: &Key| (k.write)(self).map(|v| format!("{}={}", k.name, encode(&v)));
+        self.query_where(|_, _| true)
+    }
+
+    /// The query of the keys whose written value `keep(key, value)` accepts, in [`KEYS`] order.
+    fn query_where(&self, keep: impl Fn(&Key, &str) -> bool) -> String {
+        let pair = |k: &Key| (k.write)(self).filter(|v| keep(k, v)).map(|v| format!("{}={}", k.name, encode(&v)));
         KEYS.iter().filter_map(pair).collect::<Vec<_>>().join("&")
     }
 
@@ -177,12 +182,7 @@ impl Settings {
     /// value differs from that language's defaults.
     pub fn to_short_query(&self) -> String {
         let defaults = Settings::new(self.lang);
-        let pair = |k: &Key| {
-            let value = (k.write)(self)?;
-            (k.name == "lang" || (k.write)(&defaults).as_ref() != Some(&value))
-                .then(|| format!("{}={}", k.name, encode(&value)))
-        };
-        KEYS.iter().filter_map(pair).collect::<Vec<_>>().join("&")
+        self.query_where(|k, value| k.name == "lang" || (k.write)(&defaults).as_deref() != Some(value))
     }
 
     /// What a student's phone should open: this state in the normal layout and the default

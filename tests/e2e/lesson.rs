@@ -172,18 +172,18 @@ async fn stage_4_reads_correctly_with_scaling_on_and_off_in_both_languages() {
         assert!(notice.as_str().is_some_and(|n| n.contains(on_notice)), "{lang}: {notice}");
         assert_eq!(b.text_of("scaling-note").await, "");
         let reading = b.text_of("stage-reading").await;
-        assert!(reading.contains('÷'), "{lang}: {reading}");
+        assert!(reading.contains("÷ 4.00 ="), "{lang}: {reading}");
         assert!(b.js("return !!document.querySelector(`[data-testid='open-lab']`);", vec![]).await == json!(true));
 
         b.press("s").await;
         assert_eq!(b.text_of("scaling-badge").await, badge_off, "{lang}");
-        b.wait_for("[data-testid='stage-scaling'] canvas[data-drawn='true']").await;
+        b.wait_for("[data-testid='scaling-note']:not(:empty)").await;
         let captions = b.captions_in("stage-scaling").await;
         assert!(captions[1].starts_with(off_title), "{lang}: {captions:?}");
         assert!(b.text_of("scaling-note").await.contains(off_note), "{lang}");
         let notice = b.js("return document.querySelector('.stage__notice').textContent;", vec![]).await;
         assert!(notice.as_str().is_some_and(|n| !n.contains(on_notice)), "{lang}: {notice}");
-        assert!(!b.text_of("stage-reading").await.contains('÷'), "{lang}: the reading still divides");
+        assert!(!b.text_of("stage-reading").await.contains("÷ 4.00 ="), "{lang}: the reading still divides");
         // The lab opens from here, on the same scaling state.
         b.click("open-lab").await;
         b.wait_for("[data-testid='saturation-lab']").await;
@@ -212,7 +212,7 @@ async fn every_stage_reads_its_numbers_in_words() {
         ("input", "Row 8 of X is “it”"),
         ("projection", "d_k = d_model / h = 64 / 4 = 16"),
         ("scores", "Row “it”: its largest score is with"),
-        ("output", "The new “it” is 0."),
+        ("output", "This head's output for “it” is 0."),
         ("multihead", "head 4 → “"),
     ] {
         b.click(&format!("goto-{stage}")).await;
@@ -222,7 +222,7 @@ async fn every_stage_reads_its_numbers_in_words() {
     }
     b.click("lang-switch").await;
     let reading = b.text_of("stage-reading").await;
-    assert!(reading.starts_with("换成话说："), "{reading}");
+    assert!(reading.starts_with("用文字说："), "{reading}");
     b.close().await;
 }
 
@@ -320,14 +320,22 @@ async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
 #[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
 async fn on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand() {
     let site = Site::start("").await;
-    let b = Browser::open(390, 844).await;
+    let b = Browser::open_screen(390, 844, 3.0, true).await;
     b.open_page(&site.url("/?lang=en")).await;
     b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
+    assert_eq!(b.js("return innerWidth;", vec![]).await, json!(390), "a 390 px phone screen");
     let shown = "return getComputedStyle(document.querySelector(`[data-testid='token-input']`)).display !== 'none' && !!document.querySelector(`[data-testid='token-input']`).offsetParent;";
     assert_eq!(b.js(shown, vec![]).await, json!(false), "the settings start folded");
-    let top =
-        b.js("return Math.round(document.querySelector('.stage__title').getBoundingClientRect().top);", vec![]).await;
-    assert!(top.as_i64().is_some_and(|t| t < 844), "stage 1's heading is on the first screen: {top}");
+    let room_below = b
+        .js(
+            "return Math.round(innerHeight - document.querySelector('.stage__title').getBoundingClientRect().bottom);",
+            vec![],
+        )
+        .await;
+    assert!(
+        room_below.as_i64().is_some_and(|t| t > 0),
+        "stage 1's heading is on the first screen: {room_below} px left below it"
+    );
     b.click("settings-toggle").await;
     assert_eq!(b.js(shown, vec![]).await, json!(true), "one tap unfolds them");
     b.type_into("token-input", "one two three").await;
@@ -357,7 +365,7 @@ async fn settings_explain_themselves_and_chinese_tokens_are_explained() {
     let seed = hint_after("seed-input").await;
     assert!(seed.as_str().is_some_and(|t| t.contains("随机权重")), "{seed}");
     let temperature = hint_after("temperature-slider").await;
-    assert!(temperature.as_str().is_some_and(|t| t.contains("T")), "{temperature}");
+    assert!(temperature.as_str().is_some_and(|t| t.contains("softmax 之前分数会除以 T")), "{temperature}");
     for id in ["d-model", "heads", "scaling-toggle", "mask-select", "kind-select", "pe-toggle", "token-input"] {
         assert!(hint_after(id).await.is_string(), "{id} has no explanation");
     }

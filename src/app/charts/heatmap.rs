@@ -19,7 +19,8 @@ pub struct SpotlightScope;
 /// The largest cell of a presented heatmap of `rows` rows, so that its grid, caption and
 /// column labels fill at most `share` of the screen below the figures' top: 64 px where there
 /// is room, never below 12. The figures stand beside the text on a projector, their top about
-/// `FIGURES_TOP` px down (header, step buttons, token strip, head picker).
+/// `FIGURES_TOP` px down (header, step buttons, token strip, head picker: the stylesheet's
+/// presentation layout). Read on every draw, and a window resize redraws.
 fn projector_cell(rows: usize, share: f64) -> f64 {
     const FIGURES_TOP: f64 = 260.0;
     // Caption above the grid, column labels below it (rotated words), a margin.

@@ -2,6 +2,7 @@
 //! own input and shows its error beside itself; only valid values reach the settings.
 
 mod model;
+mod scaling_badge;
 mod sentence;
 mod switches;
 mod toggle;
@@ -12,6 +13,7 @@ use super::page::use_page;
 use crate::core::scenario::Source;
 use crate::i18n::Msg;
 use leptos::prelude::*;
+pub use scaling_badge::ScalingBadge;
 use sentence::SentenceBox;
 pub use sentence::Which;
 pub use token_options::TokenOptions;
@@ -20,7 +22,10 @@ pub use weights::ModelStatus;
 /// A control's one-line explanation, shown while the control just before it is hovered or
 /// has the focus (see `.control-hint` in the stylesheet).
 #[component]
-fn Hint(msg: Msg) -> impl IntoView {
+fn Hint(
+    /// The explanation.
+    msg: Msg,
+) -> impl IntoView {
     let page = use_page();
     view! { <p class="control-hint">{page.text(msg)}</p> }
 }

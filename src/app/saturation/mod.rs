@@ -5,14 +5,13 @@
 mod readouts;
 
 use super::charts::{BarChart, Bars, CurveChart, Heatmap};
+use super::controls::ScalingBadge;
 use super::specs::weights;
-use super::stages::ScalingBadge;
 use super::{formulas, page::use_page};
 use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
 use crate::i18n::Msg;
-use crate::number::parse_decimal;
 use crate::settings::Settings;
 use leptos::prelude::*;
 use readouts::Readouts;
@@ -64,12 +63,14 @@ pub fn SaturationLab() -> impl IntoView {
         lines
     });
 
-    // The slider moves along log₂ d_k: every power of two is one step, 1–64 half the track.
-    let set_exponent = move |ev| {
-        if let Some(e) = parse_decimal(&event_target_value(&ev)) {
-            page.apply(|s| s.set_lab_dk(e.exp2()));
+    // The slider moves along the steps of d_k (powers of two): 1–64 is half the track.
+    let set_step = move |ev| {
+        let step = event_target_value(&ev).parse::<usize>().ok().and_then(|i| DK_STEPS.get(i).copied());
+        if let Some(d) = step {
+            page.apply(|s| s.set_lab_dk(d as f64));
         }
     };
+    let step_of = move || DK_STEPS.iter().position(|d| *d == d_k.get()).unwrap_or_default();
 
     view! {
         <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
@@ -84,9 +85,9 @@ pub fn SaturationLab() -> impl IntoView {
                 <ScalingBadge />
                 <div class="lab__slider">
                     <input id="lab-dk" type="range" min="0" max=DK_STEPS.len() - 1 step="1" data-testid="lab-dk"
-                        prop:value=move || d_k.get().trailing_zeros().to_string()
+                        prop:value=move || step_of().to_string()
                         aria-valuetext=move || format!("d_k = {}", d_k.get())
-                        on:input=set_exponent />
+                        on:input=set_step />
                     <div class="lab__ticks" aria-hidden="true">
                         {DK_STEPS.map(|d| view! { <span>{if d >= 1024 { "1K".to_string() } else { d.to_string() }}</span> })}
                     </div>

@@ -24,6 +24,7 @@ use super::charts::SpotlightScope;
 use super::download::save_text;
 use super::page::{use_page, Shared};
 use super::stepper::stage_name;
+use crate::app::controls::ScalingBadge;
 use crate::core::bert::MINILM;
 use crate::core::scenario::Outcome;
 use crate::core::scenario::Source;
@@ -98,21 +99,6 @@ fn StagePanel(
                 <code::StageCode stage=stage />
             </div>
         </section>
-    }
-}
-
-/// Whether scores are divided by √d_k, on every screen scaling changes, as a switch: the
-/// lesson and the saturation lab share this one state (so does the S key).
-#[component]
-pub(crate) fn ScalingBadge() -> impl IntoView {
-    let page = use_page();
-    let scaled = page.pick(|s| s.scaled);
-    view! {
-        <button type="button" class="scaling-badge" data-testid="scaling-badge" class:scaling-badge--off=move || !scaled.get()
-            aria-pressed=move || scaled.get().to_string() title=page.text(ClassMsg::ScalingBadgeHint)
-            on:click=move |_| page.settings.update(|s| s.scaled = !s.scaled)>
-            {move || page.t(if scaled.get() { ClassMsg::ScalingOnBadge } else { ClassMsg::ScalingOffBadge })}
-        </button>
     }
 }
 

@@ -91,13 +91,14 @@ impl Layout {
         let guess_font = largest_font;
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
         let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font + PAD;
-        let min_w = if cols <= ALL_LABELS { LABELLED_CELL } else { MIN_CELL };
-        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(min_w, max_cell.max(min_w)).floor();
-        let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
-        let cell_h = if rows <= ALL_LABELS { cell_h.max(LABELLED_CELL) } else { cell_h };
         let upright_cols = max_label_em(col_labels) <= 1.25;
         // An upright column label is as wide as its text, a rotated one as tall as a line.
         let col_label_w = if upright_cols { max_label_em(col_labels) + 0.2 } else { 1.15 };
+        // Room for every column label at the smallest font, when every one is drawn.
+        let min_w = if cols <= ALL_LABELS { LABELLED_CELL.max((MIN_FONT * col_label_w).ceil()) } else { MIN_CELL };
+        let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(min_w, max_cell.max(min_w)).floor();
+        let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
+        let cell_h = if rows <= ALL_LABELS { cell_h.max(LABELLED_CELL) } else { cell_h };
         let mut font_px = (cell_h * 0.6).clamp(10.0_f64.min(largest_font), largest_font).round();
         if rows <= ALL_LABELS {
             font_px = font_px.min(cell_h / 1.15);
@@ -204,6 +205,11 @@ mod tests {
                 assert_eq!((l.row_label_every, l.col_label_every), (1, 1), "{n} tokens at {width} px");
                 assert!(l.font_px >= MIN_FONT && l.cell_h >= l.font_px * 1.15, "{n} at {width}: {l:?}");
             }
+        }
+        let numbers: Vec<String> = (1..=16).map(|i| i.to_string()).collect();
+        for width in [300.0, 390.0] {
+            let l = Layout::fit(width, 16, 16, &numbers, &numbers);
+            assert_eq!((l.row_label_every, l.col_label_every), (1, 1), "numbered labels at {width} px: {l:?}");
         }
         let zh: Vec<String> = "小猫没有过马路因为它太累了它想睡觉小猫没有过马路".chars().map(String::from).collect();
         let l = Layout::fit(360.0, zh.len(), zh.len(), &zh, &zh);
