@@ -15,6 +15,7 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 trunk_version=0.22.1
 binaryen_version=132
+axe_version=4.14.1
 wbg_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 if ! grep -q "wasm_bindgen = \"$wbg_version\"" Trunk.toml; then
   echo "Trunk.toml's wasm_bindgen does not match Cargo.lock's wasm-bindgen $wbg_version: fix Trunk.toml" >&2
@@ -57,6 +58,12 @@ if [ "$("$root_dir/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null)" !=
   say "installing wasm-opt (npm binaryen@$binaryen_version) into .tools/"
   mkdir -p .tools
   npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$binaryen_version"
+fi
+
+# The accessibility audit the end-to-end tests run in the page (never shipped in dist/).
+if [ "$(node -p "require('./.tools/node_modules/axe-core/package.json').version" 2>/dev/null)" != "$axe_version" ]; then
+  say "installing axe-core $axe_version (npm) into .tools/"
+  npm install --prefix .tools --no-audit --no-fund --silent "axe-core@$axe_version"
 fi
 
 if [ "$(command -v wasm-opt)" != "$root_dir/.tools/node_modules/.bin/wasm-opt" ]; then

@@ -5,7 +5,7 @@ use super::page::use_page;
 use super::stages::{
     InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
 };
-use crate::i18n::{fill, t, Lang, Msg};
+use crate::i18n::{fill, t, ClassMsg, Lang, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -93,7 +93,7 @@ pub fn Stepper() -> impl IntoView {
                         </li>
                     })}
                 </ol>
-                <div class="stepper__progress" role="progressbar" aria-valuemin="1" aria-valuemax=total.to_string()
+                <div class="stepper__progress" role="progressbar" aria-label=page.text(ClassMsg::LessonProgress) aria-valuemin="1" aria-valuemax=total.to_string()
                     aria-valuenow=move || (stage.get().index() + 1).to_string()>
                     <div class="stepper__bar" style:width=move || format!("{}%", (stage.get().index() + 1) * 100 / total)></div>
                 </div>

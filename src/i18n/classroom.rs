@@ -5,6 +5,9 @@ super::catalogue! {
     /// A message of the classroom features.
     pub enum ClassMsg {
         Present => ("Present", "演示模式"),
+        LessonProgress => ("Progress through the lesson", "课程进度"),
+        /// The name of a formula's box, which scrolls sideways on a narrow screen.
+        Formula => ("Formula", "公式"),
         ScalingOnBadge => ("Scaling ÷√d_k: ON", "缩放 ÷√d_k：开"),
         ScalingOffBadge => ("Scaling ÷√d_k: OFF", "缩放 ÷√d_k：关"),
         ScalingBadgeHint => (

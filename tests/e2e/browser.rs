@@ -268,6 +268,12 @@ impl Browser {
         body.send_keys(key).await.expect("send key");
     }
 
+    /// Press Tab where the focus is, as a keyboard user moves through the page.
+    pub async fn tab(&self) {
+        let focused = self.client.active_element().await.expect("an active element");
+        focused.send_keys("\u{E004}").await.expect("send Tab");
+    }
+
     /// Move the mouse to the centre of the canvas inside `id` (a real pointer move).
     pub async fn hover_canvas(&self, id: &str) {
         let canvas = self.wait_for(&format!("[data-testid='{id}'] canvas")).await;

@@ -5,12 +5,14 @@
 //! test command (scripts/test.sh) builds `dist/` and runs them with `--ignored`.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod a11y;
 mod browser;
 mod budget;
 mod classroom;
 mod lesson;
 mod lessons;
 mod model;
+mod places;
 mod publishing;
 mod robustness;
 mod server;

@@ -3,8 +3,8 @@
 //! publication must reach a tab that is already open.
 
 use crate::browser::Browser;
+use crate::places::{every_place, DRAWN};
 use crate::server::{copy_build, published_dir, Scratch, Site};
-use attention_lab::settings::{Stage, View};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -25,21 +25,13 @@ fn unpacked_archive(dir: &Path) -> PathBuf {
     folder
 }
 
-/// Every stage of the lesson and every other view, as query strings.
-fn every_place() -> Vec<String> {
-    let stages = Stage::ALL.iter().map(|s| format!("view=lesson&stage={}", s.slug()));
-    let views = View::ALL.iter().filter(|v| **v != View::Lesson).map(|v| format!("view={}", v.slug()));
-    stages.chain(views).collect()
-}
-
 /// Open every place in both languages; the console errors seen, each with where it appeared.
 async fn walk(b: &Browser, site: &Site, when: &str) -> Vec<String> {
     let mut errors = Vec::new();
     for lang in ["en", "zh"] {
         for place in every_place() {
             b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
-            // What each place draws: a canvas, an SVG graph, or the case study's table.
-            b.wait_for("canvas[data-drawn='true'], svg, [data-testid='coref-cell']").await;
+            b.wait_for(DRAWN).await;
             // Let late work (the service worker, lazy drawings) finish before reading the log.
             tokio::time::sleep(Duration::from_millis(300)).await;
             errors.extend(b.console_errors().await.into_iter().map(|e| format!("{when} {lang} {place}: {e}")));

@@ -77,7 +77,7 @@ fn StagePanel(
                 </div>
                 <WeightsNote />
                 {(stage.index() >= Stage::Scaling.index()).then(|| view! { <ScalingBadge /> })}
-                <div class="stage__formula" inner_html=formula></div>
+                <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=formula></div>
                 <p class="stage__explain">{move || page.t(explain)}</p>
             </div>
             <div class="stage__figures">

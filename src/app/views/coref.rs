@@ -139,8 +139,15 @@ fn StudyInputs() -> impl IntoView {
         }
     };
     let word = move |i: usize| {
+        let label = move || {
+            if i == 0 {
+                page.t(ModelMsg::CorefQuery).to_string()
+            } else {
+                format!("{} {i}", page.t(ModelMsg::CorefTargets))
+            }
+        };
         view! {
-            <input type="text" class="field__text coref__word" size="8" data-testid=format!("coref-word-{}", i + 1)
+            <input type="text" class="field__text coref__word" size="8" data-testid=format!("coref-word-{}", i + 1) aria-label=label
                 prop:value=move || page.settings.with(|s| s.study.words[i].clone())
                 on:change=move |ev| { page.apply(|s| s.study.set_word(i, &event_target_value(&ev))); } />
         }
@@ -191,7 +198,7 @@ fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
         move || words.with(|w| findings(&study, w, page.lang.get()))
     };
     view! {
-        <div class="coref__scroll">
+        <div class="coref__scroll" tabindex="0" role="region" aria-label=caption>
             <table class="coref__table">
                 <caption>{caption}</caption>
                 <thead><tr><th scope="col">{page.text(ModelMsg::Layer)}</th>

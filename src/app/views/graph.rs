@@ -99,7 +99,7 @@ pub fn GraphView() -> impl IntoView {
             <HeadPicker />
             <p class="stage__note">{page.text(ViewMsg::GraphEdges)}</p>
             <div class="stage__grid">
-                <svg class="graph" viewBox=format!("0 0 {SIZE} {SIZE}") role="img" data-testid="graph-svg"
+                <svg class="graph" viewBox=format!("0 0 {SIZE} {SIZE}") role="group" data-testid="graph-svg"
                     aria-label=page.text(ViewMsg::GraphPicture)>
                     {move || data.with(|d| {
                         let Some(Graph { tokens, kv_tokens, weights: a, cross, .. }) = d else { return ().into_any() };

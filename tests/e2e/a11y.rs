@@ -1,0 +1,112 @@
+//! Accessibility as an automated audit sees it: axe-core (from npm, installed into `.tools/` by
+//! scripts/setup.sh, never shipped) run inside the page on every stage and view, in both
+//! languages and in the themes a classroom uses; and the keyboard's focus always visible.
+
+use crate::browser::Browser;
+use crate::places::{every_place, DRAWN};
+use crate::server::Site;
+use serde_json::Value;
+
+/// axe-core's browser build.
+fn axe_source() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/.tools/node_modules/axe-core/axe.min.js");
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e} (scripts/setup.sh installs axe-core)"))
+}
+
+/// The serious and critical violations axe finds on the page as it is, one line each:
+/// "rule (impact): how many elements — the first one's selector".
+async fn audit(b: &Browser, axe: &str) -> Vec<String> {
+    b.js(axe, vec![]).await;
+    let found: Value = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations
+               .filter(v => v.impact === 'serious' || v.impact === 'critical')
+               .map(v => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0].target.join(' ')} — ${v.help}`)));",
+            vec![],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("axe did not run: {e}"));
+    found.as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+#[tokio::test]
+#[ignore = "needs dist/, axe-core in .tools and Chromium: run scripts/test.sh"]
+async fn every_stage_and_view_passes_the_audit_in_both_languages() {
+    let site = Site::start("").await;
+    let axe = axe_source();
+    let b = Browser::open(1280, 900).await;
+    let mut found = Vec::new();
+    for lang in ["en", "zh"] {
+        for place in every_place() {
+            b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
+            b.wait_for(DRAWN).await;
+            found.extend(audit(&b, &axe).await.into_iter().map(|v| format!("{lang} {place}: {v}")));
+        }
+    }
+    b.close().await;
+    assert!(found.is_empty(), "accessibility violations:\n{}", found.join("\n"));
+}
+
+/// The classroom's screens: the dark and the projector theme, presentation mode, a phone.
+#[tokio::test]
+#[ignore = "needs dist/, axe-core in .tools and Chromium: run scripts/test.sh"]
+async fn the_themes_presentation_mode_and_a_phone_pass_the_audit() {
+    let site = Site::start("").await;
+    let axe = axe_source();
+    let mut found = Vec::new();
+    for (screen, query) in [
+        ("dark", "theme=dark&stage=softmax"),
+        ("contrast", "theme=contrast&stage=scaling"),
+        ("present", "present=1&stage=scores"),
+        ("present lab", "present=1&view=lab"),
+    ] {
+        let b = Browser::open(1280, 900).await;
+        for lang in ["en", "zh"] {
+            b.open_page(&site.url(&format!("?lang={lang}&{query}"))).await;
+            b.wait_for(DRAWN).await;
+            found.extend(audit(&b, &axe).await.into_iter().map(|v| format!("{screen} {lang}: {v}")));
+        }
+        b.close().await;
+    }
+    let phone = Browser::open_screen(360, 780, 3.0, true).await;
+    for lang in ["en", "zh"] {
+        phone.open_page(&site.url(&format!("?lang={lang}&stage=softmax"))).await;
+        phone.wait_for(DRAWN).await;
+        found.extend(audit(&phone, &axe).await.into_iter().map(|v| format!("phone {lang}: {v}")));
+    }
+    phone.close().await;
+    assert!(found.is_empty(), "accessibility violations:\n{}", found.join("\n"));
+}
+
+/// Tabbing through the page, every control that takes the focus shows it: an outline or a
+/// ring of at least 2 px, in every theme.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_keyboard_focus_is_visible_in_every_theme() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    for theme in ["light", "dark", "contrast"] {
+        b.open_page(&site.url(&format!("?lang=en&stage=softmax&theme={theme}"))).await;
+        b.wait_for(DRAWN).await;
+        let mut unseen = Vec::new();
+        for _ in 0..40 {
+            b.tab().await;
+            let shown = b
+                .js(
+                    "const el = document.activeElement; if (!el || el === document.body) return null;
+                     const s = getComputedStyle(el);
+                     const ring = parseFloat(s.outlineWidth) >= 2 && s.outlineStyle !== 'none' || s.boxShadow !== 'none';
+                     return [el.dataset.testid || el.id || el.tagName, ring];",
+                    vec![],
+                )
+                .await;
+            if let Some([name, Value::Bool(false)]) = shown.as_array().map(Vec::as_slice) {
+                unseen.push(name.to_string());
+            }
+        }
+        assert!(unseen.is_empty(), "{theme}: focus not visible on {unseen:?}");
+    }
+    b.close().await;
+}
