@@ -110,3 +110,21 @@ async fn the_keyboard_focus_is_visible_in_every_theme() {
     }
     b.close().await;
 }
+
+/// A screen reader reads a heatmap through its table of values: shown on demand, the table
+/// describes the picture (`aria-describedby`), one row per token.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_heatmap_is_described_by_its_table_of_values() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&stage=softmax")).await;
+    b.wait_for("[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;
+    let described = "const c = document.querySelector(`[data-testid='heatmap-weights'] canvas`);
+        const id = c.getAttribute('aria-describedby'); const t = id && document.getElementById(id);
+        return t ? t.querySelectorAll('tbody tr').length : null;";
+    assert_eq!(b.js(described, vec![]).await, Value::Null, "no description before the table is shown");
+    b.click("heatmap-weights-table-toggle").await;
+    assert_eq!(b.js(described, vec![]).await, serde_json::json!(11), "the table describes the map, a row per token");
+    b.close().await;
+}

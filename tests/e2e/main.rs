@@ -15,5 +15,6 @@ mod model;
 mod places;
 mod publishing;
 mod robustness;
+mod screens;
 mod server;
 mod views;

@@ -7,7 +7,8 @@ use crate::app::download::{save_png, save_text};
 use crate::app::hooks::{count_draw, timed, use_resize_tick, Work};
 use crate::app::page::use_page;
 use crate::app::specs::{caption, num};
-use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout};
+use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout, PROJECTOR_FONT};
+use crate::chart::label::max_label_em;
 use crate::export::to_csv;
 use crate::i18n::{ClassMsg, Msg};
 use leptos::{html, prelude::*};
@@ -16,17 +17,17 @@ use leptos::{html, prelude::*};
 #[derive(Debug, Clone, Copy)]
 pub struct SpotlightScope;
 
-/// The largest cell of a presented heatmap of `rows` rows, so that its grid, caption and
-/// column labels fill at most `share` of the screen below the figures' top: 64 px where there
-/// is room, never below 12. The figures stand beside the text on a projector, their top about
-/// `FIGURES_TOP` px down (header, step buttons, token strip, head picker: the stylesheet's
-/// presentation layout). Read on every draw, and a window resize redraws.
-fn projector_cell(rows: usize, share: f64) -> f64 {
-    const FIGURES_TOP: f64 = 260.0;
-    // Caption above the grid, column labels below it (rotated words), a margin.
-    const AROUND_GRID: f64 = 45.0 + 100.0 + 16.0;
+/// The largest cell of a presented heatmap of `spec` whose figure starts `top` CSS px below
+/// the top of the page, so that its caption, grid and column labels fill at most `share` of the
+/// screen below that point: 64 px where there is room, never below 12. Read on every draw (the
+/// maps above are drawn first), and a window resize redraws.
+fn projector_cell(spec: &HeatmapSpec, top: f64, share: f64) -> f64 {
+    // The caption above the grid and a margin; below it, the column labels at the largest font.
+    const CAPTION: f64 = 45.0 + 16.0;
+    let em = max_label_em(&spec.col_labels);
+    let labels = if em <= 1.25 { 1.4 } else { em } * PROJECTOR_FONT;
     let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(1080.0);
-    (((height - FIGURES_TOP) * share - AROUND_GRID) / rows.max(1) as f64).clamp(12.0, 64.0)
+    (((height - top) * share - CAPTION - labels) / spec.values.nrows().max(1) as f64).clamp(12.0, 64.0)
 }
 
 /// A matrix drawn as a heatmap, with its caption above and a details line below.
@@ -51,8 +52,8 @@ pub fn Heatmap(
     /// Called with (row, col) when a cell is clicked or tapped.
     #[prop(optional, into)]
     on_pick: Option<Callback<(usize, usize)>>,
-    /// In presentation mode, the share of the screen's height below the figures' top this map
-    /// may fill (1 when nothing must fit below it; ½ for each of two rows of maps).
+    /// In presentation mode, the share of the screen below its top this map may fill: 1 when
+    /// nothing must fit below it, ½ in the first of two rows of maps.
     #[prop(optional)]
     screen_share: Option<f64>,
 ) -> impl IntoView {
@@ -66,6 +67,8 @@ pub fn Heatmap(
     let in_stage = use_context::<SpotlightScope>().is_some();
     let spot = Memo::new(move |_| if in_stage { page.settings.with(|s| s.spot) } else { None });
     let present = page.pick(|s| s.present);
+    // The table of values describes the picture for a screen reader, once it is shown.
+    let table_id = StoredValue::new(next_table_id());
     let title = Signal::derive(move || {
         spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_default())
     });
@@ -79,14 +82,26 @@ pub fn Heatmap(
             let spot = spot.get();
             // The column too, when the columns are the same tokens as the rows.
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
-            let max_cell =
-                if present.get() { projector_cell(spec.values.nrows(), screen_share.unwrap_or(1.0)) } else { 40.0 };
+            let max_cell = if present.get() {
+                let top = figure.get_bounding_client_rect().top() + window().scroll_y().unwrap_or(0.0);
+                projector_cell(spec, top, screen_share.unwrap_or(1.0))
+            } else {
+                40.0
+            };
             let opts = DrawOptions { ink: page.ink.get(), max_cell, highlight };
             match timed(Work::Draw, || draw(&canvas, spec, width, opts)) {
                 Ok(l) => {
                     count_draw();
                     layout.set_value(Some(l));
                     let _ = canvas.set_attribute("data-drawn", "true");
+                    // The cell's width in CSS px, for outside checks of readability.
+                    let _ = canvas.set_attribute("data-cell", &l.cell_w.to_string());
+                    // A map wider than its box scrolls sideways: the keyboard can reach it then.
+                    let _ = if l.width > width + 1.0 {
+                        figure.set_attribute("tabindex", "0")
+                    } else {
+                        figure.remove_attribute("tabindex")
+                    };
                 }
                 Err(e) => leptos::logging::error!("heatmap {testid}: {e}"),
             }
@@ -137,6 +152,7 @@ pub fn Heatmap(
                     <button type="button" class="button button--small" data-testid="export-png" on:click=save_image>{page.text(ClassMsg::ExportPng)}</button>
                     <button type="button" class="button button--small" data-testid="export-csv" on:click=save_csv>{page.text(ClassMsg::ExportCsv)}</button>
                     <button type="button" class="button button--small" data-testid=format!("{testid}-table-toggle") aria-pressed=move || table.get().to_string()
+                        aria-controls=move || table.get().then(|| table_id.get_value())
                         on:click=move |_| set_table.update(|t| *t = !*t)>
                         {move || page.t(if table.get() { ClassMsg::HideNumbers } else { ClassMsg::ShowNumbers })}
                     </button>
@@ -147,6 +163,7 @@ pub fn Heatmap(
                 node_ref=canvas
                 role="img"
                 aria-label=title
+                aria-describedby=move || table.get().then(|| table_id.get_value())
                 on:mousemove=move |e| set_hovered.set(cell_at(&e))
                 on:mouseleave=move |_| set_hovered.set(None)
                 on:click=move |e| {
@@ -161,14 +178,25 @@ pub fn Heatmap(
                 {text}
             </p>
             <Show when=move || table.get()>
-                {move || spec.with(|s| s.as_ref().map(|s| values_table(s, title.get())))}
+                {move || spec.with(|s| s.as_ref().map(|s| values_table(s, title.get(), table_id.get_value())))}
             </Show>
         </figure>
     }
 }
 
+/// A page-wide unique id for a heatmap's table of values.
+fn next_table_id() -> String {
+    thread_local! {
+        static NEXT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+    NEXT.with(|n| {
+        n.set(n.get() + 1);
+        format!("values-{}", n.get())
+    })
+}
+
 /// The matrix as a table with row and column headers: what a screen reader can read.
-fn values_table(s: &HeatmapSpec, caption: String) -> impl IntoView {
+fn values_table(s: &HeatmapSpec, caption: String, id: String) -> impl IntoView {
     let header = s.col_labels.iter().map(|c| view! { <th scope="col">{c.clone()}</th> }).collect_view();
     let rows = s
         .values
@@ -188,7 +216,7 @@ fn values_table(s: &HeatmapSpec, caption: String) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="values">
+        <div class="values" id=id>
             <table class="values__table">
                 <caption>{caption}</caption>
                 <thead><tr><td></td>{header}</tr></thead>

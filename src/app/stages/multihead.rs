@@ -26,10 +26,12 @@ pub fn MultiHeadStage() -> impl IntoView {
     view! {
         <StagePanel stage=Stage::MultiHead formula=formulas::MULTIHEAD explain=Msg::ExplainMultiHead notice=Msg::NoticeMultiHead>
             <div class="stage__heads">
+                // Two maps a row on a projector: each row takes its share of the screen left.
                 {move || (0..count.get()).map(|h| {
+                    let rows_left = count.get().div_ceil(2) - h / 2;
                     let spec = Memo::new(move |_| heads.with(|all| all.as_ref().and_then(|all| all.get(h).cloned())));
                     let name = Signal::derive(move || format!("{} {}", page.t(Msg::Head), h + 1));
-                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) screen_share=0.5 /> }
+                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) screen_share=1.0 / rows_left as f64 /> }
                 }).collect_view()}
             </div>
             <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" />

@@ -12,8 +12,10 @@ const MIN_ROW: f64 = 18.0;
 /// `LABELLED_CELL` px and the font shrinks to fit them, down to `MIN_FONT`. A wider grid than
 /// the space scrolls sideways in its box rather than dropping a token's name.
 const ALL_LABELS: usize = 32;
-const LABELLED_CELL: f64 = 10.0;
+const LABELLED_CELL: f64 = 12.0;
 const MIN_FONT: f64 = 8.0;
+/// The largest label font, CSS px, when cells may be larger than on a desk (a projector).
+pub const PROJECTOR_FONT: f64 = 22.0;
 /// Colour bar width and the room for its tick labels.
 const LEGEND_BAR: f64 = 12.0;
 const LEGEND_GAP: f64 = 14.0;
@@ -61,7 +63,7 @@ impl Layout {
         row_labels: &[String],
         col_labels: &[String],
     ) -> Self {
-        let largest_font = if max_cell > MAX_CELL { 22.0 } else { 14.0 };
+        let largest_font = if max_cell > MAX_CELL { PROJECTOR_FONT } else { 14.0 };
         let first = Self::fit_font(avail_width, max_cell, rows, cols, row_labels, col_labels, largest_font);
         if first.font_px >= largest_font {
             return first;
@@ -97,7 +99,8 @@ impl Layout {
         // Room for every column label at the smallest font, when every one is drawn.
         let min_w = if cols <= ALL_LABELS { LABELLED_CELL.max((MIN_FONT * col_label_w).ceil()) } else { MIN_CELL };
         let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(min_w, max_cell.max(min_w)).floor();
-        let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW) } else { cell_w };
+        // A row is tall enough for its label, unless a projector's layout asks for less.
+        let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW.min(max_cell)) } else { cell_w };
         let cell_h = if rows <= ALL_LABELS { cell_h.max(LABELLED_CELL) } else { cell_h };
         let mut font_px = (cell_h * 0.6).clamp(10.0_f64.min(largest_font), largest_font).round();
         if rows <= ALL_LABELS {

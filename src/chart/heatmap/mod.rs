@@ -7,7 +7,7 @@
 
 mod layout;
 
-pub use layout::Layout;
+pub use layout::{Layout, PROJECTOR_FONT};
 
 use super::colormap::{Maps, Scale, BLOCKED};
 use super::ink::Ink;
