@@ -18,16 +18,17 @@ use leptos::{html, prelude::*};
 pub struct SpotlightScope;
 
 /// The largest cell of a presented heatmap of `spec` whose figure starts `top` CSS px below
-/// the top of the page, so that its caption, grid and column labels fill at most `share` of the
-/// screen below that point: 64 px where there is room, never below 12. Read on every draw (the
+/// the top of the page with a caption `caption` px high, so that the caption, grid and column
+/// labels fill at most `share` of the screen below that point: 64 px where there is room, never below 12. Read on every draw (the
 /// maps above are drawn first), and a window resize redraws.
-fn projector_cell(spec: &HeatmapSpec, top: f64, share: f64) -> f64 {
-    // The caption above the grid and a margin; below it, the column labels at the largest font.
-    const CAPTION: f64 = 45.0 + 16.0;
+fn projector_cell(spec: &HeatmapSpec, top: f64, caption: f64, share: f64) -> f64 {
+    // Around the grid: the column labels at the largest font below it, the layout's padding
+    // and room for the colour bar's top label above it, and a margin.
+    const MARGIN: f64 = 44.0;
     let em = max_label_em(&spec.col_labels);
     let labels = if em <= 1.25 { 1.4 } else { em } * PROJECTOR_FONT;
     let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(1080.0);
-    (((height - top) * share - CAPTION - labels) / spec.values.nrows().max(1) as f64).clamp(12.0, 64.0)
+    (((height - top) * share - caption - labels - MARGIN) / spec.values.nrows().max(1) as f64).clamp(12.0, 64.0)
 }
 
 /// A matrix drawn as a heatmap, with its caption above and a details line below.
@@ -84,7 +85,8 @@ pub fn Heatmap(
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
             let max_cell = if present.get() {
                 let top = figure.get_bounding_client_rect().top() + window().scroll_y().unwrap_or(0.0);
-                projector_cell(spec, top, screen_share.unwrap_or(1.0))
+                let caption = figure.first_element_child().map_or(45.0, |c| c.get_bounding_client_rect().height());
+                projector_cell(spec, top, caption, screen_share.unwrap_or(1.0))
             } else {
                 40.0
             };
