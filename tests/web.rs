@@ -103,11 +103,29 @@ async fn app_mounts_at_the_input_stage_with_the_default_sentence() {
         .collect();
     assert!(captions.iter().all(|c| c.ends_with(": 11 × 64")), "{captions:?}");
     assert!(host.query_selector("[data-testid='compute-error']").unwrap().is_none());
-    // The lab's readouts are numbers.
-    let max_weight =
-        host.query_selector("[data-testid='readout-max-weight']").unwrap().unwrap().text_content().unwrap();
+    // The saturation lab is a view of its own, not below the lesson's stages.
+    assert!(host.query_selector("[data-testid='saturation-lab']").unwrap().is_none());
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_saturation_lab_opens_at_the_lessons_d_k_with_numeric_readouts() {
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?lang=en&view=lab"))
+        .unwrap();
+    let host = host();
+    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    leptos::task::tick().await;
+    let text =
+        |id: &str| host.query_selector(&format!("[data-testid='{id}']")).unwrap().expect(id).text_content().unwrap();
+    // d_model 64 over 4 heads: the lab opens at d_k = 16.
+    assert_eq!(text("dk-value"), "16");
+    let max_weight = text("readout-max-weight");
     assert!(max_weight.parse::<f32>().is_ok_and(|v| (0.0..=1.0).contains(&v)), "{max_weight:?}");
     host.remove();
+    reset_url();
 }
 
 #[wasm_bindgen_test]
