@@ -32,6 +32,7 @@ pub mod scenario;
 pub mod softmax;
 pub mod tokenize;
 pub mod trace;
+pub mod train;
 pub mod variance;
 pub mod variants;
 pub mod weights;

@@ -1,0 +1,212 @@
+//! The model's parameters and its forward pass over one sequence, keeping what the backward
+//! pass needs (every layer's input, Q, K, V and attention weights).
+
+use crate::rng::SplitMix64;
+use ndarray::{s, Array2, Axis};
+
+/// The sizes and switches of a model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Config {
+    /// Vocabulary size `v` (the tokens are 0..v).
+    pub vocab: usize,
+    /// The longest sequence `n` (one learned position embedding per place).
+    pub context: usize,
+    /// Width `d` of the residual stream.
+    pub d_model: usize,
+    /// Heads `h` per layer; `d_model` must be a multiple of it.
+    pub heads: usize,
+    /// Attention layers, 1 or 2.
+    pub layers: usize,
+    /// Divide the scores by √d_k.
+    pub scaled: bool,
+}
+
+impl Config {
+    /// d_k = d_model / heads.
+    pub fn d_k(&self) -> usize {
+        self.d_model / self.heads.max(1)
+    }
+}
+
+/// One attention layer's projections, each (d, d); the heads are column blocks of d_k.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerParams {
+    pub wq: Array2<f64>,
+    pub wk: Array2<f64>,
+    pub wv: Array2<f64>,
+    pub wo: Array2<f64>,
+}
+
+/// Every parameter of a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    /// Token embeddings (v, d).
+    pub embed: Array2<f64>,
+    /// Position embeddings (n, d).
+    pub pos: Array2<f64>,
+    pub layers: Vec<LayerParams>,
+    /// Unembedding (d, v).
+    pub unembed: Array2<f64>,
+}
+
+impl Params {
+    /// Small random weights fixed by `seed`: normal with standard deviation 1/√d for the
+    /// matrices a vector of width d is multiplied by, 0.5 for the embeddings.
+    pub fn init(cfg: &Config, seed: u64) -> Self {
+        let mut rng = SplitMix64::new(seed);
+        let d = cfg.d_model;
+        let mut normal = |rows: usize, cols: usize, sd: f64| {
+            Array2::from_shape_simple_fn((rows, cols), || sd * f64::from(rng.normal()))
+        };
+        let sd = 1.0 / (d as f64).sqrt();
+        let embed = normal(cfg.vocab, d, 0.5);
+        let pos = normal(cfg.context, d, 0.5);
+        let layers = (0..cfg.layers)
+            .map(|_| LayerParams {
+                wq: normal(d, d, sd),
+                wk: normal(d, d, sd),
+                wv: normal(d, d, sd),
+                wo: normal(d, d, sd),
+            })
+            .collect();
+        let unembed = normal(d, cfg.vocab, sd);
+        Self { embed, pos, layers, unembed }
+    }
+
+    /// Every tensor with its name, in a fixed order (the same as [`Params::tensors_mut`]).
+    pub fn tensors(&self) -> Vec<(String, &Array2<f64>)> {
+        let mut all = vec![("embed".to_string(), &self.embed), ("pos".to_string(), &self.pos)];
+        for (l, p) in self.layers.iter().enumerate() {
+            for (name, t) in [("wq", &p.wq), ("wk", &p.wk), ("wv", &p.wv), ("wo", &p.wo)] {
+                all.push((format!("layer{}.{name}", l + 1), t));
+            }
+        }
+        all.push(("unembed".to_string(), &self.unembed));
+        all
+    }
+
+    /// Every tensor, mutable, in the order of [`Params::tensors`].
+    pub fn tensors_mut(&mut self) -> Vec<&mut Array2<f64>> {
+        let mut all = vec![&mut self.embed, &mut self.pos];
+        for p in &mut self.layers {
+            all.extend([&mut p.wq, &mut p.wk, &mut p.wv, &mut p.wo]);
+        }
+        all.push(&mut self.unembed);
+        all
+    }
+
+    /// Zeros of the same shapes (the start of a gradient sum).
+    pub fn zeros_like(&self) -> Self {
+        let z = |a: &Array2<f64>| Array2::zeros(a.dim());
+        Self {
+            embed: z(&self.embed),
+            pos: z(&self.pos),
+            layers: self
+                .layers
+                .iter()
+                .map(|p| LayerParams { wq: z(&p.wq), wk: z(&p.wk), wv: z(&p.wv), wo: z(&p.wo) })
+                .collect(),
+            unembed: z(&self.unembed),
+        }
+    }
+}
+
+/// What one layer computed.
+#[derive(Debug, Clone)]
+pub struct LayerCache {
+    /// The layer's input (n, d).
+    pub x: Array2<f64>,
+    /// Q, K, V (n, d).
+    pub q: Array2<f64>,
+    pub k: Array2<f64>,
+    pub v: Array2<f64>,
+    /// Attention weights per head (n, n); zero above the diagonal (causal).
+    pub weights: Vec<Array2<f64>>,
+    /// The heads' outputs side by side (n, d).
+    pub concat: Array2<f64>,
+}
+
+/// A forward pass over one sequence.
+#[derive(Debug, Clone)]
+pub struct Forward {
+    pub layers: Vec<LayerCache>,
+    /// The last residual stream (n, d).
+    pub out: Array2<f64>,
+    /// Logits (n, v).
+    pub logits: Array2<f64>,
+}
+
+/// Row-wise softmax of `s` (n, n) under the causal mask: entries above the diagonal get 0.
+pub fn causal_softmax(s: &Array2<f64>) -> Array2<f64> {
+    let mut a = Array2::zeros(s.dim());
+    for (i, (row, mut out)) in s.outer_iter().zip(a.outer_iter_mut()).enumerate() {
+        let seen = row.slice(s![..=i]);
+        let max = seen.fold(f64::NEG_INFINITY, |m, &x| m.max(x));
+        let mut total = 0.0;
+        for (o, &x) in out.iter_mut().zip(seen.iter()) {
+            *o = (x - max).exp();
+            total += *o;
+        }
+        out.slice_mut(s![..=i]).mapv_inplace(|e| e / total);
+    }
+    a
+}
+
+/// Run the model on `tokens` (each below `cfg.vocab`, at most `cfg.context` of them).
+pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
+    let n = tokens.len();
+    let dk = cfg.d_k();
+    let c = if cfg.scaled { 1.0 / (dk as f64).sqrt() } else { 1.0 };
+    let mut x = Array2::zeros((n, cfg.d_model));
+    for (i, &t) in tokens.iter().enumerate() {
+        let mut row = x.row_mut(i);
+        row += &params.embed.row(t);
+        row += &params.pos.row(i);
+    }
+    let mut layers = Vec::with_capacity(params.layers.len());
+    for p in &params.layers {
+        let (q, k, v) = (x.dot(&p.wq), x.dot(&p.wk), x.dot(&p.wv));
+        let mut concat = Array2::zeros((n, cfg.d_model));
+        let mut weights = Vec::with_capacity(cfg.heads);
+        for h in 0..cfg.heads {
+            let cols = s![.., h * dk..(h + 1) * dk];
+            let scores = q.slice(cols).dot(&k.slice(cols).t()) * c;
+            let a = causal_softmax(&scores);
+            concat.slice_mut(cols).assign(&a.dot(&v.slice(cols)));
+            weights.push(a);
+        }
+        let next = &x + &concat.dot(&p.wo);
+        layers.push(LayerCache { x, q, k, v, weights, concat });
+        x = next;
+    }
+    let logits = x.dot(&params.unembed);
+    Forward { layers, out: x, logits }
+}
+
+/// The mean cross-entropy over the positions `targets` names, (position, token) pairs, and
+/// the gradient of that mean with respect to the logits (n, v): softmax − one-hot, over the
+/// count. `total` is how many targets the whole batch has (the mean is over the batch).
+pub fn cross_entropy(logits: &Array2<f64>, targets: &[(usize, usize)], total: usize) -> (f64, Array2<f64>) {
+    let mut grad = Array2::zeros(logits.dim());
+    let mut loss = 0.0;
+    let scale = 1.0 / total.max(1) as f64;
+    for &(i, t) in targets {
+        let row = logits.row(i);
+        let max = row.fold(f64::NEG_INFINITY, |m, &x| m.max(x));
+        let exps = row.mapv(|x| (x - max).exp());
+        let sum = exps.sum();
+        loss -= (exps[t] / sum).ln() * scale;
+        let mut g = grad.row_mut(i);
+        g.assign(&(exps / sum * scale));
+        g[t] -= scale;
+    }
+    (loss, grad)
+}
+
+/// The index of the largest logit of each row.
+pub fn predictions(logits: &Array2<f64>) -> Vec<usize> {
+    logits
+        .axis_iter(Axis(0))
+        .map(|row| row.iter().enumerate().fold((0, f64::NEG_INFINITY), |b, (i, &x)| if x > b.1 { (i, x) } else { b }).0)
+        .collect()
+}
