@@ -1,0 +1,86 @@
+//! The training core's loss and gradients against JAX: `tests/fixtures/train/jax_gradients.json`
+//! (written once by `tests/reference/train_jax.py`, an independent JAX model, with jax.grad)
+//! holds a small model's parameters, a batch, the loss and every gradient; the core must give
+//! the same to 1e-4 relative.
+#![cfg(not(target_arch = "wasm32"))]
+
+use attention_lab::core::train::backward::accumulate;
+use attention_lab::core::train::model::{cross_entropy, forward};
+use attention_lab::core::train::{Config, Params};
+use ndarray::Array2;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Deserialize)]
+struct Fixture {
+    config: FixtureConfig,
+    batch: Vec<Sequence>,
+    params: BTreeMap<String, Vec<Vec<f64>>>,
+    loss: f64,
+    grads: BTreeMap<String, Vec<Vec<f64>>>,
+}
+
+#[derive(Deserialize)]
+struct FixtureConfig {
+    vocab: usize,
+    context: usize,
+    d_model: usize,
+    heads: usize,
+    layers: usize,
+    scaled: bool,
+}
+
+#[derive(Deserialize)]
+struct Sequence {
+    tokens: Vec<usize>,
+    targets: Vec<(usize, usize)>,
+}
+
+fn matrix(rows: &[Vec<f64>]) -> Array2<f64> {
+    let cols = rows.first().map_or(0, Vec::len);
+    Array2::from_shape_fn((rows.len(), cols), |(r, c)| rows[r][c])
+}
+
+#[test]
+fn loss_and_every_gradient_match_jax() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/train/jax_gradients.json");
+    let text = std::fs::read_to_string(path).expect("the JAX fixture");
+    let f: Fixture = serde_json::from_str(&text).expect("a readable fixture");
+    let c = &f.config;
+    let cfg = Config {
+        vocab: c.vocab,
+        context: c.context,
+        d_model: c.d_model,
+        heads: c.heads,
+        layers: c.layers,
+        scaled: c.scaled,
+    };
+    // The fixture's parameters, into the core's own structure by name.
+    let mut params = Params::init(&cfg, 0);
+    let names: Vec<String> = params.tensors().into_iter().map(|(n, _)| n).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(sorted, f.params.keys().cloned().collect::<Vec<_>>(), "the same tensors, by name");
+    for (tensor, name) in params.tensors_mut().into_iter().zip(&names) {
+        *tensor = matrix(&f.params[name]);
+    }
+    let total: usize = f.batch.iter().map(|s| s.targets.len()).sum();
+    let mut grads = params.zeros_like();
+    let mut loss = 0.0;
+    for s in &f.batch {
+        let fwd = forward(&params, &cfg, &s.tokens);
+        let (l, dlogits) = cross_entropy(&fwd.logits, &s.targets, total);
+        loss += l;
+        accumulate(&params, &cfg, &s.tokens, &fwd, &dlogits, &mut grads);
+    }
+    assert!((loss - f.loss).abs() <= 1e-4 * f.loss.abs(), "loss {loss} against JAX's {}", f.loss);
+    for (name, g) in grads.tensors() {
+        let want = matrix(&f.grads[&name]);
+        assert_eq!(g.dim(), want.dim(), "{name}");
+        // Relative to the tensor's largest entry: entries near 0 are compared at that scale.
+        let scale = want.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1e-12);
+        for ((idx, &a), &b) in g.indexed_iter().zip(want.iter()) {
+            assert!((a - b).abs() <= 1e-4 * scale, "{name}{idx:?}: core {a:e}, JAX {b:e}");
+        }
+    }
+}
