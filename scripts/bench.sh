@@ -23,7 +23,14 @@ fi
 # The published build (its sizes are what students download) and, apart, the benchmark build:
 # the same site with the `bench` feature (the ?bench=1 mode), which never ships.
 trunk build --release
-trunk build --release --features bench --dist target/bench-dist
+# Trunk takes the crate's features from the page (index.html turns on `external-texts`) and
+# not from --features: the benchmark build comes from the page with `bench` added, put back
+# as it was however the build ends.
+cp index.html target/index.html.orig
+trap 'cp target/index.html.orig index.html' EXIT
+sed -i 's/data-cargo-features="external-texts"/data-cargo-features="external-texts,bench"/' index.html
+trunk build --release --dist target/bench-dist
+cp target/index.html.orig index.html
 mkdir -p target/bench-dist/peer
 cp "$ort_dir/ort.wasm.min.js" "$ort_dir/ort-wasm-simd-threaded.mjs" "$ort_dir/ort-wasm-simd-threaded.wasm" \
   benches/peer/peer.js benches/peer/*.onnx target/bench-dist/peer/
