@@ -13,9 +13,11 @@ fn axe_source() -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e} (scripts/setup.sh installs axe-core)"))
 }
 
-/// The serious and critical violations axe finds on the page as it is, one line each:
-/// "rule (impact): how many elements — the first one's selector".
-async fn audit(b: &Browser, axe: &str) -> Vec<String> {
+/// The serious and critical violations axe finds on the page at `url` once it has drawn, one
+/// line each: "rule (impact): how many elements × the first one's selector — the rule".
+async fn audit(b: &Browser, axe: &str, url: &str) -> Vec<String> {
+    b.open_page(url).await;
+    b.wait_for(DRAWN).await;
     b.js(axe, vec![]).await;
     let found: Value = b
         .client
@@ -40,9 +42,8 @@ async fn every_stage_and_view_passes_the_audit_in_both_languages() {
     let mut found = Vec::new();
     for lang in ["en", "zh"] {
         for place in every_place() {
-            b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
-            b.wait_for(DRAWN).await;
-            found.extend(audit(&b, &axe).await.into_iter().map(|v| format!("{lang} {place}: {v}")));
+            let url = site.url(&format!("?lang={lang}&{place}"));
+            found.extend(audit(&b, &axe, &url).await.into_iter().map(|v| format!("{lang} {place}: {v}")));
         }
     }
     b.close().await;
@@ -64,17 +65,15 @@ async fn the_themes_presentation_mode_and_a_phone_pass_the_audit() {
     ] {
         let b = Browser::open(1280, 900).await;
         for lang in ["en", "zh"] {
-            b.open_page(&site.url(&format!("?lang={lang}&{query}"))).await;
-            b.wait_for(DRAWN).await;
-            found.extend(audit(&b, &axe).await.into_iter().map(|v| format!("{screen} {lang}: {v}")));
+            let url = site.url(&format!("?lang={lang}&{query}"));
+            found.extend(audit(&b, &axe, &url).await.into_iter().map(|v| format!("{screen} {lang}: {v}")));
         }
         b.close().await;
     }
     let phone = Browser::open_screen(360, 780, 3.0, true).await;
     for lang in ["en", "zh"] {
-        phone.open_page(&site.url(&format!("?lang={lang}&stage=softmax"))).await;
-        phone.wait_for(DRAWN).await;
-        found.extend(audit(&phone, &axe).await.into_iter().map(|v| format!("phone {lang}: {v}")));
+        let url = site.url(&format!("?lang={lang}&stage=softmax"));
+        found.extend(audit(&phone, &axe, &url).await.into_iter().map(|v| format!("phone {lang}: {v}")));
     }
     phone.close().await;
     assert!(found.is_empty(), "accessibility violations:\n{}", found.join("\n"));
