@@ -14,7 +14,7 @@ mod peer;
 
 use super::hooks::{COMPUTE_MS, DRAWS, DRAW_MS, LAST_DRAW};
 use super::page::Page;
-use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout};
+use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout, Sizing};
 use crate::core::attention::run as attention;
 use crate::core::embed::EmbeddingTable;
 use crate::core::order::ascending;
@@ -253,7 +253,7 @@ pub async fn run(page: Page, quick: bool) {
     // The same heatmap the fast way and the naive way.
     if let Ok(canvas) = document.create_element("canvas").map(|c| c.unchecked_into::<web_sys::HtmlCanvasElement>()) {
         let _ = body.append_child(&canvas);
-        let opts = DrawOptions { ink: page.ink.get_untracked(), max_cell: 40.0, highlight: (None, None) };
+        let opts = DrawOptions { ink: page.ink.get_untracked(), sizing: Sizing::DESK, highlight: (None, None) };
         for n in [8usize, 32, 64, 128, 256] {
             let mut rng = SplitMix64::new(n as u64);
             let labels: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();

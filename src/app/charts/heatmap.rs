@@ -7,20 +7,23 @@ use crate::app::download::{save_png, save_text};
 use crate::app::hooks::{count_draw, timed, use_resize_tick, Work};
 use crate::app::page::use_page;
 use crate::app::specs::{caption, num};
-use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout, PROJECTOR_FONT};
+use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout, Sizing, PROJECTOR_FONT};
 use crate::chart::label::max_label_em;
 use crate::export::to_csv;
 use crate::i18n::{ClassMsg, Msg};
 use leptos::{html, prelude::*};
+use wasm_bindgen::JsCast;
 
 /// Provided by a lesson stage: heatmaps inside it outline the spotlighted token.
 #[derive(Debug, Clone, Copy)]
 pub struct SpotlightScope;
 
 /// The largest cell of a presented heatmap of `spec` whose figure starts `top` CSS px below
-/// the top of the page with a caption `caption` px high, so that the caption, grid and column
-/// labels fill at most `share` of the screen below that point: 64 px where there is room, never below 12. Read on every draw (the
-/// maps above are drawn first), and a window resize redraws.
+/// the top of the page with a caption and the lines that go with it (a readout below it)
+/// `caption` px high, so that they, the grid and the column labels fill at most `share` of the
+/// screen below that point: 64 px where there is room,
+/// never below 8. Read on every draw (the maps above are drawn first), and a window resize
+/// redraws.
 fn projector_cell(spec: &HeatmapSpec, top: f64, caption: f64, share: f64) -> f64 {
     // Around the grid: the column labels at the largest font below it, the layout's padding
     // and room for the colour bar's top label above it, and a margin.
@@ -28,7 +31,7 @@ fn projector_cell(spec: &HeatmapSpec, top: f64, caption: f64, share: f64) -> f64
     let em = max_label_em(&spec.col_labels);
     let labels = if em <= 1.25 { 1.4 } else { em } * PROJECTOR_FONT;
     let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(1080.0);
-    (((height - top) * share - caption - labels - MARGIN) / spec.values.nrows().max(1) as f64).clamp(12.0, 64.0)
+    (((height - top) * share - caption - labels - MARGIN) / spec.values.nrows().max(1) as f64).clamp(8.0, 64.0)
 }
 
 /// A matrix drawn as a heatmap, with its caption above and a details line below.
@@ -53,10 +56,14 @@ pub fn Heatmap(
     /// Called with (row, col) when a cell is clicked or tapped.
     #[prop(optional, into)]
     on_pick: Option<Callback<(usize, usize)>>,
-    /// In presentation mode, the share of the screen below its top this map may fill: 1 when
-    /// nothing must fit below it, ½ in the first of two rows of maps.
+    /// In presentation mode, the map may continue the slide below the screen (the multi-head
+    /// stage's concatenation): it is not sized to fit, and the maps above leave it no room.
     #[prop(optional)]
-    screen_share: Option<f64>,
+    next_screen: bool,
+    /// The map shares its colour scale with the maps beside it (the heads' weights, 0 to 1):
+    /// on a projector too narrow for each map's legend, the legend is left out.
+    #[prop(optional)]
+    shared_scale: bool,
 ) -> impl IntoView {
     let page = use_page();
     let figure = NodeRef::<html::Figure>::new();
@@ -83,14 +90,19 @@ pub fn Heatmap(
             let spot = spot.get();
             // The column too, when the columns are the same tokens as the rows.
             let highlight = (spot, spot.filter(|_| spec.col_labels == spec.row_labels));
-            let max_cell = if present.get() {
+            // On a projector the stage fits one screen, and nobody taps a cell: cells as small
+            // as the smallest label (8 px) are allowed there, on a small screen showing a long
+            // sentence.
+            let sizing = if present.get() && !next_screen {
                 let top = figure.get_bounding_client_rect().top() + window().scroll_y().unwrap_or(0.0);
                 let caption = figure.first_element_child().map_or(45.0, |c| c.get_bounding_client_rect().height());
-                projector_cell(spec, top, caption, screen_share.unwrap_or(1.0))
+                let share = 1.0 / (1 + maps_below(&figure)) as f64;
+                let max_cell = projector_cell(spec, top, caption + text_after(&figure), share);
+                Sizing { max_cell, labelled_cell: 8.0, spare_legend: shared_scale, fill_height: true, ..Sizing::DESK }
             } else {
-                40.0
+                Sizing::DESK
             };
-            let opts = DrawOptions { ink: page.ink.get(), max_cell, highlight };
+            let opts = DrawOptions { ink: page.ink.get(), sizing, highlight };
             match timed(Work::Draw, || draw(&canvas, spec, width, opts)) {
                 Ok(l) => {
                     count_draw();
@@ -147,7 +159,7 @@ pub fn Heatmap(
     };
 
     view! {
-        <figure class="heatmap" data-testid=testid node_ref=figure>
+        <figure class="heatmap" data-testid=testid node_ref=figure data-next-screen=next_screen.then_some("")>
             <figcaption class="heatmap__caption">
                 <span data-caption="">{title}</span>
                 <span class="heatmap__tools">
@@ -184,6 +196,27 @@ pub fn Heatmap(
             </Show>
         </figure>
     }
+}
+
+/// How many heatmaps of the same stage stand below `figure`, in its column (on a screen that
+/// must hold them all, it leaves each an equal share of the height below its top).
+fn maps_below(figure: &web_sys::HtmlElement) -> usize {
+    let Some(scope) = figure.closest(".stage__figures, .view").ok().flatten() else { return 0 };
+    let Ok(maps) = scope.query_selector_all("figure.heatmap:not([data-next-screen])") else { return 0 };
+    let me = figure.get_bounding_client_rect();
+    (0..maps.length())
+        .filter_map(|i| maps.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()))
+        .map(|m| m.get_bounding_client_rect())
+        .filter(|r| r.top() > me.bottom() - 1.0 && r.left() < me.right() && r.right() > me.left())
+        .count()
+}
+
+/// The height of what follows `figure` in its own box, other than maps (a readout under it).
+fn text_after(figure: &web_sys::HtmlElement) -> f64 {
+    std::iter::successors(figure.next_element_sibling(), |e| e.next_element_sibling())
+        .filter(|e| !e.class_list().contains("heatmap"))
+        .map(|e| e.get_bounding_client_rect().height())
+        .sum()
 }
 
 /// A page-wide unique id for a heatmap's table of values.

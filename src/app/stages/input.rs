@@ -51,13 +51,13 @@ pub fn InputStage() -> impl IntoView {
                 <p class="stage__note" data-testid="tokens-cjk">{page.text(Msg::TokensCjk)}</p>
             </Show>
             <div class="stage__stack">
-                <Heatmap spec=e name=page.label(Msg::MatEmbedding) testid="heatmap-embedding" screen_share=0.5 />
+                <Heatmap spec=e name=page.label(Msg::MatEmbedding) testid="heatmap-embedding" />
                 <Show when=move || pe_spec.with(Option::is_some)
                     fallback=move || view! { <p class="stage__note">{page.text(Msg::PositionalOff)}</p> }>
-                    <Heatmap spec=pe_spec name=page.label(Msg::MatPositional) testid="heatmap-positional" screen_share=0.5 />
+                    <Heatmap spec=pe_spec name=page.label(Msg::MatPositional) testid="heatmap-positional" />
                 </Show>
+                <Heatmap spec=x name=page.label(Msg::MatInput) testid="heatmap-x" detail=x_detail />
             </div>
-            <Heatmap spec=x name=page.label(Msg::MatInput) testid="heatmap-x" detail=x_detail />
         </StagePanel>
     }
 }

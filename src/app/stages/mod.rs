@@ -65,18 +65,21 @@ fn StagePanel(
         let (lang, h, q) = (page.lang.get(), head.get(), query.get());
         page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| stage_reading(o, stage, h, q, lang)))
     });
+    // On a projector one square map (the scores, the weights) stands beside the text; two or
+    // more maps take the screen's width below it (see the stylesheet).
+    let class = if matches!(stage, Stage::Scores | Stage::Softmax) { "stage" } else { "stage stage--wide" };
     view! {
-        <section class="stage" data-testid=format!("stage-{}", stage.slug())>
+        <section class=class data-testid=format!("stage-{}", stage.slug())>
             // Three parts: on a projector the figures stand beside the text (see the stylesheet).
             <div class="stage__top">
                 <div class="stage__head">
                     <h2 class="stage__title">{stage.index() + 1} ". " {move || page.t(stage_name(stage))}</h2>
+                    {(stage.index() >= Stage::Scaling.index()).then(|| view! { <ScalingBadge /> })}
                     <button type="button" class="button button--small" data-testid="export-json" on:click=save_json>
                         {page.text(ClassMsg::ExportJson)}
                     </button>
                 </div>
                 <WeightsNote />
-                {(stage.index() >= Stage::Scaling.index()).then(|| view! { <ScalingBadge /> })}
                 <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=formula></div>
                 <p class="stage__explain">{move || page.t(explain)}</p>
             </div>

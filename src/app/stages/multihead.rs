@@ -25,17 +25,16 @@ pub fn MultiHeadStage() -> impl IntoView {
     let output = from_outcome(|o, _| signed(o.trace.output.clone(), &o.tokens, indices(o.trace.d_model())));
     view! {
         <StagePanel stage=Stage::MultiHead formula=formulas::MULTIHEAD explain=Msg::ExplainMultiHead notice=Msg::NoticeMultiHead>
-            <div class="stage__heads">
-                // Two maps a row on a projector: each row takes its share of the screen left.
+            // On a projector up to four heads a row (see the stylesheet).
+            <div class="stage__heads" data-per-row=move || count.get().clamp(1, 4)>
                 {move || (0..count.get()).map(|h| {
-                    let rows_left = count.get().div_ceil(2) - h / 2;
                     let spec = Memo::new(move |_| heads.with(|all| all.as_ref().and_then(|all| all.get(h).cloned())));
                     let name = Signal::derive(move || format!("{} {}", page.t(Msg::Head), h + 1));
-                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) screen_share=1.0 / rows_left as f64 /> }
+                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) shared_scale=true /> }
                 }).collect_view()}
             </div>
-            <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" />
-            <Heatmap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" />
+            <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" next_screen=true />
+            <Heatmap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" next_screen=true />
             <div class="aside" data-testid="why-heads">
                 <h3 class="view__subtitle">{page.text(LessonMsg::WhyHeadsTitle)}</h3>
                 <p class="view__text">{page.text(LessonMsg::WhyHeads)}</p>

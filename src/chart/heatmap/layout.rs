@@ -5,14 +5,13 @@ use crate::chart::label::max_label_em;
 
 /// Largest and smallest cell width, CSS px: big enough to hit on a phone, small enough to fit.
 const MAX_CELL: f64 = 40.0;
-const MIN_CELL: f64 = 3.0;
+const MIN_CELL: f64 = 2.0;
 /// Rows are at least this tall so each token label gets a line (cells may be taller than wide).
 const MIN_ROW: f64 = 18.0;
 /// Up to this many rows (columns), every row (column) label is drawn: the cells are at least
-/// `LABELLED_CELL` px and the font shrinks to fit them, down to `MIN_FONT`. A wider grid than
-/// the space scrolls sideways in its box rather than dropping a token's name.
+/// [`Sizing::labelled_cell`] px and the font shrinks to fit them, down to `MIN_FONT`. A wider
+/// grid than the space scrolls sideways in its box rather than dropping a token's name.
 const ALL_LABELS: usize = 32;
-const LABELLED_CELL: f64 = 12.0;
 const MIN_FONT: f64 = 8.0;
 /// The largest label font, CSS px, when cells may be larger than on a desk (a projector).
 pub const PROJECTOR_FONT: f64 = 22.0;
@@ -20,6 +19,41 @@ pub const PROJECTOR_FONT: f64 = 22.0;
 const LEGEND_BAR: f64 = 12.0;
 const LEGEND_GAP: f64 = 14.0;
 const PAD: f64 = 6.0;
+
+/// How large cells may be, and the room the legend's numbers need.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sizing {
+    /// The widest a cell may be, CSS px (larger on a projector).
+    pub max_cell: f64,
+    /// The narrowest cell of a grid whose every label is drawn: 12 px where a finger taps it,
+    /// less on a projector, which shows a whole stage at once.
+    pub labelled_cell: f64,
+    /// Rows of a wide matrix grow to `max_cell` (a projector, where `max_cell` is the screen
+    /// height's share per row); elsewhere they are as tall as a label needs.
+    pub fill_height: bool,
+    /// The longest legend number, in characters ("-0.25", "1.2e-3"); 0: no legend.
+    pub legend_chars: usize,
+    /// The legend may be left out when the grid would not fit its width with it (maps side
+    /// by side on one colour scale, where a neighbour's legend reads the same).
+    pub spare_legend: bool,
+}
+
+impl Sizing {
+    /// On a desk or a phone.
+    pub const DESK: Self =
+        Self { max_cell: MAX_CELL, labelled_cell: 12.0, legend_chars: 6, spare_legend: false, fill_height: false };
+}
+
+/// What a layout is asked to fit.
+#[derive(Clone, Copy)]
+struct Ask<'a> {
+    avail_width: f64,
+    sizing: Sizing,
+    rows: usize,
+    cols: usize,
+    row_labels: &'a [String],
+    col_labels: &'a [String],
+}
 
 /// Geometry of one drawn heatmap.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,57 +85,57 @@ impl Layout {
     /// Fit a rows × cols grid with its labels and legend into `avail_width`.
     /// `row_labels`/`col_labels` are the label texts (their widths set the margins).
     pub fn fit(avail_width: f64, rows: usize, cols: usize, row_labels: &[String], col_labels: &[String]) -> Self {
-        Self::fit_with(avail_width, MAX_CELL, rows, cols, row_labels, col_labels)
+        Self::fit_with(avail_width, Sizing::DESK, rows, cols, row_labels, col_labels)
     }
 
-    /// [`Layout::fit`] with cells at most `max_cell` wide (larger on a projector).
+    /// [`Layout::fit`] with cells and legend sized by `sizing`.
     pub fn fit_with(
         avail_width: f64,
-        max_cell: f64,
+        sizing: Sizing,
         rows: usize,
         cols: usize,
         row_labels: &[String],
         col_labels: &[String],
     ) -> Self {
-        let largest_font = if max_cell > MAX_CELL { PROJECTOR_FONT } else { 14.0 };
-        let first = Self::fit_font(avail_width, max_cell, rows, cols, row_labels, col_labels, largest_font);
+        let ask = Ask { avail_width, sizing, rows, cols, row_labels, col_labels };
+        let largest_font = if sizing.max_cell > MAX_CELL { PROJECTOR_FONT } else { 14.0 };
+        let first = Self::fit_font(&ask, largest_font);
         if first.font_px >= largest_font {
             return first;
         }
         // The margins were sized for the largest font: sized again for the font chosen, the
         // cells get the room those margins did not need.
-        let second = Self::fit_font(avail_width, max_cell, rows, cols, row_labels, col_labels, first.font_px);
-        if second.width <= first.width.max(avail_width) {
-            second
-        } else {
-            first
+        let second = Self::fit_font(&ask, first.font_px);
+        let best = if second.width <= first.width.max(avail_width) { second } else { first };
+        if best.width > avail_width && sizing.spare_legend && sizing.legend_chars > 0 {
+            let bare = Sizing { legend_chars: 0, ..sizing };
+            return Self::fit_with(avail_width, bare, rows, cols, row_labels, col_labels);
         }
+        best
     }
 
     /// One fit with labels no larger than `largest_font` (the margins are sized for it, so
     /// nothing is clipped).
-    fn fit_font(
-        avail_width: f64,
-        max_cell: f64,
-        rows: usize,
-        cols: usize,
-        row_labels: &[String],
-        col_labels: &[String],
-        largest_font: f64,
-    ) -> Self {
+    fn fit_font(ask: &Ask, largest_font: f64) -> Self {
+        let Ask { avail_width, sizing, rows, cols, row_labels, col_labels } = *ask;
+        let Sizing { max_cell, labelled_cell, legend_chars, .. } = sizing;
         let (rows, cols) = (rows.max(1), cols.max(1));
         let guess_font = largest_font;
         let left = max_label_em(row_labels) * guess_font + PAD * 2.0;
-        let legend_room = LEGEND_GAP + LEGEND_BAR + 6.0 + 6.0 * 0.6 * guess_font + PAD;
+        let legend_text = legend_chars as f64 * 0.6;
+        let legend_bar = if legend_chars > 0 { LEGEND_BAR } else { 0.0 };
+        let legend_room =
+            if legend_chars > 0 { LEGEND_GAP + LEGEND_BAR + 6.0 + legend_text * guess_font + PAD } else { 0.0 };
         let upright_cols = max_label_em(col_labels) <= 1.25;
         // An upright column label is as wide as its text, a rotated one as tall as a line.
         let col_label_w = if upright_cols { max_label_em(col_labels) + 0.2 } else { 1.15 };
         // Room for every column label at the smallest font, when every one is drawn.
-        let min_w = if cols <= ALL_LABELS { LABELLED_CELL.max((MIN_FONT * col_label_w).ceil()) } else { MIN_CELL };
+        let min_w = if cols <= ALL_LABELS { labelled_cell.max((MIN_FONT * col_label_w).ceil()) } else { MIN_CELL };
         let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(min_w, max_cell.max(min_w)).floor();
         // A row is tall enough for its label, unless a projector's layout asks for less.
-        let cell_h = if cols > rows && rows <= 64 { cell_w.max(MIN_ROW.min(max_cell)) } else { cell_w };
-        let cell_h = if rows <= ALL_LABELS { cell_h.max(LABELLED_CELL) } else { cell_h };
+        let row = if sizing.fill_height { max_cell } else { MIN_ROW.min(max_cell) };
+        let cell_h = if cols > rows && rows <= 64 { cell_w.max(row) } else { cell_w };
+        let cell_h = if rows <= ALL_LABELS { cell_h.max(labelled_cell) } else { cell_h };
         let mut font_px = (cell_h * 0.6).clamp(10.0_f64.min(largest_font), largest_font).round();
         if rows <= ALL_LABELS {
             font_px = font_px.min(cell_h / 1.15);
@@ -116,7 +150,11 @@ impl Layout {
         let grid_w = cell_w * cols as f64;
         let grid_h = cell_h * rows as f64;
         let legend_x = left + grid_w + LEGEND_GAP;
-        let width = legend_x + LEGEND_BAR + 6.0 + 6.0 * 0.6 * font_px + PAD;
+        let width = if legend_chars > 0 {
+            legend_x + LEGEND_BAR + 6.0 + legend_text * font_px + PAD
+        } else {
+            left + grid_w + PAD
+        };
         // The colour bar needs some height even for a single row.
         // Room above the grid for half a legend label (the top tick is centred on the edge).
         let top = PAD.max(font_px * 0.7);
@@ -135,7 +173,7 @@ impl Layout {
             col_label_every: every(cell_w, col_label_w),
             upright_cols,
             legend_x,
-            legend_bar: LEGEND_BAR,
+            legend_bar,
         }
     }
 
@@ -193,7 +231,7 @@ mod tests {
 
     #[test]
     fn projector_layouts_fit_their_width_with_the_larger_font() {
-        let l = Layout::fit_with(560.0, 64.0, 11, 11, &labels(11), &labels(11));
+        let l = Layout::fit_with(560.0, Sizing { max_cell: 64.0, ..Sizing::DESK }, 11, 11, &labels(11), &labels(11));
         assert!(l.width <= 560.0, "width {} for 560 available", l.width);
         assert!(l.grid_y >= l.font_px / 2.0, "the top legend label needs room");
     }
@@ -221,6 +259,29 @@ mod tests {
         let l = Layout::fit(420.0, 11, 64, &labels(11), &numbers);
         let gap = l.col_label_every as f64 * l.cell_w;
         assert!(gap >= 2.3 * 0.6 * l.font_px, "two-digit labels {gap} px apart at font {}", l.font_px);
+    }
+
+    #[test]
+    fn on_a_projector_the_rows_of_a_wide_matrix_take_the_height_they_are_given() {
+        let projector = Sizing { max_cell: 45.0, fill_height: true, ..Sizing::DESK };
+        let l = Layout::fit_with(600.0, projector, 11, 64, &labels(11), &labels(64));
+        assert_eq!(l.cell_h, 45.0);
+        assert!(l.cell_w < 10.0 && l.width <= 600.0, "{l:?}");
+        assert_eq!(l.font_px, PROJECTOR_FONT, "row labels readable from the back of a room");
+        let desk = Layout::fit_with(600.0, Sizing::DESK, 11, 64, &labels(11), &labels(64));
+        assert!(desk.cell_h <= MIN_ROW, "{desk:?}");
+    }
+
+    #[test]
+    fn a_spare_legend_is_left_out_only_when_the_grid_would_not_fit_with_it() {
+        let sizing = Sizing { labelled_cell: 8.0, spare_legend: true, ..Sizing::DESK };
+        let wide = Layout::fit_with(400.0, sizing, 20, 20, &labels(20), &labels(20));
+        assert!(wide.legend_bar > 0.0 && wide.width <= 400.0);
+        let narrow = Layout::fit_with(250.0, sizing, 20, 20, &labels(20), &labels(20));
+        assert_eq!(narrow.legend_bar, 0.0);
+        assert!(narrow.width <= 250.0, "{narrow:?}");
+        let kept = Layout::fit_with(250.0, Sizing { spare_legend: false, ..sizing }, 20, 20, &labels(20), &labels(20));
+        assert!(kept.legend_bar > 0.0 && kept.width > 250.0);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 mod layout;
 
-pub use layout::{Layout, PROJECTOR_FONT};
+pub use layout::{Layout, Sizing, PROJECTOR_FONT};
 
 use super::colormap::{Maps, Scale, BLOCKED};
 use super::ink::Ink;
@@ -39,8 +39,9 @@ pub struct HeatmapSpec {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DrawOptions {
     pub ink: Ink,
-    /// The widest a cell may be, CSS px.
-    pub max_cell: f64,
+    /// The widest a cell may be, and the narrowest a labelled one (the legend's room is
+    /// measured from the data).
+    pub sizing: Sizing,
     /// A row and/or column to outline (the spotlight).
     pub highlight: (Option<usize>, Option<usize>),
 }
@@ -54,7 +55,14 @@ pub fn draw(
 ) -> Result<Layout, String> {
     let ink = opts.ink;
     let (rows, cols) = spec.values.dim();
-    let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
+    let layout = Layout::fit_with(
+        avail_width,
+        Sizing { legend_chars: legend_chars(spec.scale), ..opts.sizing },
+        rows,
+        cols,
+        &spec.row_labels,
+        &spec.col_labels,
+    );
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
 
@@ -68,9 +76,11 @@ pub fn draw(
         (layout.cell_w * cols as f64, layout.cell_h * rows as f64),
         dpr,
     )?;
-    let bar = legend_pixels(spec.scale, 128, ink.maps);
-    let bar_h = layout.legend_height();
-    blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
+    if layout.legend_bar > 0.0 {
+        let bar = legend_pixels(spec.scale, 128, ink.maps);
+        let bar_h = layout.legend_height();
+        blit(&ctx, &bar, 1, 128, (layout.legend_x, layout.grid_y), (layout.legend_bar, bar_h), dpr)?;
+    }
 
     labels_and_frame(&ctx, spec, &layout, dpr, ink, opts.highlight);
     Ok(layout)
@@ -102,7 +112,14 @@ pub fn draw_naive(
     opts: DrawOptions,
 ) -> Result<Layout, String> {
     let (rows, cols) = spec.values.dim();
-    let layout = Layout::fit_with(avail_width, opts.max_cell, rows, cols, &spec.row_labels, &spec.col_labels);
+    let layout = Layout::fit_with(
+        avail_width,
+        Sizing { legend_chars: legend_chars(spec.scale), ..opts.sizing },
+        rows,
+        cols,
+        &spec.row_labels,
+        &spec.col_labels,
+    );
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
     {
@@ -238,7 +255,9 @@ fn labels_and_frame(
     ctx.set_stroke_style_str(&colour(ink.frame));
     ctx.set_line_width(1.0);
     rect(l.grid_x, l.grid_y, grid_right, grid_bottom);
-    rect(l.legend_x, l.grid_y, bar_right, bar_bottom);
+    if l.legend_bar > 0.0 {
+        rect(l.legend_x, l.grid_y, bar_right, bar_bottom);
+    }
 
     ctx.set_stroke_style_str(&colour(ink.accent));
     ctx.set_line_width((3.0 * dpr).round());
@@ -249,12 +268,26 @@ fn labels_and_frame(
         rect(l.grid_x + c as f64 * l.cell_w, l.grid_y, l.grid_x + (c + 1) as f64 * l.cell_w, grid_bottom);
     }
 
-    let (lo, hi) = spec.scale.range();
+    if l.legend_bar == 0.0 {
+        return;
+    }
     ctx.set_text_align("left");
     ctx.set_text_baseline("middle");
-    for (value, y) in [(hi, l.grid_y), ((lo + hi) / 2.0, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)] {
+    let [hi, mid, lo] = legend_ticks(spec.scale);
+    for (value, y) in [(hi, l.grid_y), (mid, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)] {
         text(&format_tick(value), px(bar_right + 4.0), px(y));
     }
+}
+
+/// The legend's numbers: its top, middle and bottom.
+fn legend_ticks(scale: Scale) -> [f32; 3] {
+    let (lo, hi) = scale.range();
+    [hi, (lo + hi) / 2.0, lo]
+}
+
+/// The longest of the legend's numbers, in characters (the room the layout leaves them).
+fn legend_chars(scale: Scale) -> usize {
+    legend_ticks(scale).iter().map(|&v| format_tick(v).chars().count()).max().unwrap_or(1)
 }
 
 /// A legend number: short, and never "-0".
