@@ -1,7 +1,8 @@
 """The site's texts, read from the message catalogues in src/i18n/*.rs.
 
-The catalogues (`catalogue! { pub enum Name { Variant => ("English", "中文"), … } }`) are the one
-place every text is written. The published .wasm does not carry them (the `external-texts`
+The catalogues (`catalogue! { pub enum Name { Variant => ("English", "中文"), … } }`, or
+`Variant => r#"…"#` for a text the same in both languages, such as a formula) are the one place
+every text is written. The published .wasm does not carry them (the `external-texts`
 feature): the post-build step writes them into the page as JSON, {"Name": [[English, Chinese],
 …]} in declaration order, and the Wasm finds a message by its catalogue and position. `cargo test` checks that this reader agrees with the compiler on
 every message (`i18n::tests::the_page_gets_every_text_the_compiler_sees`).
@@ -16,6 +17,8 @@ import sys
 
 STRING = r'"(?:[^"\\]|\\.)*"'
 ENTRY = re.compile(r"(\w+)\s*=>\s*\(\s*(" + STRING + r")\s*,\s*(" + STRING + r")\s*,?\s*\)", re.S)
+# A text the same in both languages (a formula): one raw literal.
+SINGLE = re.compile(r'(\w+)\s*=>\s*r#"(.*?)"#\s*,', re.S)
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 
 
@@ -53,13 +56,15 @@ def catalogue_texts(root: pathlib.Path) -> dict:
     texts = {}
     for path in sorted((root / "src" / "i18n").glob("*.rs")):
         source = path.read_text(encoding="utf-8")
-        for block in re.finditer(r"catalogue! \{.*?pub enum (\w+) \{(.*?)\n    \}\n\}", source, re.S):
+        for block in re.finditer(r"catalogue! \{\s*(?:(?://[^\n]*|#\[[^\n]*\])\s*)*pub enum (\w+) \{(.*?)\n    \}\n\}", source, re.S):
             name, body = block.group(1), block.group(2)
             texts[name] = []
             # Comments out, line by line (a "//" inside a string never starts a line).
             body = "\n".join(line for line in body.split("\n") if not line.lstrip().startswith("//"))
             for entry in ENTRY.finditer(body):
                 texts[name].append([unescape(entry.group(2)), unescape(entry.group(3))])
+            if not texts[name]:
+                texts[name] = [[e.group(2), e.group(2)] for e in SINGLE.finditer(body)]
     return texts
 
 

@@ -7,7 +7,7 @@ mod common;
 use attention_lab::app::page::computations;
 use attention_lab::app::{App, Heatmap};
 use attention_lab::chart::colormap::{Maps, Scale};
-use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec};
+use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Sizing};
 use attention_lab::chart::ink::Ink;
 use attention_lab::core::kernels::{exp_shifted_sum, matmul, matmul_t};
 use attention_lab::core::rng::normal_matrix;
@@ -62,7 +62,7 @@ fn every_cell_is_drawn_in_its_own_colour() {
         maps: Maps::Standard,
     };
     let layout =
-        draw(&canvas, &spec, 600.0, DrawOptions { ink, max_cell: 40.0, highlight: (None, None) }).expect("draws");
+        draw(&canvas, &spec, 600.0, DrawOptions { ink, sizing: Sizing::DESK, highlight: (None, None) }).expect("draws");
     let dpr = window().device_pixel_ratio().max(1.0);
     for ((r, c), v) in spec.values.indexed_iter() {
         let x = (layout.grid_x + (c as f64 + 0.5) * layout.cell_w) * dpr;

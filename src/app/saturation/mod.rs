@@ -6,12 +6,12 @@ mod readouts;
 
 use super::charts::{BarChart, Bars, CurveChart, Heatmap};
 use super::controls::ScalingBadge;
+use super::page::use_page;
 use super::specs::weights;
-use super::{formulas, page::use_page};
 use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
-use crate::i18n::{ClassMsg, Msg};
+use crate::i18n::{ClassMsg, Formula, Msg};
 use crate::settings::Settings;
 use leptos::prelude::*;
 use readouts::Readouts;
@@ -76,7 +76,7 @@ pub fn SaturationLab() -> impl IntoView {
         <section class="lab" data-testid="saturation-lab" aria-labelledby="lab-title">
             <div class="lab__text">
             <h2 id="lab-title" class="lab__title">{page.text(Msg::SaturationTitle)}</h2>
-            <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=formulas::VARIANCE></div>
+            <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=Formula::Variance.mathml()></div>
             <p class="lab__explain">{page.text(Msg::SaturationExplain)}</p>
             <div class="lab__controls">
                 <label class="field__label" for="lab-dk">

@@ -2,11 +2,11 @@
 
 use super::{from_outcome, StagePanel};
 use crate::app::charts::Heatmap;
+use crate::app::page::use_page;
 use crate::app::specs::{indices, num, signed};
-use crate::app::{formulas, page::use_page};
 use crate::core::scenario::Source;
 use crate::core::tokenize::is_cjk;
-use crate::i18n::{ModelMsg, Msg};
+use crate::i18n::{Formula, ModelMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -43,7 +43,7 @@ pub fn InputStage() -> impl IntoView {
     // Chinese sentences are cut into characters: say why, where the tokens first appear.
     let cjk = from_outcome(|o, _| o.tokens.iter().any(|t| t.chars().any(is_cjk)));
     view! {
-        <StagePanel stage=Stage::Input formula=formulas::INPUT explain=Msg::ExplainInput notice=Msg::NoticeInput>
+        <StagePanel stage=Stage::Input formula=Formula::Input explain=Msg::ExplainInput notice=Msg::NoticeInput>
             <Show when=move || trained.get()>
                 <p class="stage__note">{page.text(ModelMsg::InputTrained)}</p>
             </Show>

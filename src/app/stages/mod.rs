@@ -30,7 +30,7 @@ use crate::core::scenario::Outcome;
 use crate::core::scenario::Source;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
-use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg, ReadingMsg};
+use crate::i18n::{ClassMsg, Formula, Lang, ModelMsg, Msg, ReadingMsg};
 use crate::reading::stage_reading;
 use crate::settings::{Settings, Stage, View};
 use leptos::prelude::*;
@@ -40,8 +40,8 @@ use leptos::prelude::*;
 fn StagePanel(
     /// Which stage this is (sets its title and `data-testid="stage-…"`).
     stage: Stage,
-    /// The step's formula in MathML.
-    formula: &'static str,
+    /// The step's formula.
+    formula: Formula,
     /// Its explanation.
     explain: Msg,
     /// Its "what to notice" line (it may depend on the settings, e.g. scaling on or off).
@@ -80,7 +80,7 @@ fn StagePanel(
                     </button>
                 </div>
                 <WeightsNote />
-                <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=formula></div>
+                <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=formula.mathml()></div>
                 <p class="stage__explain">{move || page.t(explain)}</p>
             </div>
             <div class="stage__figures">

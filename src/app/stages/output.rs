@@ -2,9 +2,9 @@
 
 use super::{from_head, head_detail, HeadPicker, StagePanel};
 use crate::app::charts::Heatmap;
+use crate::app::page::use_page;
 use crate::app::specs::{indices, output_text, signed};
-use crate::app::{formulas, page::use_page};
-use crate::i18n::Msg;
+use crate::i18n::{Formula, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -26,7 +26,7 @@ pub fn OutputStage() -> impl IntoView {
         ))
     });
     view! {
-        <StagePanel stage=Stage::Output formula=formulas::OUTPUT explain=Msg::ExplainOutput notice=Msg::NoticeOutput>
+        <StagePanel stage=Stage::Output formula=Formula::Output explain=Msg::ExplainOutput notice=Msg::NoticeOutput>
             <HeadPicker />
             <div class="stage__grid">
                 <Heatmap spec=v name=page.label(Msg::MatValues) testid="heatmap-values" />

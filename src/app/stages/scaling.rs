@@ -2,10 +2,10 @@
 
 use super::{from_head, from_outcome, HeadPicker, StagePanel};
 use crate::app::charts::Heatmap;
+use crate::app::page::use_page;
 use crate::app::specs::{signed_on, spread_text};
-use crate::app::{formulas, page::use_page};
 use crate::chart::colormap::Scale;
-use crate::i18n::Msg;
+use crate::i18n::{Formula, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -29,7 +29,7 @@ pub fn ScalingStage() -> impl IntoView {
     let notice = Signal::derive(move || if off() { Msg::NoticeScalingOff } else { Msg::NoticeScaling });
     let after_name = Signal::derive(move || page.t(if off() { Msg::MatScaledOff } else { Msg::MatScaled }).to_string());
     view! {
-        <StagePanel stage=Stage::Scaling formula=formulas::SCALING explain=Msg::ExplainScaling notice=notice>
+        <StagePanel stage=Stage::Scaling formula=Formula::Scaling explain=Msg::ExplainScaling notice=notice>
             <HeadPicker />
             <div class="stage__grid">
                 <div>

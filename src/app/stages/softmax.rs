@@ -4,9 +4,9 @@
 use super::{from_head, HeadPicker, StagePanel};
 use crate::app::charts::{BarChart, Bars, Heatmap};
 use crate::app::controls::TokenOptions;
+use crate::app::page::use_page;
 use crate::app::specs::{num, weights};
-use crate::app::{formulas, page::use_page};
-use crate::i18n::{fill, Msg};
+use crate::i18n::{fill, Formula, Msg};
 use crate::reading::weight_in_words;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -61,7 +61,7 @@ pub fn SoftmaxStage() -> impl IntoView {
     });
 
     view! {
-        <StagePanel stage=Stage::Softmax formula=formulas::SOFTMAX explain=Msg::ExplainSoftmax notice=notice>
+        <StagePanel stage=Stage::Softmax formula=Formula::Softmax explain=Msg::ExplainSoftmax notice=notice>
             <HeadPicker />
             <Heatmap spec=a name=page.label(Msg::MatWeights) testid="heatmap-weights" detail=detail on_pick=pick />
             <p class="stage__stat" data-testid="row-sum-check">

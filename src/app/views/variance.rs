@@ -3,12 +3,11 @@
 //! The numbers come from `core::variance`; this view only lays them out.
 
 use crate::app::charts::CanvasChart;
-use crate::app::formulas;
 use crate::app::page::use_page;
 use crate::chart::xy::{draw_histogram, draw_log_log, LogLog};
 use crate::core::saturation::DK_STEPS;
 use crate::core::variance::{experiment, variance_curve, Histogram};
-use crate::i18n::{fill, ViewMsg};
+use crate::i18n::{fill, Formula, ViewMsg};
 use crate::number::parse_decimal;
 use crate::settings::SAMPLE_CHOICES;
 use leptos::prelude::*;
@@ -86,10 +85,10 @@ pub fn VarianceView() -> impl IntoView {
                 <div class="derivation">
                     <h3 class="derivation__title">{page.text(ViewMsg::VarDerivation)}</h3>
                     <ol class="derivation__steps">
-                        <li><div inner_html=formulas::VAR_STEP_1></div><p>{page.text(ViewMsg::VarStep1)}</p></li>
-                        <li><div inner_html=formulas::VAR_STEP_2></div><p>{page.text(ViewMsg::VarStep2)}</p></li>
-                        <li><div inner_html=formulas::VAR_STEP_3></div><p>{page.text(ViewMsg::VarStep3)}</p></li>
-                        <li><div inner_html=formulas::VAR_STEP_4></div><p>{page.text(ViewMsg::VarStep4)}</p></li>
+                        <li><div inner_html=Formula::VarStep1.mathml()></div><p>{page.text(ViewMsg::VarStep1)}</p></li>
+                        <li><div inner_html=Formula::VarStep2.mathml()></div><p>{page.text(ViewMsg::VarStep2)}</p></li>
+                        <li><div inner_html=Formula::VarStep3.mathml()></div><p>{page.text(ViewMsg::VarStep3)}</p></li>
+                        <li><div inner_html=Formula::VarStep4.mathml()></div><p>{page.text(ViewMsg::VarStep4)}</p></li>
                     </ol>
                 </div>
             </div>

@@ -28,9 +28,10 @@ pub struct Sizing {
     /// The narrowest cell of a grid whose every label is drawn: 12 px where a finger taps it,
     /// less on a projector, which shows a whole stage at once.
     pub labelled_cell: f64,
-    /// Rows of a wide matrix grow to `max_cell` (a projector, where `max_cell` is the screen
-    /// height's share per row); elsewhere they are as tall as a label needs.
-    pub fill_height: bool,
+    /// A projector: rows of a wide matrix grow to `max_cell` (the screen height's share per
+    /// row), and labels are as large as their cells allow, up to [`PROJECTOR_FONT`], to be
+    /// read from the back of a room. Elsewhere rows are as tall as a label needs.
+    pub projector: bool,
     /// The longest legend number, in characters ("-0.25", "1.2e-3"); 0: no legend.
     pub legend_chars: usize,
     /// The legend may be left out when the grid would not fit its width with it (maps side
@@ -41,7 +42,7 @@ pub struct Sizing {
 impl Sizing {
     /// On a desk or a phone.
     pub const DESK: Self =
-        Self { max_cell: MAX_CELL, labelled_cell: 12.0, legend_chars: 6, spare_legend: false, fill_height: false };
+        Self { max_cell: MAX_CELL, labelled_cell: 12.0, legend_chars: 6, spare_legend: false, projector: false };
 }
 
 /// What a layout is asked to fit.
@@ -98,7 +99,7 @@ impl Layout {
         col_labels: &[String],
     ) -> Self {
         let ask = Ask { avail_width, sizing, rows, cols, row_labels, col_labels };
-        let largest_font = if sizing.max_cell > MAX_CELL { PROJECTOR_FONT } else { 14.0 };
+        let largest_font = if sizing.max_cell > MAX_CELL || sizing.projector { PROJECTOR_FONT } else { 14.0 };
         let first = Self::fit_font(&ask, largest_font);
         if first.font_px >= largest_font {
             return first;
@@ -106,7 +107,15 @@ impl Layout {
         // The margins were sized for the largest font: sized again for the font chosen, the
         // cells get the room those margins did not need.
         let second = Self::fit_font(&ask, first.font_px);
-        let best = if second.width <= first.width.max(avail_width) { second } else { first };
+        let mut best = if second.width <= first.width.max(avail_width) { second } else { first };
+        // Still too wide: smaller labels leave the cells more room.
+        while best.width > avail_width && best.font_px > MIN_FONT {
+            let smaller = Self::fit_font(&ask, best.font_px - 1.0);
+            if smaller.width >= best.width {
+                break;
+            }
+            best = smaller;
+        }
         if best.width > avail_width && sizing.spare_legend && sizing.legend_chars > 0 {
             let bare = Sizing { legend_chars: 0, ..sizing };
             return Self::fit_with(avail_width, bare, rows, cols, row_labels, col_labels);
@@ -133,10 +142,11 @@ impl Layout {
         let min_w = if cols <= ALL_LABELS { labelled_cell.max((MIN_FONT * col_label_w).ceil()) } else { MIN_CELL };
         let cell_w = ((avail_width - left - legend_room - PAD) / cols as f64).clamp(min_w, max_cell.max(min_w)).floor();
         // A row is tall enough for its label, unless a projector's layout asks for less.
-        let row = if sizing.fill_height { max_cell } else { MIN_ROW.min(max_cell) };
+        let row = if sizing.projector { max_cell } else { MIN_ROW.min(max_cell) };
         let cell_h = if cols > rows && rows <= 64 { cell_w.max(row) } else { cell_w };
         let cell_h = if rows <= ALL_LABELS { cell_h.max(labelled_cell) } else { cell_h };
-        let mut font_px = (cell_h * 0.6).clamp(10.0_f64.min(largest_font), largest_font).round();
+        let fill = if sizing.projector { 0.8 } else { 0.6 };
+        let mut font_px = (cell_h * fill).clamp(10.0_f64.min(largest_font), largest_font).round();
         if rows <= ALL_LABELS {
             font_px = font_px.min(cell_h / 1.15);
         }
@@ -263,7 +273,7 @@ mod tests {
 
     #[test]
     fn on_a_projector_the_rows_of_a_wide_matrix_take_the_height_they_are_given() {
-        let projector = Sizing { max_cell: 45.0, fill_height: true, ..Sizing::DESK };
+        let projector = Sizing { max_cell: 45.0, projector: true, ..Sizing::DESK };
         let l = Layout::fit_with(600.0, projector, 11, 64, &labels(11), &labels(64));
         assert_eq!(l.cell_h, 45.0);
         assert!(l.cell_w < 10.0 && l.width <= 600.0, "{l:?}");
