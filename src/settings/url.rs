@@ -8,7 +8,6 @@ use crate::core::attention::Mask;
 use crate::core::scenario::Source;
 use crate::i18n::Lang;
 use crate::number::parse_decimal;
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 fn flag(v: bool) -> Option<String> {
     Some(if v { "1" } else { "0" }.into())
@@ -147,23 +146,37 @@ pub const KEYS: &[Key] = &[
     },
 ];
 
-/// RFC 3986's unreserved characters stay as they are; everything else is escaped.
-const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
-
-/// Percent-encode everything but RFC 3986's unreserved characters.
+/// Percent-encode everything but RFC 3986's unreserved characters (letters, digits, `-_.~`).
 pub fn encode(s: &str) -> String {
-    utf8_percent_encode(s, ESCAPED).to_string()
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Undo percent-encoding ("+" is a space); `None` for a broken escape or invalid UTF-8, so a
 /// mangled value is named in the notice rather than taken literally.
 pub fn decode(s: &str) -> Option<String> {
-    let escapes_whole =
-        s.split('%').skip(1).all(|rest| rest.len() >= 2 && rest.as_bytes()[..2].iter().all(u8::is_ascii_hexdigit));
-    if !escapes_whole {
-        return None;
+    let mut bytes = Vec::with_capacity(s.len());
+    let mut rest = s.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        rest = tail;
+        match b {
+            b'+' => bytes.push(b' '),
+            b'%' => {
+                let hex = rest.get(..2).and_then(|h| std::str::from_utf8(h).ok())?;
+                bytes.push(u8::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|c| c.is_ascii_hexdigit()))?);
+                rest = &rest[2..];
+            }
+            _ => bytes.push(b),
+        }
     }
-    percent_decode_str(&s.replace('+', " ")).decode_utf8().ok().map(|v| v.into_owned())
+    String::from_utf8(bytes).ok()
 }
 
 impl Settings {
