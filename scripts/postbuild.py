@@ -7,7 +7,10 @@
    so a teacher can tell which version students have and an open tab can see a newer one.
 2. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
    module script, so its SHA-256 is allowed explicitly; Wasm needs 'wasm-unsafe-eval'.
-3. Service worker: sw.js from assets/sw.template.js, listing every file of the build but the
+3. The training view's module: Trunk builds it (the `learn` binary) without loading it; a
+   small start script imports it, and the page names that script in
+   <meta name="attention-lab-learn"> for the view to add when it opens.
+4. Service worker: sw.js from assets/sw.template.js, listing every file of the build but the
    model (fetched on demand) and versioned by their contents, so the site keeps working
    offline once loaded.
 
@@ -29,6 +32,7 @@ index = staging / "index.html"
 html = index.read_text(encoding="utf-8")
 html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
 html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
+html = re.sub(r'\s*<meta name="attention-lab-learn"[^>]*>', "", html)
 html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)
 
 # 0. The texts, before the version so that a changed sentence is a new version.
@@ -37,6 +41,17 @@ from texts import script_element  # noqa: E402
 
 head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
+
+# 3. The training module's start script (before the version: it is one of the files).
+learn = sorted(p.name for p in staging.glob("learn*.js") if p.name != "learn-start.js")
+if learn:
+    (staging / "learn-start.js").write_text(
+        "// Written by scripts/postbuild.py: starts the training view's module (the page adds this\n"
+        "// script when the view first opens).\n"
+        f'import init from "./{learn[-1]}";\ninit();\n',
+        encoding="utf-8",
+    )
+    html = html.replace("</head>", '  <meta name="attention-lab-learn" content="./learn-start.js" />\n  </head>', 1)
 
 # 1. The version: every file but the worker, the page as Trunk wrote it.
 files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))
@@ -69,7 +84,7 @@ head = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}" />'
 head += f'\n    <meta name="attention-lab-version" content="{version}" />'
 index.write_text(html[:at] + head + html[at:], encoding="utf-8")
 
-# 3. The service worker, listing every file but itself and the trained model (*.bin, 24 MB):
+# 4. The service worker, listing every file but itself and the trained model (*.bin, 24 MB):
 # the page fetches and keeps the model only when a learner asks for trained weights.
 assets = ["./"] + ["./" + p.relative_to(staging).as_posix() for p in files if p.suffix != ".bin"]
 template = (root / "assets" / "sw.template.js").read_text(encoding="utf-8")

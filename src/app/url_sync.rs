@@ -4,6 +4,7 @@
 //! notice instead of breaking the page.
 
 use super::page::Page;
+use crate::settings::url::owns;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsValue;
@@ -19,13 +20,21 @@ pub fn from_location(lang: crate::i18n::Lang) -> (Settings, Vec<String>) {
     Settings::from_query(&search, lang)
 }
 
+/// The pairs of the current query these settings do not own (the training view's, written by
+/// its module), kept as they are when the settings rewrite the URL.
+fn foreign_pairs() -> String {
+    let search = window().location().search().unwrap_or_default();
+    let foreign = |p: &&str| !p.is_empty() && !owns(p.split('=').next().unwrap_or_default());
+    search.trim_start_matches('?').split('&').filter(foreign).map(|p| format!("&{p}")).collect()
+}
+
 /// Mirror `page.settings` into the URL and back; `notice` receives the ignored keys.
 pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) {
     let last = StoredValue::new(page.settings.with_untracked(place));
     Effect::new(move |_| {
         let (query, here) = page.settings.with(|s| (s.to_query(), place(s)));
         let Ok(history) = window().history() else { return };
-        let url = format!("?{query}");
+        let url = format!("?{query}{}", foreign_pairs());
         let moved = last.get_value() != here;
         last.set_value(here);
         let _ = if moved {

@@ -13,4 +13,5 @@ pub mod ink;
 pub mod label;
 pub mod qr;
 pub mod surface;
+pub mod training;
 pub mod xy;

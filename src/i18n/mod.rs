@@ -42,6 +42,7 @@ use catalogue;
 mod classroom;
 mod errors;
 mod formulas;
+mod learn;
 mod lesson;
 mod lessons;
 mod model;
@@ -53,6 +54,7 @@ mod views;
 pub use classroom::ClassMsg;
 pub use errors::{attention_error, scenario_error, ErrMsg};
 pub use formulas::Formula;
+pub use learn::LearnMsg;
 pub use lesson::Msg;
 pub use lessons::LessonMsg;
 pub use model::ModelMsg;
@@ -366,6 +368,7 @@ mod tests {
             .chain(of("ErrMsg", &ErrMsg::ALL))
             .chain(of("LessonMsg", &LessonMsg::ALL))
             .chain(of("ReadingMsg", &ReadingMsg::ALL))
+            .chain(of("LearnMsg", &LearnMsg::ALL))
     }
 
     #[test]

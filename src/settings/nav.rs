@@ -28,7 +28,7 @@ impl View {
             View::Lesson => Chapter::Lesson,
             View::Saturation | View::Variance | View::ScalingChoices | View::Convex | View::Position => Chapter::Why,
             View::Variants | View::Patterns | View::Graph | View::Block | View::RnnCnn => Chapter::Variants,
-            View::Model | View::Coref => Chapter::Models,
+            View::Model | View::Coref | View::Learn => Chapter::Models,
             View::Complexity => Chapter::Efficiency,
         }
     }
@@ -91,6 +91,8 @@ crate::slugged! {
         Model = "model",
         /// The "it → animal" case study on the trained model.
         Coref = "coref",
+        /// Training a small Transformer in the page (its own module: `crate::learn`).
+        Learn = "learn",
     }
 }
 

@@ -9,6 +9,7 @@ mod a11y;
 mod browser;
 mod budget;
 mod classroom;
+mod learn;
 mod lesson;
 mod lessons;
 mod model;

@@ -7,6 +7,7 @@ mod complexity;
 mod convex;
 mod coref;
 mod graph;
+mod learn;
 mod model;
 mod patterns;
 mod position;
@@ -17,7 +18,7 @@ mod variants;
 use super::page::use_page;
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
-use crate::i18n::{t, Lang, LessonMsg, ViewMsg};
+use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ViewMsg};
 use crate::settings::{Chapter, View};
 use leptos::prelude::*;
 
@@ -38,6 +39,7 @@ fn view_name(lang: Lang, v: View) -> &'static str {
         View::Complexity => t(lang, ViewMsg::NavComplexity),
         View::Model => t(lang, ViewMsg::NavModel),
         View::Coref => t(lang, ViewMsg::NavCoref),
+        View::Learn => t(lang, LearnMsg::Nav),
     }
 }
 
@@ -104,5 +106,6 @@ pub fn ActiveView() -> impl IntoView {
         View::Block => view! { <block::BlockView /> }.into_any(),
         View::Model => view! { <model::ModelView /> }.into_any(),
         View::Coref => view! { <coref::CorefView /> }.into_any(),
+        View::Learn => view! { <learn::LearnView /> }.into_any(),
     }
 }

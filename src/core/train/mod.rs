@@ -12,6 +12,7 @@
 pub mod adam;
 pub mod backward;
 pub mod model;
+pub mod session;
 pub mod tasks;
 
 pub use adam::Adam;

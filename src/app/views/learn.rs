@@ -1,0 +1,53 @@
+//! The training view's place in the page. Training a Transformer is its own module (its own
+//! .wasm, `crate::learn`, built as the `learn` binary), fetched only when this view first
+//! opens: the page's own .wasm stays small and the first heatmap fast. The build names the
+//! module's start script in `<meta name="attention-lab-learn">`; the module mounts itself into
+//! this view's element, again each time the view is opened.
+
+use super::super::page::use_page;
+use crate::i18n::LearnMsg;
+use crate::learn::{MOUNT_EVENT, ROOT_ID};
+use leptos::prelude::*;
+
+/// The view: a place for the module, with a line saying it is loading (the module replaces it).
+#[component]
+pub fn LearnView() -> impl IntoView {
+    let page = use_page();
+    let failed = RwSignal::new(false);
+    // Again when the language or the theme changes: the module mounts anew in them.
+    Effect::new(move |_| {
+        page.lang.track();
+        page.ink.track();
+        if load().is_err() {
+            failed.set(true);
+        }
+    });
+    view! {
+        <section class="view" data-testid="view-learn">
+            <h2 class="view__title">{page.text(LearnMsg::Title)}</h2>
+            <div id=ROOT_ID>
+                <p class="view__text" role="status">
+                    {move || page.t(if failed.get() { LearnMsg::LoadFailed } else { LearnMsg::Loading })}
+                </p>
+            </div>
+        </section>
+    }
+}
+
+/// Start the module (a module script of the same origin, as the page's security policy
+/// allows), or, when it is already running, ask it to mount into the new element.
+fn load() -> Result<(), wasm_bindgen::JsValue> {
+    let document = document();
+    let src = document
+        .query_selector("meta[name='attention-lab-learn']")?
+        .and_then(|m| m.get_attribute("content"))
+        .ok_or_else(|| wasm_bindgen::JsValue::from_str("the page names no training module"))?;
+    if document.query_selector("script[data-learn]")?.is_some() {
+        return window().dispatch_event(&web_sys::Event::new(MOUNT_EVENT)?).map(|_| ());
+    }
+    let script = document.create_element("script")?;
+    script.set_attribute("type", "module")?;
+    script.set_attribute("src", &src)?;
+    script.set_attribute("data-learn", "")?;
+    document.head().ok_or_else(|| wasm_bindgen::JsValue::from_str("no head"))?.append_child(&script).map(|_| ())
+}

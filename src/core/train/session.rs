@@ -1,0 +1,291 @@
+//! A training run as a learner drives it: the setup they chose (range-checked), the model and
+//! its optimiser, a stream of random batches, a fixed held-out set, and the history of the
+//! loss and the held-out accuracy. It advances one step at a time (the page decides how many
+//! fit in a frame); a loss that is not finite stops it, naming the step.
+
+use super::model::forward;
+use super::{accuracy, step, Adam, Batch, Config, Params, Task};
+use crate::rng::SplitMix64;
+use ndarray::Array2;
+
+/// Digits in a sequence and the size of the digit alphabet: *reverse* on n = 8 digits of a
+/// vocabulary of 10, as the lesson promises. Induction uses 16 distinct-enough digits.
+pub fn digits_of(task: Task) -> (usize, usize) {
+    match task {
+        Task::Induction => (8, 16),
+        _ => (8, 10),
+    }
+}
+
+/// Held-out sequences the accuracy is measured on (never trained on).
+const HELD_OUT: usize = 128;
+/// The accuracy is measured every this many steps (and on demand).
+pub const MEASURE_EVERY: usize = 10;
+
+/// What the learner chose.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Setup {
+    pub task: Task,
+    pub d_model: usize,
+    pub heads: usize,
+    pub layers: usize,
+    pub learning_rate: f64,
+    pub batch: usize,
+    pub seed: u64,
+    /// Divide the scores by √d_k.
+    pub scaled: bool,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Self {
+            task: Task::Reverse,
+            d_model: 32,
+            heads: 2,
+            layers: 1,
+            learning_rate: 0.01,
+            batch: 32,
+            seed: 1,
+            scaled: true,
+        }
+    }
+}
+
+/// A setting out of its range: which one, and the range (the page words the message).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SetupError {
+    /// d_model must be 16 to 128.
+    DModel,
+    /// 1 to 8 heads, dividing d_model.
+    Heads,
+    /// 1 or 2 layers.
+    Layers,
+    /// Above 0, at most 1.
+    LearningRate,
+    /// 1 to 256 sequences.
+    Batch,
+}
+
+impl Setup {
+    pub const D_MODEL: (usize, usize) = (16, 128);
+    pub const HEADS: (usize, usize) = (1, 8);
+    pub const LAYERS: (usize, usize) = (1, 2);
+    pub const BATCH: (usize, usize) = (1, 256);
+
+    /// The first setting out of range, if any.
+    pub fn check(&self) -> Result<(), SetupError> {
+        let within = |v: usize, (lo, hi): (usize, usize)| (lo..=hi).contains(&v);
+        if !within(self.d_model, Self::D_MODEL) {
+            return Err(SetupError::DModel);
+        }
+        if !within(self.heads, Self::HEADS) || !self.d_model.is_multiple_of(self.heads) {
+            return Err(SetupError::Heads);
+        }
+        if !within(self.layers, Self::LAYERS) {
+            return Err(SetupError::Layers);
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            return Err(SetupError::LearningRate);
+        }
+        if !within(self.batch, Self::BATCH) {
+            return Err(SetupError::Batch);
+        }
+        Ok(())
+    }
+
+    /// Each head's width.
+    pub fn d_k(&self) -> usize {
+        self.d_model / self.heads.max(1)
+    }
+
+    /// The model's shape for this task.
+    pub fn config(&self) -> Config {
+        let (n, digits) = digits_of(self.task);
+        Config {
+            vocab: self.task.vocab(digits),
+            context: self.task.context(n),
+            d_model: self.d_model,
+            heads: self.heads,
+            layers: self.layers,
+            scaled: self.scaled,
+        }
+    }
+}
+
+/// One point of the history: the training loss of a step's batch, and the latest held-out
+/// accuracy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub step: usize,
+    pub loss: f64,
+    pub accuracy: f64,
+    /// The Frobenius norm of the softmax Jacobian, averaged over the query rows of every head
+    /// on the held-out set's first sequence: how much gradient reaches the scores.
+    pub softmax_gradient: f64,
+}
+
+/// The loss stopped being a number (too high a learning rate): at which step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Diverged {
+    pub step: usize,
+}
+
+/// A training run.
+pub struct Session {
+    pub setup: Setup,
+    pub config: Config,
+    pub params: Params,
+    adam: Adam,
+    rng: SplitMix64,
+    held_out: Batch,
+    /// Steps taken.
+    pub steps: usize,
+    pub history: Vec<Point>,
+    /// Set once the loss is not finite; no step is taken after it.
+    pub diverged: Option<Diverged>,
+    accuracy: f64,
+}
+
+impl Session {
+    /// A fresh model for `setup` (the same seed gives the same model and batches).
+    pub fn new(setup: Setup) -> Result<Self, SetupError> {
+        setup.check()?;
+        let config = setup.config();
+        let (n, digits) = digits_of(setup.task);
+        let params = Params::init(&config, setup.seed);
+        let adam = Adam::new(&params, setup.learning_rate);
+        let held_out = setup.task.batch(n, digits, HELD_OUT, &mut SplitMix64::new(setup.seed ^ 0x5A5A));
+        let mut session = Self {
+            setup,
+            config,
+            params,
+            adam,
+            rng: SplitMix64::new(setup.seed ^ 0xA5A5),
+            held_out,
+            steps: 0,
+            history: Vec::new(),
+            diverged: None,
+            accuracy: 0.0,
+        };
+        session.accuracy = accuracy(&session.params, &session.config, &session.held_out);
+        Ok(session)
+    }
+
+    /// One step of Adam on a fresh batch; the loss before it. After the loss stops being
+    /// finite, nothing changes and the step it happened at is returned.
+    pub fn step(&mut self) -> Result<f64, Diverged> {
+        if let Some(d) = self.diverged {
+            return Err(d);
+        }
+        let (n, digits) = digits_of(self.setup.task);
+        let batch = self.setup.task.batch(n, digits, self.setup.batch, &mut self.rng);
+        let loss = step(&mut self.params, &self.config, &mut self.adam, &batch);
+        self.steps += 1;
+        if !loss.is_finite() {
+            let d = Diverged { step: self.steps };
+            self.diverged = Some(d);
+            return Err(d);
+        }
+        if self.steps.is_multiple_of(MEASURE_EVERY) || self.steps == 1 {
+            self.accuracy = accuracy(&self.params, &self.config, &self.held_out);
+        }
+        let softmax_gradient = self.softmax_gradient();
+        self.history.push(Point { step: self.steps, loss, accuracy: self.accuracy, softmax_gradient });
+        Ok(loss)
+    }
+
+    /// The latest held-out accuracy (0 to 1).
+    pub fn accuracy(&self) -> f64 {
+        self.accuracy
+    }
+
+    /// The first held-out sequence: the example shown until the learner types one.
+    pub fn example(&self) -> Vec<usize> {
+        self.held_out.sequences.first().map(|(t, _)| t.clone()).unwrap_or_default()
+    }
+
+    /// The attention weights of every head of every layer on `tokens`, `[layer][head]`, each
+    /// (n, n) with the causal mask's zeros above the diagonal.
+    pub fn weights(&self, tokens: &[usize]) -> Vec<Vec<Array2<f64>>> {
+        forward(&self.params, &self.config, tokens).layers.into_iter().map(|l| l.weights).collect()
+    }
+
+    /// See [`Point::softmax_gradient`].
+    fn softmax_gradient(&self) -> f64 {
+        let example = self.example();
+        let layers = self.weights(&example);
+        let mut sum = 0.0;
+        let mut rows = 0;
+        for a in layers.iter().flatten() {
+            for row in a.rows() {
+                let p2: f64 = row.iter().map(|p| p * p).sum();
+                // ‖diag(p) − ppᵀ‖²_F = Σ pᵢ² − 2 Σ pᵢ³ + (Σ pᵢ²)².
+                let p3: f64 = row.iter().map(|p| p * p * p).sum();
+                sum += (p2 - 2.0 * p3 + p2 * p2).max(0.0).sqrt();
+                rows += 1;
+            }
+        }
+        sum / rows.max(1) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_out_of_range_is_named() {
+        let ok = Setup::default();
+        assert_eq!(ok.check(), Ok(()));
+        assert_eq!(Setup { d_model: 8, ..ok }.check(), Err(SetupError::DModel));
+        assert_eq!(Setup { d_model: 256, ..ok }.check(), Err(SetupError::DModel));
+        assert_eq!(Setup { heads: 3, ..ok }.check(), Err(SetupError::Heads), "3 does not divide 32");
+        assert_eq!(Setup { heads: 16, d_model: 128, ..ok }.check(), Err(SetupError::Heads));
+        assert_eq!(Setup { layers: 3, ..ok }.check(), Err(SetupError::Layers));
+        assert_eq!(Setup { learning_rate: 0.0, ..ok }.check(), Err(SetupError::LearningRate));
+        assert_eq!(Setup { learning_rate: f64::NAN, ..ok }.check(), Err(SetupError::LearningRate));
+        assert_eq!(Setup { batch: 0, ..ok }.check(), Err(SetupError::Batch));
+        assert!(Session::new(Setup { heads: 5, ..ok }).is_err());
+    }
+
+    #[test]
+    fn the_same_seed_trains_the_same_way_and_reverse_learns() {
+        let mut a = Session::new(Setup::default()).expect("default setup");
+        let mut b = Session::new(Setup::default()).expect("default setup");
+        for _ in 0..300 {
+            assert_eq!(a.step(), b.step());
+        }
+        assert!(a.accuracy() > 0.9, "reverse after 300 steps: {}", a.accuracy());
+        let first = a.history[0].loss;
+        let last = a.history.last().map_or(f64::NAN, |p| p.loss);
+        assert!(last < first / 4.0, "loss {first} → {last}");
+    }
+
+    #[test]
+    fn a_loss_that_is_not_a_number_stops_training_at_its_step() {
+        let mut s = Session::new(Setup::default()).expect("setup");
+        for _ in 0..5 {
+            assert!(s.step().is_ok());
+        }
+        // A weight that is not a number (what a far too large step leaves behind).
+        s.params.embed[[0, 0]] = f64::NAN;
+        let stopped = (0..20).find_map(|_| s.step().err()).expect("the loss became NaN");
+        assert_eq!(s.steps, stopped.step);
+        assert_eq!(s.step(), Err(stopped), "no step after it");
+        assert_eq!(s.steps, stopped.step);
+        assert!(s.history.iter().all(|p| p.loss.is_finite()), "the history keeps only numbers");
+    }
+
+    #[test]
+    fn the_example_s_weights_are_causal_rows_summing_to_one() {
+        let s = Session::new(Setup { layers: 2, ..Setup::default() }).expect("setup");
+        let w = s.weights(&s.example());
+        assert_eq!((w.len(), w[0].len()), (2, 2));
+        for a in w.iter().flatten() {
+            for (i, row) in a.rows().into_iter().enumerate() {
+                assert!((row.sum() - 1.0).abs() < 1e-9);
+                assert!(row.iter().skip(i + 1).all(|&p| p == 0.0), "row {i} sees the future");
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The training view's keys in the page's URL, so a link reopens the same experiment: `task`,
+//! `ld` (d_model), `lh` (heads), `ll` (layers), `lr` (learning rate), `lb` (batch), `lseed`,
+//! `lscale` (0 or 1). The lesson's settings own the other keys; each side keeps the other's.
+
+use crate::core::train::session::Setup;
+use crate::core::train::Task;
+use crate::settings::url::{decode, encode};
+use leptos::prelude::window;
+
+const KEYS: [&str; 8] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale"];
+
+/// The setup the URL names (defaults for what it does not name or cannot be read; the range
+/// check comes after, by the session).
+pub fn read() -> Setup {
+    let search = window().location().search().unwrap_or_default();
+    from_query(&search)
+}
+
+/// The setup of a query string.
+pub fn from_query(query: &str) -> Setup {
+    let pairs: Vec<(String, String)> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .filter_map(|(k, v)| Some((decode(k)?, decode(v)?)))
+        .collect();
+    let get = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let num = |key: &str, default: usize| get(key).and_then(|v| v.parse().ok()).unwrap_or(default);
+    let d = Setup::default();
+    Setup {
+        task: get("task").and_then(Task::from_slug).unwrap_or(d.task),
+        d_model: num("ld", d.d_model),
+        heads: num("lh", d.heads),
+        layers: num("ll", d.layers),
+        learning_rate: get("lr").and_then(|v| v.parse().ok()).unwrap_or(d.learning_rate),
+        batch: num("lb", d.batch),
+        seed: get("lseed").and_then(|v| v.parse().ok()).unwrap_or(d.seed),
+        scaled: get("lscale").map_or(d.scaled, |v| v != "0"),
+    }
+}
+
+/// `query` with the training keys replaced by `setup`'s.
+pub fn with_setup(query: &str, setup: &Setup) -> String {
+    let kept = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty() && !KEYS.contains(&p.split('=').next().unwrap_or_default()));
+    let ours = [
+        ("task", setup.task.slug().to_string()),
+        ("ld", setup.d_model.to_string()),
+        ("lh", setup.heads.to_string()),
+        ("ll", setup.layers.to_string()),
+        ("lr", setup.learning_rate.to_string()),
+        ("lb", setup.batch.to_string()),
+        ("lseed", setup.seed.to_string()),
+        ("lscale", u8::from(setup.scaled).to_string()),
+    ];
+    let ours = ours.iter().map(|(k, v)| format!("{k}={}", encode(v)));
+    kept.map(str::to_string).chain(ours).collect::<Vec<_>>().join("&")
+}
+
+/// Write `setup` into the URL (replacing the entry: a changed setting is not a new page).
+pub fn write(setup: &Setup) {
+    let search = window().location().search().unwrap_or_default();
+    let url = format!("?{}", with_setup(&search, setup));
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setup_goes_through_the_url_and_the_lesson_s_keys_stay() {
+        let setup = Setup {
+            task: Task::Induction,
+            d_model: 64,
+            heads: 4,
+            layers: 2,
+            learning_rate: 0.003,
+            batch: 16,
+            seed: 9,
+            scaled: false,
+        };
+        let query = with_setup("?lang=zh&view=learn&task=sort&d=128", &setup);
+        assert!(query.starts_with("lang=zh&view=learn&d=128&"), "{query}");
+        assert_eq!(from_query(&query), setup);
+        assert_eq!(from_query("task=nonsense&ld=x"), Setup::default(), "unreadable values fall back");
+    }
+}
