@@ -12,7 +12,6 @@ use super::url_sync::{from_location, sync_url};
 use super::views::{ActiveView, ViewNav};
 use crate::chart::ink::Ink;
 use crate::i18n::{fill, scenario_error, ClassMsg, Lang, Msg};
-use crate::settings::View;
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast};
 
@@ -95,11 +94,8 @@ pub fn App() -> impl IntoView {
             <UrlNotice keys=notice dismiss=set_notice />
             <UpdateOffer updates=updates />
             <ViewNav />
-            // The training view has settings of its own: the lesson's are put away there.
-            <main class="page" class:page--alone=move || page.settings.with(|s| s.view == View::Learn)>
-                <Show when=move || page.settings.with(|s| s.view != View::Learn)>
-                    <Controls />
-                </Show>
+            <main class="page">
+                <Controls />
                 <div class="page__main">
                     {move || page.error.get().map(|e| view! {
                         <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {scenario_error(page.lang.get(), &e)}</p>

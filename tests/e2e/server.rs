@@ -83,11 +83,6 @@ pub fn gzip_len(data: &[u8]) -> usize {
     out
 }
 
-/// The first file in dist/ whose name ends with `suffix`.
-pub fn built(suffix: &str) -> Vec<u8> {
-    built_in(&dist_dir(), suffix)
-}
-
 /// The file of the build in `dir` whose name ends with `suffix` (not the service worker).
 pub fn built_in(dir: &Path, suffix: &str) -> Vec<u8> {
     let entry = std::fs::read_dir(dir)
