@@ -43,15 +43,28 @@ head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
 # 3. The training module's start script (before the version: it is one of the files).
-learn = sorted(p.name for p in staging.glob("learn*.js") if p.name != "learn-start.js")
-if learn:
-    (staging / "learn-start.js").write_text(
-        "// Written by scripts/postbuild.py: starts the training view's module (the page adds this\n"
-        "// script when the view first opens).\n"
-        f'import init from "./{learn[-1]}";\ninit();\n',
-        encoding="utf-8",
-    )
-    html = html.replace("</head>", '  <meta name="attention-lab-learn" content="./learn-start.js" />\n  </head>', 1)
+for old in staging.glob("learn-start-*.js"):
+    old.unlink()
+learn = sorted(p.name for p in staging.glob("learn*.js"))
+if len(learn) != 1:
+    sys.exit(f"postbuild: expected the training module's one learn*.js, found {learn}")
+wasm = sorted(p.name for p in staging.glob("learn*_bg.wasm"))
+if len(wasm) != 1:
+    sys.exit(f"postbuild: expected the training module's one learn*_bg.wasm, found {wasm}")
+# Named by its contents and the module's, so a cached copy never imports a module that is gone.
+start = (
+    "// Written by scripts/postbuild.py: starts the training view's module (the page adds this\n"
+    "// script when the view first opens); if it cannot, the view says so.\n"
+    f'import("./{learn[0]}").then((m) => m.default()).catch((e) => {{\n'
+    '  console.error("the training module:", e);\n'
+    '  document.querySelector("[data-learn-failed]")?.removeAttribute("hidden");\n'
+    '  document.querySelector("[data-learn-status]")?.setAttribute("hidden", "");\n'
+    "});\n"
+)
+module_digest = hashlib.sha256(start.encode() + (staging / learn[0]).read_bytes() + (staging / wasm[0]).read_bytes())
+start_name = f"learn-start-{module_digest.hexdigest()[:16]}.js"
+(staging / start_name).write_text(start, encoding="utf-8")
+html = html.replace("</head>", f'  <meta name="attention-lab-learn" content="./{start_name}" />\n  </head>', 1)
 
 # 1. The version: every file but the worker, the page as Trunk wrote it.
 files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))

@@ -4,7 +4,7 @@
 //! notice instead of breaking the page.
 
 use super::page::Page;
-use crate::settings::url::owns;
+use crate::learn::query::is_ours;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsValue;
@@ -20,12 +20,11 @@ pub fn from_location(lang: crate::i18n::Lang) -> (Settings, Vec<String>) {
     Settings::from_query(&search, lang)
 }
 
-/// The pairs of the current query these settings do not own (the training view's, written by
-/// its module), kept as they are when the settings rewrite the URL.
+/// The training view's pairs of the current query (its module writes them), kept as they are
+/// when the settings rewrite the URL.
 fn foreign_pairs() -> String {
     let search = window().location().search().unwrap_or_default();
-    let foreign = |p: &&str| !p.is_empty() && !owns(p.split('=').next().unwrap_or_default());
-    search.trim_start_matches('?').split('&').filter(foreign).map(|p| format!("&{p}")).collect()
+    search.trim_start_matches('?').split('&').filter(|p| is_ours(p)).map(|p| format!("&{p}")).collect()
 }
 
 /// Mirror `page.settings` into the URL and back; `notice` receives the ignored keys.

@@ -172,6 +172,11 @@ fn check_input(what: &'static str, m: &Array2<f32>, d_model: usize) -> Result<()
     check_finite(what, m)
 }
 
+/// The causal mask of `n` tokens: `true` where key j comes after query i (blocked).
+pub fn causal_mask(n: usize) -> Array2<bool> {
+    Array2::from_shape_fn((n, n), |(i, j)| j > i)
+}
+
 /// The (n_q, n_kv) blocked-pair matrix from the causal mask and key padding.
 fn blocked_pairs(n_q: usize, n_kv: usize, cfg: &AttentionConfig) -> Result<Array2<bool>, AttnError> {
     if let Some(pad) = &cfg.key_padding {

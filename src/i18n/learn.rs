@@ -5,10 +5,13 @@ super::catalogue! {
     /// A message of the training view.
     pub enum LearnMsg {
         Nav => ("Train it yourself", "亲手训练"),
-        Title => ("Watch attention learn", "看注意力如何学会"),
+        Title => (
+            "Watch attention learn",
+            "看注意力如何学习",
+        ),
         Intro => (
-            "A small Transformer starts here from random weights and is trained in your browser: token and position embeddings, one or two layers of multi-head attention with the causal mask, the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch the heads of the example below turn from noise into the pattern the task needs.",
-            "这里有一个从随机权重开始的小型 Transformer，就在你的浏览器里训练：词元嵌入和位置嵌入、一到两层带因果掩码的多头注意力、残差流和反嵌入，用交叉熵和 Adam 训练。梯度是为这个模型逐项推导写出的，并与有限差分和 JAX 的结果核对过。点“训练”，看下面这个例子里的各个头如何从杂乱的噪声变成任务所需的模式。",
+            "A small attention-only Transformer starts here from random weights and is trained in your browser: token and position embeddings, one or two layers of multi-head attention with the causal mask, the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch each head's attention on the example below turn from noise into the pattern the task needs.",
+            "这里有一个只有注意力层的小型 Transformer，从随机权重开始，就在你的浏览器里训练：词元嵌入和位置嵌入、一到两层带因果掩码的多头注意力、残差流和反嵌入，用交叉熵和 Adam 训练。梯度是为这个模型逐项推导写出的，并与有限差分和 JAX 的结果核对过。点“训练”，看各个头在下面这个示例上的注意力如何从噪声变成任务所需的模式。",
         ),
         Task => ("Task", "任务"),
         TaskReverse => ("Reverse", "倒序"),
@@ -16,60 +19,102 @@ super::catalogue! {
         TaskPrevious => ("Previous token", "前一个词元"),
         TaskInduction => ("Induction (two layers)", "归纳（两层）"),
         ExpectReverse => (
-            "Eight digits, the separator |, then the same digits backwards. The k-th answer is the digit k places before the separator, so each answer's row looks a little further left than the row above it: expect an anti-diagonal below the separator.",
-            "八个数字、分隔符 |，然后把这些数字倒过来写。第 k 个答案就是分隔符前第 k 个数字，所以每一行答案关注的位置都比上一行再往左一格：分隔符之后应当出现一条反对角线。",
+            "Eight digits, the separator |, then the same digits backwards. The k-th answer is the digit k places before the separator, and it is predicted from the row just before it (the separator's row for the first). So from the separator's row on, each row looks one place further left than the row above: expect an anti-diagonal starting at the separator's row.",
+            "八个数字、分隔符 |，然后把这些数字倒过来写。第 k 个答案就是分隔符前第 k 个数字，由它前一个位置的那一行来预测（第一个答案由分隔符那一行预测）。所以从分隔符那一行起，每一行关注的位置都比上一行再往左一格：应当出现一条从分隔符那一行开始的反对角线。",
         ),
         ExpectSort => (
-            "Eight digits, the separator |, then the same digits in ascending order. Each answer must find the smallest digit not yet written, the next one up from the answer before it, so its weight jumps to wherever that digit sits in the first half: no fixed diagonal, a pattern that follows the values.",
-            "八个数字、分隔符 |，然后把这些数字从小到大写出。每个答案都要找出还没写过的最小数字，也就是比上一个答案大的下一个数字，所以它的权重会跳到这个数字在前半段所在的位置：没有固定的对角线，模式随数值而变。",
+            "Eight digits, the separator |, then the same digits in ascending order. Each answer is the smallest digit still left to write: the previous answer again if that digit occurs more than once, otherwise the next one up. The row that predicts it should put its weight on wherever that digit sits in the first half: no fixed diagonal, a pattern that follows the values.",
+            "八个数字、分隔符 |，然后把这些数字从小到大写出。每个答案都是剩下的数字中最小的那个：如果上一个答案的数字出现了不止一次，就再写一遍它，否则就是比它大的下一个数字。预测它的那一行应把权重放在这个数字在前半段所在的位置：没有固定的对角线，模式随数值而变。",
         ),
         ExpectPrevious => (
-            "Each digit predicts the digit before it. Position alone solves this: every row should put its weight one place to the left of the diagonal (a sub-diagonal).",
-            "每个数字要预测它前面那个数字。只靠位置就能做到：每一行都应把权重放在对角线左边一格（一条次对角线）。",
+            "Each digit predicts the digit before it. Position alone solves this: every row after the first should put its weight one place to the left of the diagonal (a sub-diagonal).",
+            "每个数字要预测它前面那个数字。只靠位置就能做到：除第一行外，每一行都应把权重放在对角线左边一格（一条次对角线）。",
         ),
         ExpectInduction => (
             "A run of distinct digits, then the same run again; each digit of the second copy predicts the one that follows it. One layer cannot do it. Two can: a head of layer 1 looks one place back, so every position carries its predecessor; a head of layer 2 then finds, from a digit of the second copy, the position whose predecessor is that digit, the one right after its first occurrence, and copies it (an induction head).",
             "一串互不相同的数字，然后把同一串再写一遍；第二遍中的每个数字要预测它后面的那个。一层做不到，两层可以：第 1 层的某个头往前看一格，让每个位置都带上它前一个数字的信息；第 2 层的某个头再从第二遍的数字出发，找到“前一个数字正是它”的位置，也就是它第一次出现之后的那个位置，并把那里的数字复制过来（归纳头）。",
         ),
-        DModel => ("d_model (16–128)", "d_model（16–128）"),
-        Heads => ("Heads (1–8)", "头数（1–8）"),
+        DModel => (
+            "d_model ({lo}–{hi})",
+            "d_model（{lo}–{hi}）",
+        ),
+        Heads => (
+            "Heads ({lo}–{hi})",
+            "头数（{lo}–{hi}）",
+        ),
         Layers => ("Layers", "层数"),
         LearningRate => ("Learning rate", "学习率"),
         Batch => ("Batch size (sequences)", "批大小（序列数）"),
         Seed => ("Seed", "随机种子"),
-        Scale => ("Divide the scores by √d_k", "分数除以 √d_k"),
-        DkIs => ("Head width d_k = d_model / heads = {dk}", "每个头的维度 d_k = d_model / 头数 = {dk}"),
-        ErrDModel => ("d_model must be a whole number from 16 to 128.", "d_model 必须是 16 到 128 之间的整数。"),
-        ErrHeads => (
-            "Heads: 1 to 8, and the heads must divide d_model evenly (d_model = heads × d_k).",
-            "头数为 1 到 8，并且要能整除 d_model（d_model = 头数 × d_k）。",
+        Scale => (
+            "Divide the scores by √d_k",
+            "注意力分数除以 √d_k",
         ),
-        ErrLayers => ("1 or 2 layers.", "层数为 1 或 2。"),
+        DkIs => (
+            "Head width d_k = d_model / heads = {dk}",
+            "每个头的维度 d_k = d_model / 头数 = {dk}",
+        ),
+        ErrDModel => (
+            "d_model must be a whole number from {lo} to {hi}.",
+            "d_model 必须是 {lo} 到 {hi} 之间的整数。",
+        ),
+        ErrHeads => (
+            "Heads: {lo} to {hi}, and the heads must divide d_model evenly (d_model = heads × d_k).",
+            "头数为 {lo} 到 {hi}，并且要能整除 d_model（d_model = 头数 × d_k）。",
+        ),
+        ErrLayers => (
+            "{lo} or {hi} layers.",
+            "层数为 {lo} 或 {hi}。",
+        ),
         ErrLearningRate => ("The learning rate must be above 0 and at most 1.", "学习率必须大于 0、不超过 1。"),
-        ErrBatch => ("Batch size: 1 to 256 sequences.", "批大小为 1 到 256 个序列。"),
+        ErrBatch => (
+            "Batch size: {lo} to {hi} sequences.",
+            "批大小为 {lo} 到 {hi} 个序列。",
+        ),
         ErrSeed => ("The seed must be a whole number from 0 up.", "随机种子必须是不小于 0 的整数。"),
         Train => ("Train", "训练"),
         Pause => ("Pause", "暂停"),
-        Step => ("One step", "走一步"),
+        Step => (
+            "One step",
+            "训练一步",
+        ),
         Reset => ("Reset", "重置"),
         Steps => ("Steps", "步数"),
-        Loss => ("Loss (cross-entropy per answer)", "损失（每个答案的交叉熵）"),
-        Accuracy => ("Accuracy on held-out sequences", "留出序列上的准确率"),
+        Loss => (
+            "Loss (mean cross-entropy per answer)",
+            "损失（每个答案的平均交叉熵）",
+        ),
+        Accuracy => (
+            "Held-out accuracy (share of answers right)",
+            "留出集准确率（答对的答案比例）",
+        ),
         Speed => ("Steps per second", "每秒步数"),
         Diverged => (
-            "Learning rate too high: the loss became NaN at step {step}. Training stopped; press Reset to start again, with a smaller learning rate.",
-            "学习率太高：第 {step} 步的损失变成了 NaN。训练已停止；请点“重置”，换一个更小的学习率重新开始。",
+            "Learning rate too high: the loss stopped being a finite number (NaN or ∞) at step {step}. Training stopped; enter a smaller learning rate to start a fresh run.",
+            "学习率太高：第 {step} 步的损失变成了 NaN 或无穷大。训练已停止；请输入更小的学习率，重新开始训练。",
         ),
         LossChart => ("Loss against steps", "损失随步数的变化"),
-        AccuracyChart => ("Held-out accuracy against steps", "留出准确率随步数的变化"),
-        Example => ("Example (digits separated by spaces; | is the separator)", "例子（数字之间用空格分开；| 是分隔符）"),
+        AccuracyChart => (
+            "Held-out accuracy against steps",
+            "留出集准确率随步数的变化",
+        ),
+        Example => (
+            "Example (digits separated by spaces; | is the separator)",
+            "示例（数字之间用空格分开；| 是分隔符）",
+        ),
         ErrExample => (
             "Use the digits 0 to {max} (and | in reverse and sort), at most {n} tokens.",
             "只能使用数字 0 到 {max}（倒序和排序任务还可以用 |），最多 {n} 个词元。",
         ),
         HeadMap => ("Layer {l}, head {h}", "第 {l} 层，第 {h} 个头"),
-        Weights => ("Attention of every head on the example (rows: queries, columns: keys)", "各个头在这个例子上的注意力（行：查询；列：键）"),
+        Weights => (
+            "Attention of every head on the example (rows: queries, columns: keys)",
+            "各个头在这个示例上的注意力（行：查询；列：键）",
+        ),
         Loading => ("Loading the training module…", "正在加载训练模块……"),
-        LoadFailed => ("The training module could not be loaded. Reload the page to try again.", "训练模块加载失败。请重新加载页面再试。"),
+        LoadFailed => (
+            "The training module could not be loaded. Reload the page to try again.",
+            "训练模块加载失败。请重新加载页面再试。",
+        ),
     }
 }

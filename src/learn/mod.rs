@@ -8,23 +8,27 @@
 //! Training goes in slices of a few milliseconds per animation frame: the page stays
 //! responsive while it trains.
 
-mod query;
+mod charts;
+pub mod query;
+mod setup;
 mod view;
 
-use crate::core::train::session::{Diverged, Session, Setup};
+use crate::core::train::session::{Diverged, Session, Setup, SetupError};
+use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-/// The page's element the view mounts into, and the event by which the page asks a running
-/// module to mount again (the view was opened again, or the language or theme changed).
-pub const ROOT_ID: &str = "learn-root";
+/// The page's element the view mounts into (inside the page's view, which also holds the
+/// loading and failure lines), and the event by which the page asks a running module to mount
+/// again (the view was opened again, or the language or theme changed).
+pub const ROOT_ID: &str = "learn-app";
 pub const MOUNT_EVENT: &str = "attention-lab-learn";
 
 /// Training time per animation frame, ms: at 60 frames a second, most of each frame stays free.
 const SLICE_MS: f64 = 6.0;
 
-/// The run: the setup that made it, the model training, whether it is running, its speed.
+/// The run: the model training, whether it is running, its speed, the example shown.
 struct Run {
     session: Session,
     running: bool,
@@ -40,33 +44,60 @@ thread_local! {
     static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
     /// Bumped whenever the run changes: the mounted view redraws from it.
     static CHANGED: RefCell<Option<RwSignal<u64>>> = const { RefCell::new(None) };
+    /// The mounted view, unmounted before the next mount.
+    static MOUNTED: RefCell<Option<UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>> = const { RefCell::new(None) };
+    /// A frame of training is already asked for (one loop at a time).
+    static FRAME_PENDING: RefCell<bool> = const { RefCell::new(false) };
+    /// The link's setup was out of range (the default one runs instead): said once, beside
+    /// the setting, when the view first mounts.
+    static LINK_ERROR: RefCell<Option<SetupError>> = const { RefCell::new(None) };
 }
 
 /// Start the module: the run from the URL's setup, the view mounted, and mounted again
 /// whenever the page asks.
 pub fn start() {
-    console_error_panic_hook::set_once();
-    // A link's setup out of range falls back to the default one (the view says which).
-    if let Ok(session) = Session::new(query::read()).or_else(|_| Session::new(Setup::default())) {
+    crate::panic_notice::install();
+    let asked = query::read();
+    let session = Session::new(asked).or_else(|e| {
+        LINK_ERROR.with(|l| *l.borrow_mut() = Some(e));
+        let fallback = Setup::default();
+        query::write(&fallback);
+        Session::new(fallback)
+    });
+    if let Ok(session) = session {
         reset(session);
     }
     mount();
-    let again = Closure::<dyn Fn()>::new(mount);
+    // Mounted again after the page has applied what it changed (language, theme).
+    let again = Closure::<dyn Fn()>::new(|| {
+        let next = Closure::once_into_js(mount);
+        let _ = window().request_animation_frame(next.unchecked_ref());
+    });
     let _ = window().add_event_listener_with_callback(MOUNT_EVENT, again.as_ref().unchecked_ref());
     again.forget();
 }
 
-/// Mount the view into the page's element for it (replacing what is there).
+/// The link's setup error, once.
+fn take_link_error() -> Option<SetupError> {
+    LINK_ERROR.with(|l| l.borrow_mut().take())
+}
+
+/// Mount the view into the page's element for it, replacing the previous mount.
 fn mount() {
+    MOUNTED.with(|m| drop(m.borrow_mut().take()));
     let Some(root) = document().get_element_by_id(ROOT_ID) else { return };
-    root.set_inner_html("");
     let Ok(root) = root.dyn_into::<web_sys::HtmlElement>() else { return };
-    leptos::mount::mount_to(root, || {
+    root.set_inner_html("");
+    // The page's "loading" line has done its job.
+    if let Ok(Some(status)) = document().query_selector("[data-learn-status]") {
+        let _ = status.set_attribute("hidden", "");
+    }
+    let handle = leptos::mount::mount_to(root, || {
         let changed = RwSignal::new(0_u64);
         CHANGED.with(|c| *c.borrow_mut() = Some(changed));
-        view::LearnApp(view::LearnAppProps { changed })
-    })
-    .forget();
+        view::LearnApp(view::LearnAppProps { changed }).into_any()
+    });
+    MOUNTED.with(|m| *m.borrow_mut() = Some(handle));
 }
 
 /// Tell the mounted view the run changed.
@@ -111,7 +142,7 @@ fn toggle() {
         run.speed_mark = (now(), run.session.steps);
         run.running
     });
-    if start == Some(true) {
+    if start == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
         schedule();
     }
 }
@@ -123,6 +154,7 @@ fn now() -> f64 {
 /// Train for one slice on the next animation frame, and again after it while running.
 fn schedule() {
     let frame = Closure::once_into_js(move || {
+        FRAME_PENDING.with(|p| *p.borrow_mut() = false);
         // Nobody is watching (the view was closed): pause.
         let shown = document().get_element_by_id(ROOT_ID).is_some_and(|e| e.is_connected());
         let again = update_run(|run| {
@@ -147,7 +179,7 @@ fn schedule() {
             }
             run.running
         });
-        if again == Some(true) {
+        if again == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
             schedule();
         }
     });

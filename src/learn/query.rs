@@ -7,7 +7,13 @@ use crate::core::train::Task;
 use crate::settings::url::{decode, encode};
 use leptos::prelude::window;
 
-const KEYS: [&str; 8] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale"];
+/// The keys, in the order they are written (the page's URL sync keeps exactly these).
+pub const KEYS: [&str; 8] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale"];
+
+/// Whether a query pair (`key=value`, percent-encoded) is one of the training view's.
+pub fn is_ours(pair: &str) -> bool {
+    decode(pair.split('=').next().unwrap_or_default()).is_some_and(|k| KEYS.contains(&k.as_str()))
+}
 
 /// The setup the URL names (defaults for what it does not name or cannot be read; the range
 /// check comes after, by the session).
@@ -41,21 +47,18 @@ pub fn from_query(query: &str) -> Setup {
 
 /// `query` with the training keys replaced by `setup`'s.
 pub fn with_setup(query: &str, setup: &Setup) -> String {
-    let kept = query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty() && !KEYS.contains(&p.split('=').next().unwrap_or_default()));
-    let ours = [
-        ("task", setup.task.slug().to_string()),
-        ("ld", setup.d_model.to_string()),
-        ("lh", setup.heads.to_string()),
-        ("ll", setup.layers.to_string()),
-        ("lr", setup.learning_rate.to_string()),
-        ("lb", setup.batch.to_string()),
-        ("lseed", setup.seed.to_string()),
-        ("lscale", u8::from(setup.scaled).to_string()),
+    let kept = query.trim_start_matches('?').split('&').filter(|p| !p.is_empty() && !is_ours(p));
+    let values = [
+        setup.task.slug().to_string(),
+        setup.d_model.to_string(),
+        setup.heads.to_string(),
+        setup.layers.to_string(),
+        setup.learning_rate.to_string(),
+        setup.batch.to_string(),
+        setup.seed.to_string(),
+        u8::from(setup.scaled).to_string(),
     ];
-    let ours = ours.iter().map(|(k, v)| format!("{k}={}", encode(v)));
+    let ours = KEYS.iter().zip(values).map(|(k, v)| format!("{k}={}", encode(&v)));
     kept.map(str::to_string).chain(ours).collect::<Vec<_>>().join("&")
 }
 
@@ -88,5 +91,7 @@ mod tests {
         assert!(query.starts_with("lang=zh&view=learn&d=128&"), "{query}");
         assert_eq!(from_query(&query), setup);
         assert_eq!(from_query("task=nonsense&ld=x"), Setup::default(), "unreadable values fall back");
+        assert!(is_ours("%6Cd=3") && !is_ours("lang=zh") && !is_ours("d=64"));
+        assert_eq!(with_setup("%74ask=sort", &setup).matches("task=").count(), 1, "an encoded key is ours too");
     }
 }

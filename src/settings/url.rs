@@ -146,12 +146,6 @@ pub const KEYS: &[Key] = &[
     },
 ];
 
-/// Whether `key` is one of these settings' (the rest of a query belongs to others: the
-/// training view's module keeps its own keys there).
-pub fn owns(key: &str) -> bool {
-    KEYS.iter().any(|k| k.name == key)
-}
-
 /// Percent-encode everything but RFC 3986's unreserved characters (letters, digits, `-_.~`).
 pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

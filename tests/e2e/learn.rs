@@ -1,7 +1,7 @@
 //! The training view (issue 14): its module loads when the view opens, trains *reverse* to
-//! 99 % held-out accuracy in the page while the page stays usable, names a bad setting beside
-//! its control and keeps the last good run, keeps its setup in the link, and follows the
-//! page's language.
+//! 99 % held-out accuracy in the page while the page stays usable, names a bad setting (typed,
+//! or in a link) beside its control and keeps the last good run, keeps its setup in the link,
+//! and follows the page's language.
 
 use crate::browser::Browser;
 use crate::server::Site;
@@ -77,12 +77,17 @@ async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
 async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the_link() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
-    b.open_page(&site.url("/?lang=en&view=learn")).await;
-    b.wait_for("[data-testid='learn-train']").await;
-    b.click("learn-step").await;
     let error_beside = |id: &'static str| {
         format!("return document.querySelector(`[data-testid='{id}']`).parentElement.querySelector('.field__error')?.textContent ?? '';")
     };
+    // A link out of range: the default run, the reason beside the setting, the link mended.
+    b.open_page(&site.url("/?lang=en&view=learn&ld=8")).await;
+    b.wait_for("[data-testid='learn-train']").await;
+    let said = b.js(&error_beside("learn-dmodel"), vec![]).await;
+    assert!(said.as_str().is_some_and(|s| s.contains("16") && s.contains("128")), "{said}");
+    let url = b.js("return location.search;", vec![]).await;
+    assert!(url.as_str().is_some_and(|u| u.contains("ld=32") && !u.contains("ld=8")), "{url}");
+    b.click("learn-step").await;
     change(&b, "learn-dmodel", "8").await;
     let said = b.js(&error_beside("learn-dmodel"), vec![]).await;
     assert!(said.as_str().is_some_and(|s| s.contains("16") && s.contains("128")), "{said}");

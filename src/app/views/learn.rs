@@ -2,34 +2,32 @@
 //! .wasm, `crate::learn`, built as the `learn` binary), fetched only when this view first
 //! opens: the page's own .wasm stays small and the first heatmap fast. The build names the
 //! module's start script in `<meta name="attention-lab-learn">`; the module mounts itself into
-//! this view's element, again each time the view is opened.
+//! this view's element, again each time the view is opened or the language or theme changes.
+//! If it cannot be loaded, the start script shows the failure line instead of the loading one.
 
 use super::super::page::use_page;
 use crate::i18n::LearnMsg;
 use crate::learn::{MOUNT_EVENT, ROOT_ID};
 use leptos::prelude::*;
 
-/// The view: a place for the module, with a line saying it is loading (the module replaces it).
+/// The view: a place for the module, with a line saying it is loading (hidden by the module
+/// once mounted) and one saying it failed (shown by the start script if it does).
 #[component]
 pub fn LearnView() -> impl IntoView {
     let page = use_page();
-    let failed = RwSignal::new(false);
-    // Again when the language or the theme changes: the module mounts anew in them.
     Effect::new(move |_| {
         page.lang.track();
         page.ink.track();
-        if load().is_err() {
-            failed.set(true);
+        if let Err(e) = load() {
+            leptos::logging::error!("the training module: {e:?}");
         }
     });
     view! {
-        <section class="view" data-testid="view-learn">
+        <section class="view view--learn" data-testid="view-learn">
             <h2 class="view__title">{page.text(LearnMsg::Title)}</h2>
-            <div id=ROOT_ID>
-                <p class="view__text" role="status">
-                    {move || page.t(if failed.get() { LearnMsg::LoadFailed } else { LearnMsg::Loading })}
-                </p>
-            </div>
+            <p class="view__text" role="status" data-learn-status="">{page.text(LearnMsg::Loading)}</p>
+            <p class="field__error" role="alert" data-learn-failed="" hidden>{page.text(LearnMsg::LoadFailed)}</p>
+            <div id=ROOT_ID></div>
         </section>
     }
 }
@@ -38,13 +36,13 @@ pub fn LearnView() -> impl IntoView {
 /// allows), or, when it is already running, ask it to mount into the new element.
 fn load() -> Result<(), wasm_bindgen::JsValue> {
     let document = document();
+    if document.query_selector("script[data-learn]")?.is_some() {
+        return window().dispatch_event(&web_sys::Event::new(MOUNT_EVENT)?).map(|_| ());
+    }
     let src = document
         .query_selector("meta[name='attention-lab-learn']")?
         .and_then(|m| m.get_attribute("content"))
         .ok_or_else(|| wasm_bindgen::JsValue::from_str("the page names no training module"))?;
-    if document.query_selector("script[data-learn]")?.is_some() {
-        return window().dispatch_event(&web_sys::Event::new(MOUNT_EVENT)?).map(|_| ());
-    }
     let script = document.create_element("script")?;
     script.set_attribute("type", "module")?;
     script.set_attribute("src", &src)?;

@@ -19,8 +19,11 @@ pub fn digits_of(task: Task) -> (usize, usize) {
 
 /// Held-out sequences the accuracy is measured on (never trained on).
 const HELD_OUT: usize = 128;
-/// The accuracy is measured every this many steps (and on demand).
-pub const MEASURE_EVERY: usize = 10;
+/// The accuracy is measured every this many steps (and after the first).
+const MEASURE_EVERY: usize = 10;
+/// The history keeps at most this many points: beyond it, every other one is dropped (the
+/// curves keep their shape, the memory and the drawing stay bounded on a long run).
+const HISTORY: usize = 2000;
 
 /// What the learner chose.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,6 +70,8 @@ pub enum SetupError {
 }
 
 impl Setup {
+    /// The ranges of the settings, (lowest, highest): the check below, the fields' bounds
+    /// and the messages all read them here.
     pub const D_MODEL: (usize, usize) = (16, 128);
     pub const HEADS: (usize, usize) = (1, 8);
     pub const LAYERS: (usize, usize) = (1, 2);
@@ -112,16 +117,13 @@ impl Setup {
     }
 }
 
-/// One point of the history: the training loss of a step's batch, and the latest held-out
-/// accuracy.
+/// One point of the history: the training loss of a step's batch (its mean cross-entropy per
+/// answer), and the latest held-out accuracy.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
     pub step: usize,
     pub loss: f64,
     pub accuracy: f64,
-    /// The Frobenius norm of the softmax Jacobian, averaged over the query rows of every head
-    /// on the held-out set's first sequence: how much gradient reaches the scores.
-    pub softmax_gradient: f64,
 }
 
 /// The loss stopped being a number (too high a learning rate): at which step.
@@ -189,8 +191,14 @@ impl Session {
         if self.steps.is_multiple_of(MEASURE_EVERY) || self.steps == 1 {
             self.accuracy = accuracy(&self.params, &self.config, &self.held_out);
         }
-        let softmax_gradient = self.softmax_gradient();
-        self.history.push(Point { step: self.steps, loss, accuracy: self.accuracy, softmax_gradient });
+        if self.history.len() >= HISTORY {
+            let mut k = 0;
+            self.history.retain(|_| {
+                k += 1;
+                k % 2 == 0
+            });
+        }
+        self.history.push(Point { step: self.steps, loss, accuracy: self.accuracy });
         Ok(loss)
     }
 
@@ -208,24 +216,6 @@ impl Session {
     /// (n, n) with the causal mask's zeros above the diagonal.
     pub fn weights(&self, tokens: &[usize]) -> Vec<Vec<Array2<f64>>> {
         forward(&self.params, &self.config, tokens).layers.into_iter().map(|l| l.weights).collect()
-    }
-
-    /// See [`Point::softmax_gradient`].
-    fn softmax_gradient(&self) -> f64 {
-        let example = self.example();
-        let layers = self.weights(&example);
-        let mut sum = 0.0;
-        let mut rows = 0;
-        for a in layers.iter().flatten() {
-            for row in a.rows() {
-                let p2: f64 = row.iter().map(|p| p * p).sum();
-                // ‖diag(p) − ppᵀ‖²_F = Σ pᵢ² − 2 Σ pᵢ³ + (Σ pᵢ²)².
-                let p3: f64 = row.iter().map(|p| p * p * p).sum();
-                sum += (p2 - 2.0 * p3 + p2 * p2).max(0.0).sqrt();
-                rows += 1;
-            }
-        }
-        sum / rows.max(1) as f64
     }
 }
 
@@ -274,6 +264,17 @@ mod tests {
         assert_eq!(s.step(), Err(stopped), "no step after it");
         assert_eq!(s.steps, stopped.step);
         assert!(s.history.iter().all(|p| p.loss.is_finite()), "the history keeps only numbers");
+    }
+
+    #[test]
+    fn a_long_run_keeps_a_bounded_history_that_ends_at_the_last_step() {
+        let mut s = Session::new(Setup { d_model: 16, heads: 1, batch: 1, ..Setup::default() }).expect("setup");
+        for _ in 0..(HISTORY + 500) {
+            assert!(s.step().is_ok());
+        }
+        assert!(s.history.len() <= HISTORY, "{}", s.history.len());
+        assert_eq!(s.history.last().map(|p| p.step), Some(HISTORY + 500));
+        assert!(s.history.windows(2).all(|w| w[0].step < w[1].step));
     }
 
     #[test]

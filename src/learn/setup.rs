@@ -1,0 +1,196 @@
+//! The training view's settings: the task (and what to expect of it), the model's sizes, the
+//! optimiser's, the seed and the ÷√d_k switch. A change starts a fresh run when every setting is
+//! in range (and goes into the URL); otherwise its message goes beside the control that was
+//! changed, and the last good run stays.
+
+use super::{query, reset};
+use crate::core::train::session::{Session, Setup, SetupError};
+use crate::core::train::Task;
+use crate::i18n::{fill, t, Lang, LearnMsg};
+use leptos::prelude::*;
+
+/// A control of the view, to put an error beside it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Field {
+    Task,
+    DModel,
+    Heads,
+    Dk,
+    Layers,
+    LearningRate,
+    Batch,
+    Seed,
+    Example,
+}
+
+/// The message for a setting out of range, with its range.
+pub fn range_message(lang: Lang, e: SetupError) -> String {
+    let range = |msg, (lo, hi): (usize, usize)| fill(t(lang, msg), &[("lo", &lo.to_string()), ("hi", &hi.to_string())]);
+    match e {
+        SetupError::DModel => range(LearnMsg::ErrDModel, Setup::D_MODEL),
+        SetupError::Heads => range(LearnMsg::ErrHeads, Setup::HEADS),
+        SetupError::Layers => range(LearnMsg::ErrLayers, Setup::LAYERS),
+        SetupError::LearningRate => t(lang, LearnMsg::ErrLearningRate).to_string(),
+        SetupError::Batch => range(LearnMsg::ErrBatch, Setup::BATCH),
+    }
+}
+
+/// The control a setup error belongs beside.
+pub fn field_of(e: SetupError) -> Field {
+    match e {
+        SetupError::DModel => Field::DModel,
+        SetupError::Heads => Field::Heads,
+        SetupError::Layers => Field::Layers,
+        SetupError::LearningRate => Field::LearningRate,
+        SetupError::Batch => Field::Batch,
+    }
+}
+
+/// The message for a value that is not a number at all, in `field`.
+fn unreadable(lang: Lang, field: Field) -> String {
+    match field {
+        Field::DModel | Field::Task => range_message(lang, SetupError::DModel),
+        Field::Heads | Field::Dk => range_message(lang, SetupError::Heads),
+        Field::Layers => range_message(lang, SetupError::Layers),
+        Field::LearningRate => range_message(lang, SetupError::LearningRate),
+        Field::Batch => range_message(lang, SetupError::Batch),
+        Field::Seed => t(lang, LearnMsg::ErrSeed).to_string(),
+        Field::Example => String::new(),
+    }
+}
+
+/// The task picker, what to expect of the task, and the model's settings.
+#[component]
+pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, String)>>) -> impl IntoView {
+    let tr = move |m: LearnMsg| t(lang, m);
+    // `change` edits a copy of the setup; `false` when the typed value is not a number.
+    let apply = move |field: Field, change: &dyn Fn(&mut Setup) -> bool| {
+        let mut next = setup.get_untracked();
+        if !change(&mut next) {
+            error.set(Some((field, unreadable(lang, field))));
+            return;
+        }
+        match Session::new(next) {
+            Ok(session) => {
+                error.set(None);
+                query::write(&next);
+                reset(session);
+            }
+            Err(e) => error.set(Some((field, range_message(lang, e)))),
+        }
+    };
+    let number = move |field: Field, set: fn(&mut Setup, usize) -> Option<()>| {
+        move |ev: leptos::ev::Event| {
+            let value = event_target_value(&ev).trim().parse::<usize>();
+            apply(field, &|s| value.as_ref().ok().and_then(|&v| set(s, v)).is_some());
+        }
+    };
+    let error_of = move |field: Field| {
+        move || {
+            error
+                .get()
+                .filter(|(f, _)| *f == field)
+                .map(|(_, m)| view! { <p class="field__error" role="alert">{m}</p> })
+        }
+    };
+    let ranged = move |msg: LearnMsg, (lo, hi): (usize, usize)| {
+        fill(tr(msg), &[("lo", &lo.to_string()), ("hi", &hi.to_string())])
+    };
+    let tasks = [
+        (Task::Reverse, LearnMsg::TaskReverse, LearnMsg::ExpectReverse),
+        (Task::Sort, LearnMsg::TaskSort, LearnMsg::ExpectSort),
+        (Task::Previous, LearnMsg::TaskPrevious, LearnMsg::ExpectPrevious),
+        (Task::Induction, LearnMsg::TaskInduction, LearnMsg::ExpectInduction),
+    ];
+    let expect = move || tasks.iter().find(|(task, ..)| *task == setup.get().task).map(|&(.., e)| tr(e));
+    let (d_lo, d_hi) = Setup::D_MODEL;
+    let (h_lo, h_hi) = Setup::HEADS;
+    let (b_lo, b_hi) = Setup::BATCH;
+    let (l_lo, l_hi) = Setup::LAYERS;
+    view! {
+        <div class="learn__setup">
+            <div class="field">
+                <label class="field__label" for="learn-task">{tr(LearnMsg::Task)}</label>
+                <select id="learn-task" data-testid="learn-task" on:change=move |ev| {
+                    let task = Task::from_slug(&event_target_value(&ev));
+                    apply(Field::Task, &|s| task.map(|t| {
+                        s.task = t;
+                        // Induction needs its second layer.
+                        if t == Task::Induction { s.layers = 2; }
+                    }).is_some());
+                }>
+                    {tasks.iter().map(|&(task, name, _)| view! {
+                        <option value=task.slug() selected=move || setup.get().task == task>{tr(name)}</option>
+                    }).collect_view()}
+                </select>
+                {error_of(Field::Task)}
+            </div>
+            <p class="view__text learn__expect" data-testid="learn-expect">{expect}</p>
+            <div class="learn__fields">
+                <div class="field">
+                    <label class="field__label" for="learn-dmodel">{ranged(LearnMsg::DModel, Setup::D_MODEL)}</label>
+                    <input id="learn-dmodel" data-testid="learn-dmodel" type="number" min=d_lo max=d_hi
+                        prop:value=move || setup.get().d_model.to_string()
+                        on:change=number(Field::DModel, |s, v| { s.d_model = v; Some(()) }) />
+                    {error_of(Field::DModel)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-heads">{ranged(LearnMsg::Heads, Setup::HEADS)}</label>
+                    <input id="learn-heads" data-testid="learn-heads" type="number" min=h_lo max=h_hi
+                        prop:value=move || setup.get().heads.to_string()
+                        on:change=number(Field::Heads, |s, v| { s.heads = v; Some(()) }) />
+                    {error_of(Field::Heads)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-dk">{move || fill(tr(LearnMsg::DkIs), &[("dk", &setup.get().d_k().to_string())])}</label>
+                    <input id="learn-dk" data-testid="learn-dk" type="number" min="1" max=move || d_hi / setup.get().heads.max(1)
+                        prop:value=move || setup.get().d_k().to_string()
+                        on:change=number(Field::Dk, |s, v| { s.d_model = v.checked_mul(s.heads)?; Some(()) }) />
+                    {error_of(Field::Dk)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-layers">{tr(LearnMsg::Layers)}</label>
+                    <select id="learn-layers" data-testid="learn-layers" on:change=number(Field::Layers, |s, v| { s.layers = v; Some(()) })>
+                        {(l_lo..=l_hi).map(|n| view! { <option value=n selected=move || setup.get().layers == n>{n}</option> }).collect_view()}
+                    </select>
+                    {error_of(Field::Layers)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-lr">{tr(LearnMsg::LearningRate)}</label>
+                    <input id="learn-lr" data-testid="learn-lr" type="number" step="any" min="0" max="1"
+                        prop:value=move || setup.get().learning_rate.to_string()
+                        on:change=move |ev| {
+                            let value = event_target_value(&ev).trim().parse::<f64>();
+                            apply(Field::LearningRate, &|s| value.as_ref().map(|&v| s.learning_rate = v).is_ok());
+                        } />
+                    {error_of(Field::LearningRate)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-batch">{tr(LearnMsg::Batch)}</label>
+                    <input id="learn-batch" data-testid="learn-batch" type="number" min=b_lo max=b_hi
+                        prop:value=move || setup.get().batch.to_string()
+                        on:change=number(Field::Batch, |s, v| { s.batch = v; Some(()) }) />
+                    {error_of(Field::Batch)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-seed">{tr(LearnMsg::Seed)}</label>
+                    <input id="learn-seed" data-testid="learn-seed" type="number" min="0"
+                        prop:value=move || setup.get().seed.to_string()
+                        on:change=move |ev| {
+                            let value = event_target_value(&ev).trim().parse::<u64>();
+                            apply(Field::Seed, &|s| value.as_ref().map(|&v| s.seed = v).is_ok());
+                        } />
+                    {error_of(Field::Seed)}
+                </div>
+            </div>
+            <label class="switch">
+                <input type="checkbox" data-testid="learn-scale" prop:checked=move || setup.get().scaled
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        apply(Field::Task, &|s| { s.scaled = on; true });
+                    } />
+                " " {tr(LearnMsg::Scale)}
+            </label>
+        </div>
+    }
+}
