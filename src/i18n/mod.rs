@@ -40,6 +40,7 @@ macro_rules! catalogue {
 use catalogue;
 
 mod classroom;
+mod code;
 mod errors;
 mod formulas;
 mod learn;
@@ -52,6 +53,7 @@ mod readings;
 mod views;
 
 pub use classroom::ClassMsg;
+pub use code::Code;
 pub use errors::{attention_error, scenario_error, ErrMsg};
 pub use formulas::Formula;
 pub use learn::LearnMsg;
@@ -343,7 +345,8 @@ mod tests {
             serde_json::from_slice(&out.stdout).expect("scripts/texts.py prints JSON");
         let mut compiler: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
         let formulas = Formula::ALL.iter().map(|f| (format!("Formula.{f:?}"), f.pair()));
-        for (key, (en, zh)) in keyed_pairs().chain(formulas) {
+        let code = Code::ALL.iter().map(|c| (format!("Code.{c:?}"), c.pair()));
+        for (key, (en, zh)) in keyed_pairs().chain(formulas).chain(code) {
             let catalogue = key.split('.').next().unwrap_or_default().to_string();
             compiler.entry(catalogue).or_default().push((en.to_string(), zh.to_string()));
         }

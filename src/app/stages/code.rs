@@ -6,7 +6,7 @@ use super::super::clipboard::copy_text;
 use super::super::page::use_page;
 use crate::core::attention::Mask;
 use crate::core::scenario::{Outcome, Source};
-use crate::i18n::Msg;
+use crate::i18n::{fill, Code, Msg};
 use crate::settings::{format_temperature, Stage};
 use leptos::prelude::*;
 
@@ -51,69 +51,46 @@ impl CodeShapes {
     }
 }
 
-/// The PyTorch lines of `stage` for `s` (batch size 1; shapes in the comments).
+/// The PyTorch lines of `stage` for `s` (batch size 1; shapes in the comments), from the
+/// templates of `i18n::Code`.
 pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
-    let CodeShapes { n, n_kv, d_model: d, heads: h, d_k, .. } = *s;
-    let kv = if s.cross { "x_kv" } else { "x" };
-    let bias = if s.trained { "True" } else { "False" };
-    let lines: Vec<String> = match stage {
-        Stage::Input if s.trained => vec![
-            "from transformers import AutoModel".into(),
-            "model = AutoModel.from_pretrained(\"sentence-transformers/all-MiniLM-L6-v2\")".into(),
-            format!("hidden = model(token_ids, output_hidden_states=True).hidden_states  # token_ids: (1, {n})"),
-            format!("x = hidden[{}]  # (1, {n}, {d})", s.layer),
-        ],
-        Stage::Input => {
-            let mut v = vec![
-                "import math, torch".into(),
-                "from torch import nn".into(),
-                String::new(),
-                format!("embed = nn.Embedding(vocab_size, {d})"),
-            ];
-            let pe = if s.positional { format!(" + pe[:{n}]") } else { String::new() };
-            v.push(format!("x = embed(token_ids){pe}  # token_ids: (1, {n}) → x: (1, {n}, {d})"));
-            if s.cross {
-                v.push(format!(
-                    "x_kv = embed(kv_ids){}  # (1, {n_kv}, {d})",
-                    if s.positional { format!(" + pe[:{n_kv}]") } else { String::new() }
-                ));
-            }
-            v
+    let number = |v: usize| v.to_string();
+    let positions = |rows: usize| {
+        if s.positional {
+            fill(Code::Positions.template(), &[("rows", &number(rows))])
+        } else {
+            String::new()
         }
-        Stage::Projection => {
-            let mut v = vec![format!("w_q, w_k, w_v = (nn.Linear({d}, {d}, bias={bias}) for _ in range(3))")];
-            for (name, src, rows) in [("q", "x", n), ("k", kv, n_kv), ("v", kv, n_kv)] {
-                v.push(format!(
-                    "{name} = w_{name}({src}).view(1, {rows}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {rows}, {d_k})"
-                ));
-            }
-            v
-        }
-        Stage::Scores => vec![format!("scores = q @ k.transpose(-2, -1)  # (1, {h}, {n}, {n_kv})")],
-        Stage::Scaling => {
-            let scale = if s.scaled { format!("math.sqrt({d_k})") } else { "1.0".into() };
-            vec![format!("scale = {scale}"), format!("scores = scores / scale  # (1, {h}, {n}, {n_kv})")]
-        }
-        Stage::Softmax => {
-            let mut v = vec![];
-            if s.causal {
-                v.push(format!("mask = torch.tril(torch.ones({n}, {n_kv}))"));
-                v.push("scores = scores.masked_fill(mask == 0, -1e9)".into());
-            }
-            v.push(format!(
-                "weights = torch.softmax(scores / {}, dim=-1)  # (1, {h}, {n}, {n_kv})",
-                temperature(s.temperature)
-            ));
-            v
-        }
-        Stage::Output => vec![format!("out = weights @ v  # (1, {h}, {n}, {d_k})")],
-        Stage::MultiHead => vec![
-            format!("w_o = nn.Linear({d}, {d}, bias={bias})"),
-            format!("concat = out.transpose(1, 2).reshape(1, {n}, {d})  # (1, {n}, {d})"),
-            format!("y = w_o(concat)  # (1, {n}, {d})"),
-        ],
     };
-    lines.join("\n")
+    let scale = if s.scaled { fill(Code::SqrtDk.template(), &[("d_k", &number(s.d_k))]) } else { "1.0".into() };
+    let vars = [
+        ("n", number(s.n)),
+        ("n_kv", number(s.n_kv)),
+        ("d", number(s.d_model)),
+        ("h", number(s.heads)),
+        ("d_k", number(s.d_k)),
+        ("layer", number(s.layer)),
+        ("bias", (if s.trained { "True" } else { "False" }).into()),
+        ("kv", (if s.cross { "x_kv" } else { "x" }).into()),
+        ("pe", positions(s.n)),
+        ("pe_kv", positions(s.n_kv)),
+        ("scale", scale),
+        ("t", temperature(s.temperature)),
+    ];
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let templates: &[Code] = match stage {
+        Stage::Input if s.trained => &[Code::TrainedInput],
+        Stage::Input if s.cross => &[Code::Input, Code::InputKv],
+        Stage::Input => &[Code::Input],
+        Stage::Projection => &[Code::Projection],
+        Stage::Scores => &[Code::Scores],
+        Stage::Scaling => &[Code::Scaling],
+        Stage::Softmax if s.causal => &[Code::Mask, Code::Softmax],
+        Stage::Softmax => &[Code::Softmax],
+        Stage::Output => &[Code::Output],
+        Stage::MultiHead => &[Code::MultiHead],
+    };
+    templates.iter().map(|c| fill(c.template(), &vars)).collect::<Vec<_>>().join("\n")
 }
 
 /// T as the settings show it, written as a Python float (always with a decimal point).
