@@ -125,7 +125,10 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
     };
 
     view! {
+        // Two parts: what the learner sets and reads, and what the run draws (side by side on a
+        // projector, see the stylesheet).
         <div class="learn">
+          <div class="learn__side">
             <p class="view__text">{tr(LearnMsg::Intro)}</p>
             <SetupForm setup=setup lang=lang error=error />
             <div class="learn__buttons">
@@ -152,6 +155,8 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
                 <div class="readouts__item"><dt>{tr(LearnMsg::Accuracy)}</dt><dd data-testid="learn-accuracy">{readout(|s| format!("{:.3}", s.accuracy))}</dd></div>
                 <div class="readouts__item"><dt>{tr(LearnMsg::Speed)}</dt><dd data-testid="learn-speed">{readout(|s| format!("{:.0}", s.speed))}</dd></div>
             </dl>
+          </div>
+          <div class="learn__main">
             <div class="stage__grid">
                 <RunChart caption=tr(LearnMsg::LossChart) testid="learn-loss-chart" ink=ink
                     points=Signal::derive(move || snap.with(|s| s.as_ref().map(|s| s.losses.clone()).unwrap_or_default())) top=None />
@@ -178,6 +183,7 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
                     }).collect_view()
                 }}
             </div>
+          </div>
         </div>
     }
 }
