@@ -55,14 +55,7 @@ pub fn draw(
 ) -> Result<Layout, String> {
     let ink = opts.ink;
     let (rows, cols) = spec.values.dim();
-    let layout = Layout::fit_with(
-        avail_width,
-        Sizing { legend_chars: legend_chars(spec.scale), ..opts.sizing },
-        rows,
-        cols,
-        &spec.row_labels,
-        &spec.col_labels,
-    );
+    let layout = layout_of(spec, avail_width, opts.sizing);
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
 
@@ -111,15 +104,7 @@ pub fn draw_naive(
     avail_width: f64,
     opts: DrawOptions,
 ) -> Result<Layout, String> {
-    let (rows, cols) = spec.values.dim();
-    let layout = Layout::fit_with(
-        avail_width,
-        Sizing { legend_chars: legend_chars(spec.scale), ..opts.sizing },
-        rows,
-        cols,
-        &spec.row_labels,
-        &spec.col_labels,
-    );
+    let layout = layout_of(spec, avail_width, opts.sizing);
     let dpr = fit_canvas(canvas, layout.width, layout.height)?;
     let ctx = context2d(canvas)?;
     {
@@ -277,6 +262,13 @@ fn labels_and_frame(
     for (value, y) in [(hi, l.grid_y), (mid, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)] {
         text(&format_tick(value), px(bar_right + 4.0), px(y));
     }
+}
+
+/// Where `spec`'s parts go in `avail_width`, the legend given the room its numbers need.
+fn layout_of(spec: &HeatmapSpec, avail_width: f64, sizing: Sizing) -> Layout {
+    let (rows, cols) = spec.values.dim();
+    let sizing = Sizing { legend_chars: legend_chars(spec.scale), ..sizing };
+    Layout::fit_with(avail_width, sizing, rows, cols, &spec.row_labels, &spec.col_labels)
 }
 
 /// The legend's numbers: its top, middle and bottom.
