@@ -111,6 +111,24 @@ super::catalogue! {
             "Attention of every head on the example (rows: queries, columns: keys)",
             "各个头在这个示例上的注意力（行：查询；列：键）",
         ),
+        ExperimentButton => (
+            "Scaling experiment: d_k = {dk}, with and without ÷√d_k",
+            "缩放实验：d_k = {dk}，除以与不除以 √d_k",
+        ),
+        ExperimentIntro => (
+            "The same model trained twice from the same seed on the same batches, with one head of d_k = {dk}: once dividing the scores by √d_k, once not. Without the division the scores start about √{dk} ≈ {root} times wider, so the softmax rows start closer to one-hot and less gradient reaches the scores. The curves below are the two runs as they train in this page.",
+            "同一个模型用同一个随机种子、同样的批次训练两次，只有一个头，d_k = {dk}：一次把注意力分数除以 √d_k，一次不除。不除时，分数一开始就大约宽 √{dk} ≈ {root} 倍，softmax 的各行一开始就更接近独热，能传回分数的梯度也更少。下面的曲线就是这两次训练在本页中实时运行的结果。",
+        ),
+        Scaled => ("÷√d_k", "除以 √d_k"),
+        Unscaled => ("not divided", "不除"),
+        GradientChart => (
+            "Softmax gradient against steps (the mean norm of its Jacobian over the example's rows)",
+            "softmax 梯度随步数的变化（示例各行上雅可比矩阵范数的平均）",
+        ),
+        ExperimentResult => (
+            "{name}: loss {loss}, held-out accuracy {acc}, softmax gradient {grad} after {step} steps.",
+            "{name}：训练 {step} 步后，损失 {loss}，留出集准确率 {acc}，softmax 梯度 {grad}。",
+        ),
         Loading => ("Loading the training module…", "正在加载训练模块……"),
         LoadFailed => (
             "The training module could not be loaded. Reload the page to try again.",

@@ -45,13 +45,14 @@ pub fn HeadMap(spec: Signal<Option<HeatmapSpec>>, caption: String, ink: Ink) -> 
     }
 }
 
-/// A quantity of the run against its steps, y from 0 to `top` (or to its largest value).
+/// A quantity of one or more runs against their steps (one line each, in the series colours),
+/// y from 0 to `top` (or to the largest value).
 #[component]
 pub fn RunChart(
     caption: &'static str,
     testid: &'static str,
     ink: Ink,
-    points: Signal<Vec<(usize, f64)>>,
+    runs: Signal<Vec<Vec<(usize, f64)>>>,
     top: Option<f64>,
 ) -> impl IntoView {
     let figure = NodeRef::<html::Figure>::new();
@@ -59,8 +60,8 @@ pub fn RunChart(
     Effect::new(move |_| {
         let (Some(figure), Some(canvas)) = (figure.get(), canvas.get()) else { return };
         let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
-        points.with(|p| {
-            if draw_runs(&canvas, std::slice::from_ref(p), top, width, ink).is_ok() {
+        runs.with(|runs| {
+            if draw_runs(&canvas, runs, top, width, ink).is_ok() {
                 let _ = canvas.set_attribute("data-drawn", "true");
             }
         });

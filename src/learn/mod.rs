@@ -13,7 +13,7 @@ pub mod query;
 mod setup;
 mod view;
 
-use crate::core::train::session::{Diverged, Session, Setup, SetupError};
+use crate::core::train::session::{Diverged, Experiment, Session, Setup, SetupError};
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -38,6 +38,16 @@ struct Run {
     speed_mark: (f64, usize),
     /// The example whose attention is drawn (the learner may type one).
     example: Vec<usize>,
+    /// The scaling experiment, when the learner started it: the button trains it instead of
+    /// the run until Reset.
+    experiment: Option<Experiment>,
+}
+
+impl Run {
+    /// Steps taken by what trains: the experiment's runs, else the run.
+    fn steps(&self) -> usize {
+        self.experiment.as_ref().map_or(self.session.steps, |e| e.runs[0].steps)
+    }
 }
 
 thread_local! {
@@ -123,8 +133,25 @@ fn update_run<T>(f: impl FnOnce(&mut Run) -> T) -> Option<T> {
 /// Replace the run with a fresh `session` (stopped; its own example).
 fn reset(session: Session) {
     let example = session.example();
-    RUN.with(|r| *r.borrow_mut() = Some(Run { session, running: false, speed: 0.0, speed_mark: (0.0, 0), example }));
+    let run = Run { session, running: false, speed: 0.0, speed_mark: (0.0, 0), example, experiment: None };
+    RUN.with(|r| *r.borrow_mut() = Some(run));
     changed();
+}
+
+/// Start the scaling experiment from the run's task, learning rate, batch and seed.
+fn start_experiment() {
+    let started = update_run(|run| match Experiment::new(run.session.setup) {
+        Ok(e) => {
+            run.experiment = Some(e);
+            run.running = true;
+            run.speed_mark = (now(), 0);
+            true
+        }
+        Err(_) => false,
+    });
+    if started == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
+        schedule();
+    }
 }
 
 /// One step, from the button.
@@ -138,8 +165,8 @@ fn single_step() -> Option<Result<f64, Diverged>> {
 /// Start or pause training.
 fn toggle() {
     let start = update_run(|run| {
-        run.running = !run.running && run.session.diverged.is_none();
-        run.speed_mark = (now(), run.session.steps);
+        run.running = !run.running && (run.experiment.is_some() || run.session.diverged.is_none());
+        run.speed_mark = (now(), run.steps());
         run.running
     });
     if start == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
@@ -166,16 +193,20 @@ fn schedule() {
             }
             let start = now();
             while now() - start < SLICE_MS {
-                if run.session.step().is_err() {
+                let going = match &mut run.experiment {
+                    Some(e) => e.step(),
+                    None => run.session.step().is_ok(),
+                };
+                if !going {
                     run.running = false;
                     break;
                 }
             }
             let (t0, s0) = run.speed_mark;
-            let t = now();
+            let (t, steps) = (now(), run.steps());
             if t - t0 >= 1000.0 {
-                run.speed = (run.session.steps - s0) as f64 * 1000.0 / (t - t0);
-                run.speed_mark = (t, run.session.steps);
+                run.speed = steps.saturating_sub(s0) as f64 * 1000.0 / (t - t0);
+                run.speed_mark = (t, steps);
             }
             run.running
         });

@@ -4,9 +4,9 @@
 
 use super::charts::{head_spec, HeadMap, RunChart};
 use super::setup::{field_of, range_message, Field, SetupForm};
-use super::{reset, single_step, take_link_error, toggle, update_run, with_run, Run};
+use super::{reset, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run};
 use crate::chart::ink::Ink;
-use crate::core::train::session::{digits_of, Session, Setup};
+use crate::core::train::session::{digits_of, Experiment, Session, Setup};
 use crate::i18n::{fill, t, Lang, LearnMsg};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -26,6 +26,42 @@ struct Snapshot {
     example: Vec<usize>,
     /// `[layer][head]`, (n, n).
     weights: Vec<Vec<Array2<f32>>>,
+    experiment: Option<ExperimentShown>,
+}
+
+/// A quantity against steps: (step, value) points.
+type Curve = Vec<(usize, f64)>;
+
+/// The scaling experiment as shown: its two runs' curves (with ÷√d_k first) and last numbers.
+#[derive(Clone, PartialEq)]
+struct ExperimentShown {
+    losses: Vec<Curve>,
+    accuracies: Vec<Curve>,
+    gradients: Vec<Curve>,
+    /// (steps, loss, accuracy, softmax gradient) of each run.
+    last: Vec<(usize, f64, f64, f64)>,
+}
+
+impl ExperimentShown {
+    fn of(e: &Experiment) -> Self {
+        let curve = |r: &Session, f: fn(&crate::core::train::session::Point) -> f64| {
+            r.history.iter().map(|p| (p.step, f(p))).collect::<Vec<_>>()
+        };
+        Self {
+            losses: e.runs.iter().map(|r| curve(r, |p| p.loss)).collect(),
+            accuracies: e.runs.iter().map(|r| curve(r, |p| p.accuracy)).collect(),
+            gradients: e.gradients.to_vec(),
+            last: e
+                .runs
+                .iter()
+                .zip(&e.gradients)
+                .map(|(r, g)| {
+                    let loss = r.history.last().map_or(f64::NAN, |p| p.loss);
+                    (r.steps, loss, r.accuracy(), g.last().map_or(f64::NAN, |p| p.1))
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Snapshot {
@@ -45,6 +81,7 @@ impl Snapshot {
             accuracies: s.history.iter().map(|p| (p.step, p.accuracy)).collect(),
             example: run.example.clone(),
             weights: weights.collect(),
+            experiment: run.experiment.as_ref().map(ExperimentShown::of),
         }
     }
 }
@@ -159,10 +196,11 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
           <div class="learn__main">
             <div class="stage__grid">
                 <RunChart caption=tr(LearnMsg::LossChart) testid="learn-loss-chart" ink=ink
-                    points=Signal::derive(move || snap.with(|s| s.as_ref().map(|s| s.losses.clone()).unwrap_or_default())) top=None />
+                    runs=Signal::derive(move || snap.with(|s| s.as_ref().map(|s| vec![s.losses.clone()]).unwrap_or_default())) top=None />
                 <RunChart caption=tr(LearnMsg::AccuracyChart) testid="learn-accuracy-chart" ink=ink
-                    points=Signal::derive(move || snap.with(|s| s.as_ref().map(|s| s.accuracies.clone()).unwrap_or_default())) top=Some(1.0) />
+                    runs=Signal::derive(move || snap.with(|s| s.as_ref().map(|s| vec![s.accuracies.clone()]).unwrap_or_default())) top=Some(1.0) />
             </div>
+            <ExperimentPanel snap=snap lang=lang ink=ink />
             <div class="field">
                 <label class="field__label" for="learn-example">{tr(LearnMsg::Example)}</label>
                 <input id="learn-example" data-testid="learn-example" type="text"
@@ -184,6 +222,63 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
                 }}
             </div>
           </div>
+        </div>
+    }
+}
+
+/// The scaling experiment: its button, then, once started, what it does, its two runs' loss,
+/// accuracy and softmax gradient against steps, and where each run stands.
+#[component]
+fn ExperimentPanel(snap: Memo<Option<Snapshot>>, lang: Lang, ink: Ink) -> impl IntoView {
+    let tr = move |m: LearnMsg| t(lang, m);
+    let dk = Experiment::D_K.to_string();
+    let root = format!("{:.1}", (Experiment::D_K as f64).sqrt());
+    let shown = Memo::new(move |_| snap.with(|s| s.as_ref().and_then(|s| s.experiment.clone())));
+    let curves = move |f: fn(&ExperimentShown) -> Vec<Curve>| {
+        Signal::derive(move || shown.with(|e| e.as_ref().map(f).unwrap_or_default()))
+    };
+    let names = [LearnMsg::Scaled, LearnMsg::Unscaled];
+    let results = move || {
+        shown.with(|e| {
+            e.as_ref().map(|e| {
+                e.last
+                    .iter()
+                    .zip(names)
+                    .map(|(&(step, loss, acc, grad), name)| {
+                        let text = fill(
+                            tr(LearnMsg::ExperimentResult),
+                            &[
+                                ("name", tr(name)),
+                                ("step", &step.to_string()),
+                                ("loss", &format!("{loss:.4}")),
+                                ("acc", &format!("{acc:.3}")),
+                                ("grad", &format!("{grad:.4}")),
+                            ],
+                        );
+                        view! { <li>{text}</li> }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        <div class="learn__experiment">
+            <button type="button" class="button" data-testid="learn-experiment" on:click=move |_| start_experiment()>
+                {fill(tr(LearnMsg::ExperimentButton), &[("dk", &dk)])}
+            </button>
+            <Show when=move || shown.with(Option::is_some)>
+                <p class="view__text">{fill(tr(LearnMsg::ExperimentIntro), &[("dk", &dk), ("root", &root)])}</p>
+                <p class="legend" aria-hidden="true">
+                    <span class="legend__item"><span class="legend__swatch legend__swatch--series-1"></span>{tr(LearnMsg::Scaled)}</span>
+                    <span class="legend__item"><span class="legend__swatch legend__swatch--series-2"></span>{tr(LearnMsg::Unscaled)}</span>
+                </p>
+                <div class="stage__grid">
+                    <RunChart caption=tr(LearnMsg::LossChart) testid="learn-experiment-loss" ink=ink runs=curves(|e| e.losses.clone()) top=None />
+                    <RunChart caption=tr(LearnMsg::AccuracyChart) testid="learn-experiment-accuracy" ink=ink runs=curves(|e| e.accuracies.clone()) top=Some(1.0) />
+                    <RunChart caption=tr(LearnMsg::GradientChart) testid="learn-experiment-gradient" ink=ink runs=curves(|e| e.gradients.clone()) top=None />
+                </div>
+                <ul class="learn__results" data-testid="learn-experiment-result">{results}</ul>
+            </Show>
         </div>
     }
 }

@@ -119,3 +119,34 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// The scaling experiment: the same model twice at d_k = 128, with and without ÷√d_k, trained
+/// live side by side; the divided run learns reverse, and each run says where it stands.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_scaling_experiment_trains_both_runs_side_by_side() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&view=learn")).await;
+    b.click("learn-experiment").await;
+    let lines =
+        "return [...document.querySelectorAll(`[data-testid='learn-experiment-result'] li`)].map(l => l.textContent);";
+    // Bounded by steps: wait until the runs have taken 100 of them.
+    let mut shown = json!([]);
+    for _ in 0..600 {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        shown = b.js(lines, vec![]).await;
+        let steps = shown[0].as_str().and_then(|l| l.split("after ").nth(1)).and_then(|r| r.split(' ').next());
+        if steps.and_then(|s| s.parse::<usize>().ok()).is_some_and(|s| s >= 100) {
+            break;
+        }
+    }
+    let shown: Vec<String> = serde_json::from_value(shown).unwrap_or_default();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert!(shown[0].starts_with("÷√d_k") && shown[1].starts_with("not divided"), "{shown:?}");
+    assert!(shown[0].contains("held-out accuracy 1.000") || shown[0].contains("held-out accuracy 0.99"), "{shown:?}");
+    let (drawn, _) = b.drawn_canvases("view-learn").await;
+    assert!(drawn >= 5, "the run's two charts and the experiment's three: {drawn}");
+    b.assert_no_panic().await;
+    b.close().await;
+}

@@ -219,6 +219,66 @@ impl Session {
     }
 }
 
+impl Session {
+    /// How much gradient the softmax lets through to the scores, on the example: the
+    /// Frobenius norm of its Jacobian diag(p) − ppᵀ, averaged over every query row of every
+    /// head (0 for a one-hot row; larger the more evenly a row spreads its weight).
+    pub fn softmax_gradient(&self) -> f64 {
+        let layers = self.weights(&self.example());
+        let mut sum = 0.0;
+        let mut rows = 0;
+        for a in layers.iter().flatten() {
+            for row in a.rows() {
+                // ‖diag(p) − ppᵀ‖²_F = Σ pᵢ² − 2 Σ pᵢ³ + (Σ pᵢ²)².
+                let p2: f64 = row.iter().map(|p| p * p).sum();
+                let p3: f64 = row.iter().map(|p| p * p * p).sum();
+                sum += (p2 - 2.0 * p3 + p2 * p2).max(0.0).sqrt();
+                rows += 1;
+            }
+        }
+        sum / rows.max(1) as f64
+    }
+}
+
+/// The scaling experiment: the same model trained twice from the same seed and batches, with
+/// and without ÷√d_k, at a head width where it matters (one head of d_k = 128), side by side.
+pub struct Experiment {
+    /// With ÷√d_k, then without.
+    pub runs: [Session; 2],
+    /// Each run's softmax gradient ([`Session::softmax_gradient`]) every few steps.
+    pub gradients: [Vec<(usize, f64)>; 2],
+}
+
+impl Experiment {
+    /// The head width the experiment trains at: one head of all of d_model.
+    pub const D_K: usize = 128;
+    /// Steps each run takes.
+    pub const STEPS: usize = 600;
+
+    /// The two runs for `setup`'s task, learning rate, batch and seed.
+    pub fn new(setup: Setup) -> Result<Self, SetupError> {
+        let at = |scaled| Session::new(Setup { d_model: Self::D_K, heads: 1, scaled, ..setup });
+        let runs = [at(true)?, at(false)?];
+        let gradients = [vec![(0, runs[0].softmax_gradient())], vec![(0, runs[1].softmax_gradient())]];
+        Ok(Self { runs, gradients })
+    }
+
+    /// One step of each run that is still going; `false` once both are done (all their steps
+    /// taken, or stopped by a loss that is not a number).
+    pub fn step(&mut self) -> bool {
+        let mut going = false;
+        for (run, gradients) in self.runs.iter_mut().zip(&mut self.gradients) {
+            if run.steps < Self::STEPS && run.step().is_ok() {
+                going = true;
+                if run.steps % MEASURE_EVERY == 0 {
+                    gradients.push((run.steps, run.softmax_gradient()));
+                }
+            }
+        }
+        going
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +335,22 @@ mod tests {
         assert!(s.history.len() <= HISTORY, "{}", s.history.len());
         assert_eq!(s.history.last().map(|p| p.step), Some(HISTORY + 500));
         assert!(s.history.windows(2).all(|w| w[0].step < w[1].step));
+    }
+
+    #[test]
+    fn without_scaling_a_wide_head_starts_saturated_and_the_experiment_runs_both_to_the_end() {
+        let mut e = Experiment::new(Setup { batch: 8, ..Setup::default() }).expect("setup");
+        assert_eq!((e.runs[0].setup.d_k(), e.runs[0].setup.scaled, e.runs[1].setup.scaled), (128, true, false));
+        // At d_k = 128 the unscaled scores spread √128 times wider: rows closer to one-hot,
+        // less gradient through the softmax, before any training.
+        let (scaled, unscaled) = (e.gradients[0][0].1, e.gradients[1][0].1);
+        assert!(unscaled < scaled, "softmax gradient {unscaled} without ÷√d_k, {scaled} with");
+        let mut steps = 0;
+        while e.step() {
+            steps += 1;
+        }
+        assert_eq!(steps, Experiment::STEPS);
+        assert!(e.runs.iter().all(|r| r.steps == Experiment::STEPS));
     }
 
     #[test]
