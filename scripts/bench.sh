@@ -5,7 +5,9 @@
 # max_diff_output=… max_diff_weights=…"), the whole list forwards then backwards after an
 # untimed warm-up; then the saturation lab's slider-to-paint, fast against naive heatmap
 # drawing, the trained model ("model n=… forward_ms=… load_ms=… first_heatmap_ms=… memory_mb=…"
-# beside "peer ort-web model n=… forward_ms=…"), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
+# beside "peer ort-web model n=… forward_ms=…"), the training view's model ("train task=reverse
+# … step_ms=… steps_per_s=…", and its steps and compute to 99 % held-out accuracy; its
+# TensorFlow.js peer is not in yet), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
 # Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."

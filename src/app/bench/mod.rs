@@ -20,6 +20,7 @@ use crate::core::embed::EmbeddingTable;
 use crate::core::order::ascending;
 use crate::core::rng::SplitMix64;
 use crate::core::scenario::prepare;
+use crate::core::train::session::{Session, Setup};
 use crate::core::weights::Weights;
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
@@ -269,6 +270,28 @@ pub async fn run(page: Page, quick: bool) {
             print(format!("draw n={n} fast_ms={fast:.2} naive_ms={naive:.2} ratio={:.1}", naive / fast.max(1e-3)));
         }
         canvas.remove();
+    }
+
+    // The training view's model (reverse, n = 8, d_model 32, 2 heads, batch 32): one step's
+    // compute, and the steps and compute to 99 % held-out accuracy (the page adds its frames:
+    // it trains 6 ms a frame).
+    let setup = Setup::default();
+    let label = format!("task=reverse n=8 d_model={} heads={} batch={}", setup.d_model, setup.heads, setup.batch);
+    if let Ok(mut session) = Session::new(setup) {
+        let (step_ms, _) = median_p95(time(20, || {
+            let _ = session.step();
+        }));
+        print(format!("train {label} step_ms={step_ms:.2} steps_per_s={:.0}", 1000.0 / step_ms.max(1e-3)));
+    }
+    if let Ok(mut session) = Session::new(setup) {
+        let t0 = now();
+        while session.accuracy() < 0.99 && session.steps < 3000 && session.step().is_ok() {}
+        print(format!(
+            "train {label} steps_to_99={} compute_ms_to_99={:.0} accuracy={:.3}",
+            session.steps,
+            now() - t0,
+            session.accuracy()
+        ));
     }
     let _ = out.set_attribute("data-done", "true");
 }
