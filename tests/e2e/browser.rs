@@ -211,12 +211,21 @@ impl Browser {
 
     /// Set a field's value and fire one `input`, as dragging a slider or pasting does.
     pub async fn set_value(&self, id: &str, value: &str) {
+        self.set_and_fire(id, value, "input").await;
+    }
+
+    /// Set a field's value and fire `change`, as leaving an edited field does.
+    pub async fn set_and_change(&self, id: &str, value: &str) {
+        self.set_and_fire(id, value, "change").await;
+    }
+
+    async fn set_and_fire(&self, id: &str, value: &str, event: &str) {
         self.wait_for(&format!("[data-testid='{id}']")).await;
         self.js(
             "const el = document.querySelector(`[data-testid='${arguments[0]}']`);
              el.value = arguments[1];
-             el.dispatchEvent(new Event('input', { bubbles: true }));",
-            vec![json!(id), json!(value)],
+             el.dispatchEvent(new Event(arguments[2], { bubbles: true }));",
+            vec![json!(id), json!(value), json!(event)],
         )
         .await;
     }

@@ -11,18 +11,6 @@ async fn number(b: &Browser, id: &str) -> f64 {
     b.text_of(id).await.trim().parse().unwrap_or(f64::NAN)
 }
 
-/// Set a field of the view and fire `change`, as leaving the field does.
-async fn change(b: &Browser, id: &str, value: &str) {
-    b.wait_for(&format!("[data-testid='{id}']")).await;
-    b.js(
-        "const el = document.querySelector(`[data-testid='${arguments[0]}']`);
-         el.value = arguments[1];
-         el.dispatchEvent(new Event('change', { bubbles: true }));",
-        vec![json!(id), json!(value)],
-    )
-    .await;
-}
-
 #[tokio::test]
 #[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
 async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
@@ -88,20 +76,20 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
     let url = b.js("return location.search;", vec![]).await;
     assert!(url.as_str().is_some_and(|u| u.contains("ld=32") && !u.contains("ld=8")), "{url}");
     b.click("learn-step").await;
-    change(&b, "learn-dmodel", "8").await;
+    b.set_and_change("learn-dmodel", "8").await;
     let said = b.js(&error_beside("learn-dmodel"), vec![]).await;
     assert!(said.as_str().is_some_and(|s| s.contains("16") && s.contains("128")), "{said}");
     assert_eq!(number(&b, "learn-steps").await, 1.0, "the last good run stays");
-    change(&b, "learn-heads", "3").await;
+    b.set_and_change("learn-heads", "3").await;
     let said = b.js(&error_beside("learn-heads"), vec![]).await;
     assert!(said.as_str().is_some_and(|s| s.contains("divide")), "{said}");
-    change(&b, "learn-lr", "abc").await;
+    b.set_and_change("learn-lr", "abc").await;
     let said = b.js(&error_beside("learn-lr"), vec![]).await;
     assert!(said.as_str().is_some_and(|s| s.contains("learning rate")), "{said}");
     // A good setting: a fresh run, the error gone, the link carrying it through a reload.
-    change(&b, "learn-dmodel", "64").await;
+    b.set_and_change("learn-dmodel", "64").await;
     assert_eq!(b.js(&error_beside("learn-dmodel"), vec![]).await, json!(""));
-    change(&b, "learn-task", "previous").await;
+    b.set_and_change("learn-task", "previous").await;
     let url = b.js("return location.search;", vec![]).await;
     let url = url.as_str().unwrap_or_default().to_string();
     assert!(url.contains("task=previous") && url.contains("ld=64") && url.contains("view=learn"), "{url}");
