@@ -6,6 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+# A clean clone gains nothing from incremental compilation, and its files take gigabytes.
+if [[ -n "${CI:-}" ]]; then export CARGO_INCREMENTAL=0; fi
+free_gb=$(df -Pk . | awk 'NR == 2 {print int($4 / 1048576)}')
+if (( free_gb < 12 )); then
+  echo "warning: ${free_gb} GB free here; a clean build of every test needs about 12 GB" >&2
+fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
