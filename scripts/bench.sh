@@ -6,8 +6,9 @@
 # untimed warm-up; then the saturation lab's slider-to-paint, fast against naive heatmap
 # drawing, the trained model ("model n=… forward_ms=… load_ms=… first_heatmap_ms=… memory_mb=…"
 # beside "peer ort-web model n=… forward_ms=…"), the training view's model ("train task=reverse
-# … step_ms=… steps_per_s=…", and its steps and compute to 99 % held-out accuracy; its
-# TensorFlow.js peer is not in yet), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
+# … step_ms=… steps_per_s=…" beside TensorFlow.js's "peer tfjs-cpu …" and "peer tfjs-wasm …" on
+# the same model, batch, loss and optimiser, then our steps and compute to 99 % held-out
+# accuracy), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
 # Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,14 @@ ort_dir=.tools/node_modules/onnxruntime-web/dist
 if [ "$(node -p "require('./.tools/node_modules/onnxruntime-web/package.json').version" 2>/dev/null)" != "$ort_version" ]; then
   echo "[bench] installing onnxruntime-web $ort_version (npm) into .tools/"
   npm install --prefix .tools --no-audit --no-fund --silent "onnxruntime-web@$ort_version"
+fi
+# The training peer, for the benchmark only: TensorFlow.js and its wasm backend from npm.
+tfjs_version=4.22.0
+tfjs_dir=.tools/node_modules/@tensorflow
+if [ "$(node -p "require('./$tfjs_dir/tfjs-backend-wasm/package.json').version" 2>/dev/null)" != "$tfjs_version" ] ||
+  [ "$(node -p "require('./$tfjs_dir/tfjs/package.json').version" 2>/dev/null)" != "$tfjs_version" ]; then
+  echo "[bench] installing TensorFlow.js $tfjs_version (npm) into .tools/"
+  npm install --prefix .tools --no-audit --no-fund --silent "@tensorflow/tfjs@$tfjs_version" "@tensorflow/tfjs-backend-wasm@$tfjs_version"
 fi
 
 # The published build (its sizes are what students download) and, apart, the benchmark build:
@@ -35,7 +44,9 @@ trunk build --release --dist target/bench-dist
 cp target/index.html.orig index.html
 mkdir -p target/bench-dist/peer
 cp "$ort_dir/ort.wasm.min.js" "$ort_dir/ort-wasm-simd-threaded.mjs" "$ort_dir/ort-wasm-simd-threaded.wasm" \
-  benches/peer/peer.js benches/peer/*.onnx target/bench-dist/peer/
+  benches/peer/peer.js benches/peer/train_peer.js benches/peer/*.onnx target/bench-dist/peer/
+cp "$tfjs_dir/tfjs/dist/tf.min.js" "$tfjs_dir/tfjs-backend-wasm/dist/tf-backend-wasm.min.js" \
+  "$tfjs_dir"/tfjs-backend-wasm/dist/tfjs-backend-wasm*.wasm target/bench-dist/peer/
 # The trained model for the peer: exported to ONNX (fp32, 90 MB, never in git) from the same
 # wheel the site's model file is made from; made once, then kept in target/.
 if [ ! -f target/peer-model/minilm.onnx ]; then

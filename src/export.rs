@@ -150,6 +150,7 @@ pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
     let mut stem = match s.source {
         Source::Random => format!("attention-lab_{}_d{}-h{}-seed{}", stage.slug(), s.d_model, s.heads, s.seed),
         Source::Minilm => format!("attention-lab_{}_minilm-layer{}", stage.slug(), s.layer + 1),
+        Source::Yours => format!("attention-lab_{}_yours-layer{}", stage.slug(), s.layer + 1),
     };
     if s.mask != crate::core::attention::Mask::None {
         stem.push('-');

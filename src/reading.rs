@@ -22,6 +22,7 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             let first = row.iter().take(3).map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
             let msg = match (o.scenario.source, o.positional.is_some()) {
                 (Source::Minilm, _) => ReadingMsg::InputTrained,
+                (Source::Yours, _) => ReadingMsg::InputYours,
                 (Source::Random, true) => ReadingMsg::Input,
                 (Source::Random, false) => ReadingMsg::InputNoPosition,
             };

@@ -26,6 +26,7 @@ mod stepper;
 mod updates;
 mod url_sync;
 mod views;
+pub mod yours;
 
 pub use charts::Heatmap;
 pub use root::App;

@@ -7,6 +7,7 @@ use crate::chart::ink::Ink;
 use crate::core::bert::{Encoding, Model};
 use crate::core::embed::EmbeddingTable;
 use crate::core::scenario::{attend, encode, layer_outcome, prepare, Outcome, Scenario, ScenarioError, Source};
+use crate::core::train::lesson::Trained;
 use crate::core::weights::Weights;
 use crate::export::file_stem;
 use crate::i18n::{t, Lang, Text};
@@ -56,6 +57,8 @@ pub struct Page {
     /// The trained model's forward pass on the sentence (every layer), when the model is ready
     /// and trained weights or the model view are shown.
     pub encoding: Memo<Option<Result<Shared<Encoding>, ScenarioError>>>,
+    /// The learner's own trained model, once read from the browser's storage (see `yours`).
+    pub yours: RwSignal<Option<Shared<Trained>>>,
 }
 
 /// Where the trained model is.
@@ -142,9 +145,15 @@ impl Page {
                 prepared.and_then(|inputs| attend(s, inputs, w)).map_err(Refusal::Error)
             })
         };
+        let yours = RwSignal::new(None::<Shared<Trained>>);
         let computed = Memo::new(move |_| {
             let computed = scenario.with(|s| match (s.source, ready.get(), encoding.get()) {
                 (Source::Random, ..) => random(s),
+                (Source::Yours, ..) => {
+                    let model = yours.get().ok_or(Refusal::Error(ScenarioError::NoTrainedModel))?;
+                    COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
+                    timed(Work::Compute, || model.0.outcome(s)).map_err(Refusal::Error)
+                }
                 (Source::Minilm, Some(model), Some(encoded)) => {
                     let encoded = encoded.map_err(Refusal::Error)?;
                     layer_outcome(s, &model.0, encoded.0).map_err(Refusal::Error)
@@ -181,6 +190,7 @@ impl Page {
             ink: RwSignal::new(Ink::PLAIN),
             model,
             encoding,
+            yours,
         }
     }
 

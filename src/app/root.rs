@@ -6,6 +6,7 @@ use super::controls::Controls;
 use super::header::Header;
 use super::keys::{listen, ShortcutHelp};
 use super::model_loader::load_when_asked as load_model_when_asked;
+use super::yours::read_when_asked as read_yours_when_asked;
 use super::page::{use_page, Page};
 use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
 use super::url_sync::{from_location, sync_url};
@@ -62,6 +63,7 @@ pub fn App() -> impl IntoView {
     sync_url(page, set_notice);
     let updates = watch_for_updates();
     load_model_when_asked(page);
+    read_yours_when_asked(page);
     let share = RwSignal::new(false);
     listen(page, [help, share]);
     follow_color_scheme(page);

@@ -21,6 +21,8 @@ crate::slugged! {
         Random = "random",
         /// The pretrained all-MiniLM-L6-v2: six layers of twelve heads that learned from text.
         Minilm = "minilm",
+        /// The learner's own model, trained in the training view (`train::lesson`).
+        Yours = "yours",
     }
 }
 
@@ -72,7 +74,7 @@ impl Scenario {
     /// The model width of the weights in use.
     pub fn width(&self) -> usize {
         match self.source {
-            Source::Random => self.d_model,
+            Source::Random | Source::Yours => self.d_model,
             Source::Minilm => MINILM.d_model,
         }
     }
@@ -80,7 +82,7 @@ impl Scenario {
     /// The number of heads of the weights in use.
     pub fn head_count(&self) -> usize {
         match self.source {
-            Source::Random => self.heads,
+            Source::Random | Source::Yours => self.heads,
             Source::Minilm => MINILM.heads,
         }
     }
@@ -234,6 +236,10 @@ pub enum ScenarioError {
     TooManyTokens { which: &'static str, max: usize, given: usize },
     /// The attention core refused the sizes or values.
     Attention(AttnError),
+    /// A token the learner's trained model has no embedding for.
+    UnknownToken(String),
+    /// The learner's trained model was asked for, and this browser keeps none.
+    NoTrainedModel,
 }
 
 impl std::fmt::Display for ScenarioError {
@@ -244,6 +250,8 @@ impl std::fmt::Display for ScenarioError {
                 write!(f, "the {which} sentence has {given} tokens; at most {max} can be shown")
             }
             Self::Attention(e) => e.fmt(f),
+            Self::UnknownToken(t) => write!(f, "your trained model has no token \"{t}\""),
+            Self::NoTrainedModel => write!(f, "no trained model is kept in this browser"),
         }
     }
 }

@@ -29,6 +29,14 @@ super::catalogue! {
             "{what} 在第 {row} 行第 {col} 列含有非有限的数。",
         ),
         Temperature => ("The temperature must be a positive number, not {t}.", "温度必须是正数，而不是 {t}。"),
+        UnknownToken => (
+            "Your trained model has no token “{token}”: it reads only the digits (and the separator |) of the task it learned.",
+            "你训练的模型没有“{token}”这个词元：它只认识所学任务里的数字（以及分隔符 |）。",
+        ),
+        NoTrainedModel => (
+            "No trained model is kept in this browser yet: train one in the training view, then press “Open in the lesson”.",
+            "这个浏览器里还没有保存训练好的模型：先在训练视图里训练一个，再点“在课程中打开”。",
+        ),
         WhichQuery => ("sentence", "句子"),
         WhichKeyValue => ("second sentence", "第二个句子"),
         WhichLayer => ("chosen layer", "所选的层"),
@@ -56,6 +64,8 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
             &[("which", which(lang, w)), ("max", &max.to_string()), ("given", &given.to_string())],
         ),
         ScenarioError::Attention(e) => attention_error(lang, e),
+        ScenarioError::UnknownToken(token) => fill(t(lang, ErrMsg::UnknownToken), &[("token", token)]),
+        ScenarioError::NoTrainedModel => t(lang, ErrMsg::NoTrainedModel).to_string(),
     }
 }
 

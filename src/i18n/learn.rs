@@ -79,6 +79,15 @@ super::catalogue! {
             "训练一步",
         ),
         Reset => ("Reset", "重置"),
+        OpenLesson => ("Open in the lesson", "在课程中打开"),
+        OpenLessonHint => (
+            "Opens the lesson's seven stages on this model as it is now, with the example as the sentence: step through projection, QKᵀ, ÷√d_k, softmax and A·V of the weights you just trained.",
+            "把这个模型此刻的权重放进课程的七个阶段，示例就是句子：一步步看你刚训练出的权重怎样做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
+        ),
+        OpenFailed => (
+            "This browser would not keep the model (its storage is full or switched off), so the lesson cannot open it.",
+            "这个浏览器没能保存模型（存储空间已满或被禁用），所以课程无法打开它。",
+        ),
         Steps => ("Steps", "步数"),
         Loss => (
             "Loss (mean cross-entropy per answer)",

@@ -7,6 +7,7 @@ super::catalogue! {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
         WeightsTrained => ("Trained: all-MiniLM-L6-v2", "训练好的：all-MiniLM-L6-v2"),
+        WeightsYours => ("Yours: trained in the training view", "你的：在训练视图中训练的"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
             "句子有 {n} 个词元，超过了这种权重能显示的 {max} 个：请先把句子改短。",
@@ -51,6 +52,10 @@ super::catalogue! {
             "Trained weights: all-MiniLM-L6-v2, layer {layer} of 6, head {head} of 12. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
             "训练好的权重：all-MiniLM-L6-v2，第 {layer} 层（共 6 层），第 {head} 个头（共 12 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
         ),
+        NoteYours => (
+            "Your model from the training view: layer {layer} of {layers}, head {head} of {heads}. Its tokens are the digits of the task it learned; it was trained with the causal mask, so keep it on to see what it learned.",
+            "你在训练视图里训练的模型：第 {layer} 层（共 {layers} 层），第 {head} 个头（共 {heads} 个）。它的词元是所学任务里的数字；它是在因果掩码下训练的，保持掩码打开才能看到它学到了什么。",
+        ),
         NoteWaiting => (
             "Random weights are still shown until the trained model has loaded.",
             "训练好的模型加载完成之前，这里仍显示随机权重。",
@@ -58,6 +63,10 @@ super::catalogue! {
         InputTrained => (
             "With trained weights, E is the model's learned word embedding and PE its learned position embedding (plus a segment embedding). Layer 1 reads LayerNorm(E + PE); every later layer reads the output of the layer before it, and that is the X shown here.",
             "使用训练好的权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
+        ),
+        InputYours => (
+            "With your trained model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (the residual stream), and that is the X shown when layer 2 is chosen.",
+            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（残差流），选第 2 层时这里显示的 X 就是它。",
         ),
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",

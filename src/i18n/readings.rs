@@ -17,6 +17,10 @@ super::catalogue! {
             "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, its learned token and position embeddings added up and normalised by LayerNorm; in later layers, the previous layer's output). They begin {first} …",
             "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是它学到的词元嵌入与位置嵌入之和再经 LayerNorm；之后各层是前一层的输出），开头是 {first} …",
         ),
+        InputYours => (
+            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position {i}; in layer 2, that plus layer 1's attention output). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上第 {i} 个位置学到的嵌入；第 2 层再加上第 1 层的注意力输出），开头是 {first} …",
+        ),
         Projection => (
             "“{tok}” now has a query (what it looks for), a key (what it offers to the others) and a value (what it passes on when chosen). Head {h} reads columns {a}–{b} of each: with h = {heads} heads, d_k = d_model / h = {dm} / {heads} = {dk}.",
             "“{tok}”现在有一个查询（它要找什么）、一个键（它向其他词元展示什么）和一个值（被选中时它传递出去的内容）。第 {h} 个头读取每个矩阵的第 {a}–{b} 列：共 h = {heads} 个头，d_k = d_model / h = {dm} / {heads} = {dk}。",

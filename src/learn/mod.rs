@@ -13,6 +13,8 @@ pub mod query;
 mod setup;
 mod view;
 
+use crate::app::yours::{TRAINED_EVENT, TRAINED_KEY};
+use crate::core::train::lesson::Trained;
 use crate::core::train::session::{Diverged, Experiment, Session, Setup, SetupError};
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
@@ -160,6 +162,32 @@ fn single_step() -> Option<Result<f64, Diverged>> {
         run.running = false;
         run.session.step()
     })
+}
+
+/// Keep the run's model (the scaled run's, during the experiment) where the lesson reads it,
+/// pause, and open the lesson on it with the example as the sentence (see
+/// `query::lesson_query`). `false` when the browser would not keep it.
+fn open_in_lesson() -> bool {
+    let kept = update_run(|run| {
+        run.running = false;
+        let session = run.experiment.as_ref().map_or(&run.session, |e| &e.runs[0]);
+        let model = Trained::of(session).ok()?;
+        let sentence: Vec<&str> = run.example.iter().filter_map(|&t| model.vocab.get(t).map(String::as_str)).collect();
+        let storage = window().local_storage().ok().flatten()?;
+        storage.set_item(TRAINED_KEY, &model.to_text()).ok()?;
+        Some((sentence.join(" "), model.scaled))
+    });
+    let Some(Some((sentence, scaled))) = kept else { return false };
+    let search = window().location().search().unwrap_or_default();
+    let url = format!("?{}", query::lesson_query(&search, &sentence, scaled));
+    if let Ok(history) = window().history() {
+        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+    // The page reads its settings from the URL on popstate, then the model on this event.
+    for event in [web_sys::Event::new("popstate"), web_sys::Event::new(TRAINED_EVENT)].into_iter().flatten() {
+        let _ = window().dispatch_event(&event);
+    }
+    true
 }
 
 /// Start or pause training.

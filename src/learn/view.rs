@@ -4,7 +4,7 @@
 
 use super::charts::{head_spec, HeadMap, RunChart};
 use super::setup::{field_of, range_message, Field, SetupForm};
-use super::{reset, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run};
+use super::{open_in_lesson, reset, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run};
 use crate::chart::ink::Ink;
 use crate::core::train::session::{digits_of, Experiment, Session, Setup};
 use crate::i18n::{fill, t, Lang, LearnMsg};
@@ -161,6 +161,7 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
             .map(|(_, m)| view! { <p class="field__error" role="alert">{m}</p> })
     };
 
+    let open_failed = RwSignal::new(false);
     view! {
         // Two parts: what the learner sets and reads, and what the run draws (side by side on a
         // projector, see the stylesheet).
@@ -182,7 +183,12 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
                         reset(session);
                     }
                 }>{tr(LearnMsg::Reset)}</button>
+                <button type="button" class="button" data-testid="learn-open-lesson" title=tr(LearnMsg::OpenLessonHint)
+                    on:click=move |_| open_failed.set(!open_in_lesson())>{tr(LearnMsg::OpenLesson)}</button>
             </div>
+            <p class="field__error" role="alert" data-testid="learn-open-error">
+                {move || open_failed.get().then(|| tr(LearnMsg::OpenFailed))}
+            </p>
             <p class="field__error" role="alert" data-testid="learn-diverged">
                 {move || diverged.get().map(|step| fill(tr(LearnMsg::Diverged), &[("step", &step.to_string())]))}
             </p>

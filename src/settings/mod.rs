@@ -12,6 +12,7 @@ pub use nav::{Chapter, Stage, Theme, View};
 
 use crate::core::attention::Mask;
 use crate::core::bert::{wordpiece::rough_words, Vocab, MINILM};
+use crate::core::train::session::Setup;
 use crate::core::saturation::snap_dk;
 use crate::core::scenario::{Scenario, Source, MAX_MODEL_TOKENS};
 use crate::core::tokenize::tokenize;
@@ -67,8 +68,20 @@ pub struct Settings {
     /// The trained model's vocabulary once loaded (not part of a link): with trained weights,
     /// sentences are counted in its tokens.
     pub vocab: Option<Arc<Vocab>>,
+    /// The shape of the learner's own trained model once the page has read it (not part of
+    /// a link).
+    pub yours: Option<YoursShape>,
     /// The case study's two sentences and its three words.
     pub study: Study,
+}
+
+/// What the page needs to know of the learner's trained model before running it: its heads
+/// and layers bound the pickers, the most tokens it reads bounds the sentence.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct YoursShape {
+    pub heads: usize,
+    pub layers: usize,
+    pub context: usize,
 }
 
 /// The "it → animal" case study: two sentences, the token read from and two tokens it may
@@ -194,6 +207,7 @@ impl Settings {
             source: Source::Random,
             layer: 0,
             vocab: None,
+            yours: None,
             study: Study::default(),
         }
     }
@@ -241,7 +255,7 @@ impl Settings {
     /// [`Settings::count_tokens`] as `source`'s weights would count.
     fn count_tokens_with(&self, source: Source, text: &str) -> usize {
         match (source, &self.vocab) {
-            (Source::Random, _) => tokenize(text).len(),
+            (Source::Random | Source::Yours, _) => tokenize(text).len(),
             (Source::Minilm, Some(vocab)) => vocab.encode(text).len(),
             (Source::Minilm, None) => rough_words(text).len() + 2,
         }
@@ -251,7 +265,7 @@ impl Settings {
     /// model's vocabulary arrives: its words, between [CLS] and [SEP]).
     pub fn tokens(&self, text: &str) -> Vec<String> {
         match (self.source, &self.vocab) {
-            (Source::Random, _) => tokenize(text),
+            (Source::Random | Source::Yours, _) => tokenize(text),
             (Source::Minilm, Some(vocab)) => vocab.encode(text).into_iter().map(|p| p.text).collect(),
             (Source::Minilm, None) => {
                 let inner = rough_words(text).into_iter();
@@ -269,6 +283,7 @@ impl Settings {
     fn check_with(&self, source: Source, text: &str) -> Result<usize, SentenceProblem> {
         match source {
             Source::Random => check_sentence(text),
+            Source::Yours => within(tokenize(text).len(), self.yours.map_or(MAX_TOKENS, |y| y.context)),
             // [CLS] and [SEP] alone are not a sentence.
             Source::Minilm => match self.count_tokens_with(source, text) {
                 n if n <= 2 => Err(SentenceProblem::NoTokens),
@@ -287,6 +302,17 @@ impl Settings {
         match self.source {
             Source::Random => self.heads,
             Source::Minilm => MINILM.heads,
+            // Until the model is read, a link may name any head a trained model can have.
+            Source::Yours => self.yours.map_or(Setup::HEADS.1, |y| y.heads),
+        }
+    }
+
+    /// The number of layers of the weights in use (random weights are one layer).
+    pub fn layer_count(&self) -> usize {
+        match self.source {
+            Source::Random => 1,
+            Source::Minilm => MINILM.layers,
+            Source::Yours => self.yours.map_or(Setup::LAYERS.1, |y| y.layers),
         }
     }
 
@@ -311,6 +337,15 @@ impl Settings {
     /// The trained model's layer shown (0-based), if it has it.
     pub fn set_layer(&mut self, layer: usize) -> bool {
         (layer < MINILM.layers).then(|| self.layer = layer).is_some()
+    }
+
+    /// Once the learner's trained model has been read (or found missing): its heads and
+    /// layers bound the pickers, and the head shown stays within them.
+    pub fn set_yours(&mut self, shape: Option<YoursShape>) -> bool {
+        self.yours = shape;
+        self.head = self.head.min(self.head_count() - 1);
+        self.clamp_indices();
+        true
     }
 
     /// Once the trained model has loaded: count its tokens exactly from now on.

@@ -5,12 +5,14 @@
 //! differences from our numbers), and the full update after a sentence edit (recompute with
 //! the kept weights, redraw what is on screen). Every case runs once untimed first, then the
 //! whole list forwards and backwards. Then the saturation lab's slider-to-paint and the fast
-//! heatmap drawing against the naive one, and the trained model (see `model`). Lines go into `<pre data-testid="bench-output">` for
+//! heatmap drawing against the naive one, the trained model (see `model`) and the training view's
+//! model beside TensorFlow.js (see `train`). Lines go into `<pre data-testid="bench-output">` for
 //! `cargo bench --bench browser` to read. Figures only: no thresholds here. In this mode
 //! sentences may have up to 256 tokens (64 otherwise).
 
 mod model;
 mod peer;
+mod train;
 
 use super::hooks::{COMPUTE_MS, DRAWS, DRAW_MS, LAST_DRAW};
 use super::page::Page;
@@ -20,7 +22,6 @@ use crate::core::embed::EmbeddingTable;
 use crate::core::order::ascending;
 use crate::core::rng::SplitMix64;
 use crate::core::scenario::prepare;
-use crate::core::train::session::{Session, Setup};
 use crate::core::weights::Weights;
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
@@ -272,26 +273,6 @@ pub async fn run(page: Page, quick: bool) {
         canvas.remove();
     }
 
-    // The training view's model (reverse, n = 8, d_model 32, 2 heads, batch 32): one step's
-    // compute, and the steps and compute to 99 % held-out accuracy (the page adds its frames:
-    // it trains 6 ms a frame).
-    let setup = Setup::default();
-    let label = format!("task=reverse n=8 d_model={} heads={} batch={}", setup.d_model, setup.heads, setup.batch);
-    if let Ok(mut session) = Session::new(setup) {
-        let (step_ms, _) = median_p95(time(20, || {
-            let _ = session.step();
-        }));
-        print(format!("train {label} step_ms={step_ms:.2} steps_per_s={:.0}", 1000.0 / step_ms.max(1e-3)));
-    }
-    if let Ok(mut session) = Session::new(setup) {
-        let t0 = now();
-        while session.accuracy() < 0.99 && session.steps < 3000 && session.step().is_ok() {}
-        print(format!(
-            "train {label} steps_to_99={} compute_ms_to_99={:.0} accuracy={:.3}",
-            session.steps,
-            now() - t0,
-            session.accuracy()
-        ));
-    }
+    train::run(&print).await;
     let _ = out.set_attribute("data-done", "true");
 }

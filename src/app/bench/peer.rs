@@ -1,6 +1,7 @@
-//! The peer in the benchmark: onnxruntime-web, loaded into the same page from the benchmark
-//! build's `peer/` folder (never in `dist/`) and driven through `window.attentionPeer` (see
-//! `benches/peer/peer.js`). Its outputs and timings come back as plain numbers.
+//! The peers in the benchmark: onnxruntime-web, and TensorFlow.js for training, loaded into
+//! the same page from the benchmark build's `peer/` folder (never in `dist/`) and driven
+//! through `window.attentionPeer` (`benches/peer/peer.js`) and `window.attentionTrainPeer`
+//! (`benches/peer/train_peer.js`). Their outputs and timings come back as plain numbers.
 
 use js_sys::{Array, Float32Array, Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -34,10 +35,14 @@ fn get(target: &JsValue, key: &str) -> Result<JsValue, String> {
 
 /// Call `attentionPeer[method](...args)` and await its promise.
 async fn call(method: &str, args: &Array) -> Result<JsValue, String> {
+    call_on("attentionPeer", method, args).await
+}
+
+/// Call `window[driver][method](...args)` and await its promise.
+async fn call_on(driver: &str, method: &str, args: &Array) -> Result<JsValue, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let peer = get(&window, "attentionPeer")?;
-    let f: Function =
-        get(&peer, method)?.dyn_into().map_err(|_| format!("attentionPeer.{method} is not a function"))?;
+    let peer = get(&window, driver)?;
+    let f: Function = get(&peer, method)?.dyn_into().map_err(|_| format!("{driver}.{method} is not a function"))?;
     let promise: Promise =
         f.apply(&peer, args).map_err(|e| format!("{e:?}"))?.dyn_into().map_err(|_| "no promise".to_string())?;
     JsFuture::from(promise).await.map_err(|e| format!("the peer failed: {e:?}"))
@@ -76,4 +81,38 @@ pub async fn prepare_model(ids: &[u32]) -> Result<(Vec<f32>, Vec<f32>), String> 
 pub async fn sample(batch: usize) -> Result<f64, String> {
     let args = Array::of1(&JsValue::from_f64(batch as f64));
     call("sample", &args).await?.as_f64().ok_or_else(|| "no time".to_string())
+}
+
+/// Load TensorFlow.js (with its wasm backend) and the page's training driver for it.
+pub async fn load_trainer() -> Result<(), String> {
+    load_script("peer/tf.min.js").await?;
+    load_script("peer/tf-backend-wasm.min.js").await?;
+    load_script("peer/train_peer.js").await
+}
+
+/// What TensorFlow.js measured training the model: the median step (ms) and the loss of its
+/// first and last step.
+pub struct PeerTraining {
+    pub step_ms: f64,
+    pub first_loss: f64,
+    pub last_loss: f64,
+}
+
+/// Train *reverse* on TensorFlow.js's `backend` for `steps` steps: `sizes` are (n, digits,
+/// d_model, heads, batch).
+pub async fn train(
+    backend: &str,
+    sizes: [usize; 5],
+    learning_rate: f64,
+    steps: usize,
+) -> Result<PeerTraining, String> {
+    let args = Array::of1(&JsValue::from_str(backend));
+    for v in sizes {
+        args.push(&JsValue::from_f64(v as f64));
+    }
+    args.push(&JsValue::from_f64(learning_rate));
+    args.push(&JsValue::from_f64(steps as f64));
+    let result = call_on("attentionTrainPeer", "train", &args).await?;
+    let number = |key: &str| get(&result, key)?.as_f64().ok_or_else(|| format!("no {key}"));
+    Ok(PeerTraining { step_ms: number("stepMs")?, first_loss: number("firstLoss")?, last_loss: number("lastLoss")? })
 }

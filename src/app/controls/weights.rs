@@ -51,6 +51,7 @@ pub fn WeightsControls() -> impl IntoView {
                 aria-describedby="model-status">
                 <option value=Source::Random.slug()>{page.text(ModelMsg::WeightsRandom)}</option>
                 <option value=Source::Minilm.slug()>{page.text(ModelMsg::WeightsTrained)}</option>
+                <option value=Source::Yours.slug()>{page.text(ModelMsg::WeightsYours)}</option>
             </select>
             <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
             <ModelStatus />

@@ -28,25 +28,28 @@ pub fn InputStage() -> impl IntoView {
                 let (token, x) = (o.tokens.get(r)?, num(*o.trace.x.get((r, c))?));
                 let c = c + 1; // columns are counted from 1 on screen
                 Some(match (o.scenario.source, o.scenario.layer) {
-                    (Source::Random, _) => format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe)),
+                    (Source::Random | Source::Yours, 0) => {
+                        format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe))
+                    }
                     (Source::Minilm, 0) => {
                         format!("X[{token}, {c}] = LayerNorm(E + PE)[{c}] = {x}   (E = {}, PE = {})", num(e), num(pe))
                     }
                     // The output of the layer before: H⁽ˡ⁾ for layer l, 1-based.
-                    (Source::Minilm, l) => format!("X[{token}, {c}] = H{}[{token}, {c}] = {x}", superscript(l)),
+                    (_, l) => format!("X[{token}, {c}] = H{}[{token}, {c}] = {x}", superscript(l)),
                 })
             })
             .unwrap_or_default()
     });
-    let trained =
-        Memo::new(move |_| page.outcome.with(|o| o.as_ref().is_some_and(|o| o.0.scenario.source == Source::Minilm)));
+    let source = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map(|o| o.0.scenario.source)));
     // Chinese sentences are cut into characters: say why, where the tokens first appear.
     let cjk = from_outcome(|o, _| o.tokens.iter().any(|t| t.chars().any(is_cjk)));
     view! {
         <StagePanel stage=Stage::Input formula=Formula::Input explain=Msg::ExplainInput notice=Msg::NoticeInput>
-            <Show when=move || trained.get()>
-                <p class="stage__note">{page.text(ModelMsg::InputTrained)}</p>
-            </Show>
+            {move || match source.get() {
+                Some(Source::Minilm) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputTrained)}</p> }),
+                Some(Source::Yours) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYours)}</p> }),
+                _ => None,
+            }}
             <Show when=move || cjk.get() == Some(true)>
                 <p class="stage__note" data-testid="tokens-cjk">{page.text(Msg::TokensCjk)}</p>
             </Show>

@@ -25,9 +25,7 @@ use super::download::save_text;
 use super::page::{use_page, Shared};
 use super::stepper::stage_name;
 use crate::app::controls::ScalingBadge;
-use crate::core::bert::MINILM;
 use crate::core::scenario::Outcome;
-use crate::core::scenario::Source;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
 use crate::i18n::{ClassMsg, Formula, Lang, ModelMsg, Msg, ReadingMsg};
@@ -132,7 +130,7 @@ pub(crate) fn HeadPicker() -> impl IntoView {
     let page = use_page();
     let heads = page.pick(Settings::head_count);
     let current = page.pick(|s| s.head);
-    let trained = page.pick(|s| s.source == Source::Minilm);
+    let layers = page.pick(Settings::layer_count);
     let layer = page.pick(|s| s.layer);
     let set_layer = move |ev| {
         if let Ok(l) = event_target_value(&ev).parse::<usize>() {
@@ -141,11 +139,11 @@ pub(crate) fn HeadPicker() -> impl IntoView {
     };
     view! {
         <div class="head-picker" role="group" aria-label=page.text(Msg::Head)>
-            <Show when=move || trained.get()>
+            <Show when=move || { layers.get() > 1 }>
                 <label class="head-picker__label" for="layer">{page.text(ModelMsg::Layer)}</label>
                 <select id="layer" class="head-picker__layer" data-testid="layer-select"
                     prop:value=move || (layer.get() + 1).to_string() on:change=set_layer>
-                    {(1..=MINILM.layers).map(|l| view! { <option value=l.to_string()>{l}</option> }).collect_view()}
+                    {move || (1..=layers.get()).map(|l| view! { <option value=l.to_string()>{l}</option> }).collect_view()}
                 </select>
             </Show>
             <span class="head-picker__label">{page.text(Msg::Head)}</span>

@@ -7,13 +7,21 @@ use crate::app::page::{use_page, Shared};
 use crate::core::bert::chars::is_cjk;
 use crate::core::scenario::{Outcome, Source};
 use crate::i18n::{fill, t, Lang, ModelMsg};
+use crate::settings::Settings;
 use leptos::prelude::*;
 
-/// The sentences of the note for `o` in `lang`; `head` is the head the stage shows (0-based).
-fn note(o: &Outcome, lang: Lang, head: usize) -> Vec<String> {
+/// The sentences of the note for `o` in `lang`; `head` is the head the stage shows (0-based),
+/// `layers` how many the weights in use have.
+fn note(o: &Outcome, lang: Lang, head: usize, layers: usize) -> Vec<String> {
     let s = &o.scenario;
     match s.source {
         Source::Random => vec![fill(t(lang, ModelMsg::NoteRandom), &[("seed", &s.seed.to_string())])],
+        Source::Yours => {
+            let shown = [s.layer.min(layers.saturating_sub(1)) + 1, layers, head + 1, o.trace.heads.len()];
+            let [layer, layers, head, heads] = shown.map(|v| v.to_string());
+            let pairs = [("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
+            vec![fill(t(lang, ModelMsg::NoteYours), &pairs)]
+        }
         Source::Minilm => {
             let head = head.min(o.trace.heads.len().saturating_sub(1));
             let layers = o.encoding.as_ref().map_or(1, |e| e.layers.len());
@@ -39,9 +47,10 @@ pub fn WeightsNote() -> impl IntoView {
     let page = use_page();
     let head = page.pick(|s| s.head);
     let asked = page.pick(|s| s.source);
+    let layers = page.pick(Settings::layer_count);
     let lines = Memo::new(move |_| {
-        let lang = page.lang.get();
-        page.outcome.with(|o| o.as_ref().map(|Shared(o)| (note(o, lang, head.get()), o.scenario.source)))
+        let (lang, layers) = (page.lang.get(), layers.get());
+        page.outcome.with(|o| o.as_ref().map(|Shared(o)| (note(o, lang, head.get(), layers), o.scenario.source)))
     });
     view! {
         <div class="weights-note" data-testid="weights-note" data-weights=move || lines.with(|l| l.as_ref().map(|(_, s)| s.slug()))>

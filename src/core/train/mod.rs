@@ -11,6 +11,7 @@
 
 pub mod adam;
 pub mod backward;
+pub mod lesson;
 pub mod model;
 pub mod session;
 pub mod tasks;

@@ -1,0 +1,245 @@
+//! A model trained in the training view, as the lesson's seven stages read it: its tokens,
+//! its learned token and position embeddings and every layer's W_Q, W_K, W_V, W_O, in f32.
+//! The training view writes it as text ([`Trained::to_text`], every float as the hex of its
+//! bits, so it comes back bit for bit) into the browser's storage; the lesson reads it back
+//! ([`Trained::parse`]) and runs it on a sentence of its tokens up to the layer shown
+//! ([`Trained::outcome`]), with the core's own attention, so every stage and hover is the
+//! lesson's.
+
+use super::session::{digits_of, Session};
+use super::Task;
+use crate::attention::{run, AttentionConfig};
+use crate::scenario::{checked_tokens, Outcome, Scenario, ScenarioError};
+use crate::weights::Weights;
+use ndarray::Array2;
+use std::sync::Arc;
+
+/// The first word of the text, and its version.
+const MAGIC: &str = "attention-lab-trained-1";
+
+/// A trained model, ready for the lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trained {
+    pub task: Task,
+    /// Steps it trained for.
+    pub steps: usize,
+    pub heads: usize,
+    /// Trained with ÷√d_k.
+    pub scaled: bool,
+    /// Token texts by id: the digits, then "|" where the task has a separator.
+    pub vocab: Vec<String>,
+    /// Token embeddings (v, d).
+    pub embed: Array2<f32>,
+    /// Position embeddings (n, d): one per place it was trained on (the most tokens it reads).
+    pub pos: Array2<f32>,
+    /// Each layer's projections, first to last.
+    pub layers: Vec<Arc<Weights>>,
+}
+
+impl Trained {
+    /// The session's model as it is now.
+    pub fn of(session: &Session) -> Result<Self, ScenarioError> {
+        let task = session.setup.task;
+        let (_, digits) = digits_of(task);
+        let mut vocab: Vec<String> = (0..digits).map(|d| d.to_string()).collect();
+        if task.vocab(digits) > digits {
+            vocab.push("|".into());
+        }
+        let f32s = |a: &Array2<f64>| a.mapv(|v| v as f32);
+        let layers = session
+            .params
+            .layers
+            .iter()
+            .map(|l| Weights::from_matrices(f32s(&l.wq), f32s(&l.wk), f32s(&l.wv), f32s(&l.wo)).map(Arc::new))
+            .collect::<Result<_, _>>()
+            .map_err(ScenarioError::Attention)?;
+        Ok(Self {
+            task,
+            steps: session.steps,
+            heads: session.config.heads,
+            scaled: session.config.scaled,
+            vocab,
+            embed: f32s(&session.params.embed),
+            pos: f32s(&session.params.pos),
+            layers,
+        })
+    }
+
+    /// d_model.
+    pub fn width(&self) -> usize {
+        self.embed.ncols()
+    }
+
+    /// The most tokens it reads.
+    pub fn context(&self) -> usize {
+        self.pos.nrows()
+    }
+
+    /// The text [`Trained::parse`] reads back: words separated by spaces.
+    pub fn to_text(&self) -> String {
+        let (v, n, d) = (self.vocab.len(), self.context(), self.width());
+        let mut out = format!(
+            "{MAGIC} {} {} {} {} {} {v} {n} {d} {}",
+            self.task.slug(),
+            self.steps,
+            self.heads,
+            u8::from(self.scaled),
+            self.layers.len(),
+            self.vocab.join(" ")
+        );
+        let mut put = |a: &Array2<f32>| {
+            for x in a {
+                out.push_str(&format!(" {:08x}", x.to_bits()));
+            }
+        };
+        put(&self.embed);
+        put(&self.pos);
+        for w in &self.layers {
+            for m in [&w.w_q, &w.w_k, &w.w_v, &w.w_o] {
+                put(m);
+            }
+        }
+        out
+    }
+
+    /// The model [`Trained::to_text`] wrote, or `None` if the text is not one (another
+    /// version, cut short, or edited).
+    pub fn parse(text: &str) -> Option<Self> {
+        let mut words = text.split_ascii_whitespace();
+        if words.next()? != MAGIC {
+            return None;
+        }
+        let task = Task::from_slug(words.next()?)?;
+        let mut int = || words.next()?.parse::<usize>().ok();
+        let [steps, heads, scaled, layers, v, n, d] = [int()?, int()?, int()?, int()?, int()?, int()?, int()?];
+        if heads == 0 || d == 0 || !d.is_multiple_of(heads) || !(1..=2).contains(&layers) || v == 0 || n == 0 {
+            return None;
+        }
+        let vocab: Vec<String> = words.by_ref().take(v).map(String::from).collect();
+        let mut matrix = |rows: usize, cols: usize| -> Option<Array2<f32>> {
+            let values = words
+                .by_ref()
+                .take(rows * cols)
+                .map(|w| u32::from_str_radix(w, 16).ok().map(f32::from_bits).filter(|x| x.is_finite()))
+                .collect::<Option<Vec<f32>>>()?;
+            Array2::from_shape_vec((rows, cols), values).ok()
+        };
+        let embed = matrix(v, d)?;
+        let pos = matrix(n, d)?;
+        let mut weights = Vec::with_capacity(layers);
+        for _ in 0..layers {
+            let [q, k, v, o] = [matrix(d, d)?, matrix(d, d)?, matrix(d, d)?, matrix(d, d)?];
+            weights.push(Arc::new(Weights::from_matrices(q, k, v, o).ok()?));
+        }
+        let whole = vocab.len() == v && words.next().is_none();
+        whole.then_some(Self { task, steps, heads, scaled: scaled == 1, vocab, embed, pos, layers: weights })
+    }
+
+    /// Layer `s.layer` (the last if past the end) on the query sentence, whose every token must
+    /// be one of the model's: X = token + position embedding, each layer before it adding its
+    /// attention output to X (the residual stream). The scenario's mask, scaling and
+    /// temperature apply; the heads are the model's.
+    pub fn outcome(&self, s: &Scenario) -> Result<Outcome, ScenarioError> {
+        let tokens = checked_tokens(&s.text, "query", self.context())?;
+        let ids = tokens
+            .iter()
+            .map(|t| self.vocab.iter().position(|v| v == t).ok_or_else(|| ScenarioError::UnknownToken(t.clone())))
+            .collect::<Result<Vec<usize>, _>>()?;
+        let embedding = Array2::from_shape_fn((ids.len(), self.width()), |(i, j)| self.embed[[ids[i], j]]);
+        let positional = self.pos.slice(ndarray::s![..ids.len(), ..]).to_owned();
+        let cfg = AttentionConfig { heads: self.heads, ..s.config() };
+        let layer = s.layer.min(self.layers.len() - 1);
+        let mut x = &embedding + &positional;
+        for w in &self.layers[..layer] {
+            x += &run(&x, None, w, &cfg).map_err(ScenarioError::Attention)?.output;
+        }
+        let weights = Arc::clone(&self.layers[layer]);
+        let trace = run(&x, None, &weights, &cfg).map_err(ScenarioError::Attention)?;
+        let scenario = Scenario { heads: self.heads, d_model: self.width(), ..s.clone() };
+        Ok(Outcome {
+            scenario,
+            kv_tokens: tokens.clone(),
+            tokens,
+            embedding,
+            positional: Some(positional),
+            weights,
+            trace,
+            encoding: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attention::Mask;
+    use crate::scenario::Source;
+    use crate::train::model::forward;
+    use crate::train::session::Setup;
+
+    fn trained(layers: usize) -> (Session, Trained) {
+        let mut session = Session::new(Setup { layers, ..Setup::default() }).unwrap();
+        for _ in 0..5 {
+            session.step().unwrap();
+        }
+        let t = Trained::of(&session).unwrap();
+        (session, t)
+    }
+
+    #[test]
+    fn the_text_brings_back_every_bit() {
+        let (_, t) = trained(2);
+        let back = Trained::parse(&t.to_text()).expect("its own text parses");
+        assert_eq!(back, t);
+        assert_eq!((back.steps, back.heads, back.width(), back.context()), (5, 2, 32, 16));
+        assert_eq!(back.vocab.last().map(String::as_str), Some("|"));
+    }
+
+    #[test]
+    fn a_damaged_text_is_refused_not_half_read() {
+        let (_, t) = trained(1);
+        let text = t.to_text();
+        assert!(Trained::parse(&text[..text.len() - 9]).is_none(), "one float short");
+        assert!(Trained::parse(&format!("{text} 00000000")).is_none(), "one float too many");
+        assert!(Trained::parse(&text.replacen("trained-1", "trained-2", 1)).is_none(), "another version");
+        let nan = text.replacen(&text[text.len() - 8..], "7fc00000", 1);
+        assert!(Trained::parse(&nan).is_none(), "a NaN weight");
+        assert!(Trained::parse("").is_none() && Trained::parse("attention-lab-trained-1 reverse 1 0").is_none());
+    }
+
+    /// The lesson's stages show what the training view's model computes: layer by layer, the
+    /// same attention weights (f32 against f64) on the same tokens.
+    #[test]
+    fn the_lesson_runs_the_model_that_was_trained() {
+        let (session, t) = trained(2);
+        let tokens = session.example();
+        let text: Vec<String> = tokens.iter().map(|&i| t.vocab[i].clone()).collect();
+        let want = forward(&session.params, &session.config, &tokens);
+        for layer in 0..2 {
+            let s = Scenario {
+                text: text.join(" "),
+                mask: Mask::Causal,
+                source: Source::Yours,
+                layer,
+                ..Scenario::default()
+            };
+            let o = t.outcome(&s).unwrap();
+            assert_eq!(o.tokens, text);
+            assert_eq!((o.scenario.d_model, o.scenario.heads, o.trace.heads.len()), (32, 2, 2));
+            for (h, head) in o.trace.heads.iter().enumerate() {
+                let diff = head.weights.iter().zip(&want.layers[layer].weights[h]).map(|(a, b)| (f64::from(*a) - b).abs());
+                let worst = diff.fold(0.0, f64::max);
+                assert!(worst < 1e-4, "layer {layer} head {h}: {worst}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_token_it_never_saw_is_named() {
+        let (_, t) = trained(1);
+        let s = Scenario { text: "1 2 x".into(), source: Source::Yours, ..Scenario::default() };
+        assert_eq!(t.outcome(&s).unwrap_err(), ScenarioError::UnknownToken("x".into()));
+        let long = Scenario { text: "1 ".repeat(17), source: Source::Yours, ..Scenario::default() };
+        assert!(matches!(t.outcome(&long), Err(ScenarioError::TooManyTokens { max: 16, .. })));
+    }
+}
