@@ -98,6 +98,9 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
         ("kv_tokens", json_strings(&o.kv_tokens)),
         ("x", json_matrix(t.x.view())),
     ]);
+    if s.source == Source::Yours {
+        fields.extend([("model", json_string("yours")), ("layer", (s.layer + 1).to_string())]);
+    }
     if let Some(x_kv) = &t.x_kv {
         fields.push(("x_kv", json_matrix(x_kv.view())));
     }

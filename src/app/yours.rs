@@ -31,7 +31,13 @@ fn read(page: Page) {
     let storage = window().local_storage().ok().flatten();
     let text = storage.and_then(|s| s.get_item(TRAINED_KEY).ok().flatten());
     let model = text.as_deref().and_then(Trained::parse);
-    let shape = model.as_ref().map(|m| YoursShape { heads: m.heads, layers: m.layers.len(), context: m.context() });
+    let shape = model.as_ref().map(|m| YoursShape {
+        heads: m.heads,
+        layers: m.layers.len(),
+        context: m.context(),
+        tokens: m.vocab.clone().into(),
+        example: m.sentence(&m.example),
+    });
     page.yours.set(model.map(|m| Shared(Arc::new(m))));
-    page.apply(|s| s.set_yours(shape));
+    page.apply(|s| s.set_yours(shape.clone()));
 }

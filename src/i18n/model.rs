@@ -7,7 +7,7 @@ super::catalogue! {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
         WeightsTrained => ("Trained: all-MiniLM-L6-v2", "训练好的：all-MiniLM-L6-v2"),
-        WeightsYours => ("Yours: trained in the training view", "你的：在训练视图中训练的"),
+        WeightsYours => ("Yours (training view)", "你的（训练视图）"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
             "句子有 {n} 个词元，超过了这种权重能显示的 {max} 个：请先把句子改短。",

@@ -171,11 +171,10 @@ fn open_in_lesson() -> bool {
     let kept = update_run(|run| {
         run.running = false;
         let session = run.experiment.as_ref().map_or(&run.session, |e| &e.runs[0]);
-        let model = Trained::of(session).ok()?;
-        let sentence: Vec<&str> = run.example.iter().filter_map(|&t| model.vocab.get(t).map(String::as_str)).collect();
+        let model = Trained::of(session, &run.example).ok()?;
         let storage = window().local_storage().ok().flatten()?;
         storage.set_item(TRAINED_KEY, &model.to_text()).ok()?;
-        Some((sentence.join(" "), model.scaled))
+        Some((model.sentence(&model.example), model.scaled))
     });
     let Some(Some((sentence, scaled))) = kept else { return false };
     let search = window().location().search().unwrap_or_default();

@@ -70,7 +70,9 @@ const LESSON_KEYS: [&str; 10] = ["view", "model", "text", "cross", "mask", "scal
 /// stage, layer 1, head 1, self-attention with the causal mask it was trained with, and ÷√d_k
 /// as it was trained (`scaled`).
 pub fn lesson_query(query: &str, sentence: &str, scaled: bool) -> String {
-    let is_set = |pair: &&str| decode(pair.split('=').next().unwrap_or_default()).is_some_and(|k| LESSON_KEYS.contains(&k.as_str()));
+    let is_set = |pair: &&str| {
+        decode(pair.split('=').next().unwrap_or_default()).is_some_and(|k| LESSON_KEYS.contains(&k.as_str()))
+    };
     let kept = query.trim_start_matches('?').split('&').filter(|p| !p.is_empty() && !is_set(p));
     let scale = if scaled { "1" } else { "0" };
     let values = ["lesson", "yours", sentence, "0", "causal", scale, "1", "1", "input", "1"];

@@ -12,10 +12,10 @@ pub use nav::{Chapter, Stage, Theme, View};
 
 use crate::core::attention::Mask;
 use crate::core::bert::{wordpiece::rough_words, Vocab, MINILM};
-use crate::core::train::session::Setup;
 use crate::core::saturation::snap_dk;
 use crate::core::scenario::{Scenario, Source, MAX_MODEL_TOKENS};
 use crate::core::tokenize::tokenize;
+use crate::core::train::session::Setup;
 use crate::i18n::Lang;
 use std::sync::Arc;
 
@@ -76,12 +76,15 @@ pub struct Settings {
 }
 
 /// What the page needs to know of the learner's trained model before running it: its heads
-/// and layers bound the pickers, the most tokens it reads bounds the sentence.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// and layers bound the pickers, its tokens and the most it reads bound the sentence, and its
+/// example is the sentence it opens with.
+#[derive(Debug, Clone, PartialEq)]
 pub struct YoursShape {
     pub heads: usize,
     pub layers: usize,
     pub context: usize,
+    pub tokens: Arc<[String]>,
+    pub example: String,
 }
 
 /// The "it → animal" case study: two sentences, the token read from and two tokens it may
@@ -122,12 +125,14 @@ impl Study {
 }
 
 /// Why a sentence cannot be drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SentenceProblem {
     /// No tokens at all (empty or only spaces).
     NoTokens,
     /// More tokens than the weights in use can show: how many, and the most allowed.
     TooMany { n: usize, max: usize },
+    /// A token the learner's trained model has no embedding for.
+    Unknown(String),
 }
 
 /// The number of tokens of `text`, if the site can draw it: 1 to [`MAX_TOKENS`].
@@ -283,7 +288,14 @@ impl Settings {
     fn check_with(&self, source: Source, text: &str) -> Result<usize, SentenceProblem> {
         match source {
             Source::Random => check_sentence(text),
-            Source::Yours => within(tokenize(text).len(), self.yours.map_or(MAX_TOKENS, |y| y.context)),
+            Source::Yours => {
+                let tokens = tokenize(text);
+                let Some(y) = &self.yours else { return within(tokens.len(), MAX_TOKENS) };
+                match tokens.into_iter().find(|t| !y.tokens.contains(t)) {
+                    Some(t) => Err(SentenceProblem::Unknown(t)),
+                    None => within(self.count_tokens_with(source, text), y.context),
+                }
+            }
             // [CLS] and [SEP] alone are not a sentence.
             Source::Minilm => match self.count_tokens_with(source, text) {
                 n if n <= 2 => Err(SentenceProblem::NoTokens),
@@ -303,7 +315,7 @@ impl Settings {
             Source::Random => self.heads,
             Source::Minilm => MINILM.heads,
             // Until the model is read, a link may name any head a trained model can have.
-            Source::Yours => self.yours.map_or(Setup::HEADS.1, |y| y.heads),
+            Source::Yours => self.yours.as_ref().map_or(Setup::HEADS.1, |y| y.heads),
         }
     }
 
@@ -312,7 +324,7 @@ impl Settings {
         match self.source {
             Source::Random => 1,
             Source::Minilm => MINILM.layers,
-            Source::Yours => self.yours.map_or(Setup::LAYERS.1, |y| y.layers),
+            Source::Yours => self.yours.as_ref().map_or(Setup::LAYERS.1, |y| y.layers),
         }
     }
 
@@ -323,10 +335,16 @@ impl Settings {
     }
 
     /// Random or trained weights, if the sentence fits them (a reload must find the same
-    /// sentence valid); the head, query, spotlight and anchor stay within range.
+    /// sentence valid); the head, query, spotlight and anchor stay within range. The learner's
+    /// own model reads only its task's tokens: a sentence it cannot read gives way to its
+    /// example.
     pub fn set_source(&mut self, source: Source) -> bool {
         if self.source_problem(source).is_some() {
-            return false;
+            let example = self.yours.as_ref().filter(|_| source == Source::Yours).map(|y| y.example.clone());
+            match example {
+                Some(e) if self.check_with(source, &e).is_ok() => self.text = e,
+                _ => return false,
+            }
         }
         self.source = source;
         self.head = self.head.min(self.head_count() - 1);
@@ -343,6 +361,12 @@ impl Settings {
     /// layers bound the pickers, and the head shown stays within them.
     pub fn set_yours(&mut self, shape: Option<YoursShape>) -> bool {
         self.yours = shape;
+        if self.source == Source::Yours {
+            self.layer = self.layer.min(self.layer_count() - 1);
+            if self.source_problem(Source::Yours).is_some() {
+                self.set_source(Source::Yours);
+            }
+        }
         self.head = self.head.min(self.head_count() - 1);
         self.clamp_indices();
         true
@@ -579,6 +603,21 @@ mod tests {
             s.set_text("a b c").is_ok() && s.set_source(Source::Random) && s.head == 3,
             "back to 4 heads: head 12 becomes head 4"
         );
+    }
+
+    #[test]
+    fn your_model_reads_only_its_tokens_and_opens_on_its_example() {
+        let mut s = Settings::new(Lang::En);
+        assert!(s.set_source(Source::Yours), "until the model is read, the sentence waits for it");
+        assert!(s.set_head(7) && s.layer_count() == 2, "a link may name any head a trained model can have");
+        let tokens: Vec<String> = ["1", "2", "|"].map(String::from).to_vec();
+        let shape = YoursShape { heads: 2, layers: 1, context: 16, tokens: tokens.into(), example: "1 2 | 2".into() };
+        assert!(s.set_yours(Some(shape)));
+        assert_eq!((s.text.as_str(), s.head, s.layer_count()), ("1 2 | 2", 1, 1), "the example, head 2 of 2");
+        assert_eq!(s.set_text("1 x 2"), Err(SentenceProblem::Unknown("x".into())));
+        assert_eq!(s.set_text(&"1 ".repeat(17)), Err(SentenceProblem::TooMany { n: 17, max: 16 }));
+        assert!(s.set_text("2 1").is_ok() && s.set_source(Source::Random) && s.set_text("the cat").is_ok());
+        assert!(s.set_source(Source::Yours) && s.text == "1 2 | 2", "back to it: its example again");
     }
 
     #[test]

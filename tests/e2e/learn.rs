@@ -138,3 +138,90 @@ async fn the_scaling_experiment_trains_both_runs_side_by_side() {
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// Poll `script` (which returns a value) every 250 ms until it returns `want`, up to `secs`.
+async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u64) -> serde_json::Value {
+    let mut got = json!(null);
+    for _ in 0..secs * 4 {
+        got = b.js(script, vec![]).await;
+        if got == want {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    got
+}
+
+/// "Open in the lesson": the model just trained runs through the lesson's stages on its
+/// example, the anti-diagonal it learned is in the weights the lesson computes, the sentence
+/// field takes only its tokens (the reason beside it), a reload finds the same model, and a
+/// browser that keeps none says what to do.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&view=learn")).await;
+    b.click("learn-train").await;
+    let reached = "return Number(document.querySelector(`[data-testid='learn-accuracy']`).textContent) >= 0.99;";
+    assert_eq!(wait_until(&b, reached, json!(true), 60).await, json!(true), "reverse reached 99 %");
+    b.click("learn-open-lesson").await;
+    let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
+    assert_eq!(wait_until(&b, note, json!("yours"), 10).await, json!("yours"), "the stages show your model");
+    let url = b.js("return location.search;", vec![]).await;
+    let url = url.as_str().unwrap_or_default().to_string();
+    for part in ["view=lesson", "model=yours", "mask=causal", "scale=1", "stage=input"] {
+        assert!(url.contains(part), "{part} in {url}");
+    }
+    let note = b.text_of("weights-note").await;
+    assert!(note.contains("layer 1 of 1, head 1 of 2"), "{note}");
+
+    // The weights the lesson computes hold the anti-diagonal: from the separator's row (9th)
+    // on, row i puts its largest weight on the digit 15 − i, in one head or the other.
+    b.catch_downloads().await;
+    b.click("export-json").await;
+    let files = b.downloads().await;
+    let trace: serde_json::Value =
+        serde_json::from_str(files[0]["text"].as_str().unwrap_or_default()).expect("the export is JSON");
+    assert_eq!((trace["model"].as_str(), trace["heads"].as_u64()), (Some("yours"), Some(2)));
+    let tokens: Vec<String> = serde_json::from_value(trace["tokens"].clone()).expect("tokens");
+    assert_eq!((tokens.len(), tokens[8].as_str()), (16, "|"), "{tokens:?}");
+    let heads: Vec<Vec<Vec<f64>>> = serde_json::from_value(trace["expected"]["weights"].clone()).expect("weights");
+    let argmax = |row: &[f64]| (0..row.len()).max_by(|&a, &c| row[a].total_cmp(&row[c])).unwrap_or(0);
+    let on_diagonal = (8..16).filter(|&i| heads.iter().any(|h| argmax(&h[i]) == 15 - i)).count();
+    assert!(on_diagonal >= 7, "{on_diagonal} of 8 rows on the anti-diagonal");
+
+    // Every stage computes and draws with it.
+    for _ in 0..6 {
+        b.press("\u{E014}").await; // ArrowRight
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    }
+    let stage = b.js("return location.search;", vec![]).await;
+    assert!(stage.as_str().is_some_and(|s| s.contains("stage=multihead")), "{stage}");
+    let (drawn, total) = b.drawn_canvases("stage-multihead").await;
+    assert!(drawn > 0 && drawn == total, "multi-head stage drawn: {drawn} of {total}");
+
+    // Its tokens only, said beside the sentence; the last good sentence stays.
+    b.type_into("token-input", "1 2 x").await;
+    let said = b.text_of("token-input-error").await;
+    assert!(said.contains("“x”"), "{said}");
+    let broken = b.js("return document.querySelector(`[data-testid='compute-error']`) !== null;", vec![]).await;
+    assert_eq!(broken, json!(false), "the stages keep the last good sentence");
+
+    // A reload finds the same model (kept in this browser), in Chinese too.
+    b.open_page(&site.url(&format!("/{}", url.replace("lang=en", "lang=zh")))).await;
+    let note = "return document.querySelector(`[data-testid='weights-note']`)?.textContent ?? '';";
+    let zh = "return (document.querySelector(`[data-testid='weights-note']`)?.textContent ?? '').includes('你在训练视图里训练的模型');";
+    let shown = wait_until(&b, zh, json!(true), 10).await;
+    assert_eq!(shown, json!(true), "{}", b.js(note, vec![]).await);
+    b.assert_no_panic().await;
+    b.close().await;
+
+    // A browser that keeps no model says what to do, where the stage would be.
+    let fresh = Browser::open(1280, 900).await;
+    fresh.open_page(&site.url("/?lang=en&model=yours")).await;
+    let said = wait_until(&fresh, "return document.querySelector(`[data-testid='compute-error']`)?.textContent.includes('Open in the lesson') ?? false;", json!(true), 10).await;
+    assert_eq!(said, json!(true), "the missing model is explained");
+    fresh.assert_no_panic().await;
+    fresh.close().await;
+}

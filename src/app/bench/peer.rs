@@ -100,12 +100,7 @@ pub struct PeerTraining {
 
 /// Train *reverse* on TensorFlow.js's `backend` for `steps` steps: `sizes` are (n, digits,
 /// d_model, heads, batch).
-pub async fn train(
-    backend: &str,
-    sizes: [usize; 5],
-    learning_rate: f64,
-    steps: usize,
-) -> Result<PeerTraining, String> {
+pub async fn train(backend: &str, sizes: [usize; 5], learning_rate: f64, steps: usize) -> Result<PeerTraining, String> {
     let args = Array::of1(&JsValue::from_str(backend));
     for v in sizes {
         args.push(&JsValue::from_f64(v as f64));

@@ -34,11 +34,13 @@ pub struct Trained {
     pub pos: Array2<f32>,
     /// Each layer's projections, first to last.
     pub layers: Vec<Arc<Weights>>,
+    /// The token ids of the example the training view showed: the lesson opens on it.
+    pub example: Vec<usize>,
 }
 
 impl Trained {
-    /// The session's model as it is now.
-    pub fn of(session: &Session) -> Result<Self, ScenarioError> {
+    /// The session's model as it is now, with `example` (token ids) as its sentence.
+    pub fn of(session: &Session, example: &[usize]) -> Result<Self, ScenarioError> {
         let task = session.setup.task;
         let (_, digits) = digits_of(task);
         let mut vocab: Vec<String> = (0..digits).map(|d| d.to_string()).collect();
@@ -62,7 +64,13 @@ impl Trained {
             embed: f32s(&session.params.embed),
             pos: f32s(&session.params.pos),
             layers,
+            example: example.to_vec(),
         })
+    }
+
+    /// Token ids as a sentence the lesson reads (ids it does not have are left out).
+    pub fn sentence(&self, ids: &[usize]) -> String {
+        ids.iter().filter_map(|&i| self.vocab.get(i).map(String::as_str)).collect::<Vec<_>>().join(" ")
     }
 
     /// d_model.
@@ -79,13 +87,15 @@ impl Trained {
     pub fn to_text(&self) -> String {
         let (v, n, d) = (self.vocab.len(), self.context(), self.width());
         let mut out = format!(
-            "{MAGIC} {} {} {} {} {} {v} {n} {d} {}",
+            "{MAGIC} {} {} {} {} {} {v} {n} {d} {} {} {}",
             self.task.slug(),
             self.steps,
             self.heads,
             u8::from(self.scaled),
             self.layers.len(),
-            self.vocab.join(" ")
+            self.vocab.join(" "),
+            self.example.len(),
+            self.example.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")
         );
         let mut put = |a: &Array2<f32>| {
             for x in a {
@@ -116,6 +126,10 @@ impl Trained {
             return None;
         }
         let vocab: Vec<String> = words.by_ref().take(v).map(String::from).collect();
+        let shown = words.next()?.parse::<usize>().ok()?;
+        let example = (0..shown)
+            .map(|_| words.next()?.parse::<usize>().ok().filter(|&t| t < v))
+            .collect::<Option<Vec<usize>>>()?;
         let mut matrix = |rows: usize, cols: usize| -> Option<Array2<f32>> {
             let values = words
                 .by_ref()
@@ -132,7 +146,7 @@ impl Trained {
             weights.push(Arc::new(Weights::from_matrices(q, k, v, o).ok()?));
         }
         let whole = vocab.len() == v && words.next().is_none();
-        whole.then_some(Self { task, steps, heads, scaled: scaled == 1, vocab, embed, pos, layers: weights })
+        whole.then_some(Self { task, steps, heads, scaled: scaled == 1, vocab, embed, pos, layers: weights, example })
     }
 
     /// Layer `s.layer` (the last if past the end) on the query sentence, whose every token must
@@ -182,7 +196,7 @@ mod tests {
         for _ in 0..5 {
             session.step().unwrap();
         }
-        let t = Trained::of(&session).unwrap();
+        let t = Trained::of(&session, &session.example()).unwrap();
         (session, t)
     }
 
@@ -227,7 +241,8 @@ mod tests {
             assert_eq!(o.tokens, text);
             assert_eq!((o.scenario.d_model, o.scenario.heads, o.trace.heads.len()), (32, 2, 2));
             for (h, head) in o.trace.heads.iter().enumerate() {
-                let diff = head.weights.iter().zip(&want.layers[layer].weights[h]).map(|(a, b)| (f64::from(*a) - b).abs());
+                let diff =
+                    head.weights.iter().zip(&want.layers[layer].weights[h]).map(|(a, b)| (f64::from(*a) - b).abs());
                 let worst = diff.fold(0.0, f64::max);
                 assert!(worst < 1e-4, "layer {layer} head {h}: {worst}");
             }
