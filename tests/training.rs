@@ -28,6 +28,9 @@ struct FixtureConfig {
     heads: usize,
     layers: usize,
     scaled: bool,
+    /// Absent from the fixture made before the MLP existed.
+    #[serde(default)]
+    mlp: bool,
 }
 
 #[derive(Deserialize)]
@@ -43,7 +46,16 @@ fn matrix(rows: &[Vec<f64>]) -> Array2<f64> {
 
 #[test]
 fn loss_and_every_gradient_match_jax() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/train/jax_gradients.json");
+    matches_jax("jax_gradients.json");
+}
+
+#[test]
+fn loss_and_every_gradient_match_jax_with_an_mlp() {
+    matches_jax("jax_gradients_mlp.json");
+}
+
+fn matches_jax(fixture: &str) {
+    let path = format!("{}/tests/fixtures/train/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("the JAX fixture");
     let f: Fixture = serde_json::from_str(&text).expect("a readable fixture");
     let c = &f.config;
@@ -54,6 +66,7 @@ fn loss_and_every_gradient_match_jax() {
         heads: c.heads,
         layers: c.layers,
         scaled: c.scaled,
+        mlp: c.mlp,
     };
     // The fixture's parameters, into the core's own structure by name.
     let mut params = Params::init(&cfg, 0);

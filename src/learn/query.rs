@@ -1,6 +1,7 @@
 //! The training view's keys in the page's URL, so a link reopens the same experiment: `task`,
 //! `ld` (d_model), `lh` (heads), `ll` (layers), `lr` (learning rate), `lb` (batch), `lseed`,
-//! `lscale` (0 or 1). The lesson's settings own the other keys; each side keeps the other's.
+//! `lscale` and `lmlp` (0 or 1). The lesson's settings own the other keys; each side keeps the
+//! other's.
 
 use crate::core::train::session::Setup;
 use crate::core::train::Task;
@@ -8,7 +9,7 @@ use crate::settings::url::{decode, encode};
 use leptos::prelude::window;
 
 /// The keys, in the order they are written (the page's URL sync keeps exactly these).
-pub const KEYS: [&str; 8] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale"];
+pub const KEYS: [&str; 9] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp"];
 
 /// Whether a query pair (`key=value`, percent-encoded) is one of the training view's.
 pub fn is_ours(pair: &str) -> bool {
@@ -42,6 +43,7 @@ pub fn from_query(query: &str) -> Setup {
         batch: num("lb", d.batch),
         seed: get("lseed").and_then(|v| v.parse().ok()).unwrap_or(d.seed),
         scaled: get("lscale").map_or(d.scaled, |v| v != "0"),
+        mlp: get("lmlp").map_or(d.mlp, |v| v != "0"),
     }
 }
 
@@ -57,6 +59,7 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
         setup.batch.to_string(),
         setup.seed.to_string(),
         u8::from(setup.scaled).to_string(),
+        u8::from(setup.mlp).to_string(),
     ];
     let ours = KEYS.iter().zip(values).map(|(k, v)| format!("{k}={}", encode(&v)));
     kept.map(str::to_string).chain(ours).collect::<Vec<_>>().join("&")
@@ -104,6 +107,7 @@ mod tests {
             batch: 16,
             seed: 9,
             scaled: false,
+            mlp: true,
         };
         let query = with_setup("?lang=zh&view=learn&task=sort&d=128", &setup);
         assert!(query.starts_with("lang=zh&view=learn&d=128&"), "{query}");

@@ -191,6 +191,14 @@ pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, 
                     } />
                 " " {tr(LearnMsg::Scale)}
             </label>
+            <label class="switch">
+                <input type="checkbox" data-testid="learn-mlp" prop:checked=move || setup.get().mlp
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        apply(Field::Task, &|s| { s.mlp = on; true });
+                    } />
+                " " {tr(LearnMsg::Mlp)}
+            </label>
         </div>
     }
 }

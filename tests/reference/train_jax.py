@@ -3,12 +3,14 @@ so CI needs no JAX).
 
     python3 -m pip install "jax[cpu]"
     python3 tests/reference/train_jax.py   # writes tests/fixtures/train/jax_gradients.json
+                                           # and jax_gradients_mlp.json
 
 The model is the one `attention_core::train` defines, written here independently: token and
 position embeddings, `layers` attention layers with `heads` heads (causal mask, optional
-division by sqrt(d_k)), the residual stream, an unembedding, and the mean cross-entropy over
-the (position, token) targets of a batch. The parameters come from NumPy with a fixed seed and
-are stored in the fixture beside the loss and jax.grad of every tensor, in float64.
+division by sqrt(d_k)), each optionally followed by an MLP (x + relu(x W1 + b1) W2 + b2, four
+times d_model wide), the residual stream, an unembedding, and the mean cross-entropy over the
+(position, token) targets of a batch. The parameters come from NumPy with a fixed seed and are
+stored in the fixture beside the loss and jax.grad of every tensor, in float64.
 """
 
 import json
@@ -20,7 +22,7 @@ import numpy as np
 
 jax.config.update("jax_enable_x64", True)
 
-CONFIG = {"vocab": 7, "context": 8, "d_model": 12, "heads": 3, "layers": 2, "scaled": True}
+CONFIG = {"vocab": 7, "context": 8, "d_model": 12, "heads": 3, "layers": 2, "scaled": True, "mlp": False}
 BATCH = [
     {"tokens": [0, 3, 1, 6, 2, 2, 5, 4], "targets": [[1, 2], [3, 0], [5, 4], [7, 6]]},
     {"tokens": [6, 6, 0, 1, 5], "targets": [[0, 1], [2, 3], [4, 4]]},
@@ -36,6 +38,12 @@ def init(seed):
     for l in range(CONFIG["layers"]):
         for w in ("wq", "wk", "wv", "wo"):
             params[f"layer{l + 1}.{w}"] = rng.normal(0, sd, (d, d))
+        if CONFIG["mlp"]:
+            f = 4 * d
+            params[f"layer{l + 1}.mlp.w1"] = rng.normal(0, sd, (d, f))
+            params[f"layer{l + 1}.mlp.b1"] = rng.normal(0, 0.1, (1, f))
+            params[f"layer{l + 1}.mlp.w2"] = rng.normal(0, 1.0 / np.sqrt(f), (f, d))
+            params[f"layer{l + 1}.mlp.b2"] = rng.normal(0, 0.1, (1, d))
     params["unembed"] = rng.normal(0, sd, (d, v))
     return params
 
@@ -57,6 +65,8 @@ def logits(params, tokens):
             s = jnp.where(causal, s, -jnp.inf)
             heads.append(jax.nn.softmax(s, axis=-1) @ v[:, cols])
         x = x + jnp.concatenate(heads, axis=1) @ p("wo")
+        if CONFIG["mlp"]:
+            x = x + jax.nn.relu(x @ p("mlp.w1") + p("mlp.b1")) @ p("mlp.w2") + p("mlp.b2")
     return x @ params["unembed"]
 
 
@@ -70,7 +80,7 @@ def loss(params):
     return out
 
 
-def main():
+def write(name):
     params = {k: jnp.array(v) for k, v in init(2024).items()}
     value, grads = jax.value_and_grad(loss)(params)
     fixture = {
@@ -81,9 +91,17 @@ def main():
         "loss": float(value),
         "grads": {k: np.asarray(v).tolist() for k, v in grads.items()},
     }
-    out = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "train" / "jax_gradients.json"
+    out = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "train" / name
     out.write_text(json.dumps(fixture, indent=1))
     print(f"loss {float(value):.6f}; {len(grads)} gradient tensors -> {out}")
+
+
+def main():
+    write("jax_gradients.json")
+    # The same model with an MLP in each layer (its biases drawn non-zero, so their
+    # gradients are checked away from the ReLU's kink at 0 too).
+    CONFIG["mlp"] = True
+    write("jax_gradients_mlp.json")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 //! The gradient of the loss with respect to every parameter, written out for this model and
 //! checked against central finite differences (tests below): from the logits back through the
-//! unembedding, each layer's W_O, A·V, the causal softmax, the ÷√d_k scaling, Q·Kᵀ and the
-//! projections, the residual stream, and into the token and position embeddings.
+//! unembedding, each layer's MLP (if any), W_O, A·V, the causal softmax, the ÷√d_k scaling,
+//! Q·Kᵀ and the projections, the residual stream, and into the token and position embeddings.
 
 use super::model::{Config, Forward, Params};
 use ndarray::{s, Array2, Axis};
@@ -21,7 +21,22 @@ pub fn accumulate(
     grads.unembed += &fwd.out.t().dot(dlogits);
     let mut dx = dlogits.dot(&params.unembed.t());
     for ((p, cache), g) in params.layers.iter().zip(&fwd.layers).zip(grads.layers.iter_mut()).rev() {
-        // x_out = x + concat · W_O: the residual passes dx through unchanged.
+        // x_out = m + ReLU(m·W₁ + b₁)·W₂ + b₂: the residual passes dx through to m unchanged;
+        // the ReLU passes the gradient where its output is positive.
+        if let (Some(m), Some((mid, hidden)), Some(gm)) = (&p.mlp, &cache.mlp, &mut g.mlp) {
+            gm.w2 += &hidden.t().dot(&dx);
+            gm.b2 += &dx.sum_axis(Axis(0)).insert_axis(Axis(0));
+            let mut dh = dx.dot(&m.w2.t());
+            dh.zip_mut_with(hidden, |d, &h| {
+                if h <= 0.0 {
+                    *d = 0.0;
+                }
+            });
+            gm.w1 += &mid.t().dot(&dh);
+            gm.b1 += &dh.sum_axis(Axis(0)).insert_axis(Axis(0));
+            dx = dx + dh.dot(&m.w1.t());
+        }
+        // m = x + concat · W_O: the residual passes dx through unchanged.
         g.wo += &cache.concat.t().dot(&dx);
         let dconcat = dx.dot(&p.wo.t());
         let (mut dq, mut dk_, mut dv) =
@@ -72,8 +87,8 @@ mod tests {
     /// for one and two layers, scaled or not.
     #[test]
     fn gradients_match_central_finite_differences_on_every_tensor() {
-        for (layers, scaled) in [(1, true), (2, true), (2, false)] {
-            let cfg = Config { vocab: 5, context: 6, d_model: 8, heads: 2, layers, scaled };
+        for (layers, scaled, mlp) in [(1, true, false), (2, true, false), (2, false, false), (2, true, true)] {
+            let cfg = Config { vocab: 5, context: 6, d_model: 8, heads: 2, layers, scaled, mlp };
             let params = Params::init(&cfg, 7);
             let batch = vec![
                 (vec![0, 3, 1, 4, 2, 2], vec![(1, 2), (3, 0), (5, 4)]),
@@ -101,7 +116,7 @@ mod tests {
                     let err = (numeric - analytic).abs() / (numeric.abs() + analytic.abs()).max(1e-6);
                     assert!(
                         err < 1e-5 || (numeric - analytic).abs() < 1e-9,
-                        "layers {layers} scaled {scaled}: {name}{idx:?}: written {analytic:e}, numeric {numeric:e}"
+                        "layers {layers} scaled {scaled} mlp {mlp}: {name}{idx:?}: written {analytic:e}, numeric {numeric:e}"
                     );
                 }
             }

@@ -1,5 +1,6 @@
 //! A model trained in the training view, as the lesson's seven stages read it: its tokens,
-//! its learned token and position embeddings and every layer's W_Q, W_K, W_V, W_O, in f32.
+//! its learned token and position embeddings, every layer's W_Q, W_K, W_V, W_O and its MLP if
+//! it has one, in f32.
 //! The training view writes it as text ([`Trained::to_text`], every float as the hex of its
 //! bits, so it comes back bit for bit) into the browser's storage; the lesson reads it back
 //! ([`Trained::parse`]) and runs it on a sentence of its tokens up to the layer shown
@@ -9,13 +10,14 @@
 use super::session::{digits_of, Session};
 use super::Task;
 use crate::attention::{run, AttentionConfig};
+use crate::kernels::matmul;
 use crate::scenario::{checked_tokens, Outcome, Scenario, ScenarioError};
 use crate::weights::Weights;
 use ndarray::Array2;
 use std::sync::Arc;
 
 /// The first word of the text, and its version.
-const MAGIC: &str = "attention-lab-trained-1";
+const MAGIC: &str = "attention-lab-trained-2";
 
 /// A trained model, ready for the lesson.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +36,8 @@ pub struct Trained {
     pub pos: Array2<f32>,
     /// Each layer's projections, first to last.
     pub layers: Vec<Arc<Weights>>,
+    /// Each layer's MLP, if the model has them: W₁ (d, f), b₁ (1, f), W₂ (f, d), b₂ (1, d).
+    pub mlps: Option<Vec<[Array2<f32>; 4]>>,
     /// The token ids of the example the training view showed: the lesson opens on it.
     pub example: Vec<usize>,
 }
@@ -55,6 +59,10 @@ impl Trained {
             .map(|l| Weights::from_matrices(f32s(&l.wq), f32s(&l.wk), f32s(&l.wv), f32s(&l.wo)).map(Arc::new))
             .collect::<Result<_, _>>()
             .map_err(ScenarioError::Attention)?;
+        let mlps = session.config.mlp.then(|| {
+            let layers = session.params.layers.iter().filter_map(|l| l.mlp.as_ref());
+            layers.map(|m| [f32s(&m.w1), f32s(&m.b1), f32s(&m.w2), f32s(&m.b2)]).collect()
+        });
         Ok(Self {
             task,
             steps: session.steps,
@@ -64,6 +72,7 @@ impl Trained {
             embed: f32s(&session.params.embed),
             pos: f32s(&session.params.pos),
             layers,
+            mlps,
             example: example.to_vec(),
         })
     }
@@ -87,12 +96,13 @@ impl Trained {
     pub fn to_text(&self) -> String {
         let (v, n, d) = (self.vocab.len(), self.context(), self.width());
         let mut out = format!(
-            "{MAGIC} {} {} {} {} {} {v} {n} {d} {} {} {}",
+            "{MAGIC} {} {} {} {} {} {} {v} {n} {d} {} {} {}",
             self.task.slug(),
             self.steps,
             self.heads,
             u8::from(self.scaled),
             self.layers.len(),
+            u8::from(self.mlps.is_some()),
             self.vocab.join(" "),
             self.example.len(),
             self.example.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")
@@ -109,6 +119,9 @@ impl Trained {
                 put(m);
             }
         }
+        for m in self.mlps.iter().flatten().flatten() {
+            put(m);
+        }
         out
     }
 
@@ -121,7 +134,8 @@ impl Trained {
         }
         let task = Task::from_slug(words.next()?)?;
         let mut int = || words.next()?.parse::<usize>().ok();
-        let [steps, heads, scaled, layers, v, n, d] = [int()?, int()?, int()?, int()?, int()?, int()?, int()?];
+        let [steps, heads, scaled, layers, mlp, v, n, d] =
+            [int()?, int()?, int()?, int()?, int()?, int()?, int()?, int()?];
         if heads == 0 || d == 0 || !d.is_multiple_of(heads) || !(1..=2).contains(&layers) || v == 0 || n == 0 {
             return None;
         }
@@ -145,14 +159,34 @@ impl Trained {
             let [q, k, v, o] = [matrix(d, d)?, matrix(d, d)?, matrix(d, d)?, matrix(d, d)?];
             weights.push(Arc::new(Weights::from_matrices(q, k, v, o).ok()?));
         }
+        let f = super::model::MLP_WIDTH * d;
+        let mlps = match mlp {
+            0 => None,
+            _ => Some(
+                (0..layers)
+                    .map(|_| Some([matrix(d, f)?, matrix(1, f)?, matrix(f, d)?, matrix(1, d)?]))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        };
         let whole = vocab.len() == v && words.next().is_none();
-        whole.then_some(Self { task, steps, heads, scaled: scaled == 1, vocab, embed, pos, layers: weights, example })
+        whole.then_some(Self {
+            task,
+            steps,
+            heads,
+            scaled: scaled == 1,
+            vocab,
+            embed,
+            pos,
+            layers: weights,
+            mlps,
+            example,
+        })
     }
 
     /// Layer `s.layer` (the last if past the end) on the query sentence, whose every token must
     /// be one of the model's: X = token + position embedding, each layer before it adding its
-    /// attention output to X (the residual stream). The scenario's mask, scaling and
-    /// temperature apply; the heads are the model's.
+    /// attention output, then its MLP's, to X (the residual stream). The scenario's mask,
+    /// scaling and temperature apply; the heads are the model's.
     pub fn outcome(&self, s: &Scenario) -> Result<Outcome, ScenarioError> {
         let tokens = checked_tokens(&s.text, "query", self.context())?;
         let ids = tokens
@@ -164,8 +198,12 @@ impl Trained {
         let cfg = AttentionConfig { heads: self.heads, ..s.config() };
         let layer = s.layer.min(self.layers.len() - 1);
         let mut x = &embedding + &positional;
-        for w in &self.layers[..layer] {
+        for (l, w) in self.layers[..layer].iter().enumerate() {
             x += &run(&x, None, w, &cfg).map_err(ScenarioError::Attention)?.output;
+            if let Some([w1, b1, w2, b2]) = self.mlps.as_ref().and_then(|m| m.get(l)) {
+                let hidden = (matmul(x.view(), w1.view()) + b1).mapv(|h| h.max(0.0));
+                x += &(matmul(hidden.view(), w2.view()) + b2);
+            }
         }
         let weights = Arc::clone(&self.layers[layer]);
         let trace = run(&x, None, &weights, &cfg).map_err(ScenarioError::Attention)?;
@@ -191,8 +229,8 @@ mod tests {
     use crate::train::model::forward;
     use crate::train::session::Setup;
 
-    fn trained(layers: usize) -> (Session, Trained) {
-        let mut session = Session::new(Setup { layers, ..Setup::default() }).unwrap();
+    fn trained(layers: usize, mlp: bool) -> (Session, Trained) {
+        let mut session = Session::new(Setup { layers, mlp, ..Setup::default() }).unwrap();
         for _ in 0..5 {
             session.step().unwrap();
         }
@@ -202,30 +240,37 @@ mod tests {
 
     #[test]
     fn the_text_brings_back_every_bit() {
-        let (_, t) = trained(2);
+        let (_, t) = trained(2, true);
         let back = Trained::parse(&t.to_text()).expect("its own text parses");
         assert_eq!(back, t);
+        assert_eq!(back.mlps.as_ref().map(|m| (m.len(), m[0][0].dim())), Some((2, (32, 128))));
         assert_eq!((back.steps, back.heads, back.width(), back.context()), (5, 2, 32, 16));
         assert_eq!(back.vocab.last().map(String::as_str), Some("|"));
     }
 
     #[test]
     fn a_damaged_text_is_refused_not_half_read() {
-        let (_, t) = trained(1);
+        let (_, t) = trained(1, false);
         let text = t.to_text();
         assert!(Trained::parse(&text[..text.len() - 9]).is_none(), "one float short");
         assert!(Trained::parse(&format!("{text} 00000000")).is_none(), "one float too many");
-        assert!(Trained::parse(&text.replacen("trained-1", "trained-2", 1)).is_none(), "another version");
+        assert!(Trained::parse(&text.replacen("trained-2", "trained-1", 1)).is_none(), "another version");
         let nan = text.replacen(&text[text.len() - 8..], "7fc00000", 1);
         assert!(Trained::parse(&nan).is_none(), "a NaN weight");
-        assert!(Trained::parse("").is_none() && Trained::parse("attention-lab-trained-1 reverse 1 0").is_none());
+        assert!(Trained::parse("").is_none() && Trained::parse("attention-lab-trained-2 reverse 1 0").is_none());
     }
 
     /// The lesson's stages show what the training view's model computes: layer by layer, the
-    /// same attention weights (f32 against f64) on the same tokens.
+    /// same attention weights (f32 against f64) on the same tokens, with and without MLPs.
     #[test]
     fn the_lesson_runs_the_model_that_was_trained() {
-        let (session, t) = trained(2);
+        for mlp in [false, true] {
+            lesson_matches_training(mlp);
+        }
+    }
+
+    fn lesson_matches_training(mlp: bool) {
+        let (session, t) = trained(2, mlp);
         let tokens = session.example();
         let text: Vec<String> = tokens.iter().map(|&i| t.vocab[i].clone()).collect();
         let want = forward(&session.params, &session.config, &tokens);
@@ -244,14 +289,14 @@ mod tests {
                 let diff =
                     head.weights.iter().zip(&want.layers[layer].weights[h]).map(|(a, b)| (f64::from(*a) - b).abs());
                 let worst = diff.fold(0.0, f64::max);
-                assert!(worst < 1e-4, "layer {layer} head {h}: {worst}");
+                assert!(worst < 1e-4, "mlp {mlp} layer {layer} head {h}: {worst}");
             }
         }
     }
 
     #[test]
     fn a_token_it_never_saw_is_named() {
-        let (_, t) = trained(1);
+        let (_, t) = trained(1, false);
         let s = Scenario { text: "1 2 x".into(), source: Source::Yours, ..Scenario::default() };
         assert_eq!(t.outcome(&s).unwrap_err(), ScenarioError::UnknownToken("x".into()));
         let long = Scenario { text: "1 ".repeat(17), source: Source::Yours, ..Scenario::default() };

@@ -1,5 +1,5 @@
 //! The model's parameters and its forward pass over one sequence, keeping what the backward
-//! pass needs (every layer's input, Q, K, V and attention weights).
+//! pass needs (every layer's input, Q, K, V and attention weights, and the MLP's activations).
 
 use crate::rng::SplitMix64;
 use ndarray::{s, Array2, Axis};
@@ -19,7 +19,13 @@ pub struct Config {
     pub layers: usize,
     /// Divide the scores by √d_k.
     pub scaled: bool,
+    /// A small MLP after each attention layer (ReLU, [`MLP_WIDTH`] × d_model wide), also
+    /// added to the residual stream.
+    pub mlp: bool,
 }
+
+/// The MLP's hidden width, in multiples of d_model (as in the original Transformer).
+pub const MLP_WIDTH: usize = 4;
 
 impl Config {
     /// d_k = d_model / heads.
@@ -28,13 +34,39 @@ impl Config {
     }
 }
 
-/// One attention layer's projections, each (d, d); the heads are column blocks of d_k.
+/// One attention layer's projections, each (d, d); the heads are column blocks of d_k. Then
+/// its MLP, if the model has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerParams {
     pub wq: Array2<f64>,
     pub wk: Array2<f64>,
     pub wv: Array2<f64>,
     pub wo: Array2<f64>,
+    pub mlp: Option<MlpParams>,
+}
+
+/// The MLP of a layer: x + ReLU(x·W₁ + b₁)·W₂ + b₂, with f = [`MLP_WIDTH`]·d hidden units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlpParams {
+    /// (d, f)
+    pub w1: Array2<f64>,
+    /// (1, f)
+    pub b1: Array2<f64>,
+    /// (f, d)
+    pub w2: Array2<f64>,
+    /// (1, d)
+    pub b2: Array2<f64>,
+}
+
+impl MlpParams {
+    /// The four tensors, in order.
+    fn tensors(&self) -> [(&'static str, &Array2<f64>); 4] {
+        [("mlp.w1", &self.w1), ("mlp.b1", &self.b1), ("mlp.w2", &self.w2), ("mlp.b2", &self.b2)]
+    }
+
+    fn tensors_mut(&mut self) -> [&mut Array2<f64>; 4] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    }
 }
 
 /// Every parameter of a model.
@@ -51,7 +83,8 @@ pub struct Params {
 
 impl Params {
     /// Small random weights fixed by `seed`: normal with standard deviation 1/√d for the
-    /// matrices a vector of width d is multiplied by, 0.5 for the embeddings.
+    /// matrices a vector of width d is multiplied by (1/√f for the MLP's second), 0.5 for the
+    /// embeddings, biases 0.
     pub fn init(cfg: &Config, seed: u64) -> Self {
         let mut rng = SplitMix64::new(seed);
         let d = cfg.d_model;
@@ -61,12 +94,19 @@ impl Params {
         let sd = 1.0 / (d as f64).sqrt();
         let embed = normal(cfg.vocab, d, 0.5);
         let pos = normal(cfg.context, d, 0.5);
+        let f = MLP_WIDTH * d;
         let layers = (0..cfg.layers)
             .map(|_| LayerParams {
                 wq: normal(d, d, sd),
                 wk: normal(d, d, sd),
                 wv: normal(d, d, sd),
                 wo: normal(d, d, sd),
+                mlp: cfg.mlp.then(|| MlpParams {
+                    w1: normal(d, f, sd),
+                    b1: Array2::zeros((1, f)),
+                    w2: normal(f, d, 1.0 / (f as f64).sqrt()),
+                    b2: Array2::zeros((1, d)),
+                }),
             })
             .collect();
         let unembed = normal(d, cfg.vocab, sd);
@@ -80,6 +120,9 @@ impl Params {
             for (name, t) in [("wq", &p.wq), ("wk", &p.wk), ("wv", &p.wv), ("wo", &p.wo)] {
                 all.push((format!("layer{}.{name}", l + 1), t));
             }
+            for (name, t) in p.mlp.iter().flat_map(MlpParams::tensors) {
+                all.push((format!("layer{}.{name}", l + 1), t));
+            }
         }
         all.push(("unembed".to_string(), &self.unembed));
         all
@@ -90,6 +133,9 @@ impl Params {
         let mut all = vec![&mut self.embed, &mut self.pos];
         for p in &mut self.layers {
             all.extend([&mut p.wq, &mut p.wk, &mut p.wv, &mut p.wo]);
+            if let Some(m) = &mut p.mlp {
+                all.extend(m.tensors_mut());
+            }
         }
         all.push(&mut self.unembed);
         all
@@ -104,7 +150,13 @@ impl Params {
             layers: self
                 .layers
                 .iter()
-                .map(|p| LayerParams { wq: z(&p.wq), wk: z(&p.wk), wv: z(&p.wv), wo: z(&p.wo) })
+                .map(|p| LayerParams {
+                    wq: z(&p.wq),
+                    wk: z(&p.wk),
+                    wv: z(&p.wv),
+                    wo: z(&p.wo),
+                    mlp: p.mlp.as_ref().map(|m| MlpParams { w1: z(&m.w1), b1: z(&m.b1), w2: z(&m.w2), b2: z(&m.b2) }),
+                })
                 .collect(),
             unembed: z(&self.unembed),
         }
@@ -124,6 +176,8 @@ pub struct LayerCache {
     pub weights: Vec<Array2<f64>>,
     /// The heads' outputs side by side (n, d).
     pub concat: Array2<f64>,
+    /// With an MLP: its input, x + concat·W_O (n, d), and its hidden ReLU activations (n, f).
+    pub mlp: Option<(Array2<f64>, Array2<f64>)>,
 }
 
 /// A forward pass over one sequence.
@@ -175,8 +229,15 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
             concat.slice_mut(cols).assign(&a.dot(&v.slice(cols)));
             weights.push(a);
         }
-        let next = &x + &concat.dot(&p.wo);
-        layers.push(LayerCache { x, q, k, v, weights, concat });
+        let attended = &x + &concat.dot(&p.wo);
+        let (next, mlp) = match &p.mlp {
+            Some(m) => {
+                let hidden = (attended.dot(&m.w1) + &m.b1).mapv(|h| h.max(0.0));
+                (&attended + &hidden.dot(&m.w2) + &m.b2, Some((attended, hidden)))
+            }
+            None => (attended, None),
+        };
+        layers.push(LayerCache { x, q, k, v, weights, concat, mlp });
         x = next;
     }
     let logits = x.dot(&params.unembed);

@@ -37,6 +37,8 @@ pub struct Setup {
     pub seed: u64,
     /// Divide the scores by √d_k.
     pub scaled: bool,
+    /// A small MLP after each attention layer.
+    pub mlp: bool,
 }
 
 impl Default for Setup {
@@ -50,6 +52,7 @@ impl Default for Setup {
             batch: 32,
             seed: 1,
             scaled: true,
+            mlp: false,
         }
     }
 }
@@ -113,6 +116,7 @@ impl Setup {
             heads: self.heads,
             layers: self.layers,
             scaled: self.scaled,
+            mlp: self.mlp,
         }
     }
 }
