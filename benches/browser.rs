@@ -29,8 +29,13 @@ async fn main() {
     let site = Site::start("").await;
 
     let b = Browser::open(1280, 900).await;
-    // BENCH_QUICK=1: the corners only (see src/app/bench), for working on the kernels.
-    let mode = if std::env::var_os("BENCH_QUICK").is_some() { "quick" } else { "1" };
+    // BENCH_QUICK=1: the corners only (see src/app/bench), for working on the kernels;
+    // BENCH_TRAIN=1: the training lines only.
+    let mode = match (std::env::var_os("BENCH_QUICK"), std::env::var_os("BENCH_TRAIN")) {
+        (Some(_), _) => "quick",
+        (None, Some(_)) => "train",
+        _ => "1",
+    };
     b.open_page(&site.url(&format!("?bench={mode}&lang=en"))).await;
     let started = Instant::now();
     let mut shown = 0;
@@ -56,7 +61,7 @@ async fn main() {
     print!("{}", b.text_of("bench-output").await);
     println!();
     b.close().await;
-    if mode == "quick" {
+    if mode != "1" {
         return;
     }
 
@@ -74,7 +79,15 @@ async fn main() {
     }
     loads.sort_by(f64::total_cmp);
     // Sizes of what is published, not of the benchmark build the figures above came from.
-    let (wasm, js) = (built_in(&published_dir(), "_bg.wasm"), built_in(&published_dir(), ".js"));
-    println!("size wasm_gz={} js_gz={} first_heatmap_ms={:.0}", gzip_len(&wasm), gzip_len(&js), loads[loads.len() / 2]);
+    // The page's own files (`attention-lab-<hash>…`), then the training view's module.
+    let page = |suffix| built_in(&published_dir(), "attention-lab-", suffix);
+    let (wasm, js, learn) = (page("_bg.wasm"), page(".js"), built_in(&published_dir(), "learn", "_bg.wasm"));
+    println!(
+        "size wasm_gz={} js_gz={} learn_wasm_gz={} first_heatmap_ms={:.0}",
+        gzip_len(&wasm),
+        gzip_len(&js),
+        gzip_len(&learn),
+        loads[loads.len() / 2]
+    );
     println!("size wasm_raw={} js_raw={} first_heatmap_runs_ms={loads:?}", wasm.len(), js.len());
 }

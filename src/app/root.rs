@@ -86,8 +86,8 @@ pub fn App() -> impl IntoView {
     #[cfg(feature = "bench")]
     if bench {
         // Read now: the URL is rewritten from the settings once the page is up.
-        let quick = window().location().search().unwrap_or_default().contains("bench=quick");
-        leptos::task::spawn_local(super::bench::run(page, quick));
+        let mode = super::bench::Mode::of(&window().location().search().unwrap_or_default());
+        leptos::task::spawn_local(super::bench::run(page, mode));
     }
 
     view! {

@@ -93,6 +93,19 @@ pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, 
                 .map(|(_, m)| view! { <p class="field__error" role="alert">{m}</p> })
         }
     };
+    // A switch of the setup: `part` reads it, `set` writes it.
+    let switch = move |testid: &'static str, part: fn(&Setup) -> bool, set: fn(&mut Setup, bool), label: LearnMsg| {
+        view! {
+            <label class="switch">
+                <input type="checkbox" data-testid=testid prop:checked=move || part(&setup.get())
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        apply(Field::Task, &|s| { set(s, on); true });
+                    } />
+                " " {tr(label)}
+            </label>
+        }
+    };
     let ranged = move |msg: LearnMsg, (lo, hi): (usize, usize)| {
         fill(tr(msg), &[("lo", &lo.to_string()), ("hi", &hi.to_string())])
     };
@@ -183,22 +196,8 @@ pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, 
                     {error_of(Field::Seed)}
                 </div>
             </div>
-            <label class="switch">
-                <input type="checkbox" data-testid="learn-scale" prop:checked=move || setup.get().scaled
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        apply(Field::Task, &|s| { s.scaled = on; true });
-                    } />
-                " " {tr(LearnMsg::Scale)}
-            </label>
-            <label class="switch">
-                <input type="checkbox" data-testid="learn-mlp" prop:checked=move || setup.get().mlp
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        apply(Field::Task, &|s| { s.mlp = on; true });
-                    } />
-                " " {tr(LearnMsg::Mlp)}
-            </label>
+            {switch("learn-scale", |s| s.scaled, |s, on| s.scaled = on, LearnMsg::Scale)}
+            {switch("learn-mlp", |s| s.mlp, |s, on| s.mlp = on, LearnMsg::Mlp)}
         </div>
     }
 }

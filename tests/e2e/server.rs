@@ -83,15 +83,16 @@ pub fn gzip_len(data: &[u8]) -> usize {
     out
 }
 
-/// The file of the build in `dir` whose name ends with `suffix` (not the service worker).
-pub fn built_in(dir: &Path, suffix: &str) -> Vec<u8> {
+/// The file of the build in `dir` whose name starts with `prefix` and ends with `suffix`.
+pub fn built_in(dir: &Path, prefix: &str, suffix: &str) -> Vec<u8> {
     let entry = std::fs::read_dir(dir)
         .expect("dist/ exists: build the site first")
         .filter_map(Result::ok)
         .find(|e| {
-            e.file_name().to_string_lossy().ends_with(suffix) && !e.file_name().to_string_lossy().starts_with("sw")
+            let name = e.file_name().to_string_lossy().to_string();
+            name.starts_with(prefix) && name.ends_with(suffix)
         })
-        .unwrap_or_else(|| panic!("no *{suffix} in dist/"));
+        .unwrap_or_else(|| panic!("no {prefix}*{suffix} in dist/"));
     std::fs::read(entry.path()).expect("read built file")
 }
 

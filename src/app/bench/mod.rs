@@ -195,8 +195,33 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
     (ours, peer_line)
 }
 
-/// Run every measurement, appending lines to the output element, then mark it done.
-pub async fn run(page: Page, quick: bool) {
+/// What a benchmark run measures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mode {
+    /// Everything (`?bench=1`).
+    Full,
+    /// The corners of the single-layer table, forwards only (`?bench=quick`), for working on
+    /// the kernels.
+    Quick,
+    /// The training lines only (`?bench=train`), for working on training.
+    Train,
+}
+
+impl Mode {
+    /// The mode a query string names.
+    pub fn of(query: &str) -> Self {
+        if query.contains("bench=quick") {
+            Mode::Quick
+        } else if query.contains("bench=train") {
+            Mode::Train
+        } else {
+            Mode::Full
+        }
+    }
+}
+
+/// Run every measurement of `mode`, appending lines to the output element, then mark it done.
+pub async fn run(page: Page, mode: Mode) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(body) = document.body() else { return };
     let Ok(out) = document.create_element("pre") else { return };
@@ -205,10 +230,15 @@ pub async fn run(page: Page, quick: bool) {
     let print =
         |line: String| out.set_text_content(Some(&format!("{}{line}\n", out.text_content().unwrap_or_default())));
 
+    if mode == Mode::Train {
+        train::run(&print).await;
+        let _ = out.set_attribute("data-done", "true");
+        return;
+    }
+    let quick = mode == Mode::Quick;
     if let Err(e) = peer::load().await {
         print(format!("peer ort-web unavailable: {e}"));
     }
-    // `?bench=quick`: the corners only, forwards only, for working on the kernels.
     let cases: Vec<(usize, usize)> = if quick {
         vec![(32, 64), (256, 64), (32, 512), (256, 512)]
     } else {

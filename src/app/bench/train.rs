@@ -2,7 +2,8 @@
 //! 32): our step beside TensorFlow.js's (`cpu` and `wasm` backends) on the same model, batch,
 //! loss and optimiser in the same page, each timed as the median of the second half of
 //! [`STEPS`] steps with the first and last loss printed (both learn); then our steps and
-//! compute to 99 % held-out accuracy (the page adds its frames: it trains 6 ms a frame).
+//! compute to 99 % held-out accuracy (the page adds its frames: it trains 6 ms a frame), and
+//! one step of the largest model a learner can set (what a frame must hold at worst).
 
 use super::{now, peer};
 use crate::core::train::session::{digits_of, Session, Setup};
@@ -55,6 +56,21 @@ pub async fn run(print: &impl Fn(String)) {
             session.steps,
             now() - t0,
             session.accuracy()
+        ));
+    }
+    let (d_model, heads, layers, batch) = (Setup::D_MODEL.1, Setup::HEADS.1, Setup::LAYERS.1, Setup::BATCH.1);
+    let largest = Setup { task: Task::Induction, d_model, heads, layers, batch, mlp: true, ..setup };
+    if let Ok(mut session) = Session::new(largest) {
+        let times: Vec<f64> = (0..5)
+            .map(|_| {
+                let t0 = now();
+                let _ = session.step();
+                now() - t0
+            })
+            .collect();
+        print(format!(
+            "train largest task=induction n=8 d_model={d_model} heads={heads} layers={layers} batch={batch} mlp=1 step_ms={:.1}",
+            super::median_p95(times).0
         ));
     }
 }
