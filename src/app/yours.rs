@@ -1,6 +1,7 @@
 //! The learner's own trained model in the lesson. The training view's "Open in the lesson"
 //! keeps it in the browser's storage (so a reload finds it) and fires [`TRAINED_EVENT`]; the
-//! page reads it when its weights are first asked for and again at each event.
+//! page reads it whenever its weights are asked for and the settings do not know it (first
+//! use, or settings rebuilt from the URL by Back/Forward), and again at each event.
 
 use super::page::{Page, Shared};
 use crate::core::scenario::Source;
@@ -16,9 +17,9 @@ pub const TRAINED_EVENT: &str = "attention-lab-trained";
 
 /// Read the model when the weights ask for it, and whenever the training view keeps a new one.
 pub fn read_when_asked(page: Page) {
-    let wanted = page.pick(|s| s.source == Source::Yours);
+    let unknown = page.pick(|s| s.source == Source::Yours && s.yours.is_none());
     Effect::new(move |_| {
-        if wanted.get() {
+        if unknown.get() {
             read(page);
         }
     });

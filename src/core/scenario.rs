@@ -71,7 +71,8 @@ impl Default for Scenario {
 }
 
 impl Scenario {
-    /// The model width of the weights in use.
+    /// The model width of the weights in use (for the learner's own model, the outcome sets
+    /// d_model and heads to the model's).
     pub fn width(&self) -> usize {
         match self.source {
             Source::Random | Source::Yours => self.d_model,

@@ -64,9 +64,15 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
             &[("which", which(lang, w)), ("max", &max.to_string()), ("given", &given.to_string())],
         ),
         ScenarioError::Attention(e) => attention_error(lang, e),
-        ScenarioError::UnknownToken(token) => fill(t(lang, ErrMsg::UnknownToken), &[("token", token)]),
+        ScenarioError::UnknownToken(token) => unknown_token(lang, token),
         ScenarioError::NoTrainedModel => t(lang, ErrMsg::NoTrainedModel).to_string(),
     }
+}
+
+/// Why the learner's trained model cannot read `token`, in `lang` (said beside the sentence,
+/// the weights switch, or the stages).
+pub fn unknown_token(lang: Lang, token: &str) -> String {
+    fill(t(lang, ErrMsg::UnknownToken), &[("token", token)])
 }
 
 /// `e` as a sentence in `lang`.

@@ -10,8 +10,8 @@ super::catalogue! {
             "看注意力如何学习",
         ),
         Intro => (
-            "A small attention-only Transformer starts here from random weights and is trained in your browser: token and position embeddings, one or two layers of multi-head attention with the causal mask (each optionally followed by a small MLP), the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch each head's attention on the example below turn from noise into the pattern the task needs.",
-            "这里有一个只有注意力层的小型 Transformer，从随机权重开始，就在你的浏览器里训练：词元嵌入和位置嵌入、一到两层带因果掩码的多头注意力（每层后面可以再加一个小 MLP）、残差流和反嵌入，用交叉熵和 Adam 训练。梯度是为这个模型逐项推导写出的，并与有限差分和 JAX 的结果核对过。点“训练”，看各个头在下面这个示例上的注意力如何从噪声变成任务所需的模式。",
+            "A small Transformer (attention only, unless you add the MLPs) starts here from random weights and is trained in your browser: token and position embeddings, one or two layers of multi-head attention with the causal mask (each, if you choose, followed by a small MLP), the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch each head's attention on the example below turn from noise into the pattern the task needs.",
+            "这里有一个小型 Transformer（除非加上 MLP，否则只有注意力层），从随机权重开始，就在你的浏览器里训练：词元嵌入和位置嵌入、一到两层带因果掩码的多头注意力（每层后面可以再加一个小 MLP）、残差流和反嵌入，用交叉熵和 Adam 训练。梯度是为这个模型逐项推导写出的，并与有限差分和 JAX 的结果核对过。点“训练”，看各个头在下面这个示例上的注意力如何从噪声变成任务所需的模式。",
         ),
         Task => ("Task", "任务"),
         TaskReverse => ("Reverse", "倒序"),
@@ -48,7 +48,7 @@ super::catalogue! {
         Seed => ("Seed", "随机种子"),
         Mlp => (
             "A small MLP after each attention layer (ReLU, 4 × d_model wide)",
-            "每个注意力层后面加一个小 MLP（ReLU，宽 4 × d_model）",
+            "每个注意力层后面加一个小 MLP（ReLU，宽度为 4 × d_model）",
         ),
         Scale => (
             "Divide the scores by √d_k",
@@ -86,7 +86,7 @@ super::catalogue! {
         OpenLesson => ("Open in the lesson", "在课程中打开"),
         OpenLessonHint => (
             "Opens the lesson's seven stages on this model as it is now, with the example as the sentence: step through projection, QKᵀ, ÷√d_k, softmax and A·V of the weights you just trained.",
-            "把这个模型此刻的权重放进课程的七个阶段，示例就是句子：一步步看你刚训练出的权重怎样做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
+            "在课程的七个阶段里打开这个模型此刻的权重，以示例作为句子：一步步看你刚训练出的权重如何做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
         ),
         OpenFailed => (
             "This browser would not keep the model (its storage is full or switched off), so the lesson cannot open it.",

@@ -7,7 +7,7 @@ super::catalogue! {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
         WeightsTrained => ("Trained: all-MiniLM-L6-v2", "训练好的：all-MiniLM-L6-v2"),
-        WeightsYours => ("Yours (training view)", "你的（训练视图）"),
+        WeightsYours => ("Yours (training view)", "你自己训练的（训练视图）"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
             "句子有 {n} 个词元，超过了这种权重能显示的 {max} 个：请先把句子改短。",
@@ -65,8 +65,8 @@ super::catalogue! {
             "使用训练好的权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
         ),
         InputYours => (
-            "With your trained model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (the residual stream), and that is the X shown when layer 2 is chosen.",
-            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（残差流），选第 2 层时这里显示的 X 就是它。",
+            "With your trained model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
+            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
         ),
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",

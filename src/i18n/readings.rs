@@ -18,8 +18,8 @@ super::catalogue! {
             "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是它学到的词元嵌入与位置嵌入之和再经 LayerNorm；之后各层是前一层的输出），开头是 {first} …",
         ),
         InputYours => (
-            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position {i}; in layer 2, that plus layer 1's attention output). They begin {first} …",
-            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上第 {i} 个位置学到的嵌入；第 2 层再加上第 1 层的注意力输出），开头是 {first} …",
+            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position {i}; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上第 {i} 个位置学到的嵌入；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
         ),
         Projection => (
             "“{tok}” now has a query (what it looks for), a key (what it offers to the others) and a value (what it passes on when chosen). Head {h} reads columns {a}–{b} of each: with h = {heads} heads, d_k = d_model / h = {dm} / {heads} = {dk}.",

@@ -67,18 +67,18 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
 
 /// The lesson's keys "Open in the lesson" sets; the others (language, theme, the training
 /// view's) stay as they are.
-const LESSON_KEYS: [&str; 10] = ["view", "model", "text", "cross", "mask", "scale", "layer", "head", "stage", "q"];
+const LESSON_KEYS: [&str; 11] = ["view", "model", "text", "cross", "mask", "scale", "t", "layer", "head", "stage", "q"];
 
 /// `query` opening the lesson on the learner's model: `sentence` (its tokens) from the first
-/// stage, layer 1, head 1, self-attention with the causal mask it was trained with, and ÷√d_k
-/// as it was trained (`scaled`).
+/// stage, layer 1, head 1, self-attention with the causal mask it was trained with, ÷√d_k as it
+/// was trained (`scaled`) and the plain softmax (T = 1).
 pub fn lesson_query(query: &str, sentence: &str, scaled: bool) -> String {
     let is_set = |pair: &&str| {
         decode(pair.split('=').next().unwrap_or_default()).is_some_and(|k| LESSON_KEYS.contains(&k.as_str()))
     };
     let kept = query.trim_start_matches('?').split('&').filter(|p| !p.is_empty() && !is_set(p));
     let scale = if scaled { "1" } else { "0" };
-    let values = ["lesson", "yours", sentence, "0", "causal", scale, "1", "1", "input", "1"];
+    let values = ["lesson", "yours", sentence, "0", "causal", scale, "1", "1", "1", "input", "1"];
     let set = LESSON_KEYS.iter().zip(values).map(|(k, v)| format!("{k}={}", encode(v)));
     kept.map(str::to_string).chain(set).collect::<Vec<_>>().join("&")
 }
@@ -122,7 +122,7 @@ mod tests {
         let query = lesson_query("?lang=zh&view=learn&task=sort&text=old&model=minilm&head=3", "1 2 | 2 1", false);
         assert_eq!(
             query,
-            "lang=zh&task=sort&view=lesson&model=yours&text=1%202%20%7C%202%201&cross=0&mask=causal&scale=0&layer=1&head=1&stage=input&q=1"
+            "lang=zh&task=sort&view=lesson&model=yours&text=1%202%20%7C%202%201&cross=0&mask=causal&scale=0&t=1&layer=1&head=1&stage=input&q=1"
         );
         let settings = crate::settings::Settings::from_query(&query, crate::i18n::Lang::En).0;
         assert_eq!((settings.text.as_str(), settings.head, settings.scaled), ("1 2 | 2 1", 0, false));

@@ -7,6 +7,7 @@ use super::setup::{field_of, range_message, Field, SetupForm};
 use super::{open_in_lesson, reset, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run};
 use crate::chart::ink::Ink;
 use crate::core::train::session::{digits_of, Experiment, Session, Setup};
+use crate::core::train::tasks::token_text;
 use crate::i18n::{fill, t, Lang, LearnMsg};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -95,15 +96,6 @@ fn page_lang_and_ink() -> (Lang, Ink) {
     (lang, ink)
 }
 
-/// A token's label: its digit, or "|" for the separator.
-fn label(token: usize, digits: usize) -> String {
-    if token == digits {
-        "|".into()
-    } else {
-        token.to_string()
-    }
-}
-
 /// The example the learner typed: digits below the task's alphabet (and "|" where the task has
 /// a separator), as many as the model's context.
 fn parse_example(text: &str, setup: &Setup) -> Option<Vec<usize>> {
@@ -139,7 +131,7 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
     let readout = move |f: fn(&Snapshot) -> String| move || snap.with(|s| s.as_ref().map(f).unwrap_or_default());
     let labels = move || {
         let digits = digits_of(setup.get().task).1;
-        example.get().iter().map(|&t| label(t, digits)).collect::<Vec<_>>()
+        example.get().iter().map(|&t| token_text(t, digits)).collect::<Vec<_>>()
     };
     let on_example = move |ev: leptos::ev::Event| match parse_example(&event_target_value(&ev), &setup.get_untracked())
     {

@@ -4,7 +4,7 @@
 use super::Hint;
 use crate::app::page::use_page;
 use crate::core::tokenize::tokenize;
-use crate::i18n::{fill, ErrMsg, Msg};
+use crate::i18n::{fill, unknown_token, Msg};
 use crate::settings::SentenceProblem;
 use leptos::prelude::*;
 
@@ -62,7 +62,7 @@ pub fn SentenceBox(
             SentenceProblem::TooMany { n, max } => {
                 fill(page.t(Msg::ErrTooManyTokens), &[("n", &n.to_string()), ("max", &max.to_string())])
             }
-            SentenceProblem::Unknown(token) => fill(page.t(ErrMsg::UnknownToken), &[("token", &token)]),
+            SentenceProblem::Unknown(token) => unknown_token(page.lang.get(), &token),
         })
     };
 

@@ -4,7 +4,7 @@
 use crate::app::model_loader::LoadError;
 use crate::app::page::{use_page, ModelState};
 use crate::core::scenario::Source;
-use crate::i18n::{fill, ErrMsg, ModelMsg};
+use crate::i18n::{fill, unknown_token, ModelMsg};
 use crate::settings::SentenceProblem;
 use leptos::prelude::*;
 
@@ -42,7 +42,7 @@ pub fn WeightsControls() -> impl IntoView {
                 fill(page.t(ModelMsg::SwitchTooLong), &[("n", &n.to_string()), ("max", &max.to_string())])
             }
             SentenceProblem::NoTokens => page.t(ModelMsg::SwitchNoTokens).to_string(),
-            SentenceProblem::Unknown(token) => fill(page.t(ErrMsg::UnknownToken), &[("token", &token)]),
+            SentenceProblem::Unknown(token) => unknown_token(page.lang.get(), &token),
         })
     };
     view! {

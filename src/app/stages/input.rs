@@ -28,7 +28,7 @@ pub fn InputStage() -> impl IntoView {
                 let (token, x) = (o.tokens.get(r)?, num(*o.trace.x.get((r, c))?));
                 let c = c + 1; // columns are counted from 1 on screen
                 Some(match (o.scenario.source, o.scenario.layer) {
-                    (Source::Random | Source::Yours, 0) => {
+                    (Source::Random, _) | (Source::Yours, 0) => {
                         format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe))
                     }
                     (Source::Minilm, 0) => {

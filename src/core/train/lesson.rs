@@ -8,6 +8,7 @@
 //! lesson's.
 
 use super::session::{digits_of, Session};
+use super::tasks::token_text;
 use super::Task;
 use crate::attention::{run, AttentionConfig};
 use crate::kernels::matmul;
@@ -22,9 +23,11 @@ const MAGIC: &str = "attention-lab-trained-2";
 /// A trained model, ready for the lesson.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trained {
+    /// What it learned.
     pub task: Task,
     /// Steps it trained for.
     pub steps: usize,
+    /// Heads per layer.
     pub heads: usize,
     /// Trained with ÷√d_k.
     pub scaled: bool,
@@ -47,10 +50,7 @@ impl Trained {
     pub fn of(session: &Session, example: &[usize]) -> Result<Self, ScenarioError> {
         let task = session.setup.task;
         let (_, digits) = digits_of(task);
-        let mut vocab: Vec<String> = (0..digits).map(|d| d.to_string()).collect();
-        if task.vocab(digits) > digits {
-            vocab.push("|".into());
-        }
+        let vocab: Vec<String> = (0..task.vocab(digits)).map(|t| token_text(t, digits)).collect();
         let f32s = |a: &Array2<f64>| a.mapv(|v| v as f32);
         let layers = session
             .params
@@ -136,7 +136,9 @@ impl Trained {
         let mut int = || words.next()?.parse::<usize>().ok();
         let [steps, heads, scaled, layers, mlp, v, n, d] =
             [int()?, int()?, int()?, int()?, int()?, int()?, int()?, int()?];
-        if heads == 0 || d == 0 || !d.is_multiple_of(heads) || !(1..=2).contains(&layers) || v == 0 || n == 0 {
+        // Within what the training view makes (an edited text must not ask for huge matrices).
+        let sizes_ok = (1..=256).contains(&d) && (1..=64).contains(&v) && (1..=64).contains(&n);
+        if !sizes_ok || heads == 0 || !d.is_multiple_of(heads) || !(1..=2).contains(&layers) || scaled > 1 || mlp > 1 {
             return None;
         }
         let vocab: Vec<String> = words.by_ref().take(v).map(String::from).collect();
@@ -184,9 +186,11 @@ impl Trained {
     }
 
     /// Layer `s.layer` (the last if past the end) on the query sentence, whose every token must
-    /// be one of the model's: X = token + position embedding, each layer before it adding its
-    /// attention output, then its MLP's, to X (the residual stream). The scenario's mask,
-    /// scaling and temperature apply; the heads are the model's.
+    /// be one of the model's: X (n, d) = token + position embedding, each layer before it
+    /// adding its attention output, then its MLP's, to X (the residual stream). The scenario's
+    /// mask, scaling and temperature apply; the heads and d_model are the model's (and so is
+    /// the layer the outcome names). The MLP is the training model's own (`model::forward`),
+    /// here in f32 with the lesson's matrix product.
     pub fn outcome(&self, s: &Scenario) -> Result<Outcome, ScenarioError> {
         let tokens = checked_tokens(&s.text, "query", self.context())?;
         let ids = tokens
@@ -207,7 +211,7 @@ impl Trained {
         }
         let weights = Arc::clone(&self.layers[layer]);
         let trace = run(&x, None, &weights, &cfg).map_err(ScenarioError::Attention)?;
-        let scenario = Scenario { heads: self.heads, d_model: self.width(), ..s.clone() };
+        let scenario = Scenario { heads: self.heads, d_model: self.width(), layer, ..s.clone() };
         Ok(Outcome {
             scenario,
             kv_tokens: tokens.clone(),

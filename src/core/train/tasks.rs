@@ -21,6 +21,15 @@ crate::slugged! {
     }
 }
 
+/// A token as the learner reads it: its digit, or "|" for the separator (`digits` itself).
+pub fn token_text(token: usize, digits: usize) -> String {
+    if token == digits {
+        "|".into()
+    } else {
+        token.to_string()
+    }
+}
+
 /// One sequence's tokens, and the (position, token) pairs the loss counts in it.
 pub type Example = (Vec<usize>, Vec<(usize, usize)>);
 
