@@ -29,6 +29,9 @@ pub const MOUNT_EVENT: &str = "attention-lab-learn";
 
 /// Training time per animation frame, ms: at 60 frames a second, most of each frame stays free.
 const SLICE_MS: f64 = 6.0;
+/// When one step takes longer than a slice (a large model), the page rests this many times as
+/// long as the slice took before the next: the page is busy at most 40 % of the time.
+const REST_PER_BUSY: f64 = 1.5;
 
 /// The run: the model training, whether it is running, its speed, the example shown.
 struct Run {
@@ -205,12 +208,14 @@ fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
-/// Train for one slice on the next animation frame, and again after it while running.
+/// Train for one slice on the next animation frame, and again after it while running (after
+/// a rest, when a slice ran long).
 fn schedule() {
     let frame = Closure::once_into_js(move || {
         FRAME_PENDING.with(|p| *p.borrow_mut() = false);
         // Nobody is watching (the view was closed): pause.
         let shown = document().get_element_by_id(ROOT_ID).is_some_and(|e| e.is_connected());
+        let start = now();
         let again = update_run(|run| {
             if !shown {
                 run.running = false;
@@ -218,11 +223,11 @@ fn schedule() {
             if !run.running {
                 return false;
             }
-            let start = now();
             while now() - start < SLICE_MS {
                 let going = match &mut run.experiment {
                     Some(e) => e.step(),
-                    None => run.session.step().is_ok(),
+                    // A sequence at a time: a large model's step spreads over frames.
+                    None => !matches!(run.session.advance(1), Some(Err(_))),
                 };
                 if !going {
                     run.running = false;
@@ -238,7 +243,14 @@ fn schedule() {
             run.running
         });
         if again == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
-            schedule();
+            let busy = now() - start;
+            if busy > SLICE_MS {
+                let next = Closure::once_into_js(schedule);
+                let rest = (busy * REST_PER_BUSY) as i32;
+                let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), rest);
+            } else {
+                schedule();
+            }
         }
     });
     let _ = window().request_animation_frame(frame.unchecked_ref());

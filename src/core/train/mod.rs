@@ -24,18 +24,47 @@ use model::{cross_entropy, forward, predictions};
 
 /// One step of training on `batch`: the gradient of the mean loss, then Adam. Returns the loss
 /// before the step.
-pub fn step(params: &mut Params, cfg: &Config, adam: &mut Adam, batch: &Batch) -> f64 {
-    let total = batch.targets();
-    let mut grads = params.zeros_like();
-    let mut loss = 0.0;
-    for (tokens, targets) in &batch.sequences {
-        let fwd = forward(params, cfg, tokens);
-        let (l, dlogits) = cross_entropy(&fwd.logits, targets, total);
-        loss += l;
-        backward::accumulate(params, cfg, tokens, &fwd, &dlogits, &mut grads);
+pub fn step(params: &mut Params, cfg: &Config, adam: &mut Adam, batch: Batch) -> f64 {
+    let mut pending = Pending::new(params, batch);
+    pending.add(params, cfg, usize::MAX);
+    pending.finish(params, adam)
+}
+
+/// A step under way, a few sequences at a time (so a page can spread a large model's step over
+/// several frames): its batch, how many sequences are in, their summed gradient and loss. The
+/// same sequences in the same order give exactly [`step`]'s result.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    batch: Batch,
+    done: usize,
+    grads: Params,
+    loss: f64,
+}
+
+impl Pending {
+    /// A step on `batch` for a model shaped like `params`, nothing added yet.
+    pub fn new(params: &Params, batch: Batch) -> Self {
+        Self { batch, done: 0, grads: params.zeros_like(), loss: 0.0 }
     }
-    adam.update(params, &grads);
-    loss
+
+    /// Add the gradient of up to `count` more sequences; `true` once every sequence is in.
+    pub fn add(&mut self, params: &Params, cfg: &Config, count: usize) -> bool {
+        let total = self.batch.targets();
+        for (tokens, targets) in self.batch.sequences.iter().skip(self.done).take(count) {
+            let fwd = forward(params, cfg, tokens);
+            let (l, dlogits) = cross_entropy(&fwd.logits, targets, total);
+            self.loss += l;
+            backward::accumulate(params, cfg, tokens, &fwd, &dlogits, &mut self.grads);
+            self.done += 1;
+        }
+        self.done >= self.batch.sequences.len()
+    }
+
+    /// Apply Adam with the gradient added up; the batch's loss before the step.
+    pub fn finish(self, params: &mut Params, adam: &mut Adam) -> f64 {
+        adam.update(params, &self.grads);
+        self.loss
+    }
 }
 
 /// The share of `batch`'s targets the model predicts exactly (its most likely token).
@@ -71,7 +100,7 @@ mod tests {
         let held_out = task.batch(n, digits, 256, &mut SplitMix64::new(seed ^ 0x5A5A));
         let mut acc = 0.0;
         for s in 1..=steps {
-            step(&mut params, &cfg, &mut adam, &task.batch(n, digits, 32, &mut rng));
+            step(&mut params, &cfg, &mut adam, task.batch(n, digits, 32, &mut rng));
             if s % 50 == 0 {
                 acc = accuracy(&params, &cfg, &held_out);
                 if acc >= 0.99 {

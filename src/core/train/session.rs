@@ -4,7 +4,7 @@
 //! fit in a frame); a loss that is not finite stops it, naming the step.
 
 use super::model::forward;
-use super::{accuracy, step, Adam, Batch, Config, Params, Task};
+use super::{accuracy, Adam, Batch, Config, Params, Pending, Task};
 use crate::rng::SplitMix64;
 use ndarray::Array2;
 
@@ -143,6 +143,8 @@ pub struct Session {
     pub params: Params,
     adam: Adam,
     rng: SplitMix64,
+    /// The step under way, when the page spreads one over several frames.
+    pending: Option<Pending>,
     held_out: Batch,
     /// Steps taken.
     pub steps: usize,
@@ -167,6 +169,7 @@ impl Session {
             params,
             adam,
             rng: SplitMix64::new(setup.seed ^ 0xA5A5),
+            pending: None,
             held_out,
             steps: 0,
             history: Vec::new(),
@@ -177,15 +180,43 @@ impl Session {
         Ok(session)
     }
 
-    /// One step of Adam on a fresh batch; the loss before it. After the loss stops being
-    /// finite, nothing changes and the step it happened at is returned.
+    /// One step of Adam on a fresh batch (or the rest of the step under way); the loss before
+    /// it. After the loss stops being finite, nothing changes and the step it happened at is
+    /// returned.
     pub fn step(&mut self) -> Result<f64, Diverged> {
-        if let Some(d) = self.diverged {
-            return Err(d);
+        loop {
+            if let Some(done) = self.advance(usize::MAX) {
+                return done;
+            }
         }
-        let (n, digits) = digits_of(self.setup.task);
-        let batch = self.setup.task.batch(n, digits, self.setup.batch, &mut self.rng);
-        let loss = step(&mut self.params, &self.config, &mut self.adam, &batch);
+    }
+
+    /// Up to `sequences` more sequences of the step under way (a fresh batch's, if none is):
+    /// the step's result once its last sequence is in, `None` before. The page calls this a
+    /// few sequences at a time, so even the largest model's step never holds a frame long;
+    /// the same sequences give exactly [`Session::step`]'s model.
+    pub fn advance(&mut self, sequences: usize) -> Option<Result<f64, Diverged>> {
+        if let Some(d) = self.diverged {
+            return Some(Err(d));
+        }
+        let mut pending = match self.pending.take() {
+            Some(p) => p,
+            None => {
+                let (n, digits) = digits_of(self.setup.task);
+                Pending::new(&self.params, self.setup.task.batch(n, digits, self.setup.batch, &mut self.rng))
+            }
+        };
+        if !pending.add(&self.params, &self.config, sequences) {
+            self.pending = Some(pending);
+            return None;
+        }
+        let loss = pending.finish(&mut self.params, &mut self.adam);
+        Some(self.record(loss))
+    }
+
+    /// Count a step whose batch had `loss`: stop at a loss that is not a number, measure the
+    /// held-out accuracy now and then, keep the history bounded.
+    fn record(&mut self, loss: f64) -> Result<f64, Diverged> {
         self.steps += 1;
         if !loss.is_finite() {
             let d = Diverged { step: self.steps };
@@ -313,6 +344,21 @@ mod tests {
         let first = a.history[0].loss;
         let last = a.history.last().map_or(f64::NAN, |p| p.loss);
         assert!(last < first / 4.0, "loss {first} → {last}");
+    }
+
+    /// A step spread over calls (as the page spreads a large model's over frames) is the same
+    /// step: the same losses, the same weights.
+    #[test]
+    fn a_step_taken_a_few_sequences_at_a_time_is_the_same_step() {
+        let setup = Setup { batch: 7, mlp: true, ..Setup::default() };
+        let (mut whole, mut spread) = (Session::new(setup).unwrap(), Session::new(setup).unwrap());
+        for _ in 0..3 {
+            let want = whole.step();
+            let calls: Vec<_> = std::iter::from_fn(|| Some(spread.advance(3))).take(3).collect();
+            assert_eq!(calls[..2], [None, None], "7 sequences, 3 at a time: the third call ends the step");
+            assert_eq!(calls[2], Some(want));
+        }
+        assert_eq!((whole.params == spread.params, whole.steps, spread.steps), (true, 3, 3));
     }
 
     #[test]
