@@ -90,15 +90,17 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
     b.set_and_change("learn-dmodel", "64").await;
     assert_eq!(b.js(&error_beside("learn-dmodel"), vec![]).await, json!(""));
     b.set_and_change("learn-task", "previous").await;
+    b.click("learn-mlp").await;
     let url = b.js("return location.search;", vec![]).await;
     let url = url.as_str().unwrap_or_default().to_string();
-    assert!(url.contains("task=previous") && url.contains("ld=64") && url.contains("view=learn"), "{url}");
+    let named = ["task=previous", "ld=64", "view=learn", "lmlp=1"].iter().all(|p| url.contains(p));
+    assert!(named, "{url}");
     b.open_page(&site.url(&format!("/{url}"))).await;
     b.wait_for("[data-testid='learn-train']").await;
     let kept = b
-        .js("return [document.querySelector(`[data-testid='learn-task']`).value, document.querySelector(`[data-testid='learn-dmodel']`).value];", vec![])
+        .js("const q = id => document.querySelector(`[data-testid='${id}']`); return [q('learn-task').value, q('learn-dmodel').value, q('learn-mlp').checked];", vec![])
         .await;
-    assert_eq!(kept, json!(["previous", "64"]));
+    assert_eq!(kept, json!(["previous", "64", true]));
     // The page's language: the module mounts again in Chinese.
     b.click("lang-switch").await;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
