@@ -20,7 +20,7 @@ pub mod embed;
 pub mod error;
 pub mod explain;
 pub mod flash;
-pub mod kernels;
+pub use attention_kernels as kernels;
 pub mod linear;
 pub mod order;
 pub mod patterns;

@@ -106,8 +106,13 @@ mod tests {
         Array2::from_shape_fn((a.nrows(), b.ncols()), |(i, j)| (0..a.ncols()).map(|p| a[[i, p]] * b[[p, j]]).sum())
     }
 
+    /// Values in [−1, 1) from a small linear congruential stream fixed by `seed`.
     fn sample(rows: usize, cols: usize, seed: u64) -> Array2<f32> {
-        crate::rng::normal_matrix(rows, cols, seed, 9)
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        Array2::from_shape_simple_fn((rows, cols), || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+        })
     }
 
     #[test]
