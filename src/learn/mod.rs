@@ -225,7 +225,7 @@ fn schedule() {
             }
             while now() - start < SLICE_MS {
                 let going = match &mut run.experiment {
-                    Some(e) => e.step(),
+                    Some(e) => e.advance(1),
                     // A sequence at a time: a large model's step spreads over frames.
                     None => !matches!(run.session.advance(1), Some(Err(_))),
                 };

@@ -301,13 +301,26 @@ impl Experiment {
     /// One step of each run that is still going; `false` once both are done (all their steps
     /// taken, or stopped by a loss that is not a number).
     pub fn step(&mut self) -> bool {
+        self.advance(usize::MAX)
+    }
+
+    /// Up to `sequences` more sequences of each run's step under way (see
+    /// [`Session::advance`]); `false` once both runs are done.
+    pub fn advance(&mut self, sequences: usize) -> bool {
         let mut going = false;
         for (run, gradients) in self.runs.iter_mut().zip(&mut self.gradients) {
-            if run.steps < Self::STEPS && run.step().is_ok() {
-                going = true;
-                if run.steps % MEASURE_EVERY == 0 {
-                    gradients.push((run.steps, run.softmax_gradient()));
+            if run.steps >= Self::STEPS {
+                continue;
+            }
+            match run.advance(sequences) {
+                None => going = true,
+                Some(Ok(_)) => {
+                    going = true;
+                    if run.steps % MEASURE_EVERY == 0 {
+                        gradients.push((run.steps, run.softmax_gradient()));
+                    }
                 }
+                Some(Err(_)) => {}
             }
         }
         going
