@@ -69,12 +69,14 @@ impl Pending {
 
 /// The share of `batch`'s targets the model predicts exactly (its most likely token).
 pub fn accuracy(params: &Params, cfg: &Config, batch: &Batch) -> f64 {
-    let mut right = 0;
-    for (tokens, targets) in &batch.sequences {
-        let guess = predictions(&forward(params, cfg, tokens).logits);
-        right += targets.iter().filter(|&&(i, t)| guess.get(i) == Some(&t)).count();
-    }
+    let right: usize = batch.sequences.iter().map(|s| right_answers(params, cfg, s)).sum();
     right as f64 / batch.targets().max(1) as f64
+}
+
+/// How many of one sequence's targets the model predicts exactly.
+pub fn right_answers(params: &Params, cfg: &Config, (tokens, targets): &tasks::Example) -> usize {
+    let guess = predictions(&forward(params, cfg, tokens).logits);
+    targets.iter().filter(|&&(i, t)| guess.get(i) == Some(&t)).count()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! fit in a frame); a loss that is not finite stops it, naming the step.
 
 use super::model::forward;
-use super::{accuracy, Adam, Batch, Config, Params, Pending, Task};
+use super::{accuracy, right_answers, Adam, Batch, Config, Params, Pending, Task};
 use crate::rng::SplitMix64;
 use ndarray::Array2;
 
@@ -152,6 +152,18 @@ pub struct Session {
     /// Set once the loss is not finite; no step is taken after it.
     pub diverged: Option<Diverged>,
     accuracy: f64,
+    /// A held-out measurement under way (after a step at a measuring point, when the page
+    /// spreads the work over frames).
+    measuring: Option<Measuring>,
+}
+
+/// The held-out accuracy of the step just taken, a few sequences at a time: that step's loss
+/// (its history point waits for the accuracy), the right answers and sequences so far.
+#[derive(Debug, Clone, Copy)]
+struct Measuring {
+    loss: f64,
+    right: usize,
+    done: usize,
 }
 
 impl Session {
@@ -175,6 +187,7 @@ impl Session {
             history: Vec::new(),
             diverged: None,
             accuracy: 0.0,
+            measuring: None,
         };
         session.accuracy = accuracy(&session.params, &session.config, &session.held_out);
         Ok(session)
@@ -199,6 +212,11 @@ impl Session {
         if let Some(d) = self.diverged {
             return Some(Err(d));
         }
+        // The last step's held-out measurement comes first: the next step changes the model.
+        let sequences = self.measure(sequences);
+        if self.measuring.is_some() || sequences == 0 {
+            return None;
+        }
         let mut pending = match self.pending.take() {
             Some(p) => p,
             None => {
@@ -211,11 +229,40 @@ impl Session {
             return None;
         }
         let loss = pending.finish(&mut self.params, &mut self.adam);
-        Some(self.record(loss))
+        let done = self.record(loss);
+        // A whole step at once (`Session::step`) measures at once too.
+        if sequences == usize::MAX {
+            self.measure(usize::MAX);
+        }
+        Some(done)
     }
 
-    /// Count a step whose batch had `loss`: stop at a loss that is not a number, measure the
-    /// held-out accuracy now and then, keep the history bounded.
+    /// Whether a held-out measurement is still under way (the step's history point waits).
+    pub fn measuring(&self) -> bool {
+        self.measuring.is_some()
+    }
+
+    /// Up to `sequences` held-out sequences of the measurement under way; the budget left.
+    /// Once the last is in, the accuracy and the step's history point are set.
+    fn measure(&mut self, sequences: usize) -> usize {
+        let Some(mut m) = self.measuring.take() else { return sequences };
+        let left = self.held_out.sequences.len() - m.done;
+        let take = sequences.min(left);
+        for s in &self.held_out.sequences[m.done..m.done + take] {
+            m.right += right_answers(&self.params, &self.config, s);
+        }
+        m.done += take;
+        if take < left {
+            self.measuring = Some(m);
+        } else {
+            self.accuracy = m.right as f64 / self.held_out.targets().max(1) as f64;
+            self.remember(m.loss);
+        }
+        sequences - take
+    }
+
+    /// Count a step whose batch had `loss`: stop at a loss that is not a number, start a
+    /// held-out measurement now and then, else add the step to the history.
     fn record(&mut self, loss: f64) -> Result<f64, Diverged> {
         self.steps += 1;
         if !loss.is_finite() {
@@ -224,8 +271,15 @@ impl Session {
             return Err(d);
         }
         if self.steps.is_multiple_of(MEASURE_EVERY) || self.steps == 1 {
-            self.accuracy = accuracy(&self.params, &self.config, &self.held_out);
+            self.measuring = Some(Measuring { loss, right: 0, done: 0 });
+        } else {
+            self.remember(loss);
         }
+        Ok(loss)
+    }
+
+    /// The history point of the step just taken, the history kept bounded.
+    fn remember(&mut self, loss: f64) {
         if self.history.len() >= HISTORY {
             let mut k = 0;
             self.history.retain(|_| {
@@ -234,7 +288,6 @@ impl Session {
             });
         }
         self.history.push(Point { step: self.steps, loss, accuracy: self.accuracy });
-        Ok(loss)
     }
 
     /// The latest held-out accuracy (0 to 1).
@@ -309,7 +362,7 @@ impl Experiment {
     pub fn advance(&mut self, sequences: usize) -> bool {
         let mut going = false;
         for (run, gradients) in self.runs.iter_mut().zip(&mut self.gradients) {
-            if run.steps >= Self::STEPS {
+            if run.steps >= Self::STEPS && !run.measuring() {
                 continue;
             }
             match run.advance(sequences) {
@@ -359,19 +412,32 @@ mod tests {
         assert!(last < first / 4.0, "loss {first} → {last}");
     }
 
-    /// A step spread over calls (as the page spreads a large model's over frames) is the same
-    /// step: the same losses, the same weights.
+    /// A step spread over calls (as the page spreads a large model's over frames), and the
+    /// held-out measurement after it, are the same step and measurement: the same losses,
+    /// weights, accuracy and history.
     #[test]
     fn a_step_taken_a_few_sequences_at_a_time_is_the_same_step() {
         let setup = Setup { batch: 7, mlp: true, ..Setup::default() };
         let (mut whole, mut spread) = (Session::new(setup).unwrap(), Session::new(setup).unwrap());
-        for _ in 0..3 {
+        for step in 1..=12 {
             let want = whole.step();
-            let calls: Vec<_> = std::iter::from_fn(|| Some(spread.advance(3))).take(3).collect();
-            assert_eq!(calls[..2], [None, None], "7 sequences, 3 at a time: the third call ends the step");
-            assert_eq!(calls[2], Some(want));
+            let mut calls = 1;
+            let got = loop {
+                if let Some(done) = spread.advance(3) {
+                    break done;
+                }
+                calls += 1;
+            };
+            assert_eq!(got, want, "step {step}");
+            // 7 sequences, 3 at a time; after steps 1 and 10, first 128 held-out ones.
+            let measured = [2, 11].contains(&step);
+            assert_eq!(calls, if measured { 3 + 128 / 3 } else { 3 }, "step {step}");
         }
-        assert_eq!((whole.params == spread.params, whole.steps, spread.steps), (true, 3, 3));
+        while spread.measuring() {
+            spread.advance(3);
+        }
+        assert!(whole.params == spread.params && whole.history == spread.history);
+        assert_eq!((whole.accuracy(), whole.steps), (spread.accuracy(), spread.steps));
     }
 
     #[test]
