@@ -29,9 +29,10 @@ pub const MOUNT_EVENT: &str = "attention-lab-learn";
 
 /// Training time per animation frame, ms: at 60 frames a second, most of each frame stays free.
 const SLICE_MS: f64 = 6.0;
-/// When one step takes longer than a slice (a large model), the page rests this many times as
-/// long as the slice took before the next: the page is busy at most 40 % of the time.
-const REST_PER_BUSY: f64 = 1.5;
+/// The share of the time training may take: a slice that ran past it of a 60 Hz frame (its
+/// last sequence was long) is followed by a rest 1.5 times as long before the next.
+const BUSY_SHARE: f64 = 0.4;
+const FRAME_MS: f64 = 1000.0 / 60.0;
 
 /// The run: the model training, whether it is running, its speed, the example shown.
 struct Run {
@@ -244,9 +245,9 @@ fn schedule() {
         });
         if again == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
             let busy = now() - start;
-            if busy > SLICE_MS {
+            if busy > BUSY_SHARE * FRAME_MS {
                 let next = Closure::once_into_js(schedule);
-                let rest = (busy * REST_PER_BUSY) as i32;
+                let rest = (busy * (1.0 - BUSY_SHARE) / BUSY_SHARE) as i32;
                 let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), rest);
             } else {
                 schedule();
