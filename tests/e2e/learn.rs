@@ -25,14 +25,7 @@ async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
     assert!(before < 0.5, "an untrained model is near chance: {before}");
     b.click("learn-train").await;
     // The run is bounded by steps, not time: reverse reaches 99 % within a few hundred.
-    let mut reached = false;
-    for _ in 0..240 {
-        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-        if number(&b, "learn-accuracy").await >= 0.99 {
-            reached = true;
-            break;
-        }
-    }
+    let reached = wait_until(&b, REACHED_99, json!(true), 60).await == json!(true);
     let steps = number(&b, "learn-steps").await;
     assert!(
         reached,
@@ -141,6 +134,9 @@ async fn the_scaling_experiment_trains_both_runs_side_by_side() {
     b.close().await;
 }
 
+/// Whether the held-out accuracy shown has reached 99 %.
+const REACHED_99: &str = "return Number(document.querySelector(`[data-testid='learn-accuracy']`).textContent) >= 0.99;";
+
 /// Poll `script` (which returns a value) every 250 ms until it returns `want`, up to `secs`.
 async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u64) -> serde_json::Value {
     let mut got = json!(null);
@@ -165,8 +161,7 @@ async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn")).await;
     b.click("learn-train").await;
-    let reached = "return Number(document.querySelector(`[data-testid='learn-accuracy']`).textContent) >= 0.99;";
-    assert_eq!(wait_until(&b, reached, json!(true), 60).await, json!(true), "reverse reached 99 %");
+    assert_eq!(wait_until(&b, REACHED_99, json!(true), 60).await, json!(true), "reverse reached 99 %");
     b.click("learn-open-lesson").await;
     let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
     assert_eq!(wait_until(&b, note, json!("yours"), 10).await, json!("yours"), "the stages show your model");
