@@ -5,26 +5,16 @@ use super::error::AttnError;
 use super::kernels::{matmul, matmul_packed, matmul_t, PackedA, PackedB};
 use super::softmax::softmax_rows;
 use super::trace::{HeadTrace, Trace};
-use super::weights::{check_finite, Weights};
+use super::projections::{check_finite, Projections};
 use ndarray::{s, Array1, Array2, ArrayView2};
 
-crate::slugged! {
-    /// Which (query, key) pairs are blocked before the softmax.
-    #[derive(Default)]
-    pub enum Mask {
-        /// Every query sees every key.
-        #[default]
-        None = "none",
-        /// Query i may not see key j > i ("no peeking at the future").
-        Causal = "causal",
-    }
-}
+pub use super::mask::{causal_mask, Mask};
 
 /// Everything about the computation that is not data.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttentionConfig {
     /// Number of heads; must divide d_model.
-    pub heads: usize,
+    pub n_heads: usize,
     pub mask: Mask,
     /// Optional key-padding mask, one entry per key: `true` = that key is padding (blocked).
     pub key_padding: Option<Vec<bool>>,
@@ -32,11 +22,14 @@ pub struct AttentionConfig {
     pub scaled: bool,
     /// Softmax temperature T > 0: weights = softmax(logits / T). 1 is the ordinary softmax.
     pub temperature: f32,
+    /// Heads switched off (0-based): each keeps its own trace, but what it passes on, its
+    /// columns of the concatenation, is zeros, so W_O and everything after never see it.
+    pub switched_off: Vec<usize>,
 }
 
 impl Default for AttentionConfig {
     fn default() -> Self {
-        Self { heads: 1, mask: Mask::None, key_padding: None, scaled: true, temperature: 1.0 }
+        Self { n_heads: 1, mask: Mask::None, key_padding: None, scaled: true, temperature: 1.0, switched_off: vec![] }
     }
 }
 
@@ -44,18 +37,18 @@ impl Default for AttentionConfig {
 ///
 /// - `x`: (n_q, d_model) query-side input.
 /// - `x_kv`: (n_kv, d_model) key/value-side input for cross-attention; `None` = self-attention.
-/// - `w`: weights of width d_model.
+/// - `w`: the projections, of width d_model.
 ///
 /// Errors (never panics) on d_model 0, heads not dividing d_model, an empty sequence, shapes
 /// that disagree, non-finite inputs, a bad temperature, or projections that overflow f32.
 pub fn run(
     x: &Array2<f32>,
     x_kv: Option<&Array2<f32>>,
-    w: &Weights,
+    w: &Projections,
     cfg: &AttentionConfig,
 ) -> Result<Trace, AttnError> {
     let d_model = w.d_model();
-    let d_k = head_width(d_model, cfg.heads)?;
+    let d_k = head_width(d_model, cfg.n_heads)?;
     if !(cfg.temperature.is_finite() && cfg.temperature > 0.0) {
         return Err(AttnError::BadTemperature(cfg.temperature));
     }
@@ -79,7 +72,7 @@ pub fn run(
     let blocked = blocked_pairs(x.nrows(), kv_input.nrows(), cfg)?;
     let scale = if cfg.scaled { (d_k as f32).sqrt() } else { 1.0 };
 
-    let heads: Vec<HeadTrace> = (0..cfg.heads)
+    let head_traces: Vec<HeadTrace> = (0..cfg.n_heads)
         .map(|h| {
             let cols = s![.., h * d_k..(h + 1) * d_k];
             head(q.slice(cols), k.slice(cols), v.slice(cols), &blocked, scale, cfg.temperature)
@@ -87,7 +80,7 @@ pub fn run(
         .collect::<Result<_, _>>()?;
 
     let mut concat = Array2::zeros((x.nrows(), d_model));
-    for (h, head) in heads.iter().enumerate() {
+    for (h, head) in head_traces.iter().enumerate().filter(|(h, _)| !cfg.switched_off.contains(h)) {
         concat.slice_mut(s![.., h * d_k..(h + 1) * d_k]).assign(&head.output);
     }
     let output = project("the output", &PackedA::new(concat.view()), w_o, w.bias(3))?;
@@ -104,21 +97,21 @@ pub fn run(
         scale,
         temperature: cfg.temperature,
         d_k,
-        heads,
+        head_traces,
         concat,
         output,
     })
 }
 
-/// d_k = d_model / heads, or the reason it does not exist.
-pub fn head_width(d_model: usize, heads: usize) -> Result<usize, AttnError> {
+/// d_k = d_model / n_heads, or the reason it does not exist.
+pub fn head_width(d_model: usize, n_heads: usize) -> Result<usize, AttnError> {
     if d_model == 0 {
         return Err(AttnError::ZeroModelWidth);
     }
-    if heads == 0 || !d_model.is_multiple_of(heads) {
-        return Err(AttnError::HeadsDoNotDivide { d_model, heads });
+    if n_heads == 0 || !d_model.is_multiple_of(n_heads) {
+        return Err(AttnError::HeadsDoNotDivide { d_model, heads: n_heads });
     }
-    Ok(d_model / heads)
+    Ok(d_model / n_heads)
 }
 
 /// One head of scaled dot-product attention: (n_q, d_k), (n_kv, d_k), (n_kv, d_v) → its
@@ -132,13 +125,13 @@ pub fn head(
     temperature: f32,
 ) -> Result<HeadTrace, AttnError> {
     let scores = matmul_t(q, k);
-    let scaled = &scores / scale;
+    let scaled_scores = &scores / scale;
     // One pass checks both: the softmax needs finite logits, and an infinite score stays
     // infinite when divided.
-    check_finite("the scores QKᵀ", &scaled)?;
-    let weights = softmax_rows(&scaled, blocked, temperature);
+    check_finite("the scores QKᵀ", &scaled_scores)?;
+    let weights = softmax_rows(&scaled_scores, blocked, temperature);
     let output = matmul(weights.view(), v);
-    Ok(HeadTrace { q: q.to_owned(), k: k.to_owned(), v: v.to_owned(), scores, scaled, weights, output })
+    Ok(HeadTrace { q: q.to_owned(), k: k.to_owned(), v: v.to_owned(), scores, scaled_scores, weights, output })
 }
 
 /// `input` · `w` (+ `bias` on every row), with an error if the result overflowed f32.
@@ -170,11 +163,6 @@ fn check_input(what: &'static str, m: &Array2<f32>, d_model: usize) -> Result<()
         });
     }
     check_finite(what, m)
-}
-
-/// The causal mask of `n` tokens: `true` where key j comes after query i (blocked).
-pub fn causal_mask(n: usize) -> Array2<bool> {
-    Array2::from_shape_fn((n, n), |(i, j)| j > i)
 }
 
 /// The (n_q, n_kv) blocked-pair matrix from the causal mask and key padding.

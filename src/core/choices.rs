@@ -4,7 +4,7 @@
 
 use super::readouts::{row_readouts, summarise, Summary};
 use super::softmax::softmax_rows;
-use super::trace::masked_logits;
+use super::mask::masked_logits;
 use ndarray::Array2;
 
 /// The three ways to scale, in the order shown.

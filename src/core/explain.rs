@@ -39,12 +39,11 @@ mod tests {
 
     #[test]
     fn terms_of_a_trace_score_add_up_to_it() {
-        use crate::scenario::{compute, Scenario};
-        let o = compute(&Scenario::default(), 64).unwrap();
-        let h = &o.trace.heads[1];
+        let trace = crate::model::random::sample_trace(&Default::default());
+        let h = &trace.head_traces[1];
         let all = largest_terms(h.q.row(2), h.k.row(5), usize::MAX);
         let sum: f32 = all.iter().map(|t| t.product).sum();
         assert!((sum - h.scores[[2, 5]]).abs() < 1e-4);
-        assert_eq!(all.len(), o.trace.d_k);
+        assert_eq!(all.len(), trace.d_k);
     }
 }

@@ -155,11 +155,12 @@ mod tests {
     #[test]
     fn a_head_of_a_trace_tiles_with_the_traces_own_divisor() {
         use crate::attention::Mask;
-        use crate::scenario::{compute, Scenario};
+        use crate::model::RunOptions;
         // Temperature and the causal mask must both reach the tiles, or the outputs differ.
-        let o = compute(&Scenario { mask: Mask::Causal, temperature: 0.3, ..Scenario::default() }, 64).unwrap();
-        let head = o.trace.head(2).unwrap();
-        let check = tile_head(&o.trace, head, 4);
+        let options = RunOptions { mask: Mask::Causal, temperature: 0.3, ..RunOptions::default() };
+        let trace = crate::model::random::sample_trace(&options);
+        let head = trace.head(2).unwrap();
+        let check = tile_head(&trace, head, 4);
         assert!(check.max_error < 1e-5, "max error {}", check.max_error);
         // 11 rows and 11 columns in tiles of 4: 3 × 3 steps.
         assert_eq!(check.tiled.steps.len(), 9);

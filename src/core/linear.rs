@@ -110,9 +110,9 @@ mod tests {
 
     #[test]
     fn a_head_of_a_trace_agrees_both_ways_and_keeps_the_mask() {
-        use crate::scenario::{compute, Scenario};
-        let o = compute(&Scenario { mask: Mask::Causal, ..Scenario::default() }, 64).unwrap();
-        let check = linear_head(o.trace.head(0).unwrap(), o.trace.mask);
+        let options = crate::model::RunOptions { mask: Mask::Causal, ..Default::default() };
+        let trace = crate::model::random::sample_trace(&options);
+        let check = linear_head(trace.head(0).unwrap(), trace.mask);
         assert!(check.max_error < 1e-4, "max error {}", check.max_error);
         assert_eq!(check.weights.dim(), (11, 11));
         assert!(check.weights.indexed_iter().all(|((i, j), w)| j <= i || *w == 0.0), "the future gets no weight");

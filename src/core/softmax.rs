@@ -1,15 +1,16 @@
-//! The numerically stable, masked, temperature softmax used by every attention head.
+//! The numerically stable, masked, temperature softmax: the one the attention heads of every
+//! model use, in f32, and training uses, in f64 ([`Real`]).
 //!
 //! Mask convention (one, written down once): `blocked = true` means the query may not see that
 //! key (burn's convention). A blocked entry gets weight exactly 0, as if its logit were −∞. A
 //! row where every entry is blocked has no key to attend to; its weights are defined to be all
 //! 0, so that query's output is the zero vector (never NaN).
 
-use super::kernels::{exp_shifted_sum, max, scale};
+use super::real::Real;
 use ndarray::Array2;
 
 /// softmax(row / T) of each row: `logits` (n_q, n_kv) and `blocked` (n_q, n_kv) → (n_q, n_kv).
-pub fn softmax_rows(logits: &Array2<f32>, blocked: &Array2<bool>, temperature: f32) -> Array2<f32> {
+pub fn softmax_rows<F: Real>(logits: &Array2<F>, blocked: &Array2<bool>, temperature: F) -> Array2<F> {
     let mut weights = Array2::zeros(logits.dim());
     let n_kv = logits.ncols();
     if n_kv == 0 {
@@ -36,27 +37,30 @@ pub fn softmax_rows(logits: &Array2<f32>, blocked: &Array2<bool>, temperature: f
 /// p_j = exp((l_j − m)/T) / Σ_k exp((l_k − m)/T), so nothing overflows whatever the size of the
 /// scores or however small T is; the maximum contributes exactly 1, so the sum is at least 1.
 /// Logits must be finite (the core checks the scores before calling).
-pub fn softmax_row(logits: &[f32], blocked: Option<&[bool]>, temperature: f32, out: &mut [f32]) {
+pub fn softmax_row<F: Real>(logits: &[F], blocked: Option<&[bool]>, temperature: F, out: &mut [F]) {
     let blocked = blocked.filter(|b| b.contains(&true));
     let top = match blocked {
-        Some(blocked) => {
-            logits.iter().zip(blocked).filter(|(_, b)| !**b).map(|(l, _)| *l).fold(f32::NEG_INFINITY, f32::max)
-        }
-        None => max(logits),
+        Some(blocked) => logits
+            .iter()
+            .zip(blocked)
+            .filter(|(_, b)| !**b)
+            .map(|(l, _)| *l)
+            .fold(F::neg_infinity(), F::max),
+        None => F::row_max(logits),
     };
-    if top == f32::NEG_INFINITY {
-        out.fill(0.0);
+    if top == F::neg_infinity() {
+        out.fill(F::zero());
         return;
     }
-    let mut sum = exp_shifted_sum(logits, top, 1.0 / temperature, out);
+    let mut sum = F::exp_shifted_sum(logits, top, F::one() / temperature, out);
     if let Some(blocked) = blocked {
         // A blocked logit may exceed the maximum of the allowed ones: its value is discarded.
         for (o, _) in out.iter_mut().zip(blocked).filter(|(_, b)| **b) {
-            *o = 0.0;
+            *o = F::zero();
         }
-        sum = out.iter().sum();
+        sum = out.iter().fold(F::zero(), |a, &b| a + b);
     }
-    scale(out, 1.0 / sum);
+    F::scale_row(out, F::one() / sum);
 }
 
 #[cfg(test)]
@@ -108,5 +112,14 @@ mod tests {
         let w = softmax_rows(&l, &b, 1.0);
         assert_eq!(w.row(0).to_vec(), vec![1.0, 0.0]);
         assert!((w[[1, 1]] - 0.75).abs() < 1e-6);
+    }
+
+    /// Training's f64 rows are the same softmax: the causal mask's first row is one-hot, and a
+    /// row of equal logits spreads evenly over what it may see (1/2, 1/2).
+    #[test]
+    fn in_f64_under_the_causal_mask() {
+        let l = ndarray::arr2(&[[5.0f64, 9.0], [1.0, 1.0]]);
+        let w = softmax_rows(&l, &crate::attention::causal_mask(2), 1.0);
+        assert_eq!(w, ndarray::arr2(&[[1.0, 0.0], [0.5, 0.5]]));
     }
 }

@@ -1,11 +1,11 @@
 //! The trace: every intermediate of one attention computation, in one value.
 //! The UI draws from it and never recomputes; the tests compare it to ONNX Runtime.
 
-use super::attention::Mask;
+use super::mask::{masked_logits, Mask};
 use super::readouts::{row_readouts, summarise, RowReadout, Summary};
 use ndarray::Array2;
 
-/// One head's intermediates. `n_q` queries, `n_kv` keys, `d_k = d_model / heads`.
+/// One head's intermediates. `n_q` queries, `n_kv` keys, `d_k = d_model / n_heads`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeadTrace {
     /// Q_h = Q[:, h·d_k .. (h+1)·d_k]: (n_q, d_k).
@@ -18,28 +18,17 @@ pub struct HeadTrace {
     pub scores: Array2<f32>,
     /// S / √d_k when scaling is on, else S itself: (n_q, n_kv). With the mask, the softmax's
     /// logits (blocked entries count as −∞).
-    pub scaled: Array2<f32>,
+    pub scaled_scores: Array2<f32>,
     /// A = softmax(scaled / temperature) row by row; blocked entries exactly 0: (n_q, n_kv).
     pub weights: Array2<f32>,
     /// O_h = A · V_h: (n_q, d_k).
     pub output: Array2<f32>,
 }
 
-/// `logits` with the entries `blocked` (same shape) set to −∞: what the softmax sees.
-pub fn masked_logits(logits: &Array2<f32>, blocked: &Array2<bool>) -> Array2<f32> {
-    let mut masked = logits.clone();
-    masked.zip_mut_with(blocked, |l, &b| {
-        if b {
-            *l = f32::NEG_INFINITY;
-        }
-    });
-    masked
-}
-
 impl HeadTrace {
-    /// The softmax's logits: `scaled` with the entries `blocked` (n_q, n_kv) set to −∞.
+    /// The softmax's logits: `scaled_scores` with the entries `blocked` (n_q, n_kv) set to −∞.
     pub fn masked(&self, blocked: &Array2<bool>) -> Array2<f32> {
-        masked_logits(&self.scaled, blocked)
+        masked_logits(&self.scaled_scores, blocked)
     }
 
     /// One readout per query row (how peaked, how much gradient gets through).
@@ -77,10 +66,10 @@ pub struct Trace {
     pub scale: f32,
     /// The softmax temperature T: weights = softmax(scaled / T).
     pub temperature: f32,
-    /// d_model / heads.
+    /// d_model / n_heads.
     pub d_k: usize,
     /// One entry per head.
-    pub heads: Vec<HeadTrace>,
+    pub head_traces: Vec<HeadTrace>,
     /// The heads' outputs side by side: (n_q, d_model).
     pub concat: Array2<f32>,
     /// concat · W_O (+ b_O): (n_q, d_model).
@@ -120,10 +109,15 @@ impl Trace {
             .fold(0.0, f32::max)
     }
 
+    /// The number of heads.
+    pub fn n_heads(&self) -> usize {
+        self.head_traces.len()
+    }
+
     /// Head `index` (0-based), or the last head when `index` is past the end: the settings
     /// may name a head that a kept, older trace does not have. `None` only for a trace with
     /// no heads, which [`super::attention::run`] never returns.
     pub fn head(&self, index: usize) -> Option<&HeadTrace> {
-        self.heads.get(index.min(self.heads.len().saturating_sub(1)))
+        self.head_traces.get(index.min(self.head_traces.len().saturating_sub(1)))
     }
 }

@@ -3,9 +3,8 @@
 //! scaling and temperature are the outcome's own, and the outcome's trace is reused for the
 //! variant it already is, so only the other two are computed.
 
-use super::attention::{run, AttentionConfig, Mask};
-use super::embed::input_matrix;
-use super::scenario::{checked_tokens, Outcome, ScenarioError};
+use super::attention::{run, Mask};
+use super::model::{Input, Model, ModelError, Outcome, Token};
 use super::trace::Trace;
 
 crate::slugged! {
@@ -52,50 +51,65 @@ impl Variants {
     }
 }
 
-/// The variants of `o`'s sentence; `kv_text` is the second sentence, used when `o` is not
-/// cross-attention already (then its own key/value side is used). `max_tokens` bounds it.
-pub fn variants(o: &Outcome, kv_text: &str, max_tokens: usize) -> Result<Variants, ScenarioError> {
-    let s = &o.scenario;
-    let (kv_tokens, x_kv) = match &o.trace.x_kv {
+/// The variants of `o`'s sentence, computed by `model` (the one that made `o`); `kv_text` is
+/// the second sentence, used when `o` is not cross-attention already (then its own key/value
+/// side is used): its X is the model's own first-layer input for it. A model that reads one
+/// sentence only has no cross-attention to show.
+pub fn variants(model: &dyn Model, o: &Outcome, kv_text: &str) -> Result<Variants, ModelError> {
+    let trace = o.trace();
+    let (kv_tokens, x_kv) = match &trace.x_kv {
         Some(x_kv) => (o.kv_tokens.clone(), x_kv.clone()),
+        None if !model.shape().cross => return Err(ModelError::OneSentence),
         None => {
-            let tokens = checked_tokens(kv_text, "key/value", max_tokens)?;
-            let x_kv = input_matrix(&tokens, s.d_model, s.seed, s.positional).map_err(ScenarioError::Attention)?;
-            (tokens, x_kv)
+            let alone = Input { text: kv_text.to_string(), kv_text: None };
+            let e = model.forward(&alone, &o.encoding.options).map_err(|e| e.for_sentence("key/value"))?;
+            let x_kv = e.layers.first().map(|l| l.trace.x.clone()).ok_or(ModelError::OneSentence)?;
+            (Token::texts(&e.tokens), x_kv)
         }
     };
+    let n_heads = trace.n_heads();
     let traces = Variant::ALL
         .iter()
         .map(|&v| {
-            if v.mask() == o.trace.mask && v.is_cross() == o.trace.is_cross() {
-                return Ok(o.trace.clone());
+            if v.mask() == trace.mask && v.is_cross() == trace.is_cross() {
+                return Ok(trace.clone());
             }
-            let cfg = AttentionConfig { mask: v.mask(), ..s.config() };
-            run(&o.trace.x, v.is_cross().then_some(&x_kv), &o.weights, &cfg).map_err(ScenarioError::Attention)
+            let options = super::model::RunOptions { mask: v.mask(), ..o.encoding.options.clone() };
+            let cfg = options.attention(o.layer, n_heads);
+            Ok(run(&trace.x, v.is_cross().then_some(&x_kv), o.projections(), &cfg)?)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, ModelError>>()?;
     Ok(Variants { kv_tokens, traces })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{compute, Scenario};
+    use crate::model::random::{Random, RandomSetup};
+    use crate::model::RunOptions;
+    use std::sync::Arc;
+
+    const SENTENCE: &str = "the animal didn't cross the street because it was too tired";
+
+    fn random() -> Random {
+        Random::new(RandomSetup::default(), 64, Arc::default())
+    }
+
+    fn outcome(model: &dyn Model, kv_text: Option<&str>, options: &RunOptions) -> Outcome {
+        let input = Input { text: SENTENCE.into(), kv_text: kv_text.map(String::from) };
+        Outcome::new(Arc::new(model.forward(&input, options).unwrap()), 0).unwrap()
+    }
 
     #[test]
     fn each_variant_equals_computing_that_scenario_on_its_own() {
-        let kv = "Le chat est fatigué";
-        for own in [Scenario::default(), Scenario { mask: Mask::Causal, temperature: 0.5, ..Scenario::default() }] {
-            let o = compute(&own, 64).unwrap();
-            let v = variants(&o, kv, 64).unwrap();
+        let (kv, model) = ("Le chat est fatigué", random());
+        for own in [RunOptions::default(), RunOptions { mask: Mask::Causal, temperature: 0.5, ..RunOptions::default() }] {
+            let o = outcome(&model, None, &own);
+            let v = variants(&model, &o, kv).unwrap();
             for variant in Variant::ALL {
-                let alone = Scenario {
-                    mask: variant.mask(),
-                    kv_text: variant.is_cross().then(|| kv.to_string()),
-                    ..own.clone()
-                };
-                let want = compute(&alone, 64).unwrap().trace;
-                assert_eq!(v.trace(variant), Some(&want), "{variant:?} of {own:?}");
+                let alone = RunOptions { mask: variant.mask(), ..own.clone() };
+                let want = outcome(&model, variant.is_cross().then_some(kv), &alone);
+                assert_eq!(v.trace(variant), Some(want.trace()), "{variant:?} of {own:?}");
             }
             assert_eq!(v.kv_tokens, ["Le", "chat", "est", "fatigué"]);
         }
@@ -103,16 +117,18 @@ mod tests {
 
     #[test]
     fn a_cross_outcome_keeps_its_own_second_sentence() {
-        let o = compute(&Scenario { kv_text: Some("猫很累".into()), ..Scenario::default() }, 64).unwrap();
-        let v = variants(&o, "ignored here", 64).unwrap();
+        let model = random();
+        let o = outcome(&model, Some("猫很累"), &RunOptions::default());
+        let v = variants(&model, &o, "ignored here").unwrap();
         assert_eq!(v.kv_tokens, ["猫", "很", "累"]);
-        assert_eq!(v.trace(Variant::Cross), Some(&o.trace));
+        assert_eq!(v.trace(Variant::Cross), Some(o.trace()));
         assert_eq!(v.trace(Variant::Causal).map(|t| t.n()), Some((11, 11)));
     }
 
     #[test]
     fn a_bad_second_sentence_is_an_error_not_a_gap() {
-        let o = compute(&Scenario::default(), 64).unwrap();
-        assert_eq!(variants(&o, " ", 64).unwrap_err(), ScenarioError::NoTokens { which: "key/value" });
+        let model = random();
+        let o = outcome(&model, None, &RunOptions::default());
+        assert_eq!(variants(&model, &o, " ").unwrap_err(), ModelError::NoTokens { which: "key/value" });
     }
 }

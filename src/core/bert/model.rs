@@ -1,14 +1,18 @@
 //! all-MiniLM-L6-v2 in memory: its shape, vocabulary, embeddings and six layers, built from
-//! a model file ([`Asset`]). Matrices are stored in the file as PyTorch has them, (out, in),
-//! int8 per output row; here they are dequantised and turned to (in, out) for X · W.
+//! a model file ([`Asset`]), and its forward pass as a [`Model`]: word + position + segment
+//! embeddings through LayerNorm, then per layer attention, residual + LayerNorm, GELU
+//! feed-forward, residual + LayerNorm (the core's one `block`). Matrices are stored in the file
+//! as PyTorch has them, (out, in), int8 per output row; here they are dequantised and turned to
+//! (in, out) for X · W.
 
 use super::asset::{Asset, AssetError, Tensor};
 use super::chars::CharTable;
-use super::layers::{Dense, LayerNorm};
 use super::wordpiece::Vocab;
-use crate::kernels::PackedB;
-use crate::Weights;
-use ndarray::{Array1, Array2};
+use crate::block::{Activation, Block, Dense, LayerNorm, Mlp};
+use crate::model::stack::{run_layers, Layer};
+use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
+use crate::projections::Projections;
+use ndarray::{s, Array1, Array2};
 use std::sync::Arc;
 
 /// The shape of a BERT encoder.
@@ -37,21 +41,31 @@ pub const CHARS: [&str; 3] = ["tokenizer.dropped", "tokenizer.punctuation", "tok
 /// The model's display name, as exports and labels write it.
 pub const MINILM_NAME: &str = "all-MiniLM-L6-v2";
 
-/// One encoder layer: attention, then a two-layer GELU network, each followed by a residual
-/// sum and LayerNorm (post-norm).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Layer {
-    pub attention: Arc<Weights>,
-    pub attention_norm: LayerNorm,
-    pub ffn_in: Dense,
-    pub ffn_out: Dense,
-    pub ffn_norm: LayerNorm,
+/// The most tokens the lesson reads with it, [CLS] and [SEP] included.
+pub const MINILM_TOKENS: usize = 128;
+
+/// What all-MiniLM-L6-v2 is, before and after it has loaded.
+pub fn minilm_shape() -> Shape {
+    Shape {
+        n_layers: MINILM.layers,
+        n_heads: MINILM.heads,
+        d_model: MINILM.d_model,
+        max_tokens: MINILM_TOKENS,
+        causal: false,
+        input: InputRule::LearnedNormed,
+        framed: true,
+        unknown: Some("[UNK]"),
+        cross: false,
+        biases: true,
+        origin: Origin::Pretrained { name: MINILM_NAME, tag: "minilm" },
+    }
 }
 
-/// The whole model.
+/// A BERT encoder.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Model {
+pub struct Bert {
     pub config: Config,
+    shape: Shape,
     pub vocab: Vocab,
     /// (vocab, d_model) int8 rows, dequantised one token at a time.
     word: Tensor,
@@ -59,13 +73,13 @@ pub struct Model {
     pub position: Array2<f32>,
     /// The embedding of segment 0 (every token of a single sentence): (d_model).
     pub segment: Array1<f32>,
-    pub embedding_norm: LayerNorm,
+    pub embedding_norm: LayerNorm<f32>,
     pub layers: Vec<Layer>,
 }
 
-impl Model {
-    /// Build the model from its file; any missing or misshapen tensor is an error.
-    pub fn from_asset(mut asset: Asset) -> Result<Model, AssetError> {
+impl Bert {
+    /// Build all-MiniLM-L6-v2 from its file; any missing or misshapen tensor is an error.
+    pub fn from_asset(mut asset: Asset) -> Result<Bert, AssetError> {
         let c = MINILM;
         let d = c.d_model;
         let text = |name: &str| match asset.get(name)? {
@@ -92,7 +106,7 @@ impl Model {
         let asset = &asset;
         let position = matrix(asset, "embeddings.position_embeddings.weight", c.max_positions, d)?;
         let segment = matrix(asset, "embeddings.token_type_embeddings.weight", 2, d)?.row(0).to_owned();
-        let norm = |prefix: &str| -> Result<LayerNorm, AssetError> {
+        let norm = |prefix: &str| -> Result<LayerNorm<f32>, AssetError> {
             Ok(LayerNorm {
                 gamma: vector(asset, &format!("{prefix}.weight"), d)?,
                 beta: vector(asset, &format!("{prefix}.bias"), d)?,
@@ -117,20 +131,24 @@ impl Model {
                 let (w_o, b_o) = linear("attention.output.dense", d, d)?;
                 let invalid =
                     |e: crate::AttnError| AssetError::Invalid { name: format!("{p}.attention"), reason: e.to_string() };
-                let attention = Weights::from_matrices(w_q, w_k, w_v, w_o)
+                let projections = Projections::from_matrices(w_q, w_k, w_v, w_o)
                     .and_then(|w| w.with_biases([b_q, b_k, b_v, b_o]))
                     .map_err(invalid)?;
-                let dense = |(w, b): (Array2<f32>, Array1<f32>)| Dense { weight: PackedB::new(w.view()), bias: b };
-                Ok(Layer {
-                    attention: Arc::new(attention),
-                    attention_norm: norm(&format!("{p}.attention.output.LayerNorm"))?,
-                    ffn_in: dense(linear("intermediate.dense", c.d_ff, d)?),
-                    ffn_out: dense(linear("output.dense", d, c.d_ff)?),
-                    ffn_norm: norm(&format!("{p}.output.LayerNorm"))?,
-                })
+                let dense = |(w, b): (Array2<f32>, Array1<f32>)| Dense::new(w.view(), b);
+                let mlp = Mlp {
+                    up: dense(linear("intermediate.dense", c.d_ff, d)?),
+                    down: dense(linear("output.dense", d, c.d_ff)?),
+                    activation: Activation::Gelu,
+                };
+                let block = Block {
+                    attention_norm: Some(norm(&format!("{p}.attention.output.LayerNorm"))?),
+                    mlp: Some(mlp),
+                    mlp_norm: Some(norm(&format!("{p}.output.LayerNorm"))?),
+                };
+                Ok(Layer { projections: Arc::new(projections), block: Some(block) })
             })
             .collect::<Result<_, AssetError>>()?;
-        Ok(Model { config: c, vocab, word, position, segment, embedding_norm, layers })
+        Ok(Bert { config: c, shape: minilm_shape(), vocab, word, position, segment, embedding_norm, layers })
     }
 
     /// The word embedding of token `id` (a zero row past the vocabulary): (d_model).
@@ -146,6 +164,51 @@ impl Model {
             }
             _ => Array1::zeros(d),
         }
+    }
+}
+
+impl Model for Bert {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// WordPiece tokens with [CLS] and [SEP]; those two alone are not a sentence.
+    fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
+        let tokens = self.vocab.encode(text);
+        if tokens.len() <= 2 {
+            return Err(SentenceProblem::NoTokens);
+        }
+        SentenceProblem::within(tokens.len(), self.shape.max_tokens)?;
+        Ok(tokens)
+    }
+
+    /// The run options apply to every layer (the model was trained with no mask, ÷√d_k and
+    /// T = 1); a second sentence is not read.
+    fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError> {
+        let tokens = self.tokenize(&input.text).map_err(|p| p.of("query"))?;
+        let (n, d) = (tokens.len(), self.config.d_model);
+        if n > self.config.max_positions {
+            // In symbols only (the page shows it in either language): X has at most that many rows.
+            let expected = format!("≤ {} × {d}", self.config.max_positions);
+            return Err(crate::AttnError::Shape { what: "X", expected, given: (n, d) }.into());
+        }
+        let mut embedding = Array2::zeros((n, d));
+        for (mut row, token) in embedding.rows_mut().into_iter().zip(&tokens) {
+            row.assign(&self.word_embedding(token.id));
+        }
+        let position = &self.position.slice(s![..n, ..]) + &self.segment;
+        let mut x = &embedding + &position;
+        self.embedding_norm.apply(&mut x);
+        let layers = run_layers(x, None, &self.layers, self.config.heads, options)?;
+        Ok(Encoding {
+            shape: self.shape.clone(),
+            options: options.clone(),
+            tokens,
+            kv_tokens: None,
+            embedding,
+            position: Some(position),
+            layers,
+        })
     }
 }
 

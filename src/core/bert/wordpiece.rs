@@ -6,6 +6,7 @@
 //! `tests/fixtures/model/wordpiece.json`.
 
 use super::chars::CharTable;
+use crate::model::Token;
 use std::collections::HashMap;
 
 /// Longer words become [UNK] whole, as in the reference.
@@ -18,14 +19,6 @@ pub struct Vocab {
     tokens: Vec<String>,
     ids: HashMap<String, u32>,
     chars: CharTable,
-}
-
-/// One token of a sentence: its id and its text in the vocabulary ([UNK] for a word the
-/// vocabulary cannot spell).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Piece {
-    pub id: u32,
-    pub text: String,
 }
 
 impl std::fmt::Debug for Vocab {
@@ -70,9 +63,10 @@ impl Vocab {
         self.tokens.get(id as usize).map_or("", String::as_str)
     }
 
-    /// `text` as the model reads it: [CLS], the pieces, [SEP].
-    pub fn encode(&self, text: &str) -> Vec<Piece> {
-        let piece = |text: &str| Piece { id: self.id(text).unwrap_or(0), text: text.to_string() };
+    /// `text` as the model reads it: [CLS], the pieces, [SEP] ([UNK] for a word the vocabulary
+    /// cannot spell).
+    pub fn encode(&self, text: &str) -> Vec<Token> {
+        let piece = |text: &str| Token { id: self.id(text).unwrap_or(0), text: text.to_string() };
         let mut out = vec![piece("[CLS]")];
         for word in self.words(text) {
             out.extend(self.pieces(&word).into_iter().map(|p| piece(&p)));
@@ -113,6 +107,13 @@ pub fn rough_words(text: &str) -> Vec<String> {
     CharTable::ascii().words(text)
 }
 
+/// `text` as the model will read it at most, before its vocabulary has arrived: its words,
+/// between [CLS] and [SEP] (no word becomes fewer pieces than one).
+pub fn rough_tokens(text: &str) -> Vec<String> {
+    let inner = rough_words(text).into_iter();
+    std::iter::once("[CLS]".to_string()).chain(inner).chain(std::iter::once("[SEP]".to_string())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,7 +122,7 @@ mod tests {
         Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\nun\n##aff\n##able\n,\n猫\ncafe\n")
     }
 
-    fn texts(pieces: &[Piece]) -> Vec<&str> {
+    fn texts(pieces: &[Token]) -> Vec<&str> {
         pieces.iter().map(|p| p.text.as_str()).collect()
     }
 

@@ -23,18 +23,18 @@ pub fn accumulate(
     for ((p, cache), g) in params.layers.iter().zip(&fwd.layers).zip(grads.layers.iter_mut()).rev() {
         // x_out = m + ReLU(m·W₁ + b₁)·W₂ + b₂: the residual passes dx through to m unchanged;
         // the ReLU passes the gradient where its output is positive.
-        if let (Some(m), Some((mid, hidden)), Some(gm)) = (&p.mlp, &cache.mlp, &mut g.mlp) {
-            gm.w2 += &hidden.t().dot(&dx);
-            gm.b2 += &dx.sum_axis(Axis(0)).insert_axis(Axis(0));
-            let mut dh = dx.dot(&m.w2.t());
+        if let (Some(m), Some((mid, hidden)), Some(gm)) = (&p.block.mlp, &cache.mlp, &mut g.block.mlp) {
+            gm.down.weight += &hidden.t().dot(&dx);
+            gm.down.bias += &dx.sum_axis(Axis(0)).insert_axis(Axis(0));
+            let mut dh = dx.dot(&m.down.weight.t());
             dh.zip_mut_with(hidden, |d, &h| {
                 if h <= 0.0 {
                     *d = 0.0;
                 }
             });
-            gm.w1 += &mid.t().dot(&dh);
-            gm.b1 += &dh.sum_axis(Axis(0)).insert_axis(Axis(0));
-            dx = dx + dh.dot(&m.w1.t());
+            gm.up.weight += &mid.t().dot(&dh);
+            gm.up.bias += &dh.sum_axis(Axis(0)).insert_axis(Axis(0));
+            dx = dx + dh.dot(&m.up.weight.t());
         }
         // m = x + concat · W_O: the residual passes dx through unchanged.
         g.wo += &cache.concat.t().dot(&dx);

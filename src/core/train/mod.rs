@@ -11,10 +11,10 @@
 
 pub mod adam;
 pub mod backward;
-pub mod lesson;
 pub mod model;
 pub mod session;
 pub mod tasks;
+pub mod yours;
 
 pub use adam::Adam;
 pub use model::{Config, Forward, Params};

@@ -1,7 +1,12 @@
 //! The model's parameters and its forward pass over one sequence, keeping what the backward
 //! pass needs (every layer's input, Q, K, V and attention weights, and the MLP's activations).
+//! The softmax and the residual path after attention are the core's own (`softmax`, `block`),
+//! in f64.
 
+use crate::block::{Activation, Block, Dense, Mlp};
+use crate::mask::causal_mask;
 use crate::rng::SplitMix64;
+use crate::softmax::softmax_rows;
 use ndarray::{s, Array2, Axis};
 
 /// The sizes and switches of a model.
@@ -35,38 +40,25 @@ impl Config {
 }
 
 /// One attention layer's projections, each (d, d); the heads are column blocks of d_k. Then
-/// its MLP, if the model has one.
+/// what follows attention: the residual sum, and the MLP if the model has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerParams {
     pub wq: Array2<f64>,
     pub wk: Array2<f64>,
     pub wv: Array2<f64>,
     pub wo: Array2<f64>,
-    pub mlp: Option<MlpParams>,
+    /// x + attention, then x + ReLU(x·W₁ + b₁)·W₂ + b₂ with f = [`MLP_WIDTH`]·d hidden units
+    /// (W₁ (d, f), b₁ (1, f), W₂ (f, d), b₂ (1, d)) when it has an MLP. No LayerNorm.
+    pub block: Block<f64>,
 }
 
-/// The MLP of a layer: x + ReLU(x·W₁ + b₁)·W₂ + b₂, with f = [`MLP_WIDTH`]·d hidden units.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MlpParams {
-    /// (d, f)
-    pub w1: Array2<f64>,
-    /// (1, f)
-    pub b1: Array2<f64>,
-    /// (f, d)
-    pub w2: Array2<f64>,
-    /// (1, d)
-    pub b2: Array2<f64>,
+/// The four tensors of an MLP with their names, in order: W₁, b₁, W₂, b₂.
+pub fn mlp_tensors(m: &Mlp<f64>) -> [(&'static str, &Array2<f64>); 4] {
+    [("mlp.w1", &m.up.weight), ("mlp.b1", &m.up.bias), ("mlp.w2", &m.down.weight), ("mlp.b2", &m.down.bias)]
 }
 
-impl MlpParams {
-    /// The four tensors, in order.
-    fn tensors(&self) -> [(&'static str, &Array2<f64>); 4] {
-        [("mlp.w1", &self.w1), ("mlp.b1", &self.b1), ("mlp.w2", &self.w2), ("mlp.b2", &self.b2)]
-    }
-
-    fn tensors_mut(&mut self) -> [&mut Array2<f64>; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
-    }
+fn mlp_tensors_mut(m: &mut Mlp<f64>) -> [&mut Array2<f64>; 4] {
+    [&mut m.up.weight, &mut m.up.bias, &mut m.down.weight, &mut m.down.bias]
 }
 
 /// Every parameter of a model.
@@ -101,12 +93,18 @@ impl Params {
                 wk: normal(d, d, sd),
                 wv: normal(d, d, sd),
                 wo: normal(d, d, sd),
-                mlp: cfg.mlp.then(|| MlpParams {
-                    w1: normal(d, f, sd),
-                    b1: Array2::zeros((1, f)),
-                    w2: normal(f, d, 1.0 / (f as f64).sqrt()),
-                    b2: Array2::zeros((1, d)),
-                }),
+                block: Block {
+                    mlp: cfg.mlp.then(|| {
+                        let w1 = normal(d, f, sd);
+                        let w2 = normal(f, d, 1.0 / (f as f64).sqrt());
+                        Mlp {
+                            up: Dense { weight: w1, bias: Array2::zeros((1, f)) },
+                            down: Dense { weight: w2, bias: Array2::zeros((1, d)) },
+                            activation: Activation::Relu,
+                        }
+                    }),
+                    ..Block::residual_only()
+                },
             })
             .collect();
         let unembed = normal(d, cfg.vocab, sd);
@@ -120,7 +118,7 @@ impl Params {
             for (name, t) in [("wq", &p.wq), ("wk", &p.wk), ("wv", &p.wv), ("wo", &p.wo)] {
                 all.push((format!("layer{}.{name}", l + 1), t));
             }
-            for (name, t) in p.mlp.iter().flat_map(MlpParams::tensors) {
+            for (name, t) in p.block.mlp.iter().flat_map(mlp_tensors) {
                 all.push((format!("layer{}.{name}", l + 1), t));
             }
         }
@@ -133,8 +131,8 @@ impl Params {
         let mut all = vec![&mut self.embed, &mut self.pos];
         for p in &mut self.layers {
             all.extend([&mut p.wq, &mut p.wk, &mut p.wv, &mut p.wo]);
-            if let Some(m) = &mut p.mlp {
-                all.extend(m.tensors_mut());
+            if let Some(m) = &mut p.block.mlp {
+                all.extend(mlp_tensors_mut(m));
             }
         }
         all.push(&mut self.unembed);
@@ -155,7 +153,14 @@ impl Params {
                     wk: z(&p.wk),
                     wv: z(&p.wv),
                     wo: z(&p.wo),
-                    mlp: p.mlp.as_ref().map(|m| MlpParams { w1: z(&m.w1), b1: z(&m.b1), w2: z(&m.w2), b2: z(&m.b2) }),
+                    block: Block {
+                        mlp: p.block.mlp.as_ref().map(|m| Mlp {
+                            up: Dense { weight: z(&m.up.weight), bias: z(&m.up.bias) },
+                            down: Dense { weight: z(&m.down.weight), bias: z(&m.down.bias) },
+                            activation: m.activation,
+                        }),
+                        ..Block::residual_only()
+                    },
                 })
                 .collect(),
             unembed: z(&self.unembed),
@@ -190,22 +195,6 @@ pub struct Forward {
     pub logits: Array2<f64>,
 }
 
-/// Row-wise softmax of `s` (n, n) under the causal mask: entries above the diagonal get 0.
-pub fn causal_softmax(s: &Array2<f64>) -> Array2<f64> {
-    let mut a = Array2::zeros(s.dim());
-    for (i, (row, mut out)) in s.outer_iter().zip(a.outer_iter_mut()).enumerate() {
-        let seen = row.slice(s![..=i]);
-        let max = seen.fold(f64::NEG_INFINITY, |m, &x| m.max(x));
-        let mut total = 0.0;
-        for (o, &x) in out.iter_mut().zip(seen.iter()) {
-            *o = (x - max).exp();
-            total += *o;
-        }
-        out.slice_mut(s![..=i]).mapv_inplace(|e| e / total);
-    }
-    a
-}
-
 /// Run the model on `tokens` (each below `cfg.vocab`, at most `cfg.context` of them).
 pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
     let n = tokens.len();
@@ -218,6 +207,7 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
         row += &params.pos.row(i);
     }
     let mut layers = Vec::with_capacity(params.layers.len());
+    let blocked = causal_mask(n);
     for p in &params.layers {
         let (q, k, v) = (x.dot(&p.wq), x.dot(&p.wk), x.dot(&p.wv));
         let mut concat = Array2::zeros((n, cfg.d_model));
@@ -225,18 +215,12 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
         for h in 0..cfg.heads {
             let cols = s![.., h * dk..(h + 1) * dk];
             let scores = q.slice(cols).dot(&k.slice(cols).t()) * c;
-            let a = causal_softmax(&scores);
+            let a = softmax_rows(&scores, &blocked, 1.0);
             concat.slice_mut(cols).assign(&a.dot(&v.slice(cols)));
             weights.push(a);
         }
-        let attended = &x + &concat.dot(&p.wo);
-        let (next, mlp) = match &p.mlp {
-            Some(m) => {
-                let hidden = (attended.dot(&m.w1) + &m.b1).mapv(|h| h.max(0.0));
-                (&attended + &hidden.dot(&m.w2) + &m.b2, Some((attended, hidden)))
-            }
-            None => (attended, None),
-        };
+        let b = p.block.forward(&x, &concat.dot(&p.wo));
+        let (next, mlp) = (b.output, b.hidden.map(|h| (b.attended, h)));
         layers.push(LayerCache { x, q, k, v, weights, concat, mlp });
         x = next;
     }

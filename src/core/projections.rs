@@ -9,7 +9,7 @@ use ndarray::{Array1, Array2};
 /// has them; seeded weights do not): Q = X · W_Q + b_Q. Each matrix is also kept packed for
 /// the matrix product, so a projection packs only its input.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Weights {
+pub struct Projections {
     pub w_q: Array2<f32>,
     pub w_k: Array2<f32>,
     pub w_v: Array2<f32>,
@@ -20,7 +20,7 @@ pub struct Weights {
     packed: [PackedB; 4],
 }
 
-impl Weights {
+impl Projections {
     /// Glorot-uniform weights fixed by `seed`: entries ~ U(-a, a) with a = √(6 / (d_model + d_model)).
     ///
     /// Why Glorot: Var(W) = a²/3 = 1/d_model, so for unit-variance X every entry of Q, K and V has
@@ -116,8 +116,8 @@ mod tests {
 
     #[test]
     fn seeded_is_deterministic_and_glorot_scaled() {
-        let a = Weights::seeded(64, 9).unwrap();
-        assert_eq!(a, Weights::seeded(64, 9).unwrap());
+        let a = Projections::seeded(64, 9).unwrap();
+        assert_eq!(a, Projections::seeded(64, 9).unwrap());
         assert_ne!(a.w_q, a.w_k);
         let var = a.w_q.iter().map(|v| v * v).sum::<f32>() / a.w_q.len() as f32;
         // Var should be 1/64 = 0.0156; 4096 samples give a standard error of about 4%.
@@ -128,12 +128,12 @@ mod tests {
     fn supplied_weights_are_checked() {
         let ok = Array2::<f32>::eye(3);
         let bad = Array2::<f32>::zeros((3, 2));
-        let err = Weights::from_matrices(ok.clone(), bad, ok.clone(), ok.clone()).unwrap_err();
+        let err = Projections::from_matrices(ok.clone(), bad, ok.clone(), ok.clone()).unwrap_err();
         assert_eq!(err.to_string(), "W_K must be 3 × 3, got 3 × 2");
         let mut nan = ok.clone();
         nan[[1, 2]] = f32::NAN;
-        let err = Weights::from_matrices(ok.clone(), ok.clone(), ok.clone(), nan).unwrap_err();
+        let err = Projections::from_matrices(ok.clone(), ok.clone(), ok.clone(), nan).unwrap_err();
         assert_eq!(err, AttnError::NonFinite { what: "W_O", row: 1, col: 2 });
-        assert_eq!(Weights::seeded(0, 1), Err(AttnError::ZeroModelWidth));
+        assert_eq!(Projections::seeded(0, 1), Err(AttnError::ZeroModelWidth));
     }
 }

@@ -1,11 +1,10 @@
-//! Reading the trained model's attention: how much of it goes to [CLS] and [SEP] (and the
-//! weights without them), and the "it → animal" case study: how much one token attends to two
-//! others in every layer × head, in two sentences, and what can honestly be said about it.
+//! Reading a model's attention: how much of it goes to the tokens that frame a sentence ([CLS]
+//! and [SEP]; and the weights without them), and the "it → animal" case study: how much one
+//! token attends to two others in every layer × head, in two sentences, and what can honestly
+//! be said about it. Any [`Model`] will do.
 
-use super::forward::Encoding;
-use super::model::Model;
-use crate::order::largest_first;
-use crate::scenario::{encode, Scenario, ScenarioError, Source};
+use super::model::{Encoding, Input, Model, ModelError, RunOptions};
+use super::order::largest_first;
 use ndarray::{s, Array2};
 
 /// The weights without the first and last token ([CLS] and [SEP]) as rows and columns, each
@@ -34,7 +33,7 @@ pub fn end_share(encoding: &Encoding) -> Vec<f32> {
         .iter()
         .map(|layer| {
             let (mut ends, mut total) = (0.0f32, 0.0f32);
-            for head in &layer.trace.heads {
+            for head in &layer.trace.head_traces {
                 let n = head.weights.ncols();
                 for row in head.weights.rows() {
                     ends += row[0] + if n > 1 { row[n - 1] } else { 0.0 };
@@ -83,23 +82,25 @@ pub struct Positions {
     pub b: usize,
 }
 
-/// The first position of the word `text` (normalised as the model's tokenizer does) among
-/// `encoding`'s pieces.
-pub fn position(model: &Model, encoding: &Encoding, text: &str) -> Option<usize> {
-    let word = model.vocab.words(text).into_iter().next()?;
-    encoding.pieces.iter().position(|p| p.text == word)
+/// The first position of the word `text` (its first token, as the model's tokenizer reads it)
+/// among `encoding`'s tokens.
+pub fn position(model: &dyn Model, encoding: &Encoding, text: &str) -> Option<usize> {
+    let tokens = model.tokenize(text).ok()?;
+    let inner = if model.shape().framed { tokens.get(1..tokens.len().saturating_sub(1))? } else { &tokens[..] };
+    let word = &inner.first()?.text;
+    encoding.tokens.iter().position(|t| t.text == *word)
 }
 
 /// Every layer × head's weights, layer by layer.
 pub fn head_weights(first: &Encoding, p1: Positions, second: &Encoding, p2: Positions) -> Vec<HeadWeights> {
     let pick = |e: &Encoding, p: Positions, layer: usize, head: usize| {
-        let w = &e.layers[layer].trace.heads[head].weights;
+        let w = &e.layers[layer].trace.head_traces[head].weights;
         (w.get((p.query, p.a)).copied().unwrap_or(0.0), w.get((p.query, p.b)).copied().unwrap_or(0.0))
     };
     let layers = first.layers.len().min(second.layers.len());
     (0..layers)
         .flat_map(|layer| {
-            let heads = first.layers[layer].trace.heads.len().min(second.layers[layer].trace.heads.len());
+            let heads = first.layers[layer].trace.n_heads().min(second.layers[layer].trace.n_heads());
             (0..heads).map(move |head| (layer, head))
         })
         .map(|(layer, head)| HeadWeights {
@@ -159,21 +160,21 @@ pub struct CaseStudy {
 #[derive(Debug, Clone, PartialEq)]
 pub enum StudyProblem {
     /// Sentence 0 or 1 cannot be encoded.
-    Sentence(usize, ScenarioError),
+    Sentence(usize, ModelError),
     /// Word `word` (0 = query, 1, 2 = targets) is not a token of sentence `sentence`.
     Missing { word: usize, sentence: usize },
 }
 
 /// Run the model on both sentences and measure the query's weights on the two targets.
 pub fn case_study(
-    model: &Model,
+    model: &dyn Model,
     sentences: [&str; 2],
     words: [&str; 3],
     top: usize,
 ) -> Result<CaseStudy, StudyProblem> {
     let run = |i: usize| {
-        let s = Scenario { text: sentences[i].to_string(), source: Source::Minilm, ..Scenario::default() };
-        encode(&s, model).map_err(|e| StudyProblem::Sentence(i, e))
+        let input = Input { text: sentences[i].to_string(), kv_text: None };
+        model.forward(&input, &RunOptions::default()).map_err(|e| StudyProblem::Sentence(i, e))
     };
     let encodings = [run(0)?, run(1)?];
     let find = |sentence: usize| {
@@ -185,7 +186,7 @@ pub fn case_study(
     let positions = [find(0)?, find(1)?];
     let weights = head_weights(&encodings[0], positions[0], &encodings[1], positions[1]);
     let findings = findings(&weights, top);
-    let (p, q) = (&encodings[0].pieces, &encodings[1].pieces);
+    let (p, q) = (&encodings[0].tokens, &encodings[1].tokens);
     let differing = p.iter().zip(q).filter(|(a, b)| a.id != b.id).count();
     let one_word_apart = p.len() == q.len() && differing == 1 && positions[0].query == positions[1].query;
     Ok(CaseStudy { encodings, positions, weights, findings, one_word_apart })

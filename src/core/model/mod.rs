@@ -1,0 +1,146 @@
+//! The one seam through which the lesson reads any model: how it cuts a text into tokens, its
+//! shape, and a forward pass that keeps every layer's trace under run options. Seeded random
+//! weights ([`random`]), the pretrained BERT (`bert`) and the learner's own model
+//! (`train::lesson`) each implement [`Model`] once; the page asks the model, never which model
+//! it is. A model still on its way is a [`standin`] that knows its limits.
+//!
+//! Shapes: `n` tokens, `d_model`, `n_heads` heads of `d_k = d_model / n_heads`.
+
+mod encoding;
+mod error;
+pub mod random;
+pub mod stack;
+pub mod standin;
+
+pub use encoding::{similarity, Encoding, LayerTrace, Outcome};
+pub use error::{ModelError, SentenceProblem};
+
+use super::attention::{AttentionConfig, Mask};
+use std::fmt;
+
+/// A model the lesson can show.
+pub trait Model: Send + Sync + fmt::Debug {
+    /// Its sizes and what it is.
+    fn shape(&self) -> &Shape;
+
+    /// `text` as this model reads it, or why it cannot (no tokens, too many, or a token it does
+    /// not have).
+    fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem>;
+
+    /// Every layer on `input`, every intermediate kept.
+    fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError>;
+
+    /// The sentence a lesson on this model opens with, when the one on screen is not one it
+    /// can read (a model that reads only its task's tokens has one).
+    fn example(&self) -> Option<String> {
+        None
+    }
+}
+
+/// One token of a sentence: its text as shown, and its id in the model's vocabulary (0 where
+/// the model has none: seeded embeddings are made from the text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub id: u32,
+    pub text: String,
+}
+
+impl Token {
+    /// The texts of `tokens`.
+    pub fn texts(tokens: &[Token]) -> Vec<String> {
+        tokens.iter().map(|t| t.text.clone()).collect()
+    }
+}
+
+/// What a model is: its sizes, how its first layer's input is made, and where its weights
+/// come from. Everything the page would otherwise ask "which model?" for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shape {
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub d_model: usize,
+    /// The most tokens of a sentence it reads, its special tokens included.
+    pub max_tokens: usize,
+    /// Trained with the causal mask (a decoder): the lesson opens it with the mask on.
+    pub causal: bool,
+    pub input: InputRule,
+    /// Its sentences are framed by special tokens ([CLS] … [SEP]) that take attention of their own.
+    pub framed: bool,
+    /// The token a word it cannot spell becomes ([UNK]), if it has one.
+    pub unknown: Option<&'static str>,
+    /// It can take a second sentence for the keys and values (cross-attention).
+    pub cross: bool,
+    /// Its projections have biases.
+    pub biases: bool,
+    pub origin: Origin,
+}
+
+impl Shape {
+    /// d_k = d_model / n_heads.
+    pub fn d_k(&self) -> usize {
+        self.d_model / self.n_heads.max(1)
+    }
+}
+
+/// How the first layer's input X is made from the token and position embeddings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputRule {
+    /// X = E + PE, the sinusoidal encoding, which the learner may switch off (`on`).
+    Sinusoidal { on: bool },
+    /// X = E + P, positions learned with the model.
+    Learned,
+    /// X = LayerNorm(E + P + segment), as BERT makes it.
+    LearnedNormed,
+}
+
+/// Where the weights come from: what the numbers on screen may be taken to mean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Seeded random weights: the arithmetic is real, what attends to what means nothing.
+    Seeded { seed: u64 },
+    /// Weights that learned from text: its published name, and a short tag for file names.
+    Pretrained { name: &'static str, tag: &'static str },
+    /// The model the learner trained in the training view.
+    Yours,
+}
+
+/// Everything a forward pass reads besides the model: the sentence, and the second one of
+/// cross-attention.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Input {
+    pub text: String,
+    /// The key/value sentence; `None` is self-attention.
+    pub kv_text: Option<String>,
+}
+
+/// How attention is run in every layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOptions {
+    pub mask: Mask,
+    /// Divide the scores by √d_k.
+    pub scaled: bool,
+    /// Softmax temperature T > 0.
+    pub temperature: f32,
+    /// Heads switched off, as (layer, head), 0-based: their output is zeros before W_O.
+    pub switched_off: Vec<(usize, usize)>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self { mask: Mask::None, scaled: true, temperature: 1.0, switched_off: vec![] }
+    }
+}
+
+impl RunOptions {
+    /// The attention core's configuration for layer `layer` of a model with `n_heads` heads.
+    pub fn attention(&self, layer: usize, n_heads: usize) -> AttentionConfig {
+        AttentionConfig {
+            n_heads,
+            mask: self.mask,
+            key_padding: None,
+            scaled: self.scaled,
+            temperature: self.temperature,
+            switched_off: self.switched_off.iter().filter(|(l, _)| *l == layer).map(|(_, h)| *h).collect(),
+        }
+    }
+}

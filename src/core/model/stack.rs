@@ -1,0 +1,42 @@
+//! The layers every model runs the same way: attention (the core's one `attention::run`), then
+//! the layer's residual path (`block`), the output feeding the next layer.
+
+use super::{LayerTrace, RunOptions};
+use crate::attention::run;
+use crate::block::Block;
+use crate::error::AttnError;
+use crate::projections::{check_finite, Projections};
+use ndarray::Array2;
+use std::sync::Arc;
+
+/// One layer: its attention's projections and what follows attention.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layer {
+    pub projections: Arc<Projections>,
+    /// `None`: a lone attention layer, whose output is attention's own.
+    pub block: Option<Block<f32>>,
+}
+
+/// Run `layers` on `x` (n, d_model), the first layer's input; `x_kv` (n_kv, d_model) gives the
+/// first layer's keys and values in cross-attention. Every layer's trace, first to last.
+pub fn run_layers(
+    mut x: Array2<f32>,
+    x_kv: Option<&Array2<f32>>,
+    layers: &[Layer],
+    n_heads: usize,
+    options: &RunOptions,
+) -> Result<Vec<LayerTrace>, AttnError> {
+    let mut traces: Vec<LayerTrace> = Vec::with_capacity(layers.len());
+    for (l, layer) in layers.iter().enumerate() {
+        let kv = if l == 0 { x_kv } else { None };
+        let trace = run(&x, kv, &layer.projections, &options.attention(l, n_heads))?;
+        let block = layer.block.as_ref().map(|b| b.forward(&x, &trace.output));
+        if let Some(b) = &block {
+            check_finite("the feed-forward output", &b.output)?;
+        }
+        let done = LayerTrace { trace, projections: Arc::clone(&layer.projections), block };
+        x = done.output().clone();
+        traces.push(done);
+    }
+    Ok(traces)
+}

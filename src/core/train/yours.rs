@@ -1,0 +1,335 @@
+//! The learner's own model ("yours"), trained in the training view, as the lesson reads it:
+//! one implementation of [`Model`]. Its tokens (the task's digits and separator), its learned
+//! token and position embeddings, every layer's W_Q, W_K, W_V, W_O and its MLP if it has one,
+//! in f32, run by the core's own layers (`model::stack`), so every stage and hover is the
+//! lesson's. The training view writes it as text ([`YourModel::to_text`], every float as the
+//! hex of its bits, so it comes back bit for bit) into the browser's storage; the lesson reads
+//! it back ([`YourModel::parse`]).
+
+use super::session::{digits_of, Session};
+use super::tasks::token_text;
+use super::Task;
+use crate::block::{Activation, Block, Dense, Mlp};
+use crate::model::stack::{run_layers, Layer};
+use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
+use crate::projections::Projections;
+use crate::tokenize::tokenize;
+use ndarray::Array2;
+use std::sync::Arc;
+
+/// The first word of the text, and its version.
+const MAGIC: &str = "attention-lab-trained-2";
+
+/// Each layer's MLP as stored: W₁ (d, f), b₁ (1, f), W₂ (f, d), b₂ (1, d).
+pub type MlpMatrices = [Array2<f32>; 4];
+
+/// A model the learner trained, ready for the lesson.
+#[derive(Debug, Clone, PartialEq)]
+pub struct YourModel {
+    /// What it learned.
+    pub task: Task,
+    /// Steps it trained for.
+    pub steps: usize,
+    /// Heads per layer.
+    pub n_heads: usize,
+    /// Trained with ÷√d_k.
+    pub scaled: bool,
+    /// Token texts by id: the digits, then "|" where the task has a separator.
+    pub vocab: Vec<String>,
+    /// Token embeddings (v, d).
+    pub embed: Array2<f32>,
+    /// Position embeddings (n, d): one per place it was trained on (the most tokens it reads).
+    pub pos: Array2<f32>,
+    /// Each layer's projections, first to last.
+    pub projections: Vec<Arc<Projections>>,
+    /// Each layer's MLP, if the model has them.
+    pub mlps: Option<Vec<MlpMatrices>>,
+    /// The token ids of the example the training view showed: the lesson opens on it.
+    pub example: Vec<usize>,
+    /// The layers as the core runs them (made from the two fields above).
+    layers: Vec<Layer>,
+    shape: Shape,
+}
+
+impl YourModel {
+    /// A model from its parts (the layers and shape follow from them).
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        task: Task,
+        steps: usize,
+        n_heads: usize,
+        scaled: bool,
+        vocab: Vec<String>,
+        [embed, pos]: [Array2<f32>; 2],
+        projections: Vec<Arc<Projections>>,
+        mlps: Option<Vec<MlpMatrices>>,
+        example: Vec<usize>,
+    ) -> Self {
+        let layers = projections
+            .iter()
+            .enumerate()
+            .map(|(l, p)| {
+                let mlp = mlps.as_ref().and_then(|m| m.get(l)).map(|[w1, b1, w2, b2]| Mlp {
+                    up: Dense::new(w1.view(), b1.row(0).to_owned()),
+                    down: Dense::new(w2.view(), b2.row(0).to_owned()),
+                    activation: Activation::Relu,
+                });
+                Layer { projections: Arc::clone(p), block: Some(Block { mlp, ..Block::residual_only() }) }
+            })
+            .collect();
+        let shape = Shape {
+            n_layers: projections.len(),
+            n_heads,
+            d_model: embed.ncols(),
+            max_tokens: pos.nrows(),
+            causal: true,
+            input: InputRule::Learned,
+            framed: false,
+            unknown: None,
+            cross: false,
+            biases: false,
+            origin: Origin::Yours,
+        };
+        Self { task, steps, n_heads, scaled, vocab, embed, pos, projections, mlps, example, layers, shape }
+    }
+
+    /// The session's model as it is now, with `example` (token ids) as its sentence.
+    pub fn of(session: &Session, example: &[usize]) -> Result<Self, ModelError> {
+        let task = session.setup.task;
+        let (_, digits) = digits_of(task);
+        let vocab: Vec<String> = (0..task.vocab(digits)).map(|t| token_text(t, digits)).collect();
+        let f32s = |a: &Array2<f64>| a.mapv(|v| v as f32);
+        let projections = session
+            .params
+            .layers
+            .iter()
+            .map(|l| Projections::from_matrices(f32s(&l.wq), f32s(&l.wk), f32s(&l.wv), f32s(&l.wo)).map(Arc::new))
+            .collect::<Result<_, _>>()?;
+        let mlps = session.config.mlp.then(|| {
+            let layers = session.params.layers.iter().filter_map(|l| l.block.mlp.as_ref());
+            layers.map(|m| [f32s(&m.up.weight), f32s(&m.up.bias), f32s(&m.down.weight), f32s(&m.down.bias)]).collect()
+        });
+        let embeddings = [f32s(&session.params.embed), f32s(&session.params.pos)];
+        let (steps, n_heads, scaled) = (session.steps, session.config.heads, session.config.scaled);
+        Ok(Self::assemble(task, steps, n_heads, scaled, vocab, embeddings, projections, mlps, example.to_vec()))
+    }
+
+    /// Token ids as a sentence the lesson reads (ids it does not have are left out).
+    pub fn sentence(&self, ids: &[usize]) -> String {
+        ids.iter().filter_map(|&i| self.vocab.get(i).map(String::as_str)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// d_model.
+    pub fn width(&self) -> usize {
+        self.embed.ncols()
+    }
+
+    /// The most tokens it reads.
+    pub fn context(&self) -> usize {
+        self.pos.nrows()
+    }
+
+    /// The text [`YourModel::parse`] reads back: words separated by spaces.
+    pub fn to_text(&self) -> String {
+        let (v, n, d) = (self.vocab.len(), self.context(), self.width());
+        let mut out = format!(
+            "{MAGIC} {} {} {} {} {} {} {v} {n} {d} {} {} {}",
+            self.task.slug(),
+            self.steps,
+            self.n_heads,
+            u8::from(self.scaled),
+            self.projections.len(),
+            u8::from(self.mlps.is_some()),
+            self.vocab.join(" "),
+            self.example.len(),
+            self.example.iter().map(usize::to_string).collect::<Vec<_>>().join(" ")
+        );
+        let mut put = |a: &Array2<f32>| {
+            for x in a {
+                out.push_str(&format!(" {:08x}", x.to_bits()));
+            }
+        };
+        put(&self.embed);
+        put(&self.pos);
+        for w in &self.projections {
+            for m in [&w.w_q, &w.w_k, &w.w_v, &w.w_o] {
+                put(m);
+            }
+        }
+        for m in self.mlps.iter().flatten().flatten() {
+            put(m);
+        }
+        out
+    }
+
+    /// The model [`YourModel::to_text`] wrote, or `None` if the text is not one (another
+    /// version, cut short, or edited).
+    pub fn parse(text: &str) -> Option<Self> {
+        let mut words = text.split_ascii_whitespace();
+        if words.next()? != MAGIC {
+            return None;
+        }
+        let task = Task::from_slug(words.next()?)?;
+        let mut int = || words.next()?.parse::<usize>().ok();
+        let [steps, n_heads, scaled, layers, mlp, v, n, d] =
+            [int()?, int()?, int()?, int()?, int()?, int()?, int()?, int()?];
+        // Within what the training view makes (an edited text must not ask for huge matrices).
+        let sizes_ok = (1..=256).contains(&d) && (1..=64).contains(&v) && (1..=64).contains(&n);
+        if !sizes_ok || n_heads == 0 || !d.is_multiple_of(n_heads) || !(1..=2).contains(&layers) || scaled > 1 || mlp > 1
+        {
+            return None;
+        }
+        let vocab: Vec<String> = words.by_ref().take(v).map(String::from).collect();
+        let shown = words.next()?.parse::<usize>().ok()?;
+        let example = (0..shown)
+            .map(|_| words.next()?.parse::<usize>().ok().filter(|&t| t < v))
+            .collect::<Option<Vec<usize>>>()?;
+        let mut matrix = |rows: usize, cols: usize| -> Option<Array2<f32>> {
+            let values = words
+                .by_ref()
+                .take(rows * cols)
+                .map(|w| u32::from_str_radix(w, 16).ok().map(f32::from_bits).filter(|x| x.is_finite()))
+                .collect::<Option<Vec<f32>>>()?;
+            Array2::from_shape_vec((rows, cols), values).ok()
+        };
+        let embed = matrix(v, d)?;
+        let pos = matrix(n, d)?;
+        let mut projections = Vec::with_capacity(layers);
+        for _ in 0..layers {
+            let [q, k, v, o] = [matrix(d, d)?, matrix(d, d)?, matrix(d, d)?, matrix(d, d)?];
+            projections.push(Arc::new(Projections::from_matrices(q, k, v, o).ok()?));
+        }
+        let f = super::model::MLP_WIDTH * d;
+        let mlps = match mlp {
+            0 => None,
+            _ => Some(
+                (0..layers)
+                    .map(|_| Some([matrix(d, f)?, matrix(1, f)?, matrix(f, d)?, matrix(1, d)?]))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        };
+        let whole = vocab.len() == v && words.next().is_none();
+        whole.then(|| Self::assemble(task, steps, n_heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
+    }
+}
+
+impl Model for YourModel {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The site's tokens, each of which must be one of the model's, at most as many as its
+    /// positions.
+    fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
+        let texts = tokenize(text);
+        let tokens = texts
+            .into_iter()
+            .map(|t| match self.vocab.iter().position(|v| *v == t) {
+                Some(id) => Ok(Token { id: id as u32, text: t }),
+                None => Err(SentenceProblem::Unknown(t)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        SentenceProblem::within(tokens.len(), self.context())?;
+        Ok(tokens)
+    }
+
+    /// X (n, d) = token + position embedding; each layer adds its attention output, then its
+    /// MLP's, to X (the residual stream). The run options apply; the heads and d_model are the
+    /// model's.
+    fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError> {
+        let tokens = self.tokenize(&input.text).map_err(|p| p.of("query"))?;
+        let embedding = Array2::from_shape_fn((tokens.len(), self.width()), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
+        let position = self.pos.slice(ndarray::s![..tokens.len(), ..]).to_owned();
+        let x = &embedding + &position;
+        let layers = run_layers(x, None, &self.layers, self.n_heads, options)?;
+        Ok(Encoding {
+            shape: self.shape.clone(),
+            options: options.clone(),
+            tokens,
+            kv_tokens: None,
+            embedding,
+            position: Some(position),
+            layers,
+        })
+    }
+
+    fn example(&self) -> Option<String> {
+        Some(self.sentence(&self.example))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attention::Mask;
+    use crate::train::model::forward;
+    use crate::train::session::Setup;
+
+    fn trained(layers: usize, mlp: bool) -> (Session, YourModel) {
+        let mut session = Session::new(Setup { layers, mlp, ..Setup::default() }).unwrap();
+        for _ in 0..5 {
+            session.step().unwrap();
+        }
+        let t = YourModel::of(&session, &session.example()).unwrap();
+        (session, t)
+    }
+
+    #[test]
+    fn the_text_brings_back_every_bit() {
+        let (_, t) = trained(2, true);
+        let back = YourModel::parse(&t.to_text()).expect("its own text parses");
+        assert_eq!(back, t);
+        assert_eq!(back.mlps.as_ref().map(|m| (m.len(), m[0][0].dim())), Some((2, (32, 128))));
+        assert_eq!((back.steps, back.n_heads, back.width(), back.context()), (5, 2, 32, 16));
+        assert_eq!(back.vocab.last().map(String::as_str), Some("|"));
+    }
+
+    #[test]
+    fn a_damaged_text_is_refused_not_half_read() {
+        let (_, t) = trained(1, false);
+        let text = t.to_text();
+        assert!(YourModel::parse(&text[..text.len() - 9]).is_none(), "one float short");
+        assert!(YourModel::parse(&format!("{text} 00000000")).is_none(), "one float too many");
+        assert!(YourModel::parse(&text.replacen("trained-2", "trained-1", 1)).is_none(), "another version");
+        let nan = text.replacen(&text[text.len() - 8..], "7fc00000", 1);
+        assert!(YourModel::parse(&nan).is_none(), "a NaN weight");
+        assert!(YourModel::parse("").is_none() && YourModel::parse("attention-lab-trained-2 reverse 1 0").is_none());
+    }
+
+    /// The lesson's stages show what the training view's model computes: layer by layer, the
+    /// same attention weights (f32 against f64) on the same tokens, with and without MLPs.
+    #[test]
+    fn the_lesson_runs_the_model_that_was_trained() {
+        for mlp in [false, true] {
+            lesson_matches_training(mlp);
+        }
+    }
+
+    fn lesson_matches_training(mlp: bool) {
+        let (session, t) = trained(2, mlp);
+        let tokens = session.example();
+        let text: Vec<String> = tokens.iter().map(|&i| t.vocab[i].clone()).collect();
+        let want = forward(&session.params, &session.config, &tokens);
+        let input = Input { text: text.join(" "), kv_text: None };
+        let e = t.forward(&input, &RunOptions { mask: Mask::Causal, ..RunOptions::default() }).unwrap();
+        assert_eq!(Token::texts(&e.tokens), text);
+        for layer in 0..2 {
+            let trace = &e.layers[layer].trace;
+            assert_eq!((e.shape.d_model, e.shape.n_heads, trace.n_heads()), (32, 2, 2));
+            for (h, head) in trace.head_traces.iter().enumerate() {
+                let diff =
+                    head.weights.iter().zip(&want.layers[layer].weights[h]).map(|(a, b)| (f64::from(*a) - b).abs());
+                let worst = diff.fold(0.0, f64::max);
+                assert!(worst < 1e-4, "mlp {mlp} layer {layer} head {h}: {worst}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_token_it_never_saw_is_named() {
+        let (_, t) = trained(1, false);
+        let run = |text: String| t.forward(&Input { text, kv_text: None }, &RunOptions::default());
+        assert_eq!(run("1 2 x".into()).unwrap_err(), ModelError::UnknownToken("x".into()));
+        assert!(matches!(run("1 ".repeat(17)), Err(ModelError::TooManyTokens { max: 16, .. })));
+    }
+}
