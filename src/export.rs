@@ -3,8 +3,8 @@
 //! file can be checked against another implementation), and file names that say what is in
 //! them. Pure text building; the browser download is in the app.
 
-use crate::core::bert::MINILM_NAME;
-use crate::core::scenario::{Outcome, Scenario, Source};
+use crate::core::attention::Mask;
+use crate::core::model::{InputRule, Origin, Outcome, RunOptions, Shape};
 use crate::settings::Stage;
 use ndarray::{Array2, ArrayView2};
 
@@ -75,59 +75,63 @@ fn json_strings(items: &[String]) -> String {
     format!("[{}]", items.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(","))
 }
 
-/// The whole trace as JSON with the reference-fixture keys, plus the tokens and the settings
-/// that produced it (read from the outcome itself); `name` names the file's content.
+/// The whole trace as JSON with the reference-fixture keys, plus the tokens and what produced
+/// them (read from the outcome itself: its model's origin says which keys describe it);
+/// `name` names the file's content.
 pub fn trace_json(o: &Outcome, name: &str) -> String {
-    let (t, s) = (&o.trace, &o.scenario);
+    let (t, shape) = (o.trace(), o.shape());
     let per_head = |f: fn(&crate::core::trace::HeadTrace) -> &Array2<f32>| {
-        format!("[{}]", t.heads.iter().map(|h| json_matrix(f(h).view())).collect::<Vec<_>>().join(","))
+        format!("[{}]", t.head_traces.iter().map(|h| json_matrix(f(h).view())).collect::<Vec<_>>().join(","))
     };
     let mut fields = vec![
         ("name", json_string(name)),
         ("d_model", t.d_model().to_string()),
-        ("heads", t.heads.len().to_string()),
+        ("heads", t.n_heads().to_string()),
         ("mask", json_string(t.mask.slug())),
         ("scaled", t.scaled.to_string()),
         ("temperature", number(t.temperature)),
     ];
-    if s.source == Source::Random {
-        fields.extend([("seed", s.seed.to_string()), ("positional_encoding", s.positional.to_string())]);
+    if let Origin::Seeded { seed } = shape.origin {
+        let positional = matches!(shape.input, InputRule::Sinusoidal { on: true });
+        fields.extend([("seed", seed.to_string()), ("positional_encoding", positional.to_string())]);
     }
     fields.extend([
         ("tokens", json_strings(&o.tokens)),
         ("kv_tokens", json_strings(&o.kv_tokens)),
         ("x", json_matrix(t.x.view())),
     ]);
-    if s.source == Source::Yours {
-        fields.extend([("model", json_string("yours")), ("layer", (s.layer + 1).to_string())]);
+    if shape.origin == Origin::Yours {
+        fields.extend([("model", json_string("yours")), ("layer", (o.layer + 1).to_string())]);
     }
     if let Some(x_kv) = &t.x_kv {
         fields.push(("x_kv", json_matrix(x_kv.view())));
     }
+    let w = o.projections();
     fields.extend([
-        ("w_q", json_matrix(o.weights.w_q.view())),
-        ("w_k", json_matrix(o.weights.w_k.view())),
-        ("w_v", json_matrix(o.weights.w_v.view())),
-        ("w_o", json_matrix(o.weights.w_o.view())),
+        ("w_q", json_matrix(w.w_q.view())),
+        ("w_k", json_matrix(w.w_k.view())),
+        ("w_v", json_matrix(w.w_v.view())),
+        ("w_o", json_matrix(w.w_o.view())),
     ]);
-    if let Some(biases) = &o.weights.biases {
+    if let Some(biases) = &w.biases {
         let vector =
             |b: &ndarray::Array1<f32>| format!("[{}]", b.iter().map(|v| number(*v)).collect::<Vec<_>>().join(","));
         fields.extend(["b_q", "b_k", "b_v", "b_o"].into_iter().zip(biases.iter().map(vector)));
     }
-    if let Some(encoding) = &o.encoding {
+    if let Origin::Pretrained { name: model, .. } = shape.origin {
         // Every layer's weights, heads × n × n, so the whole model's attention can be checked.
-        let layers: Vec<String> = encoding
+        let layers: Vec<String> = o
+            .encoding
             .layers
             .iter()
             .map(|l| {
-                let heads: Vec<String> = l.trace.heads.iter().map(|h| json_matrix(h.weights.view())).collect();
+                let heads: Vec<String> = l.trace.head_traces.iter().map(|h| json_matrix(h.weights.view())).collect();
                 format!("{{\"weights\":[{}]}}", heads.join(","))
             })
             .collect();
         fields.extend([
-            ("model", json_string(MINILM_NAME)),
-            ("layer", (s.layer + 1).to_string()),
+            ("model", json_string(model)),
+            ("layer", (o.layer + 1).to_string()),
             ("layers", format!("[{}]", layers.join(","))),
         ]);
     }
@@ -148,21 +152,24 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
 }
 
 /// "attention-lab_softmax_d64-h4-seed42-causal_weights-head1": what is in the file, from the
-/// stage, the scenario and `what` (a stable slug, never translated text).
-pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
-    let mut stem = match s.source {
-        Source::Random => format!("attention-lab_{}_d{}-h{}-seed{}", stage.slug(), s.d_model, s.heads, s.seed),
-        Source::Minilm => format!("attention-lab_{}_minilm-layer{}", stage.slug(), s.layer + 1),
-        Source::Yours => format!("attention-lab_{}_yours-layer{}", stage.slug(), s.layer + 1),
+/// stage, the model shown (`shape`, its `layer`), how it ran, whether it was cross-attention,
+/// and `what` (a stable slug, never translated text).
+pub fn file_stem(stage: Stage, shape: &Shape, layer: usize, options: &RunOptions, cross: bool, what: &str) -> String {
+    let mut stem = match shape.origin {
+        Origin::Seeded { seed } => {
+            format!("attention-lab_{}_d{}-h{}-seed{seed}", stage.slug(), shape.d_model, shape.n_heads)
+        }
+        Origin::Pretrained { tag, .. } => format!("attention-lab_{}_{tag}-layer{}", stage.slug(), layer + 1),
+        Origin::Yours => format!("attention-lab_{}_yours-layer{}", stage.slug(), layer + 1),
     };
-    if s.mask != crate::core::attention::Mask::None {
+    if options.mask != Mask::None {
         stem.push('-');
-        stem.push_str(s.mask.slug());
+        stem.push_str(options.mask.slug());
     }
-    if !s.scaled {
+    if !options.scaled {
         stem.push_str("-unscaled");
     }
-    if s.kv_text.is_some() && s.source == Source::Random {
+    if cross {
         stem.push_str("-cross");
     }
     let what: String =
@@ -173,7 +180,6 @@ pub fn file_stem(stage: Stage, s: &Scenario, what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::attention::Mask;
 
     #[test]
     fn csv_has_token_labels_and_safe_fields() {
@@ -185,15 +191,23 @@ mod tests {
 
     #[test]
     fn file_names_say_what_they_hold() {
-        let s = Scenario { mask: Mask::Causal, ..Scenario::default() };
+        use crate::core::model::random::{Random, RandomSetup};
+        use crate::core::model::Model;
+        let random = Random::new(RandomSetup::default(), 64, Default::default());
+        let causal = RunOptions { mask: Mask::Causal, ..RunOptions::default() };
         assert_eq!(
-            file_stem(Stage::Softmax, &s, "weights-head1"),
+            file_stem(Stage::Softmax, random.shape(), 0, &causal, false, "weights-head1"),
             "attention-lab_softmax_d64-h4-seed42-causal_weights-head1"
         );
-        let s = Scenario { scaled: false, kv_text: Some("x".into()), ..Scenario::default() };
+        let unscaled = RunOptions { scaled: false, ..RunOptions::default() };
         assert_eq!(
-            file_stem(Stage::Input, &s, "Odd Name!"),
+            file_stem(Stage::Input, random.shape(), 0, &unscaled, true, "Odd Name!"),
             "attention-lab_input_d64-h4-seed42-unscaled-cross_odd-name"
+        );
+        let pretrained = crate::core::bert::minilm_shape();
+        assert_eq!(
+            file_stem(Stage::Scores, &pretrained, 2, &RunOptions::default(), false, "scores"),
+            "attention-lab_scores_minilm-layer3_scores"
         );
     }
 

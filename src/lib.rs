@@ -1,20 +1,28 @@
 //! Attention Lab (自注意力实验室): teaches self-attention by running it in the browser.
 //!
 //! - [`core`]: the numbers (its own crate, `src/core/`: pure ndarray, tested natively and
-//!   against ONNX Runtime);
-//! - [`chart`]: drawing already-computed matrices on a canvas;
-//! - [`app`]: the Leptos interface; [`i18n`]: every string in English and Chinese;
-//! - [`learn`]: the training view, its own .wasm (the `learn` binary), loaded on demand.
+//!   against ONNX Runtime), every model one implementation of `core::model::Model`;
+//! - [`models`]: the registry of the models the lesson can show; [`settings`]: what a learner
+//!   controls, by owner, and its link;
+//! - [`chart`]: drawing already-computed matrices on a canvas; [`figures`]: the components that
+//!   show one (the heatmap, with its export, read-out and table), taking their data as props;
+//! - [`app`]: the page's Leptos interface; [`i18n`]: every string in English and Chinese;
+//! - [`learn`]: the training view, its own .wasm (the `learn` binary), loaded on demand;
+//!   [`bridge`]: all the page and it share.
 
 pub use attention_core as core;
 pub use attention_core::slugged;
 
 pub mod app;
+pub mod bridge;
 pub mod chart;
 pub mod export;
+pub mod figures;
 pub mod i18n;
 pub mod learn;
+pub mod models;
 pub mod number;
 pub mod panic_notice;
+pub mod percent;
 pub mod reading;
 pub mod settings;

@@ -1,7 +1,7 @@
 //! Plain readings: what the numbers of a stage say, in words, made from the live trace (the
 //! chosen head and query row) in either language: "“it” takes 24% from “animal”, …".
 
-use crate::core::scenario::{Outcome, Source};
+use crate::core::model::{InputRule, Outcome};
 use crate::i18n::{fill, t, Lang, ReadingMsg};
 use crate::settings::Stage;
 use ndarray::Array2;
@@ -12,30 +12,31 @@ const NAMED: usize = 3;
 /// The reading of `stage` for query row `query` (0-based) of head `head`, or `None` when the
 /// trace has no such row or head.
 pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang: Lang) -> Option<String> {
-    let h = o.trace.heads.get(head)?;
+    let trace = o.trace();
+    let h = trace.head_traces.get(head)?;
     let q = token_name(&o.tokens, query)?;
     let key = |j: usize| token_name(&o.kv_tokens, j).unwrap_or_default();
     let tr = |m| t(lang, m);
     let text = match stage {
         Stage::Input => {
-            let row = o.trace.x.outer_iter().nth(query)?;
+            let row = trace.x.outer_iter().nth(query)?;
             let first = row.iter().take(3).map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
-            let msg = match (o.scenario.source, o.positional.is_some()) {
-                (Source::Minilm, _) => ReadingMsg::InputTrained,
-                (Source::Yours, _) => ReadingMsg::InputYours,
-                (Source::Random, true) => ReadingMsg::Input,
-                (Source::Random, false) => ReadingMsg::InputNoPosition,
+            let msg = match o.shape().input {
+                InputRule::LearnedNormed => ReadingMsg::InputPretrained,
+                InputRule::Learned => ReadingMsg::InputYours,
+                InputRule::Sinusoidal { on: true } => ReadingMsg::Input,
+                InputRule::Sinusoidal { on: false } => ReadingMsg::InputNoPosition,
             };
             let (i, d) = ((query + 1).to_string(), row.len().to_string());
             fill(tr(msg), &[("i", &i), ("tok", &q), ("d", &d), ("first", &first)])
         }
         Stage::Projection => {
-            let (dk, heads, dm) = (o.trace.d_k, o.trace.heads.len(), o.trace.x.ncols());
+            let (dk, heads, dm) = (trace.d_k, trace.n_heads(), trace.x.ncols());
             let values = [head + 1, head * dk + 1, (head + 1) * dk, dm, heads, dk].map(|v| v.to_string());
             let names = ["h", "a", "b", "dm", "heads", "dk"];
             let mut pairs: Vec<(&str, &str)> = names.iter().copied().zip(values.iter().map(String::as_str)).collect();
             pairs.push(("tok", &q));
-            let msg = if o.trace.x_kv.is_some() { ReadingMsg::ProjectionCross } else { ReadingMsg::Projection };
+            let msg = if trace.x_kv.is_some() { ReadingMsg::ProjectionCross } else { ReadingMsg::Projection };
             fill(tr(msg), &pairs)
         }
         Stage::Scores => {
@@ -51,8 +52,8 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
         Stage::Scaling => {
             let top = *ranked(o, &h.scores, query).first()?;
             let s = format!("{:.2}", h.scores[(query, top)]);
-            if o.trace.scaled {
-                let (div, scaled) = (format!("{:.2}", o.trace.scale), format!("{:.2}", h.scaled[(query, top)]));
+            if trace.scaled {
+                let (div, scaled) = (format!("{:.2}", trace.scale), format!("{:.2}", h.scaled_scores[(query, top)]));
                 let pairs = [("q", q.as_str()), ("k", &key(top)), ("s", &s), ("div", &div), ("t", &scaled)];
                 fill(tr(ReadingMsg::Scaling), &pairs)
             } else {
@@ -92,9 +93,8 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             fill(tr(ReadingMsg::Output), &[("q", &q), ("sum", &sum), ("stage", &stage)])
         }
         Stage::MultiHead => {
-            let picks: Vec<String> = o
-                .trace
-                .heads
+            let picks: Vec<String> = trace
+                .head_traces
                 .iter()
                 .enumerate()
                 .filter_map(|(i, h)| {
@@ -103,7 +103,7 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
                     Some(fill(tr(ReadingMsg::HeadPick), &[("h", &(i + 1).to_string()), ("k", &key(top)), ("w", &w)]))
                 })
                 .collect();
-            let dm = o.trace.x.ncols().to_string();
+            let dm = trace.x.ncols().to_string();
             fill(tr(ReadingMsg::MultiHead), &[("q", &q), ("picks", &picks.join(tr(ReadingMsg::ListSep))), ("dm", &dm)])
         }
     };
@@ -117,7 +117,7 @@ pub fn weight_in_words(query: &str, key: &str, weight: f32, lang: Lang) -> Strin
 
 /// The keys row `query` may see, largest entry of `m` (n_q, n_kv) first.
 fn ranked(o: &Outcome, m: &Array2<f32>, query: usize) -> Vec<usize> {
-    let (Some(row), Some(blocked)) = (m.outer_iter().nth(query), o.trace.blocked.outer_iter().nth(query)) else {
+    let (Some(row), Some(blocked)) = (m.outer_iter().nth(query), o.trace().blocked.outer_iter().nth(query)) else {
         return vec![];
     };
     let mut keys: Vec<usize> = (0..row.len()).filter(|&j| !blocked[j]).collect();
@@ -143,21 +143,25 @@ fn percent(w: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::scenario::compute;
+    use crate::models::{Catalog, Models};
     use crate::settings::Settings;
+    use std::sync::Arc;
 
-    fn outcome(lang: Lang, f: impl FnOnce(&mut Settings)) -> Outcome {
+    fn outcome(lang: Lang, f: impl FnOnce(&mut Settings, &Models)) -> Outcome {
+        let models = Models::default();
         let mut s = Settings::new(lang);
-        f(&mut s);
-        compute(&s.scenario(), 64).expect("the default sentence computes")
+        f(&mut s, &models);
+        let model = models.model(s.choice());
+        let e = model.forward(&s.input(&*model), &s.run_options(&*model)).expect("the default sentence computes");
+        Outcome::new(Arc::new(e), 0).expect("one layer")
     }
 
     #[test]
     fn the_softmax_reading_names_the_largest_weights_and_they_add_up() {
-        let o = outcome(Lang::En, |_| {});
+        let o = outcome(Lang::En, |_, _| {});
         let q = o.tokens.iter().position(|t| t == "street").expect("street is a token");
         let text = stage_reading(&o, Stage::Softmax, 0, q, Lang::En).expect("a reading");
-        let w = o.trace.heads[0].weights.row(q);
+        let w = o.trace().head_traces[0].weights.row(q);
         let top = (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).expect("a row");
         let expected =
             format!("“street” takes {} from “{}”", percent(w[top]), token_name(&o.tokens, top).unwrap_or_default());
@@ -170,41 +174,41 @@ mod tests {
 
     #[test]
     fn repeated_tokens_are_told_apart_and_chinese_reads_in_chinese() {
-        let o = outcome(Lang::En, |_| {});
+        let o = outcome(Lang::En, |_, _| {});
         let first = o.tokens.iter().position(|t| t == "the").expect("“the” is a token");
         assert_eq!(token_name(&o.tokens, first).as_deref(), Some(format!("the ({})", first + 1).as_str()));
-        let zh = outcome(Lang::Zh, |_| {});
+        let zh = outcome(Lang::Zh, |_, _| {});
         let text = stage_reading(&zh, Stage::Softmax, 0, 0, Lang::Zh).expect("a reading");
         assert!(text.starts_with("“小") && text.contains("来自"), "{text}");
     }
 
     #[test]
     fn the_scaling_reading_divides_by_the_trace_divisor_and_says_when_scaling_is_off() {
-        let on = outcome(Lang::En, |_| {});
+        let on = outcome(Lang::En, |_, _| {});
         let text = stage_reading(&on, Stage::Scaling, 0, 2, Lang::En).expect("a reading");
-        assert!(text.contains(&format!("÷ {:.2} =", on.trace.scale)) && on.trace.scale == 4.0, "{text}");
-        let off = outcome(Lang::En, |s| s.scaled = false);
+        assert!(text.contains(&format!("÷ {:.2} =", on.trace().scale)) && on.trace().scale == 4.0, "{text}");
+        let off = outcome(Lang::En, |s, _| s.lesson_mut().set_scaled(false));
         let text = stage_reading(&off, Stage::Scaling, 0, 2, Lang::En).expect("a reading");
         assert!(text.starts_with("Scaling is OFF") && !text.contains(" = "), "nothing is divided: {text}");
     }
 
     #[test]
     fn the_projection_reading_shows_how_d_k_splits_d_model() {
-        let o = outcome(Lang::En, |s| assert!(s.set_d_model(64) && s.set_heads(4)));
+        let o = outcome(Lang::En, |s, c| assert!(s.set_d_model(64, c) && s.set_n_heads(4, c)));
         let text = stage_reading(&o, Stage::Projection, 1, 0, Lang::En).expect("a reading");
         assert!(
             text.contains("Head 2 reads columns 17–32")
                 && text.contains("h = 4 heads, d_k = d_model / h = 64 / 4 = 16"),
             "{text}"
         );
-        let cross = outcome(Lang::En, |s| s.cross = true);
+        let cross = outcome(Lang::En, |s, _| s.lesson_mut().set_cross(true));
         let text = stage_reading(&cross, Stage::Projection, 0, 0, Lang::En).expect("a reading");
         assert!(text.contains("come from the tokens of the second sentence"), "{text}");
     }
 
     #[test]
     fn masked_keys_are_not_read_and_a_missing_row_gives_nothing() {
-        let o = outcome(Lang::En, |s| s.mask = crate::core::Mask::Causal);
+        let o = outcome(Lang::En, |s, _| s.lesson_mut().set_mask(crate::core::Mask::Causal));
         let text = stage_reading(&o, Stage::Softmax, 0, 0, Lang::En).expect("a reading");
         assert_eq!(text, "“the (1)” takes 100% from “the (1)”.", "the first token sees only itself");
         let scores = stage_reading(&o, Stage::Scores, 0, 0, Lang::En).expect("a reading");

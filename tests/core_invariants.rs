@@ -1,12 +1,12 @@
 //! Layers 1 and 2 of the core's tests: a case checked by hand, and invariants every attention
 //! computation must satisfy, each with its tolerance stated.
 
-use attention_lab::core::{run, AttentionConfig, AttnError, Mask, Weights};
+use attention_lab::core::{run, AttentionConfig, AttnError, Mask, Projections};
 use ndarray::{arr2, Array2};
 
-fn identity_weights(d: usize) -> Weights {
+fn identity_weights(d: usize) -> Projections {
     let i = Array2::eye(d);
-    Weights::from_matrices(i.clone(), i.clone(), i.clone(), i).unwrap()
+    Projections::from_matrices(i.clone(), i.clone(), i.clone(), i).unwrap()
 }
 
 fn seeded_input(n: usize, d: usize, seed: u64) -> Array2<f32> {
@@ -27,7 +27,7 @@ fn hand_checked_three_tokens_dk2() {
     // O row 0 = 0.40111·[1,0] + 0.19778·[0,1] + 0.40111·[1,1] = [0.80222, 0.59889]
     let x = arr2(&[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
     let t = run(&x, None, &identity_weights(2), &AttentionConfig::default()).unwrap();
-    let h = &t.heads[0];
+    let h = &t.head_traces[0];
     assert_eq!(h.scores, arr2(&[[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 2.0]]));
     let want_w = [[0.40111, 0.19778, 0.40111], [0.19778, 0.40111, 0.40111], [0.24826, 0.24826, 0.50349]];
     let want_o = [[0.80222, 0.59889], [0.59889, 0.80222], [0.75174, 0.75174]];
@@ -41,18 +41,18 @@ fn hand_checked_three_tokens_dk2() {
     // Causal: row 0 sees only itself; row 1 sees [0, .7071] → 1/3.0281 = 0.33024, 0.66976.
     let causal = AttentionConfig { mask: Mask::Causal, ..AttentionConfig::default() };
     let c = run(&x, None, &identity_weights(2), &causal).unwrap();
-    assert_eq!(c.heads[0].weights.row(0).to_vec(), vec![1.0, 0.0, 0.0]);
-    assert!(close(c.heads[0].weights[[1, 0]], 0.33024, 1e-5));
-    assert_eq!(c.heads[0].masked(&c.blocked)[[1, 2]], f32::NEG_INFINITY);
+    assert_eq!(c.head_traces[0].weights.row(0).to_vec(), vec![1.0, 0.0, 0.0]);
+    assert!(close(c.head_traces[0].weights[[1, 0]], 0.33024, 1e-5));
+    assert_eq!(c.head_traces[0].masked(&c.blocked)[[1, 2]], f32::NEG_INFINITY);
 }
 
 #[test]
 fn every_row_sums_to_one_and_masked_weights_are_exactly_zero() {
     for (n, d, heads, mask) in [(1, 4, 1, Mask::None), (7, 12, 3, Mask::Causal), (30, 64, 8, Mask::Causal)] {
-        let w = Weights::seeded(d, 5).unwrap();
-        let cfg = AttentionConfig { heads, mask, ..AttentionConfig::default() };
+        let w = Projections::seeded(d, 5).unwrap();
+        let cfg = AttentionConfig { n_heads: heads, mask, ..AttentionConfig::default() };
         let t = run(&seeded_input(n, d, 1), None, &w, &cfg).unwrap();
-        for h in &t.heads {
+        for h in &t.head_traces {
             for (i, row) in h.weights.rows().into_iter().enumerate() {
                 assert!(close(row.sum(), 1.0, 1e-5), "row {i} sums to {}", row.sum());
                 for j in 0..n {
@@ -67,9 +67,9 @@ fn every_row_sums_to_one_and_masked_weights_are_exactly_zero() {
 
 #[test]
 fn causal_row_zero_attends_only_to_itself() {
-    let cfg = AttentionConfig { heads: 2, mask: Mask::Causal, ..AttentionConfig::default() };
-    let t = run(&seeded_input(6, 8, 2), None, &Weights::seeded(8, 1).unwrap(), &cfg).unwrap();
-    for h in &t.heads {
+    let cfg = AttentionConfig { n_heads: 2, mask: Mask::Causal, ..AttentionConfig::default() };
+    let t = run(&seeded_input(6, 8, 2), None, &Projections::seeded(8, 1).unwrap(), &cfg).unwrap();
+    for h in &t.head_traces {
         assert_eq!(h.weights[[0, 0]], 1.0);
         assert!(h.weights.row(0).iter().skip(1).all(|w| *w == 0.0));
     }
@@ -77,15 +77,15 @@ fn causal_row_zero_attends_only_to_itself() {
 
 #[test]
 fn permuting_keys_and_values_permutes_weights_and_keeps_output() {
-    let w = Weights::seeded(16, 3).unwrap();
+    let w = Projections::seeded(16, 3).unwrap();
     let x = seeded_input(4, 16, 10);
     let kv = seeded_input(6, 16, 11);
     let perm = [3, 0, 5, 1, 4, 2];
     let kv_perm = Array2::from_shape_fn((6, 16), |(j, c)| kv[[perm[j], c]]);
-    let cfg = AttentionConfig { heads: 2, ..AttentionConfig::default() };
+    let cfg = AttentionConfig { n_heads: 2, ..AttentionConfig::default() };
     let a = run(&x, Some(&kv), &w, &cfg).unwrap();
     let b = run(&x, Some(&kv_perm), &w, &cfg).unwrap();
-    for (ha, hb) in a.heads.iter().zip(&b.heads) {
+    for (ha, hb) in a.head_traces.iter().zip(&b.head_traces) {
         for ((i, j), got) in hb.weights.indexed_iter() {
             assert!(close(*got, ha.weights[[i, perm[j]]], 1e-6), "A'[{i},{j}] = {got}");
         }
@@ -97,33 +97,33 @@ fn permuting_keys_and_values_permutes_weights_and_keeps_output() {
 #[test]
 fn temperature_towards_zero_approaches_one_hot() {
     let x = seeded_input(8, 16, 4);
-    let w = Weights::seeded(16, 4).unwrap();
+    let w = Projections::seeded(16, 4).unwrap();
     let cold = AttentionConfig { temperature: 1e-3, ..AttentionConfig::default() };
     let t = run(&x, None, &w, &cold).unwrap();
     assert!(
-        t.heads[0].summary(&t.blocked).max_weight > 0.999,
+        t.head_traces[0].summary(&t.blocked).max_weight > 0.999,
         "mean max weight {}",
-        t.heads[0].summary(&t.blocked).max_weight
+        t.head_traces[0].summary(&t.blocked).max_weight
     );
     let warm = run(&x, None, &w, &AttentionConfig::default()).unwrap();
-    assert!(warm.heads[0].summary(&warm.blocked).max_weight < t.heads[0].summary(&t.blocked).max_weight);
+    assert!(warm.head_traces[0].summary(&warm.blocked).max_weight < t.head_traces[0].summary(&t.blocked).max_weight);
 }
 
 #[test]
 fn fully_padded_row_is_zero_not_nan() {
     // Every key is padding, so no query has anything to attend to: defined as weights 0, output 0.
     let cfg = AttentionConfig { key_padding: Some(vec![true; 3]), ..AttentionConfig::default() };
-    let t = run(&seeded_input(3, 4, 1), None, &Weights::seeded(4, 1).unwrap(), &cfg).unwrap();
-    assert!(t.heads[0].weights.iter().all(|w| *w == 0.0));
+    let t = run(&seeded_input(3, 4, 1), None, &Projections::seeded(4, 1).unwrap(), &cfg).unwrap();
+    assert!(t.head_traces[0].weights.iter().all(|w| *w == 0.0));
     assert!(t.output.iter().all(|o| *o == 0.0));
-    assert_eq!(t.heads[0].row_readouts(&t.blocked)[0].entropy, 0.0);
+    assert_eq!(t.head_traces[0].row_readouts(&t.blocked)[0].entropy, 0.0);
 }
 
 #[test]
 fn key_padding_blocks_only_the_padded_keys() {
     let cfg = AttentionConfig { key_padding: Some(vec![false, true, false]), ..AttentionConfig::default() };
-    let t = run(&seeded_input(3, 4, 1), None, &Weights::seeded(4, 1).unwrap(), &cfg).unwrap();
-    for row in t.heads[0].weights.rows() {
+    let t = run(&seeded_input(3, 4, 1), None, &Projections::seeded(4, 1).unwrap(), &cfg).unwrap();
+    for row in t.head_traces[0].weights.rows() {
         assert_eq!(row[1], 0.0);
         assert!(close(row[0] + row[2], 1.0, 1e-6));
     }
@@ -134,10 +134,10 @@ fn unscaled_large_dk_saturates_and_gradient_dies() {
     // The lesson in one test: with d_k = 512 and no ÷√d_k, rows go nearly one-hot.
     let d = 512;
     let x = seeded_input(16, d, 7);
-    let w = Weights::seeded(d, 7).unwrap();
+    let w = Projections::seeded(d, 7).unwrap();
     let raw = run(&x, None, &w, &AttentionConfig { scaled: false, ..AttentionConfig::default() }).unwrap();
     let fair = run(&x, None, &w, &AttentionConfig::default()).unwrap();
-    let (r, f) = (raw.heads[0].summary(&raw.blocked), fair.heads[0].summary(&fair.blocked));
+    let (r, f) = (raw.head_traces[0].summary(&raw.blocked), fair.head_traces[0].summary(&fair.blocked));
     assert!(r.max_weight > 0.9 && f.max_weight < 0.5, "max weight raw {} scaled {}", r.max_weight, f.max_weight);
     assert!(r.jacobian_norm < 0.1 && f.jacobian_norm > r.jacobian_norm);
     // Score std ≈ √d_k ≈ 22.6 unscaled and ≈ 1 scaled (X has unit-variance rows plus nothing else here).
@@ -146,9 +146,9 @@ fn unscaled_large_dk_saturates_and_gradient_dies() {
 
 #[test]
 fn bad_inputs_are_errors_that_name_expected_and_given() {
-    let w = Weights::seeded(8, 1).unwrap();
+    let w = Projections::seeded(8, 1).unwrap();
     let x = seeded_input(3, 8, 1);
-    let cfg = |heads| AttentionConfig { heads, ..AttentionConfig::default() };
+    let cfg = |heads| AttentionConfig { n_heads: heads, ..AttentionConfig::default() };
     assert_eq!(run(&x, None, &w, &cfg(3)).unwrap_err(), AttnError::HeadsDoNotDivide { d_model: 8, heads: 3 });
     assert_eq!(run(&x, None, &w, &cfg(0)).unwrap_err(), AttnError::HeadsDoNotDivide { d_model: 8, heads: 0 });
     let empty = Array2::<f32>::zeros((0, 8));
@@ -169,23 +169,23 @@ fn bad_inputs_are_errors_that_name_expected_and_given() {
     // Projections that overflow f32 are reported, not passed on as inf/NaN.
     let huge = Array2::from_elem((3, 8), 3e38f32);
     let twos = Array2::from_elem((8, 8), 2.0f32);
-    let w2 = Weights::from_matrices(twos.clone(), twos.clone(), twos.clone(), twos).unwrap();
+    let w2 = Projections::from_matrices(twos.clone(), twos.clone(), twos.clone(), twos).unwrap();
     assert!(matches!(run(&huge, None, &w2, &cfg(1)).unwrap_err(), AttnError::NonFinite { what: "Q", .. }));
 }
 
 #[test]
 fn trace_shapes_follow_the_documentation() {
-    let w = Weights::seeded(12, 1).unwrap();
-    let cfg = AttentionConfig { heads: 3, ..AttentionConfig::default() };
+    let w = Projections::seeded(12, 1).unwrap();
+    let cfg = AttentionConfig { n_heads: 3, ..AttentionConfig::default() };
     let t = run(&seeded_input(5, 12, 1), Some(&seeded_input(7, 12, 2)), &w, &cfg).unwrap();
     assert_eq!((t.q.dim(), t.k.dim(), t.v.dim()), ((5, 12), (7, 12), (7, 12)));
     assert_eq!((t.d_k, t.scale), (4, 2.0));
-    for h in &t.heads {
+    for h in &t.head_traces {
         assert_eq!((h.q.dim(), h.k.dim(), h.v.dim()), ((5, 4), (7, 4), (7, 4)));
         assert_eq!((h.scores.dim(), h.weights.dim(), h.output.dim()), ((5, 7), (5, 7), (5, 4)));
         assert_eq!(h.row_readouts(&t.blocked).len(), 5);
     }
     assert_eq!((t.concat.dim(), t.output.dim()), ((5, 12), (5, 12)));
     // The concat really is the heads side by side.
-    assert_eq!(t.concat[[2, 9]], t.heads[2].output[[2, 1]]);
+    assert_eq!(t.concat[[2, 9]], t.head_traces[2].output[[2, 1]]);
 }

@@ -6,7 +6,7 @@
 use attention_lab::core::attention::head;
 use attention_lab::core::flash::tiled_attention;
 use attention_lab::core::rng::normal_matrix;
-use attention_lab::core::{run, AttentionConfig, AttnError, Mask, Weights};
+use attention_lab::core::{run, AttentionConfig, AttnError, Mask, Projections};
 use ndarray::Array2;
 use proptest::prelude::*;
 
@@ -35,9 +35,9 @@ proptest! {
         let mut input = |n| Array2::from_shape_fn((n, d_model), |_| rng.symmetric(magnitude));
         let x = input(n_q);
         let x_kv = n_kv.map(&mut input);
-        let w = Weights::seeded(d_model, seed).unwrap();
+        let w = Projections::seeded(d_model, seed).unwrap();
         let cfg = AttentionConfig {
-            heads,
+            n_heads: heads,
             mask: if causal { Mask::Causal } else { Mask::None },
             scaled,
             temperature,
@@ -45,7 +45,7 @@ proptest! {
         };
         let t = run(&x, x_kv.as_ref(), &w, &cfg).expect("inputs of these magnitudes never overflow");
         prop_assert!(t.output.iter().all(|v| v.is_finite()));
-        for h in &t.heads {
+        for h in &t.head_traces {
             prop_assert!(h.scores.iter().all(|v| v.is_finite()));
             prop_assert!(h.output.iter().all(|v| v.is_finite()));
             for row in h.weights.rows() {
@@ -66,8 +66,8 @@ proptest! {
         temperature in prop_oneof![Just(f32::NAN), Just(-1.0f32), Just(0.0), Just(1.0), Just(f32::INFINITY)],
     ) {
         let x = Array2::from_elem((n_q, cols), 0.5f32);
-        let result = Weights::seeded(d_model, 1).and_then(|w| {
-            run(&x, None, &w, &AttentionConfig { heads, temperature, ..AttentionConfig::default() })
+        let result = Projections::seeded(d_model, 1).and_then(|w| {
+            run(&x, None, &w, &AttentionConfig { n_heads: heads, temperature, ..AttentionConfig::default() })
         });
         // The checks run in this order, and the first that fails is the error.
         let want = if d_model == 0 {
@@ -87,8 +87,8 @@ proptest! {
             (Ok(t), Ok(())) => {
                 prop_assert_eq!(t.n(), (n_q, n_q));
                 prop_assert_eq!(t.output.dim(), (n_q, d_model));
-                prop_assert_eq!(t.heads.len(), heads);
-                for h in &t.heads {
+                prop_assert_eq!(t.head_traces.len(), heads);
+                for h in &t.head_traces {
                     prop_assert_eq!(h.output.dim(), (n_q, d_model / heads));
                     for row in h.weights.rows() {
                         prop_assert!((row.sum() - 1.0).abs() < 1e-5, "row sums to {}", row.sum());

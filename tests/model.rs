@@ -5,18 +5,23 @@
 //!
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
-use attention_lab::core::bert::{forward, similarity, Asset, Model};
-use attention_lab::core::AttentionConfig;
+use attention_lab::core::bert::{Asset, Bert};
+use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
-fn model() -> &'static Model {
-    static MODEL: OnceLock<Model> = OnceLock::new();
+fn model() -> &'static Bert {
+    static MODEL: OnceLock<Bert> = OnceLock::new();
     MODEL.get_or_init(|| {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
-        Model::from_asset(Asset::decode(&bytes).expect("a model file")).expect("a whole model")
+        Bert::from_asset(Asset::decode(&bytes).expect("a model file")).expect("a whole model")
     })
+}
+
+/// The model on `text`, as trained (no mask, ÷√d_k, T = 1).
+fn forward(text: &str) -> Encoding {
+    model().forward(&Input { text: text.into(), kv_text: None }, &RunOptions::default()).expect("forward")
 }
 
 fn fixture<T: for<'de> Deserialize<'de>>(name: &str) -> T {
@@ -74,14 +79,13 @@ fn the_int8_forward_pass_stays_within_the_stated_drift_of_onnx_runtime_fp32() {
     let reference: Reference = fixture("minilm.json");
     let (mut worst, mut total, mut count) = (0.0f32, 0.0f64, 0usize);
     for s in &reference.sentences {
-        let pieces = model().vocab.encode(&s.text);
-        let tokens: Vec<&str> = pieces.iter().map(|p| p.text.as_str()).collect();
+        let enc = forward(&s.text);
+        let tokens: Vec<&str> = enc.tokens.iter().map(|p| p.text.as_str()).collect();
         assert_eq!(tokens, s.tokens, "tokens of {:?}", s.text);
-        let enc = forward(model(), pieces, &AttentionConfig::default()).expect("forward");
         assert_eq!(enc.layers.len(), 6);
         for (layer, want) in enc.layers.iter().zip(&s.attention) {
-            assert_eq!(layer.trace.heads.len(), 12);
-            for (head, want) in layer.trace.heads.iter().zip(want) {
+            assert_eq!(layer.trace.n_heads(), 12);
+            for (head, want) in layer.trace.head_traces.iter().zip(want) {
                 for (row, want) in head.weights.rows().into_iter().zip(want) {
                     for (got, want) in row.iter().zip(want) {
                         let d = (got - want).abs();
@@ -92,7 +96,7 @@ fn the_int8_forward_pass_stays_within_the_stated_drift_of_onnx_runtime_fp32() {
                 }
             }
         }
-        let cosine: f32 = enc.pooled.iter().zip(&s.pooled).map(|(a, b)| a * b).sum();
+        let cosine: f32 = enc.pooled().iter().zip(&s.pooled).map(|(a, b)| a * b).sum();
         assert!(cosine >= MIN_POOLED_COSINE, "{:?}: pooled cosine to fp32 {cosine}", s.text);
     }
     let mean = (total / count as f64) as f32;
@@ -103,9 +107,7 @@ fn the_int8_forward_pass_stays_within_the_stated_drift_of_onnx_runtime_fp32() {
 
 #[test]
 fn the_published_sentence_similarities_come_out_within_a_hundredth() {
-    let encode =
-        |text: &str| forward(model(), model().vocab.encode(text), &AttentionConfig::default()).expect("forward");
-    let [a, b, c] = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."].map(encode);
+    let [a, b, c] = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."].map(forward);
     for (got, want) in [(similarity(&a, &b), 0.6660), (similarity(&a, &c), 0.1046), (similarity(&b, &c), 0.1411)] {
         assert!((got - want).abs() <= 0.01, "similarity {got:.4}, published {want}");
     }
@@ -113,7 +115,7 @@ fn the_published_sentence_similarities_come_out_within_a_hundredth() {
 
 #[test]
 fn the_case_study_measures_every_head_and_layer_one_keeps_the_order() {
-    use attention_lab::core::bert::study::case_study;
+    use attention_lab::core::study::case_study;
     let sentences = [
         "The animal didn't cross the street because it was too tired",
         "The animal didn't cross the street because it was too wide",

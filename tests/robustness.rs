@@ -3,15 +3,20 @@
 //! sum to 1.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use attention_lab::core::attention::head;
+use attention_lab::core::model::random::{Random, RandomSetup};
+use attention_lab::core::model::{Input, Model, ModelError, RunOptions};
 use attention_lab::core::rng::normal_matrix;
-use attention_lab::core::scenario::{compute, ScenarioError};
 use attention_lab::core::tokenize::tokenize;
 use attention_lab::core::AttnError;
 use attention_lab::i18n::Lang;
+use attention_lab::models::Models;
 use attention_lab::number::parse_decimal;
 use attention_lab::settings::url::{decode, encode, KEYS};
 use attention_lab::settings::{Settings, MAX_TOKENS};
+use common::outcome_of;
 use ndarray::Array2;
 use proptest::prelude::*;
 
@@ -35,13 +40,18 @@ proptest! {
 
     #[test]
     fn any_query_gives_settings_that_compute_or_explain_why(q in query(), raw in "\\PC{0,200}") {
+        let models = Models::default();
         for input in [q.as_str(), raw.as_str()] {
-            let (s, _ignored) = Settings::from_query(input, Lang::En);
-            // Whatever the link said, the result is a state the site can show...
-            let outcome = compute(&s.scenario(), MAX_TOKENS);
-            prop_assert!(outcome.is_ok(), "{input:?} gave settings that do not compute: {:?}", outcome.err());
+            let (s, _ignored) = Settings::from_query(input, Lang::En, &models);
+            // Whatever the link said, the result is a state the site can show (the models
+            // that must arrive first show random weights meanwhile, or say none is kept)...
+            let outcome = outcome_of(&s, &models);
+            prop_assert!(
+                outcome.is_ok() || outcome == Err(ModelError::NotKept),
+                "{input:?} gave settings that do not compute: {:?}", outcome.err()
+            );
             // ...and it survives its own round trip through the URL unchanged.
-            let (again, ignored) = Settings::from_query(&s.to_query(), Lang::En);
+            let (again, ignored) = Settings::from_query(&s.to_query(), Lang::En, &models);
             prop_assert_eq!(&again, &s);
             prop_assert!(ignored.is_empty());
         }
@@ -49,25 +59,24 @@ proptest! {
 
     #[test]
     fn any_text_is_tokens_and_a_trace_or_the_error_that_names_the_cause(text in "\\PC{0,400}", d in prop_oneof![Just(8usize), Just(64)], heads in 1usize..=8) {
-        let mut s = Settings::new(Lang::En);
-        s.text = text.clone();
-        s.d_model = d;
-        s.heads = heads;
+        // Random weights of any head count (the settings offer only those dividing d).
+        let model = Random::new(RandomSetup { d_model: d, n_heads: heads, ..RandomSetup::default() }, MAX_TOKENS, Default::default());
         let n = tokenize(&text).len();
-        match compute(&s.scenario(), MAX_TOKENS) {
-            Ok(o) => {
+        match model.forward(&Input { text: text.clone(), kv_text: None }, &RunOptions::default()) {
+            Ok(e) => {
                 prop_assert!((1..=MAX_TOKENS).contains(&n) && d % heads == 0, "{n} tokens, d {d}, heads {heads} should not compute");
-                prop_assert_eq!(o.trace.n(), (n, n));
-                prop_assert!(o.trace.heads.iter().all(|h| h.weights.iter().all(|w| w.is_finite())));
+                let trace = &e.layers[0].trace;
+                prop_assert_eq!(trace.n(), (n, n));
+                prop_assert!(trace.head_traces.iter().all(|h| h.weights.iter().all(|w| w.is_finite())));
             }
             // The heads are checked first, then the sentence: each failure says which it was.
             Err(e) => {
                 let want = if d % heads != 0 {
-                    ScenarioError::Attention(AttnError::HeadsDoNotDivide { d_model: d, heads })
+                    ModelError::Attention(AttnError::HeadsDoNotDivide { d_model: d, heads })
                 } else if n == 0 {
-                    ScenarioError::NoTokens { which: "query" }
+                    ModelError::NoTokens { which: "query" }
                 } else {
-                    ScenarioError::TooManyTokens { which: "query", max: MAX_TOKENS, given: n }
+                    ModelError::TooManyTokens { which: "query", max: MAX_TOKENS, given: n }
                 };
                 prop_assert_eq!(e, want);
             }

@@ -4,13 +4,14 @@
 
 mod common;
 
-use attention_lab::app::page::computations;
-use attention_lab::app::{App, Heatmap};
+use attention_lab::app::App;
 use attention_lab::chart::colormap::{Maps, Scale};
 use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Sizing};
 use attention_lab::chart::ink::Ink;
 use attention_lab::core::kernels::{exp_shifted_sum, matmul, matmul_t};
 use attention_lab::core::rng::normal_matrix;
+use attention_lab::figures::Heatmap;
+use attention_lab::i18n::Lang;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -80,7 +81,10 @@ fn every_cell_is_drawn_in_its_own_colour() {
 async fn heatmap_component_shows_its_caption_and_draws() {
     let host = host();
     let _mounted = leptos::mount::mount_to(host.clone(), || {
-        view! { <Heatmap spec=Signal::stored(Some(small_spec())) name=Signal::stored("A".to_string()) testid="t" /> }
+        view! {
+            <Heatmap spec=Signal::stored(Some(small_spec())) name=Signal::stored("A".to_string()) testid="t"
+                ink=Ink::PLAIN lang=Lang::En />
+        }
     });
     leptos::task::tick().await;
     let figure = host.query_selector("[data-testid='t']").unwrap().expect("figure mounted");
@@ -196,8 +200,12 @@ fn simd_kernels_agree_with_the_definitions() {
     assert!((sum - out.iter().sum::<f32>()).abs() < 1e-6);
 }
 
+/// Counts forward passes with the benchmark build's counter: `scripts/test.sh` runs these
+/// tests with `--features bench`.
+#[cfg(feature = "bench")]
 #[wasm_bindgen_test]
 async fn changes_that_do_not_touch_the_trace_compute_nothing() {
+    use attention_lab::figures::probe::computations;
     // A sentence of the learner's own: switching the language keeps it (a default one would
     // follow the language, which is a new sentence).
     window()

@@ -14,3 +14,10 @@ pub async fn copy_text(text: &str) -> bool {
     }
     JsFuture::from(navigator.clipboard().write_text(text)).await.is_ok()
 }
+
+/// Clears a "copied" toast (never a link shown to copy by hand, which stays until used).
+pub fn clear_toast(status: &mut Option<Result<crate::i18n::ClassMsg, String>>) {
+    if matches!(status, Some(Ok(_))) {
+        *status = None;
+    }
+}

@@ -1,7 +1,7 @@
 //! The header: title, and the controls a teacher reaches for — presentation mode, theme,
 //! language, a link to this exact state, and the list of shortcuts.
 
-use super::clipboard::copy_text;
+use super::clipboard::{clear_toast, copy_text};
 use super::page::use_page;
 use super::share::StudentLink;
 use crate::i18n::{ClassMsg, Lang, Msg};
@@ -17,7 +17,7 @@ pub fn Header(
     share: RwSignal<bool>,
 ) -> impl IntoView {
     let page = use_page();
-    let present = page.pick(|s| s.present);
+    let present = page.present;
     view! {
         <header class="masthead">
             <div class="masthead__text">
@@ -26,7 +26,7 @@ pub fn Header(
             </div>
             <div class="masthead__tools">
                 <button type="button" class="button button--primary" data-testid="present-toggle" aria-pressed=move || present.get().to_string()
-                    on:click=move |_| page.settings.update(|s| s.present = !s.present)>
+                    on:click=move |_| page.settings.update(|s| { let on = s.classroom().present(); s.classroom_mut().set_present(!on) })>
                     {move || page.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
                 </button>
                 <CopyLink share=share />
@@ -43,7 +43,7 @@ pub fn Header(
 #[component]
 fn ThemeSwitch() -> impl IntoView {
     let page = use_page();
-    let theme = page.pick(|s| s.theme);
+    let theme = page.pick(|s| s.classroom().theme());
     let name = |t: Theme| match t {
         Theme::Auto => ClassMsg::ThemeAuto,
         Theme::Light => ClassMsg::ThemeLight,
@@ -54,7 +54,7 @@ fn ThemeSwitch() -> impl IntoView {
         <label class="masthead__select">
             <span class="visually-hidden">{page.text(ClassMsg::Theme)}</span>
             <select data-testid="theme-switch" aria-label=page.text(ClassMsg::Theme) prop:value=move || theme.get().slug()
-                on:change=move |ev| { if let Some(t) = Theme::from_slug(&event_target_value(&ev)) { page.settings.update(|s| s.theme = t) } }>
+                on:change=move |ev| { if let Some(t) = Theme::from_slug(&event_target_value(&ev)) { page.settings.update(|s| s.classroom_mut().set_theme(t)) } }>
                 {Theme::ALL.map(|t| view! { <option value=t.slug()>{move || page.t(name(t))}</option> })}
             </select>
         </label>
@@ -97,13 +97,6 @@ fn CopyLink(
                 }.into_any(),
             })}
         </p>
-    }
-}
-
-/// Clears a "copied" toast (never a link shown to copy by hand, which stays until used).
-pub fn clear_toast(status: &mut Option<Result<ClassMsg, String>>) {
-    if matches!(status, Some(Ok(_))) {
-        *status = None;
     }
 }
 

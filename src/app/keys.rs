@@ -23,18 +23,23 @@ pub fn listen(page: Page, dialogs: [RwSignal<bool>; 2]) {
         if in_form_control(&e) || e.alt_key() || e.ctrl_key() || e.meta_key() {
             return;
         }
-        let (stage, view, present) = page.settings.with_untracked(|s| (s.stage, s.view, s.present));
+        let (stage, view, present) =
+            page.settings.with_untracked(|s| (s.lesson().stage(), s.view(), s.classroom().present()));
+        let go = |st: crate::settings::Stage| page.settings.update(|s| s.lesson_mut().set_stage(st));
         let lesson = view == View::Lesson;
         let handled = match e.key().as_str() {
-            "ArrowRight" if lesson => stage.next().map(|st| page.settings.update(|s| s.stage = st)).is_some(),
-            "ArrowLeft" if lesson => stage.prev().map(|st| page.settings.update(|s| s.stage = st)).is_some(),
-            " " if lesson && present => stage.next().map(|st| page.settings.update(|s| s.stage = st)).is_some(),
+            "ArrowRight" if lesson => stage.next().map(go).is_some(),
+            "ArrowLeft" if lesson => stage.prev().map(go).is_some(),
+            " " if lesson && present => stage.next().map(go).is_some(),
             "p" | "P" => {
-                page.settings.update(|s| s.present = !s.present);
+                page.settings.update(|s| s.classroom_mut().set_present(!present));
                 true
             }
             "s" | "S" => {
-                page.settings.update(|s| s.scaled = !s.scaled);
+                page.settings.update(|s| {
+                    let on = s.lesson().scaled();
+                    s.lesson_mut().set_scaled(!on)
+                });
                 true
             }
             "?" => {
@@ -46,7 +51,7 @@ pub fn listen(page: Page, dialogs: [RwSignal<bool>; 2]) {
                     open.set(false);
                     true
                 } else if present {
-                    page.settings.update(|s| s.present = false);
+                    page.settings.update(|s| s.classroom_mut().set_present(false));
                     true
                 } else {
                     false

@@ -1,19 +1,18 @@
-//! The Leptos user interface. State lives in [`App`] (see `page`); components read it through
+//! The page's Leptos interface. State lives in [`App`] (see `page`); components read it through
 //! the [`page::Page`] context and own only their local UI state.
 //!
-//! - `charts`: the components that show a chart (heatmap, bars, curves, any canvas);
+//! - `charts`: the page's figures (`crate::figures` with the page's ink, language, files);
 //! - `stages`, `stepper`: the seven-stage lesson; `saturation`: the √d_k slider experiment;
-//! - `views`: the deeper lessons; `controls`, `header`: what the learner sets;
-//! - `keys`, `url_sync`, `download`: the keyboard, the address bar and saving files.
+//! - `views`: the deeper lessons; `controls`, `header`, `share`: what the learner sets;
+//! - `model_loader`: brings the models the registry fetches or reads from storage;
+//! - `keys`, `url_sync`: the keyboard and the address bar; `updates`: new published versions.
 
 #[cfg(feature = "bench")]
 mod bench;
 mod charts;
 mod clipboard;
 mod controls;
-mod download;
 mod header;
-mod hooks;
 mod keys;
 mod model_loader;
 pub mod page;
@@ -26,7 +25,5 @@ mod stepper;
 mod updates;
 mod url_sync;
 mod views;
-pub mod yours;
 
-pub use charts::Heatmap;
 pub use root::App;

@@ -1,50 +1,73 @@
-//! The page's shared state, provided once by `App` as a context: the settings, the last good
-//! computed outcome (computed once per change of the attention inputs), the language and the
-//! theme with its chart ink.
+//! The page's shared state, provided once by `App` as a context: the settings (split by
+//! owner, see `settings`), the models that have arrived, the lesson's model and its forward
+//! pass (computed once per change of what it reads), the last good outcome, the language and
+//! the theme with its chart ink.
 
-use super::hooks::{timed, Work};
 use crate::chart::ink::Ink;
-use crate::core::bert::{Encoding, Model};
-use crate::core::embed::EmbeddingTable;
-use crate::core::scenario::{attend, encode, layer_outcome, prepare, Outcome, Scenario, ScenarioError, Source};
-use crate::core::train::lesson::Trained;
-use crate::core::weights::Weights;
+use crate::core::model::{Encoding, Model, ModelError, Outcome};
 use crate::export::file_stem;
 use crate::i18n::{t, Lang, Text};
-use crate::settings::{Settings, Theme, MAX_TOKENS};
+use crate::models::{Catalog, ModelId, Models, VIEWED};
+use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-/// A computed result shared by every panel that shows it (by default the outcome). Equality
-/// is identity: a new computation is always a change, and comparing never walks the matrices.
+/// A computed result or a model shared by every panel that shows it. Equality is identity: a
+/// new computation is always a change, and comparing never walks the matrices.
 #[derive(Debug)]
-pub struct Shared<T = Outcome>(pub Arc<T>);
+pub struct Shared<T: ?Sized>(pub Arc<T>);
 
-impl<T> Clone for Shared<T> {
+impl<T: ?Sized> Clone for Shared<T> {
     fn clone(&self) -> Self {
         Shared(Arc::clone(&self.0))
     }
 }
 
-impl<T> PartialEq for Shared<T> {
+impl<T: ?Sized> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
+/// A forward pass's result as the page keeps it.
+pub type Computed = Result<Shared<Encoding>, ModelError>;
+
+/// Where a model that has to be fetched is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum LoadState {
+    /// Nobody asked for it yet: nothing is downloaded.
+    #[default]
+    Idle,
+    /// Downloading (or reading from the browser's cache): bytes so far of the total.
+    Loading { received: usize, total: usize },
+    /// Why it could not be loaded (shown with a retry button).
+    Failed(super::model_loader::LoadError),
+}
+
 /// The context every component reads.
 #[derive(Debug, Clone, Copy)]
 pub struct Page {
+    /// What the learner controls (fields private; change it through `apply`).
     pub settings: RwSignal<Settings>,
+    /// The models that have arrived.
+    pub models: RwSignal<Models>,
+    /// Models being fetched, and those that failed.
+    pub loads: RwSignal<Vec<(ModelId, LoadState)>>,
+    /// The lesson's model, as known now (a stand-in until it arrives).
+    pub model: Memo<Shared<dyn Model>>,
     /// The last outcome that computed; `None` only if nothing has computed yet. It carries
-    /// the settings that produced it, which is what its labels must describe.
-    pub outcome: Memo<Option<Shared>>,
+    /// the shape and options that produced it, which is what its labels must describe.
+    pub outcome: Memo<Option<Shared<Outcome>>>,
     /// The tokens of the last outcome (empty before the first).
     pub tokens: Memo<Vec<String>>,
     /// Why the current settings did not compute, if they did not.
-    pub error: Memo<Option<ScenarioError>>,
+    pub error: Memo<Option<ModelError>>,
+    /// The forward pass of the model the views about a pretrained model show (every head at
+    /// once), on the lesson's sentence, while such a view is open and the model is here.
+    pub viewed: Memo<Option<Computed>>,
     pub lang: Memo<Lang>,
+    /// Presentation mode (the classroom's).
+    pub present: Memo<bool>,
     /// The system asks for dark colours (kept up to date by `App`).
     pub prefers_dark: RwSignal<bool>,
     /// The theme shown.
@@ -52,170 +75,121 @@ pub struct Page {
     /// Chart colours of the theme shown, read from the stylesheet by `App` each time the theme
     /// changes (charts redraw when it does).
     pub ink: RwSignal<Ink>,
-    /// The trained model: not asked for, on its way, ready, or failed.
-    pub model: RwSignal<ModelState>,
-    /// The trained model's forward pass on the sentence (every layer), when the model is ready
-    /// and trained weights or the model view are shown.
-    pub encoding: Memo<Option<Result<Shared<Encoding>, ScenarioError>>>,
-    /// The learner's own trained model, once read from the browser's storage (see `yours`).
-    pub yours: RwSignal<Option<Shared<Trained>>>,
-}
-
-/// Where the trained model is.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum ModelState {
-    /// Nobody asked for it yet: nothing is downloaded.
-    #[default]
-    Idle,
-    /// Downloading (or reading from the browser's cache): bytes so far of the total.
-    Loading {
-        received: usize,
-        total: usize,
-    },
-    Ready(Shared<Model>),
-    /// Why it could not be loaded (shown with a retry button).
-    Failed(super::model_loader::LoadError),
-}
-
-impl ModelState {
-    /// The model, if ready.
-    pub fn ready(&self) -> Option<Arc<Model>> {
-        match self {
-            ModelState::Ready(m) => Some(Arc::clone(&m.0)),
-            _ => None,
-        }
-    }
-}
-
-/// Why the settings shown have no outcome of their own.
-#[derive(Debug, Clone, PartialEq)]
-enum Refusal {
-    /// Trained weights are asked for and the model is still loading (or failed: its own
-    /// message says so): the last outcome stays, with its own label.
-    Waiting,
-    Error(ScenarioError),
 }
 
 impl Page {
-    /// Build the state from initial settings. The trace is recomputed only when the fields
-    /// that feed attention change (not the stage, the saturation lab or the language).
+    /// Build the state from initial settings, with no model arrived yet. The forward pass is
+    /// recomputed only when what it reads changes (not the stage, the layer shown, the side
+    /// views or the language).
     pub fn new(initial: Settings) -> Self {
-        Self::with_token_limit(initial, MAX_TOKENS)
+        Self::with_models(initial, Models::default())
     }
 
-    /// [`Page::new`] with another token limit (the benchmark measures up to 256 tokens).
-    pub fn with_token_limit(initial: Settings, max_tokens: usize) -> Self {
+    /// [`Page::new`] with `models` (the benchmark reads longer sentences with random weights).
+    pub fn with_models(initial: Settings, models: Models) -> Self {
         let settings = RwSignal::new(initial);
-        let scenario = Memo::new(move |_| settings.with(Settings::scenario));
-        // The weights depend on d_model and the seed only: a new sentence keeps them.
-        let weights_key = Memo::new(move |_| settings.with(|s| (s.d_model, s.seed)));
-        let weights = Memo::new(move |_| {
-            let (d_model, seed) = weights_key.get();
-            Weights::seeded(d_model, seed).map(|w| Shared(Arc::new(w))).map_err(ScenarioError::Attention)
+        let models = RwSignal::new(models);
+        let choice = Memo::new(move |_| settings.with(|s| *s.choice()));
+        let model = Memo::new(move |_| {
+            let choice = choice.get();
+            models.with(|m| Shared(m.model(&choice)))
         });
-        // Token embeddings already made, kept across sentences like the weights.
-        let table = StoredValue::new(EmbeddingTable::default());
-        let model = RwSignal::new(ModelState::Idle);
-        let ready = Memo::new(move |_| model.with(|m| m.ready().map(Shared)));
-        // The forward pass depends on the sentence and the attention switches, not the layer.
-        let encode_key = Memo::new(move |_| {
-            settings.with(|s| {
-                let wanted = s.source == Source::Minilm || s.view.needs_model();
-                wanted.then(|| Scenario { layer: 0, source: Source::Minilm, ..s.scenario() })
-            })
-        });
-        let encoding = Memo::new(move |_| {
-            let model = ready.get()?;
-            let encoded = encode_key.with(|key| {
-                let s = key.as_ref()?;
-                Some(timed(Work::Compute, || encode(s, &model.0)).map(|e| Shared(Arc::new(e))))
-            });
-            if encoded.is_some() {
-                COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
-            }
-            encoded
-        });
-        let random = move |s: &Scenario| -> Result<Outcome, Refusal> {
-            let w: Arc<Weights> =
-                weights.with(|w| w.as_ref().map(|w| Arc::clone(&w.0)).map_err(|e| Refusal::Error(e.clone())))?;
-            COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
-            timed(Work::Compute, || {
-                // `None`: the page is closing and the table is gone; nothing to say.
-                let prepared = table.try_update_value(|t| prepare(s, max_tokens, t)).ok_or(Refusal::Waiting)?;
-                prepared.and_then(|inputs| attend(s, inputs, w)).map_err(Refusal::Error)
-            })
-        };
-        let yours = RwSignal::new(None::<Shared<Trained>>);
+        let encoding = forward_of(settings, model);
+        let layer = Memo::new(move |_| settings.with(|s| s.lesson().layer()));
         let computed = Memo::new(move |_| {
-            let computed = scenario.with(|s| match (s.source, ready.get(), encoding.get()) {
-                (Source::Random, ..) => random(s),
-                (Source::Yours, ..) => {
-                    let model = yours.get().ok_or(Refusal::Error(ScenarioError::NoTrainedModel))?;
-                    COMPUTATIONS.fetch_add(1, Ordering::Relaxed);
-                    timed(Work::Compute, || model.0.outcome(s)).map_err(Refusal::Error)
-                }
-                (Source::Minilm, Some(model), Some(encoded)) => {
-                    let encoded = encoded.map_err(Refusal::Error)?;
-                    layer_outcome(s, &model.0, encoded.0).map_err(Refusal::Error)
-                }
-                // The trained model is on its way: random weights meanwhile, labelled as such.
-                (Source::Minilm, ..) => {
-                    random(&Scenario { source: Source::Random, ..s.clone() }).map_err(|_| Refusal::Waiting)
-                }
-            });
-            computed.map(|o| Shared(Arc::new(o)))
+            let layer = layer.get();
+            encoding.with(|e| e.clone()).map(|e| Outcome::new(e.0, layer).map(|o| Shared(Arc::new(o))))
         });
-        let outcome = Memo::new(move |prev: Option<&Option<Shared>>| match computed.get() {
-            Ok(o) => Some(o),
-            Err(_) => prev.cloned().flatten(),
+        let outcome = Memo::new(move |prev: Option<&Option<Shared<Outcome>>>| match computed.get() {
+            Ok(Some(o)) => Some(o),
+            _ => prev.cloned().flatten(),
         });
         let tokens = Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
-        let error = Memo::new(move |_| {
-            computed.with(|c| match c {
-                Err(Refusal::Error(e)) => Some(e.clone()),
-                _ => None,
-            })
+        let error = Memo::new(move |_| computed.with(|c| c.as_ref().err().cloned()));
+        let viewed_model = Memo::new(move |_| models.with(|m| m.ready(VIEWED).map(Shared)));
+        let wanted = Memo::new(move |_| settings.with(|s| s.view().needs_model()));
+        let viewed_forward =
+            forward_of(settings, Memo::new(move |_| viewed_model.get().unwrap_or_else(|| model.get())));
+        let viewed = Memo::new(move |_| {
+            let shown = viewed_model.get()?;
+            if !wanted.get() {
+                return None;
+            }
+            // The lesson's own forward pass when the lesson shows the same model.
+            Some(if shown == model.get() { encoding.get() } else { viewed_forward.get() })
         });
-        let lang = Memo::new(move |_| settings.with(|s| s.lang));
+        let lang = Memo::new(move |_| settings.with(|s| s.lang()));
+        let present = Memo::new(move |_| settings.with(|s| s.classroom().present()));
         let prefers_dark = RwSignal::new(false);
-        let shown = Memo::new(move |_| resolve(settings.with(|s| s.theme), prefers_dark.get()));
+        let shown = Memo::new(move |_| resolve(settings.with(|s| s.classroom().theme()), prefers_dark.get()));
         Self {
             settings,
+            models,
+            loads: RwSignal::new(vec![]),
+            model,
             outcome,
             tokens,
             error,
+            viewed,
             lang,
+            present,
             prefers_dark,
             shown,
             ink: RwSignal::new(Ink::PLAIN),
-            model,
-            encoding,
-            yours,
         }
     }
 
     /// Change the settings through one of their setters, which says whether it accepted the
-    /// change; a refused change notifies nobody. Returns the setter's answer.
-    pub fn apply(self, mut change: impl FnMut(&mut Settings) -> bool) -> bool {
+    /// change (and reads the models from the catalogue it is given); a refused change notifies
+    /// nobody. Returns the setter's answer.
+    pub fn apply(self, mut change: impl FnMut(&mut Settings, &dyn Catalog) -> bool) -> bool {
         self.apply_dyn(&mut change)
     }
 
     /// [`Page::apply`] without the generic: one copy of the update code for every caller.
-    fn apply_dyn(self, change: &mut dyn FnMut(&mut Settings) -> bool) -> bool {
+    fn apply_dyn(self, change: &mut dyn FnMut(&mut Settings, &dyn Catalog) -> bool) -> bool {
         let mut accepted = false;
-        self.settings.maybe_update(|s| {
-            accepted = change(s);
-            accepted
+        self.models.with_untracked(|models| {
+            self.settings.maybe_update(|s| {
+                accepted = change(s, models);
+                accepted
+            })
         });
         accepted
     }
 
+    /// A model has arrived (or will not): keep it, and fit the settings to it.
+    pub fn arrive(self, id: ModelId, arrival: crate::models::Arrival) {
+        self.models.update(|m| m.arrive(id, arrival));
+        self.apply(|s, catalog| {
+            let before = s.clone();
+            s.fit(catalog);
+            *s != before
+        });
+    }
+
+    /// Where model `id`'s download is.
+    pub fn load_state(self, id: ModelId) -> LoadState {
+        self.loads.with(|l| l.iter().find(|(i, _)| *i == id).map(|(_, s)| s.clone()).unwrap_or_default())
+    }
+
+    /// Set where model `id`'s download is.
+    pub fn set_load_state(self, id: ModelId, state: LoadState) {
+        self.loads.update(|l| {
+            l.retain(|(i, _)| *i != id);
+            l.push((id, state));
+        });
+    }
+
     /// The name of a file holding `what` (a stable slug) at the current stage: named after the
-    /// scenario of the outcome shown (the settings' own before anything computed).
+    /// outcome shown (the settings' own model before anything computed).
     pub fn file_stem(self, what: &str) -> String {
-        let stage = self.settings.with_untracked(|s| s.stage);
-        let shown = self.outcome.with_untracked(|o| o.as_ref().map(|o| file_stem(stage, &o.0.scenario, what)));
-        shown.unwrap_or_else(|| file_stem(stage, &self.settings.with_untracked(Settings::scenario), what))
+        let stage = self.settings.with_untracked(|s| s.lesson().stage());
+        let shape = self.outcome.with_untracked(|o| o.as_ref().map(|o| (o.0.shape().clone(), o.0.layer)));
+        let (shape, layer) = shape.unwrap_or_else(|| (self.model.get_untracked().0.shape().clone(), 0));
+        let options = self.outcome.with_untracked(|o| o.as_ref().map(|o| o.0.encoding.options.clone()));
+        let cross = self.outcome.with_untracked(|o| o.as_ref().is_some_and(|o| o.0.trace().is_cross()));
+        file_stem(stage, &shape, layer, &options.unwrap_or_default(), cross, what)
     }
 
     /// `msg` in the current language (reactive).
@@ -245,18 +219,24 @@ impl Page {
     }
 }
 
-/// How many times the page has computed attention since it loaded: a change that does not
-/// touch the trace (stage, head, language, theme) must not add to it.
-static COMPUTATIONS: AtomicU32 = AtomicU32::new(0);
-
-/// The number of attention computations so far (see [`COMPUTATIONS`]).
-pub fn computations() -> u32 {
-    COMPUTATIONS.load(Ordering::Relaxed)
+/// The forward pass of `model` on what the lesson's settings give it to read: recomputed only
+/// when the model, the sentence or the run options change.
+fn forward_of(settings: RwSignal<Settings>, model: Memo<Shared<dyn Model>>) -> Memo<Computed> {
+    let request = Memo::new(move |_| {
+        let model = model.get();
+        settings.with(|s| (s.input(&*model.0), s.run_options(&*model.0)))
+    });
+    Memo::new(move |_| {
+        let model = model.get();
+        request.with(|(input, options)| {
+            crate::timed!(Compute, model.0.forward(input, options)).map(|e| Shared(Arc::new(e)))
+        })
+    })
 }
 
-/// The context, provided by `App`.
+/// The context, provided by `App`; a component outside it is a programming error.
 pub fn use_page() -> Page {
-    use_context::<Page>().unwrap_or_else(|| Page::new(Settings::new(Lang::En)))
+    expect_context::<Page>()
 }
 
 crate::slugged! {
@@ -282,7 +262,8 @@ pub fn resolve(theme: Theme, prefers_dark: bool) -> Shown {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::error::AttnError;
+    use crate::core::model::Origin;
+    use crate::i18n::Lang;
 
     #[test]
     fn auto_follows_the_system_and_choices_override_it() {
@@ -300,62 +281,62 @@ mod tests {
         let first = page.outcome.get().expect("the defaults compute");
         assert_eq!((page.tokens.get().len(), page.error.get()), (11, None));
 
-        // Heads that do not divide d_model (no control offers them; a setter would refuse).
-        page.settings.update(|s| s.heads = 3);
+        // Your model, which this browser does not keep.
+        assert!(page.apply(|s, c| s.set_model(ModelId::Yours, c)));
         let error = page.error.get().expect("the change is reported");
-        assert_eq!(error, ScenarioError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 }));
+        assert_eq!(error, ModelError::NotKept);
         assert_eq!(page.outcome.get(), Some(first.clone()), "the last good outcome stays, unchanged");
-        assert_eq!(first.0.scenario.heads, 4, "and it still says what produced it");
+        assert_eq!(first.0.trace().n_heads(), 4, "and it still says what produced it");
 
-        page.settings.update(|s| {
-            s.heads = 2;
-            s.text = "two words".into();
-        });
+        assert!(page.apply(|s, c| s.set_model(ModelId::Random, c) && s.set_n_heads(2, c)));
+        assert!(page.apply(|s, c| s.set_text("two words", c).is_ok()));
         let next = page.outcome.get().expect("computes again");
         assert_ne!(next, first);
         assert_eq!((page.tokens.get(), page.error.get()), (vec!["two".to_string(), "words".to_string()], None));
-        assert_eq!(next.0.trace.heads.len(), 2);
+        assert_eq!(next.0.trace().n_heads(), 2);
     }
 
     #[test]
-    fn a_new_sentence_keeps_the_weights_and_a_new_seed_makes_new_ones() {
+    fn a_new_sentence_keeps_the_projections_and_a_new_seed_makes_new_ones() {
         let owner = Owner::new();
         owner.set();
         let page = Page::new(Settings::new(Lang::En));
-        let weights = |p: &Page| p.outcome.with(|o| o.as_ref().map(|o| Arc::clone(&o.0.weights)));
-        let first = weights(&page).expect("computed");
-        page.apply(|s| s.set_text("a different sentence").is_ok());
-        let after_text = weights(&page).expect("computed");
-        assert!(Arc::ptr_eq(&first, &after_text), "editing the sentence regenerated the weights");
-        page.apply(|s| s.set_seed(7));
-        let after_seed = weights(&page).expect("computed");
+        let projections = |p: &Page| p.outcome.with(|o| o.as_ref().map(|o| Arc::clone(o.0.projections())));
+        let first = projections(&page).expect("computed");
+        page.apply(|s, c| s.set_text("a different sentence", c).is_ok());
+        let after_text = projections(&page).expect("computed");
+        assert!(Arc::ptr_eq(&first, &after_text), "editing the sentence made the projections again");
+        page.apply(|s, c| s.set_seed(7, c));
+        let after_seed = projections(&page).expect("computed");
         assert!(!Arc::ptr_eq(&first, &after_seed) && *after_seed != *first);
     }
 
     #[test]
-    fn while_the_trained_model_loads_random_weights_are_shown_and_labelled_as_such() {
+    fn while_the_pretrained_model_loads_random_weights_are_shown_and_labelled_as_such() {
         let owner = Owner::new();
         owner.set();
         let page = Page::new(Settings::new(Lang::En));
-        page.apply(|s| s.set_source(Source::Minilm));
+        page.apply(|s, c| s.set_model(ModelId::Minilm, c));
         let shown = page.outcome.get().expect("an outcome meanwhile");
-        assert_eq!(shown.0.scenario.source, Source::Random, "its own scenario says random");
+        assert!(matches!(shown.0.shape().origin, Origin::Seeded { .. }), "its own shape says random");
         assert_eq!(page.error.get(), None, "waiting is not an error");
-        assert_eq!(page.encoding.get(), None, "no model, no forward pass");
+        assert_eq!(page.viewed.get(), None, "no model, no forward pass of it");
     }
 
     #[test]
-    fn changes_outside_the_scenario_do_not_recompute() {
+    fn changes_outside_the_forward_pass_do_not_recompute() {
         let owner = Owner::new();
         owner.set();
         let page = Page::new(Settings::new(Lang::En));
+        // A sentence of the learner's own: switching the language keeps it.
+        assert!(page.apply(|s, c| s.set_text("one two three", c).is_ok()));
         let first = page.outcome.get();
-        page.settings.update(|s| {
-            s.stage = crate::settings::Stage::Softmax;
-            s.head = 2;
-            s.lang = Lang::Zh;
-            s.theme = Theme::Dark;
+        page.apply(|s, c| {
+            s.lesson_mut().set_stage(crate::settings::Stage::Softmax);
+            s.classroom_mut().set_theme(Theme::Dark);
+            s.switch_language();
+            s.set_head(2, c)
         });
-        assert_eq!(page.outcome.get(), first, "the same Arc: nothing was recomputed");
+        assert_eq!(page.outcome.get().map(|o| Arc::clone(&o.0.encoding)), first.map(|o| Arc::clone(&o.0.encoding)));
     }
 }

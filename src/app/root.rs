@@ -5,14 +5,16 @@
 use super::controls::Controls;
 use super::header::Header;
 use super::keys::{listen, ShortcutHelp};
-use super::model_loader::load_when_asked as load_model_when_asked;
+use super::model_loader::{load_when_asked, reread_stored};
 use super::page::{use_page, Page};
 use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
-use super::url_sync::{from_location, sync_url};
+use super::url_sync::sync_url;
 use super::views::{ActiveView, ViewNav};
-use super::yours::read_when_asked as read_yours_when_asked;
+use crate::bridge::OPEN_LESSON_EVENT;
 use crate::chart::ink::Ink;
-use crate::i18n::{fill, scenario_error, ClassMsg, Lang, Msg};
+use crate::i18n::{fill, model_error, ClassMsg, Lang, Msg};
+use crate::models::Models;
+use crate::settings::Settings;
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast};
 
@@ -50,20 +52,35 @@ fn follow_color_scheme(page: Page) {
     on_change.forget();
 }
 
+/// The models the page starts with: none arrived. The benchmark build, asked for its mode,
+/// measures sequences longer than the 64 tokens a sentence may have.
+fn first_models() -> Models {
+    #[cfg(feature = "bench")]
+    if window().location().search().unwrap_or_default().contains("bench=") {
+        return Models::with_token_limit(256);
+    }
+    Models::default()
+}
+
 /// The whole site.
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, ignored) = from_location(preferred_lang());
-    let bench = window().location().search().unwrap_or_default().contains("bench=");
-    // The benchmark measures sequences longer than the 64 tokens a sentence may have.
-    let page = if bench { Page::with_token_limit(initial, 256) } else { Page::new(initial) };
+    let models = first_models();
+    let search = window().location().search().unwrap_or_default();
+    let (initial, ignored) = Settings::from_query(&search, preferred_lang(), &models);
+    let page = Page::with_models(initial, models);
     provide_context(page);
     let (notice, set_notice) = signal(ignored);
     let help = RwSignal::new(false);
-    sync_url(page, set_notice);
+    let reread = sync_url(page, set_notice);
     let updates = watch_for_updates();
-    load_model_when_asked(page);
-    read_yours_when_asked(page);
+    load_when_asked(page);
+    // The training view kept a model and put the lesson's link in the address bar.
+    let opened = window_event_listener_untyped(OPEN_LESSON_EVENT, move |_| {
+        reread_stored(page);
+        reread.run(());
+    });
+    on_cleanup(move || opened.remove());
     let share = RwSignal::new(false);
     listen(page, [help, share]);
     follow_color_scheme(page);
@@ -82,12 +99,11 @@ pub fn App() -> impl IntoView {
         let _ = html.set_attribute("data-theme", page.shown.get().slug());
         page.ink.set(stylesheet_ink(&html).unwrap_or(Ink::PLAIN));
     });
-    let present = page.pick(|s| s.present);
+    let present = page.present;
     #[cfg(feature = "bench")]
-    if bench {
+    if search.contains("bench=") {
         // Read now: the URL is rewritten from the settings once the page is up.
-        let mode = super::bench::Mode::of(&window().location().search().unwrap_or_default());
-        leptos::task::spawn_local(super::bench::run(page, mode));
+        leptos::task::spawn_local(super::bench::run(page, super::bench::Mode::of(&search)));
     }
 
     view! {
@@ -100,7 +116,7 @@ pub fn App() -> impl IntoView {
                 <Controls />
                 <div class="page__main">
                     {move || page.error.get().map(|e| view! {
-                        <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {scenario_error(page.lang.get(), &e)}</p>
+                        <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {model_error(page.lang.get(), &e)}</p>
                     })}
                     <Show when=move || page.outcome.with(Option::is_some)>
                         <ActiveView />

@@ -2,8 +2,7 @@
 //! and the default theme, in its shortest form, copied and shown with a QR code the page draws
 //! itself, large enough to scan from the back of a room.
 
-use super::clipboard::copy_text;
-use super::header::clear_toast;
+use super::clipboard::{clear_toast, copy_text};
 use super::page::use_page;
 use crate::chart::qr::qr;
 use crate::i18n::{fill, ClassMsg};

@@ -1,9 +1,10 @@
-//! From trace matrices to what a heatmap draws and says: scales, axis labels, captions with
-//! shapes, and the hover texts. Pure, so it is tested natively.
+//! From trace matrices to what a heatmap draws and says: scales, axis labels and the hover
+//! texts. Pure, so it is tested natively.
 
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::{format_tick, HeatmapSpec};
 use crate::core::explain::{largest_terms, Term};
+use crate::figures::num;
 use crate::i18n::{fill, t, Lang, Msg};
 use ndarray::{Array2, ArrayView1};
 
@@ -33,24 +34,6 @@ pub fn weights(values: Array2<f32>, rows: &[String], cols: &[String], blocked: &
 /// the terms of a sum from 1, as the formulas do.
 pub fn indices(n: usize) -> Vec<String> {
     (1..=n).map(|i| i.to_string()).collect()
-}
-
-/// "Name: rows × cols", the caption every heatmap carries.
-pub fn caption(name: &str, dim: (usize, usize)) -> String {
-    format!("{name}: {} × {}", dim.0, dim.1)
-}
-
-/// A number for people: 4 significant figures at most, no "-0".
-pub fn num(v: f32) -> String {
-    let v = if v == 0.0 { 0.0 } else { v };
-    let a = v.abs();
-    if a != 0.0 && !(0.001..10_000.0).contains(&a) {
-        format!("{v:.3e}")
-    } else if a >= 100.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.3}")
-    }
 }
 
 /// Hover text of a score: q_i · k_j as the sum of its d_k terms q_m·k_m (m from 1, as in the
@@ -111,19 +94,6 @@ pub fn spread_text(lang: Lang, m: &Array2<f32>) -> String {
 mod tests {
     use super::*;
     use ndarray::arr1;
-
-    #[test]
-    fn captions_carry_the_shape() {
-        assert_eq!(caption("Queries Q", (9, 64)), "Queries Q: 9 × 64");
-    }
-
-    #[test]
-    fn numbers_are_short_and_never_nan_looking() {
-        assert_eq!(num(0.123456), "0.123");
-        assert_eq!(num(-0.0), "0.000");
-        assert_eq!(num(1234.5), "1234.5");
-        assert_eq!(num(123456.0), "1.235e5");
-    }
 
     #[test]
     fn score_text_names_the_largest_terms() {

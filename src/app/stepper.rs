@@ -3,24 +3,11 @@
 
 use super::page::use_page;
 use super::stages::{
-    InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
+    stage_name, InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
 };
 use crate::i18n::{fill, t, ClassMsg, Lang, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
-
-/// The catalogue name of a stage.
-pub fn stage_name(stage: Stage) -> Msg {
-    match stage {
-        Stage::Input => Msg::NameInput,
-        Stage::Projection => Msg::NameProjection,
-        Stage::Scores => Msg::NameScores,
-        Stage::Scaling => Msg::NameScaling,
-        Stage::Softmax => Msg::NameSoftmax,
-        Stage::Output => Msg::NameOutput,
-        Stage::MultiHead => Msg::NameMultiHead,
-    }
-}
 
 /// "Step i of n" for `stage`.
 fn step_of(lang: Lang, stage: Stage) -> String {
@@ -49,7 +36,7 @@ fn StepButtons(
     go: Callback<Stage>,
 ) -> impl IntoView {
     let page = use_page();
-    let stage = page.pick(|s| s.stage);
+    let stage = page.pick(|s| s.lesson().stage());
     view! {
         <div class="stepper__buttons">
             <button type="button" class="button" data-testid=format!("prev-stage{suffix}") disabled=move || stage.get().prev().is_none()
@@ -71,8 +58,8 @@ fn StepButtons(
 #[component]
 pub fn Stepper() -> impl IntoView {
     let page = use_page();
-    let stage = page.pick(|s| s.stage);
-    let go = move |st: Stage| page.settings.update(|s| s.stage = st);
+    let stage = page.pick(|s| s.lesson().stage());
+    let go = move |st: Stage| page.settings.update(|s| s.lesson_mut().set_stage(st));
     let go_and_show = Callback::new(move |st: Stage| {
         go(st);
         show_heading();

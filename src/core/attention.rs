@@ -3,9 +3,9 @@
 
 use super::error::AttnError;
 use super::kernels::{matmul, matmul_packed, matmul_t, PackedA, PackedB};
+use super::projections::{check_finite, Projections};
 use super::softmax::softmax_rows;
 use super::trace::{HeadTrace, Trace};
-use super::projections::{check_finite, Projections};
 use ndarray::{s, Array1, Array2, ArrayView2};
 
 pub use super::mask::{causal_mask, Mask};

@@ -195,7 +195,11 @@ mod tests {
         fn block<F: Real>() -> Block<F> {
             let eye = Array2::<F>::eye(2);
             let dense = || Dense::new(eye.view(), Array1::zeros(2));
-            Block { attention_norm: None, mlp: Some(Mlp { up: dense(), down: dense(), activation: Activation::Relu }), mlp_norm: None }
+            Block {
+                attention_norm: None,
+                mlp: Some(Mlp { up: dense(), down: dense(), activation: Activation::Relu }),
+                mlp_norm: None,
+            }
         }
         let out = block::<f32>().forward(&array![[1.0, -2.0]], &array![[1.0, 1.0]]);
         assert_eq!((out.attended, out.output), (array![[2.0, -1.0]], array![[4.0, -1.0]]));

@@ -2,9 +2,9 @@
 //! S, S/√d_k and S/d_k, and the temperature identity (dividing by √d_k is the same as a
 //! softmax temperature T = √d_k).
 
+use super::mask::masked_logits;
 use super::readouts::{row_readouts, summarise, Summary};
 use super::softmax::softmax_rows;
-use super::mask::masked_logits;
 use ndarray::Array2;
 
 /// The three ways to scale, in the order shown.

@@ -30,4 +30,3 @@ pub fn masked_logits(logits: &Array2<f32>, blocked: &Array2<bool>) -> Array2<f32
     });
     masked
 }
-

@@ -40,12 +40,9 @@ pub fn softmax_rows<F: Real>(logits: &Array2<F>, blocked: &Array2<bool>, tempera
 pub fn softmax_row<F: Real>(logits: &[F], blocked: Option<&[bool]>, temperature: F, out: &mut [F]) {
     let blocked = blocked.filter(|b| b.contains(&true));
     let top = match blocked {
-        Some(blocked) => logits
-            .iter()
-            .zip(blocked)
-            .filter(|(_, b)| !**b)
-            .map(|(l, _)| *l)
-            .fold(F::neg_infinity(), F::max),
+        Some(blocked) => {
+            logits.iter().zip(blocked).filter(|(_, b)| !**b).map(|(l, _)| *l).fold(F::neg_infinity(), F::max)
+        }
         None => F::row_max(logits),
     };
     if top == F::neg_infinity() {

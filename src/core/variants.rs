@@ -59,7 +59,7 @@ pub fn variants(model: &dyn Model, o: &Outcome, kv_text: &str) -> Result<Variant
     let trace = o.trace();
     let (kv_tokens, x_kv) = match &trace.x_kv {
         Some(x_kv) => (o.kv_tokens.clone(), x_kv.clone()),
-        None if !model.shape().cross => return Err(ModelError::OneSentence),
+        None if !o.shape().cross => return Err(ModelError::OneSentence),
         None => {
             let alone = Input { text: kv_text.to_string(), kv_text: None };
             let e = model.forward(&alone, &o.encoding.options).map_err(|e| e.for_sentence("key/value"))?;
@@ -103,7 +103,8 @@ mod tests {
     #[test]
     fn each_variant_equals_computing_that_scenario_on_its_own() {
         let (kv, model) = ("Le chat est fatigué", random());
-        for own in [RunOptions::default(), RunOptions { mask: Mask::Causal, temperature: 0.5, ..RunOptions::default() }] {
+        for own in [RunOptions::default(), RunOptions { mask: Mask::Causal, temperature: 0.5, ..RunOptions::default() }]
+        {
             let o = outcome(&model, None, &own);
             let v = variants(&model, &o, kv).unwrap();
             for variant in Variant::ALL {

@@ -5,8 +5,8 @@
 super::catalogue! {
     /// A template of the code panel.
     pub enum Code {
-        TrainedInput => r#"from transformers import AutoModel
-model = AutoModel.from_pretrained("sentence-transformers/all-MiniLM-L6-v2")
+        PretrainedInput => r#"from transformers import AutoModel
+model = AutoModel.from_pretrained("{hub}")
 hidden = model(token_ids, output_hidden_states=True).hidden_states  # token_ids: (1, {n})
 x = hidden[{layer}]  # (1, {n}, {d})"#,
         Input => r#"import math, torch

@@ -1,12 +1,12 @@
 //! The core's refusals in words, in both languages: the core returns values
-//! ([`ScenarioError`], [`AttnError`]), and only this module turns them into sentences.
+//! ([`ModelError`], [`AttnError`]), and only this module turns them into sentences.
 
 use super::{fill, t, Lang};
 use crate::core::error::AttnError;
-use crate::core::scenario::ScenarioError;
+use crate::core::model::ModelError;
 
 super::catalogue! {
-    /// A message for one kind of refusal. Placeholders are filled by [`scenario_error`].
+    /// A message for one kind of refusal. Placeholders are filled by [`model_error`].
     pub enum ErrMsg {
         NoTokens => ("The {which} has no tokens: type at least one word.", "{which}没有词元：请至少输入一个词。"),
         TooManyTokens => (
@@ -30,12 +30,16 @@ super::catalogue! {
         ),
         Temperature => ("The temperature must be a positive number, not {t}.", "温度必须是正数，而不是 {t}。"),
         UnknownToken => (
-            "Your trained model has no token “{token}”: it reads only the digits (and the separator |) of the task it learned.",
-            "你训练的模型没有“{token}”这个词元：它只认识所学任务里的数字（以及分隔符 |）。",
+            "Your model has no token “{token}”: it reads only the digits (and the separator |) of the task it learned.",
+            "你的模型没有“{token}”这个词元：它只认识所学任务里的数字（以及分隔符 |）。",
         ),
         NoTrainedModel => (
-            "No trained model is kept in this browser yet: train one in the training view, then press “Open in the lesson”.",
-            "这个浏览器里还没有保存训练好的模型：先在训练视图里训练一个，再点“在课程中打开”。",
+            "No model of yours is kept in this browser yet: train one in the training view, then press “Open in the lesson”.",
+            "这个浏览器里还没有保存你训练的模型：先在训练视图里训练一个，再点“在课程中打开”。",
+        ),
+        OneSentence => (
+            "These weights read one sentence: cross-attention needs a model that takes a second one, such as the random weights.",
+            "这种权重只读一个句子：交叉注意力需要能读第二个句子的模型，比如随机权重。",
         ),
         WhichQuery => ("sentence", "句子"),
         WhichKeyValue => ("second sentence", "第二个句子"),
@@ -56,16 +60,17 @@ fn which(lang: Lang, which: &str) -> &'static str {
 }
 
 /// `e` as a sentence in `lang`.
-pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
+pub fn model_error(lang: Lang, e: &ModelError) -> String {
     match e {
-        ScenarioError::NoTokens { which: w } => fill(t(lang, ErrMsg::NoTokens), &[("which", which(lang, w))]),
-        ScenarioError::TooManyTokens { which: w, max, given } => fill(
+        ModelError::NoTokens { which: w } => fill(t(lang, ErrMsg::NoTokens), &[("which", which(lang, w))]),
+        ModelError::TooManyTokens { which: w, max, given } => fill(
             t(lang, ErrMsg::TooManyTokens),
             &[("which", which(lang, w)), ("max", &max.to_string()), ("given", &given.to_string())],
         ),
-        ScenarioError::Attention(e) => attention_error(lang, e),
-        ScenarioError::UnknownToken(token) => unknown_token(lang, token),
-        ScenarioError::NoTrainedModel => t(lang, ErrMsg::NoTrainedModel).to_string(),
+        ModelError::Attention(e) => attention_error(lang, e),
+        ModelError::UnknownToken(token) => unknown_token(lang, token),
+        ModelError::NotKept => t(lang, ErrMsg::NoTrainedModel).to_string(),
+        ModelError::OneSentence => t(lang, ErrMsg::OneSentence).to_string(),
     }
 }
 
@@ -104,13 +109,13 @@ mod tests {
 
     #[test]
     fn refusals_read_as_sentences_in_both_languages() {
-        let e = ScenarioError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 });
+        let e = ModelError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 });
         assert_eq!(
-            scenario_error(Lang::En, &e),
+            model_error(Lang::En, &e),
             "d_model = 64 cannot be split evenly among 3 heads: each head needs the same whole number of columns."
         );
-        assert_eq!(scenario_error(Lang::Zh, &e), "d_model = 64 不能被 3 整除：每个头必须分到同样多的列。");
-        let e = ScenarioError::TooManyTokens { which: "key/value", max: 64, given: 70 };
-        assert_eq!(scenario_error(Lang::Zh, &e), "第二个句子有 70 个词元，最多只能显示 64 个。");
+        assert_eq!(model_error(Lang::Zh, &e), "d_model = 64 不能被 3 整除：每个头必须分到同样多的列。");
+        let e = ModelError::TooManyTokens { which: "key/value", max: 64, given: 70 };
+        assert_eq!(model_error(Lang::Zh, &e), "第二个句子有 70 个词元，最多只能显示 64 个。");
     }
 }

@@ -54,7 +54,7 @@ mod views;
 
 pub use classroom::ClassMsg;
 pub use code::Code;
-pub use errors::{attention_error, scenario_error, unknown_token, ErrMsg};
+pub use errors::{attention_error, model_error, unknown_token, ErrMsg};
 pub use formulas::Formula;
 pub use learn::LearnMsg;
 pub use lesson::Msg;

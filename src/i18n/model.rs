@@ -1,12 +1,12 @@
-//! Messages about the trained model: the weights switch, its loading, the labels saying which
+//! Messages about the models: the weights switch, its loading, the labels saying which
 //! weights are shown, the model view and the "it → animal" case study.
 
 super::catalogue! {
-    /// A message about the trained model.
+    /// A message about the models the lesson shows.
     pub enum ModelMsg {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
-        WeightsTrained => ("Trained: all-MiniLM-L6-v2", "训练好的：all-MiniLM-L6-v2"),
+        WeightsPretrained => ("Pretrained: all-MiniLM-L6-v2", "预训练的：all-MiniLM-L6-v2"),
         WeightsYours => ("Yours (training view)", "你自己训练的（训练视图）"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
@@ -17,19 +17,19 @@ super::catalogue! {
             "这种权重在句子里找不到词元：请先输入一些词。",
         ),
         WeightsHint => (
-            "Random weights show the arithmetic; trained weights show what a real model learned to look at.",
-            "随机权重展示计算过程；训练好的权重展示真实模型学会了看什么。",
+            "Random weights show the arithmetic; pretrained weights show what a real model learned to look at.",
+            "随机权重展示计算过程；预训练权重展示真实模型学会了看什么。",
         ),
         Layer => ("Layer", "层"),
-        Loading => ("Loading the trained model: {got} MB of {total} MB", "正在加载训练好的模型：{got} MB / {total} MB"),
+        Loading => ("Loading the pretrained model: {got} MB of {total} MB", "正在加载预训练模型：{got} MB / {total} MB"),
         Retry => ("Try again", "重试"),
         ErrNetwork => (
-            "The trained model could not be downloaded: the server did not answer (offline?).",
-            "无法下载训练好的模型：服务器没有响应（是否离线？）。",
+            "The pretrained model could not be downloaded: the server did not answer (offline?).",
+            "无法下载预训练模型：服务器没有响应（是否离线？）。",
         ),
         ErrStatus => (
-            "The server has no trained model file (HTTP {code}): was it published with the site?",
-            "服务器上没有训练好的模型文件（HTTP {code}）：发布网站时是否一并上传了它？",
+            "The server has no pretrained model file (HTTP {code}): was it published with the site?",
+            "服务器上没有预训练模型文件（HTTP {code}）：发布网站时是否一并上传了它？",
         ),
         ErrTruncated => (
             "The model download stopped early: {got} MB of {total} MB arrived.",
@@ -41,28 +41,28 @@ super::catalogue! {
         ),
         ErrFormat => ("The model file cannot be read: {why}", "无法读取模型文件：{why}"),
         FixedByModel => (
-            "Fixed by the trained model: d_model 384, 12 heads (d_k 32), learned positions.",
-            "由训练好的模型决定：d_model 384，12 个头（d_k 32），位置编码是学出来的。",
+            "Fixed by the model: d_model {d}, {h} heads (d_k {dk}), learned positions.",
+            "由模型决定：d_model {d}，{h} 个头（d_k {dk}），位置编码是学出来的。",
         ),
         NoteRandom => (
-            "Random weights (seed {seed}): every number is computed for real, but which token attends to which means nothing. Switch the weights to trained to see a real model.",
-            "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为训练好的，就能看到真实的模型。",
+            "Random weights (seed {seed}): every number is computed for real, but which token attends to which means nothing. Switch the weights to pretrained to see a real model.",
+            "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为预训练的，就能看到真实的模型。",
         ),
-        NoteTrained => (
-            "Trained weights: all-MiniLM-L6-v2, layer {layer} of 6, head {head} of 12. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
-            "训练好的权重：all-MiniLM-L6-v2，第 {layer} 层（共 6 层），第 {head} 个头（共 12 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
+        NotePretrained => (
+            "Pretrained weights: all-MiniLM-L6-v2, layer {layer} of 6, head {head} of 12. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
+            "预训练权重：all-MiniLM-L6-v2，第 {layer} 层（共 6 层），第 {head} 个头（共 12 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
         ),
         NoteYours => (
             "Your model from the training view: layer {layer} of {layers}, head {head} of {heads}. Its tokens are the digits of the task it learned; it was trained with the causal mask, so keep it on to see what it learned.",
             "你在训练视图里训练的模型：第 {layer} 层（共 {layers} 层），第 {head} 个头（共 {heads} 个）。它的词元是所学任务里的数字；它是在因果掩码下训练的，保持掩码打开才能看到它学到了什么。",
         ),
         NoteWaiting => (
-            "Random weights are still shown until the trained model has loaded.",
-            "训练好的模型加载完成之前，这里仍显示随机权重。",
+            "Random weights are still shown until the pretrained model has loaded.",
+            "预训练模型加载完成之前，这里仍显示随机权重。",
         ),
-        InputTrained => (
-            "With trained weights, E is the model's learned word embedding and PE its learned position embedding (plus a segment embedding). Layer 1 reads LayerNorm(E + PE); every later layer reads the output of the layer before it, and that is the X shown here.",
-            "使用训练好的权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
+        InputPretrained => (
+            "With pretrained weights, E is the model's learned word embedding and PE its learned position embedding (plus a segment embedding). Layer 1 reads LayerNorm(E + PE); every later layer reads the output of the layer before it, and that is the X shown here.",
+            "使用预训练权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
         ),
         InputYours => (
             "With your trained model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
@@ -77,7 +77,7 @@ super::catalogue! {
             "分词器把中文切成单个汉字，因为 BERT 的词表把每个汉字当作一个独立的词。",
         ),
 
-        ModelTitle => ("Every head of the trained model", "训练好的模型的每一个头"),
+        ModelTitle => ("Every head of the pretrained model", "预训练模型的每一个头"),
         ModelIntro => (
             "Each small map is one head's attention weights A for this sentence (rows: queries, columns: keys), layers 1–6 from top to bottom, heads 1–12 from left to right. Click one to open it in the lesson.",
             "每张小图是一个头在这句话上的注意力权重 A（行：查询，列：键），从上到下是第 1–6 层，从左到右是第 1–12 个头。点击任意一张，就能在课程中打开它。",
@@ -91,7 +91,7 @@ super::catalogue! {
             "Shown without [CLS] and [SEP]: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
             "已隐藏 [CLS] 和 [SEP]：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
         ),
-        NeedsTrained => ("This view shows the trained model.", "这个视图展示的是训练好的模型。"),
+        NeedsPretrained => ("This view shows the pretrained model.", "这个视图展示的是预训练模型。"),
         HeadCell => ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
 
         CorefTitle => ("Does “it” look at “animal”? A case study", "“it” 会关注 “animal” 吗？一个案例研究"),

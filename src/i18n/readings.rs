@@ -13,7 +13,7 @@ super::catalogue! {
             "Row {i} of X is “{tok}”: {d} numbers, its token's embedding alone (positional encoding is off). They begin {first} …",
             "X 的第 {i} 行是“{tok}”：{d} 个数，只有这个词元的嵌入（位置编码已关闭），开头是 {first} …",
         ),
-        InputTrained => (
+        InputPretrained => (
             "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, its learned token and position embeddings added up and normalised by LayerNorm; in later layers, the previous layer's output). They begin {first} …",
             "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是它学到的词元嵌入与位置嵌入之和再经 LayerNorm；之后各层是前一层的输出），开头是 {first} …",
         ),

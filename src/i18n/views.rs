@@ -12,7 +12,7 @@ super::catalogue! {
         NavPatterns => ("Head patterns", "注意力头模式"),
         NavGraph => ("As a graph", "图视角"),
         NavComplexity => ("The O(n²) cost", "O(n²) 瓶颈"),
-        NavModel => ("Trained model", "训练好的模型"),
+        NavModel => ("Pretrained model", "预训练模型"),
         NavCoref => ("it → animal?", "“it” → “animal”？"),
 
         VarTitle => ("Why divide by √d_k: the variance experiment", "为什么除以 √d_k：方差实验"),

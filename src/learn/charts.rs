@@ -1,13 +1,16 @@
-//! The training view's pictures: one head's attention on the example, and a quantity of the
-//! run against its steps. Each redraws when its data changes; the drawing is `crate::chart`'s.
+//! The training view's pictures, drawn by the site's own figures: one head's attention on the
+//! example (a `figures::Heatmap`), and a quantity of the run against its steps (a
+//! `figures::CanvasChart` of `chart::training`).
 
 use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Sizing};
+use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
 use crate::chart::training::draw_runs;
-use crate::core::attention::causal_mask;
-use leptos::{html, prelude::*};
+use crate::core::mask::causal_mask;
+use crate::figures::CanvasChart;
+use leptos::prelude::*;
 use ndarray::Array2;
+use web_sys::HtmlCanvasElement;
 
 /// A head's weights on the example's tokens as a heatmap, future keys greyed (the causal mask).
 pub fn head_spec(values: Array2<f32>, labels: Vec<String>) -> HeatmapSpec {
@@ -21,55 +24,23 @@ pub fn head_spec(values: Array2<f32>, labels: Vec<String>) -> HeatmapSpec {
     }
 }
 
-/// One head's attention on a canvas.
-#[component]
-pub fn HeadMap(spec: Signal<Option<HeatmapSpec>>, caption: String, ink: Ink) -> impl IntoView {
-    let figure = NodeRef::<html::Figure>::new();
-    let canvas = NodeRef::<html::Canvas>::new();
-    Effect::new(move |_| {
-        let (Some(figure), Some(canvas)) = (figure.get(), canvas.get()) else { return };
-        spec.with(|spec| {
-            let Some(spec) = spec else { return };
-            let width = f64::from(figure.client_width()).max(160.0);
-            let opts = DrawOptions { ink, sizing: Sizing::DESK, highlight: (None, None) };
-            if draw(&canvas, spec, width, opts).is_ok() {
-                let _ = canvas.set_attribute("data-drawn", "true");
-            }
-        });
-    });
-    view! {
-        <figure class="heatmap" data-testid="learn-head" node_ref=figure>
-            <figcaption class="heatmap__caption">{caption.clone()}</figcaption>
-            <canvas class="heatmap__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
-        </figure>
-    }
-}
-
 /// A quantity of one or more runs against their steps (one line each, in the series colours),
 /// y from 0 to `top` (or to the largest value).
 #[component]
 pub fn RunChart(
+    /// Caption above the chart.
     caption: &'static str,
+    /// `data-testid` of the figure.
     testid: &'static str,
+    /// The theme's chart colours.
     ink: Ink,
+    /// Each run's (step, value) points.
     runs: Signal<Vec<Vec<(usize, f64)>>>,
+    /// The top of the y axis, or `None` for the largest value.
     top: Option<f64>,
 ) -> impl IntoView {
-    let figure = NodeRef::<html::Figure>::new();
-    let canvas = NodeRef::<html::Canvas>::new();
-    Effect::new(move |_| {
-        let (Some(figure), Some(canvas)) = (figure.get(), canvas.get()) else { return };
-        let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
-        runs.with(|runs| {
-            if draw_runs(&canvas, runs, top, width, ink).is_ok() {
-                let _ = canvas.set_attribute("data-drawn", "true");
-            }
-        });
+    let draw = Callback::new(move |(canvas, width): (HtmlCanvasElement, f64)| {
+        runs.with(|runs| draw_runs(&canvas, runs, top, width, ink))
     });
-    view! {
-        <figure class="chart" data-testid=testid node_ref=figure>
-            <figcaption class="chart__caption">{caption}</figcaption>
-            <canvas class="chart__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
-        </figure>
-    }
+    view! { <CanvasChart draw=draw caption=caption.to_string() testid=testid /> }
 }

@@ -13,19 +13,13 @@ pub mod query;
 mod setup;
 mod view;
 
-use crate::app::yours::{TRAINED_EVENT, TRAINED_KEY};
-use crate::core::train::lesson::Trained;
+use crate::bridge::{lesson_query, LEARN_MOUNT_EVENT, LEARN_ROOT, OPEN_LESSON_EVENT, YOURS_KEY};
 use crate::core::train::session::{Diverged, Experiment, Session, Setup, SetupError};
+use crate::core::train::yours::YourModel;
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
-
-/// The page's element the view mounts into (inside the page's view, which also holds the
-/// loading and failure lines), and the event by which the page asks a running module to mount
-/// again (the view was opened again, or the language or theme changed).
-pub const ROOT_ID: &str = "learn-app";
-pub const MOUNT_EVENT: &str = "attention-lab-learn";
 
 /// Training time per animation frame, ms: at 60 frames a second, most of each frame stays free.
 const SLICE_MS: f64 = 6.0;
@@ -89,7 +83,7 @@ pub fn start() {
         let next = Closure::once_into_js(mount);
         let _ = window().request_animation_frame(next.unchecked_ref());
     });
-    let _ = window().add_event_listener_with_callback(MOUNT_EVENT, again.as_ref().unchecked_ref());
+    let _ = window().add_event_listener_with_callback(LEARN_MOUNT_EVENT, again.as_ref().unchecked_ref());
     again.forget();
 }
 
@@ -101,7 +95,7 @@ fn take_link_error() -> Option<SetupError> {
 /// Mount the view into the page's element for it, replacing the previous mount.
 fn mount() {
     MOUNTED.with(|m| drop(m.borrow_mut().take()));
-    let Some(root) = document().get_element_by_id(ROOT_ID) else { return };
+    let Some(root) = document().get_element_by_id(LEARN_ROOT) else { return };
     let Ok(root) = root.dyn_into::<web_sys::HtmlElement>() else { return };
     root.set_inner_html("");
     // The page's "loading" line has done its job.
@@ -169,25 +163,24 @@ fn single_step() -> Option<Result<f64, Diverged>> {
 }
 
 /// Keep the run's model (the scaled run's, during the experiment) where the lesson reads it,
-/// pause, and open the lesson on it with the example as the sentence (see
-/// `query::lesson_query`). `false` when the browser would not keep it.
+/// pause, and open the lesson on it with the example as the sentence, as `bridge` says.
+/// `false` when the browser would not keep it.
 fn open_in_lesson() -> bool {
     let kept = update_run(|run| {
         run.running = false;
         let session = run.experiment.as_ref().map_or(&run.session, |e| &e.runs[0]);
-        let model = Trained::of(session, &run.example).ok()?;
+        let model = YourModel::of(session, &run.example).ok()?;
         let storage = window().local_storage().ok().flatten()?;
-        storage.set_item(TRAINED_KEY, &model.to_text()).ok()?;
+        storage.set_item(YOURS_KEY, &model.to_text()).ok()?;
         Some((model.sentence(&model.example), model.scaled))
     });
     let Some(Some((sentence, scaled))) = kept else { return false };
     let search = window().location().search().unwrap_or_default();
-    let url = format!("?{}", query::lesson_query(&search, &sentence, scaled));
+    let url = format!("?{}", lesson_query(&search, &sentence, scaled));
     if let Ok(history) = window().history() {
         let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
-    // The page reads its settings from the URL on popstate, then the model on this event.
-    for event in [web_sys::Event::new("popstate"), web_sys::Event::new(TRAINED_EVENT)].into_iter().flatten() {
+    if let Ok(event) = web_sys::Event::new(OPEN_LESSON_EVENT) {
         let _ = window().dispatch_event(&event);
     }
     true
@@ -215,7 +208,7 @@ fn schedule() {
     let frame = Closure::once_into_js(move || {
         FRAME_PENDING.with(|p| *p.borrow_mut() = false);
         // Nobody is watching (the view was closed): pause.
-        let shown = document().get_element_by_id(ROOT_ID).is_some_and(|e| e.is_connected());
+        let shown = document().get_element_by_id(LEARN_ROOT).is_some_and(|e| e.is_connected());
         let start = now();
         let again = update_run(|run| {
             if !shown {

@@ -2,12 +2,16 @@
 //! accuracy against steps, and the attention of every head on one example (`charts`), all
 //! redrawn from the run as it trains.
 
-use super::charts::{head_spec, HeadMap, RunChart};
+use super::charts::{head_spec, RunChart};
 use super::setup::{field_of, range_message, Field, SetupForm};
 use super::{open_in_lesson, reset, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run};
 use crate::chart::ink::Ink;
+use crate::core::model::{Input, Model, RunOptions};
 use crate::core::train::session::{digits_of, Experiment, Session, Setup};
 use crate::core::train::tasks::token_text;
+use crate::core::train::yours::YourModel;
+use crate::core::Mask;
+use crate::figures::Heatmap;
 use crate::i18n::{fill, t, Lang, LearnMsg};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -65,11 +69,21 @@ impl ExperimentShown {
     }
 }
 
+/// Every head's attention on `example`, `[layer][head]`: the run's model as it is now, read
+/// through the same interface as the lesson's models (it is the model "Open in the lesson"
+/// keeps), with the causal mask it trains with.
+fn attention_of(session: &Session, example: &[usize]) -> Vec<Vec<Array2<f32>>> {
+    let Ok(model) = YourModel::of(session, example) else { return vec![] };
+    let input = Input { text: model.sentence(example), kv_text: None };
+    let options = RunOptions { mask: Mask::Causal, scaled: session.config.scaled, ..RunOptions::default() };
+    let Ok(encoding) = model.forward(&input, &options) else { return vec![] };
+    encoding.layers.into_iter().map(|l| l.trace.head_traces.into_iter().map(|h| h.weights).collect()).collect()
+}
+
 impl Snapshot {
     fn of(run: &Run) -> Self {
         let s = &run.session;
-        let weights =
-            s.weights(&run.example).into_iter().map(|l| l.into_iter().map(|a| a.mapv(|v| v as f32)).collect());
+        let weights = attention_of(s, &run.example);
         Self {
             setup: s.setup,
             steps: s.steps,
@@ -81,7 +95,7 @@ impl Snapshot {
             losses: s.history.iter().map(|p| (p.step, p.loss)).collect(),
             accuracies: s.history.iter().map(|p| (p.step, p.accuracy)).collect(),
             example: run.example.clone(),
-            weights: weights.collect(),
+            weights,
             experiment: run.experiment.as_ref().map(ExperimentShown::of),
         }
     }
@@ -215,7 +229,7 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
                             Some(head_spec(values, labels()))
                         });
                         let caption = fill(tr(LearnMsg::HeadMap), &[("l", &(l + 1).to_string()), ("h", &(h + 1).to_string())]);
-                        view! { <HeadMap spec=spec caption=caption ink=ink /> }
+                        view! { <Heatmap spec=spec name=caption testid="learn-head" ink=ink lang=lang /> }
                     }).collect_view()
                 }}
             </div>

@@ -2,7 +2,7 @@
 //! the core against it, shared by the golden test and the export round trip.
 #![allow(dead_code)]
 
-use attention_lab::core::{run, AttentionConfig, Mask, Weights};
+use attention_lab::core::{run, AttentionConfig, Mask, Projections};
 use ndarray::{Array2, Array3};
 use serde::Deserialize;
 
@@ -63,7 +63,7 @@ pub fn worst<'a>(
 type Comparison = (&'static str, Vec<f32>, Vec<f32>, f32, f32);
 
 pub fn check(f: &Fixture) -> Vec<String> {
-    let weights = Weights::from_matrices(matrix(&f.w_q), matrix(&f.w_k), matrix(&f.w_v), matrix(&f.w_o))
+    let weights = Projections::from_matrices(matrix(&f.w_q), matrix(&f.w_k), matrix(&f.w_v), matrix(&f.w_o))
         .expect("fixture weights are valid");
     assert_eq!(weights.d_model(), f.d_model, "{}: d_model field vs weights", f.name);
     let mask = match f.mask.as_str() {
@@ -71,13 +71,13 @@ pub fn check(f: &Fixture) -> Vec<String> {
         "causal" => Mask::Causal,
         other => panic!("{}: unknown mask {other:?}", f.name),
     };
-    let cfg = AttentionConfig { heads: f.heads, mask, scaled: f.scaled, ..AttentionConfig::default() };
+    let cfg = AttentionConfig { n_heads: f.heads, mask, scaled: f.scaled, ..AttentionConfig::default() };
     let x_kv = f.x_kv.as_ref().map(matrix);
     let trace = run(&matrix(&f.x), x_kv.as_ref(), &weights, &cfg).expect("fixture input is valid");
 
     let e = &f.expected;
-    let got_scores: Vec<f32> = trace.heads.iter().flat_map(|h| h.scores.iter().copied()).collect();
-    let got_weights: Vec<f32> = trace.heads.iter().flat_map(|h| h.weights.iter().copied()).collect();
+    let got_scores: Vec<f32> = trace.head_traces.iter().flat_map(|h| h.scores.iter().copied()).collect();
+    let got_weights: Vec<f32> = trace.head_traces.iter().flat_map(|h| h.weights.iter().copied()).collect();
     let (want_scores, want_weights) = (stack(&e.scores), stack(&e.weights));
     assert_eq!(want_scores.len(), got_scores.len(), "{}: scores size", f.name);
     assert_eq!(want_weights.len(), got_weights.len(), "{}: weights size", f.name);
@@ -105,4 +105,18 @@ pub fn check(f: &Fixture) -> Vec<String> {
             })
         })
         .collect()
+}
+
+/// What the lesson would show for `s` with the models `models` has: its model's forward pass,
+/// at the layer the settings name.
+#[allow(dead_code)]
+pub fn outcome_of(
+    s: &attention_lab::settings::Settings,
+    models: &attention_lab::models::Models,
+) -> Result<attention_lab::core::model::Outcome, attention_lab::core::model::ModelError> {
+    use attention_lab::models::Catalog;
+    let model = models.model(s.choice());
+    let encoding = model.forward(&s.input(&*model), &s.run_options(&*model))?;
+    let outcome = attention_lab::core::model::Outcome::new(std::sync::Arc::new(encoding), s.lesson().layer());
+    Ok(outcome.expect("every model returns at least one layer"))
 }

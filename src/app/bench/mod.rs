@@ -14,15 +14,15 @@ mod model;
 mod peer;
 mod train;
 
-use super::hooks::{COMPUTE_MS, DRAWS, DRAW_MS, LAST_DRAW};
 use super::page::Page;
 use crate::chart::heatmap::{draw, draw_naive, DrawOptions, Layout, Sizing};
 use crate::core::attention::run as attention;
-use crate::core::embed::EmbeddingTable;
+use crate::core::embed::{positional_encoding, EmbeddingTable};
 use crate::core::order::ascending;
+use crate::core::projections::Projections;
 use crate::core::rng::SplitMix64;
-use crate::core::scenario::prepare;
-use crate::core::weights::Weights;
+use crate::core::tokenize::tokenize;
+use crate::figures::probe::{COMPUTE_MS, DRAWS, DRAW_MS, LAST_DRAW};
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
 use std::sync::atomic::Ordering;
@@ -112,38 +112,43 @@ fn max_diff(a: &[f32], b: impl ExactSizeIterator<Item = f32>) -> f32 {
     a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
+/// Random weights' input X for `text` and their projections, made afresh: the setup the page
+/// does when nothing is kept (tokens, embeddings, positional encoding, projections).
+fn setup(text: &str, d_model: usize, seed: u64) -> Option<(ndarray::Array2<f32>, Projections)> {
+    let tokens = tokenize(text);
+    let x = EmbeddingTable::default().embed(&tokens, d_model, seed).ok()? + &positional_encoding(tokens.len(), d_model);
+    Some((x, Projections::seeded(d_model, seed).ok()?))
+}
+
 /// One case's lines: ours, and the peer's (or why it did not run).
 async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, String) {
     let heads = (d_model / 64).max(1);
-    page.settings.update(|s| {
-        s.text = sentence(n, false);
-        s.d_model = d_model;
-        s.heads = heads;
-        s.head = 0;
-        s.view = View::Lesson;
-        s.stage = Stage::Softmax;
-        s.present = false;
+    page.apply(|s, c| {
+        let _ = s.set_text(&sentence(n, false), c).is_ok() && s.set_d_model(d_model, c) && s.set_n_heads(heads, c);
+        let _ = s.set_head(0, c);
+        s.set_view(View::Lesson);
+        s.lesson_mut().set_stage(Stage::Softmax);
+        s.classroom_mut().set_present(false);
+        true
     });
     settle().await;
-    let scenario = page.settings.with_untracked(|s| s.scenario());
-    let setup = time(reps, || {
-        let _ = prepare(&scenario, n, &mut EmbeddingTable::default());
-        let _ = Weights::seeded(d_model, scenario.seed);
+    let (text, seed, config) = page.settings.with_untracked(|s| {
+        let model = page.model.get_untracked();
+        let config = s.run_options(&*model.0).attention(0, heads);
+        (s.lesson().text().to_string(), s.choice().random().seed, config)
     });
-    let (Ok(inputs), Ok(weights)) =
-        (prepare(&scenario, n, &mut EmbeddingTable::default()), Weights::seeded(d_model, scenario.seed))
-    else {
+    let setup_times = time(reps, || drop(setup(&text, d_model, seed)));
+    let Some((x, weights)) = setup(&text, d_model, seed) else {
         return (format!("bench n={n} d_model={d_model} error=setup"), String::new());
     };
-    let config = scenario.config();
-    let trace = attention(&inputs.x, None, &weights, &config).ok();
-    let mut run_ours = || drop(attention(&inputs.x, None, &weights, &config));
+    let trace = attention(&x, None, &weights, &config).ok();
+    let mut run_ours = || drop(attention(&x, None, &weights, &config));
 
     // Ours and the peer's samples alternate, so a slower or faster stretch of the machine
     // falls on both alike.
     let flat = |m: &ndarray::Array2<f32>| m.as_slice().map(<[f32]>::to_vec).unwrap_or_default();
     let ws = [flat(&weights.w_q), flat(&weights.w_k), flat(&weights.w_v), flat(&weights.w_o)];
-    let prepared = peer::prepare((n, d_model, heads), &flat(&inputs.x), [&ws[0], &ws[1], &ws[2], &ws[3]]).await;
+    let prepared = peer::prepare((n, d_model, heads), &flat(&x), [&ws[0], &ws[1], &ws[2], &ws[3]]).await;
     let (mut ours, mut theirs) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
     let our_batch = batch_for(&mut run_ours);
     let their_batch = match &prepared {
@@ -164,7 +169,7 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
         Ok((output, peer_weights)) if !theirs.is_empty() => {
             let (run_ms, _) = median_p95(theirs);
             let (out_diff, weight_diff) = trace.as_ref().map_or((f32::INFINITY, f32::INFINITY), |t| {
-                let ours = t.heads.iter().flat_map(|h| h.weights.iter().copied()).collect::<Vec<_>>();
+                let ours = t.head_traces.iter().flat_map(|h| h.weights.iter().copied()).collect::<Vec<_>>();
                 (max_diff(&output, t.output.iter().copied()), max_diff(&peer_weights, ours.into_iter()))
             });
             ratio = format!(" ratio={:.2}", trace_ms / run_ms.max(1e-6));
@@ -181,13 +186,13 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
     let (draw0, compute0) = (counter(&DRAW_MS), counter(&COMPUTE_MS));
     for i in 0..reps {
         let t0 = now();
-        page.settings.update(|s| s.text = sentence(n, i % 2 == 0));
+        page.apply(|s, c| s.set_text(&sentence(n, i % 2 == 0), c).is_ok());
         settle().await;
         update.push(drawn_since(t0));
     }
     let per_update = |c: &std::sync::atomic::AtomicU64, start: f64| (counter(c) - start) / reps.max(1) as f64;
     let (draw_ms, compute_ms) = (per_update(&DRAW_MS, draw0), per_update(&COMPUTE_MS, compute0));
-    let (setup_ms, _) = median_p95(setup);
+    let (setup_ms, _) = median_p95(setup_times);
     let (update_ms, update_p95) = median_p95(update);
     let ours = format!(
         "bench n={n} d_model={d_model} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2} update_compute_ms={compute_ms:.2} update_draw_ms={draw_ms:.2}"
@@ -265,16 +270,18 @@ pub async fn run(page: Page, mode: Mode) {
     }
     model::run(page, &print).await;
     // The saturation lab: slider move → recompute → redraw → next painted frame.
-    page.settings.update(|s| {
-        s.text = "The animal didn't cross the street because it was too tired".into();
-        s.d_model = 64;
-        s.heads = 4;
+    page.apply(|s, c| {
+        s.set_text("The animal didn't cross the street because it was too tired", c).is_ok()
+            && s.set_d_model(64, c)
+            && s.set_n_heads(4, c)
     });
     settle().await;
     let mut slider = Vec::with_capacity(REPS);
     for i in 0..REPS {
         let t0 = now();
-        page.settings.update(|s| s.lab_dk = Some(1 << (i % 11)));
+        page.settings.update(|s| {
+            s.lab_mut().set_dk(f64::from(1u32 << (i % 11)));
+        });
         settle().await;
         next_frame().await;
         slider.push(now() - t0);

@@ -1,14 +1,13 @@
-//! The trained model's figures in the benchmark: loading it from the browser's cache, the
-//! first trained heatmap after switching to it, the forward pass with every layer's trace kept
-//! for n = 16 and 128 tokens beside onnxruntime-web running the same model (fp32, from
+//! The pretrained model's figures in the benchmark: loading it from the browser's cache, the
+//! first pretrained heatmap after switching to it, the forward pass with every layer's trace
+//! kept for n = 16 and 128 tokens beside onnxruntime-web running the same model (fp32, from
 //! benches/peer/make_model.py) on the same tokens, and the Wasm memory once loaded.
 
 use super::{median_p95, now, peer, settle, time};
 use crate::app::model_loader::load;
-use crate::app::page::{ModelState, Page};
-use crate::core::bert::{forward, Model, Piece};
-use crate::core::scenario::Source;
-use crate::core::AttentionConfig;
+use crate::app::page::{LoadState, Page};
+use crate::core::model::{Input, Origin, RunOptions};
+use crate::models::{Delivery, VIEWED};
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -16,11 +15,11 @@ use wasm_bindgen::JsCast;
 /// Token counts measured ([CLS] and [SEP] included).
 const NS: [usize; 2] = [16, 128];
 
-/// Exactly `n` pieces: [CLS], common one-piece words, [SEP].
-fn pieces(model: &Model, n: usize) -> Vec<Piece> {
+/// A sentence of `n` tokens with [CLS] and [SEP]: common one-piece words.
+fn sentence(n: usize) -> Input {
     let words = ["the", "animal", "did", "not", "cross", "street", "because", "it", "was", "too", "tired", "wide"];
     let text: Vec<&str> = (0..n.saturating_sub(2)).map(|i| words[i % words.len()]).collect();
-    model.vocab.encode(&text.join(" "))
+    Input { text: text.join(" "), kv_text: None }
 }
 
 /// The Wasm memory's size, MB.
@@ -31,38 +30,43 @@ fn memory_mb() -> f64 {
 
 /// Measure, printing one line per figure through `print`.
 pub async fn run(page: Page, print: &impl Fn(String)) {
+    let Delivery::Download { file, build } = VIEWED.delivery() else { return };
     // The first load downloads the file and keeps it; the timed one reads the kept copy.
-    if let Err(e) = load(|_| ()).await {
+    if let Err(e) = load(&file, build, |_| ()).await {
         print(format!("model unavailable: {e:?}"));
         return;
     }
     let t0 = now();
-    let Ok(model) = load(|_| ()).await else { return };
+    let Ok(model) = load(&file, build, |_| ()).await else { return };
     let load_ms = now() - t0;
-    // From asking for trained weights (model kept in the cache) to the heatmap drawn.
-    page.settings.update(|s| {
-        s.text = "The animal didn't cross the street because it was too tired".into();
-        s.view = View::Lesson;
-        s.stage = Stage::Softmax;
-        s.set_source(Source::Random);
+    // From asking for the pretrained weights (model kept in the cache) to the heatmap drawn.
+    let seeded = crate::models::ModelId::default();
+    page.apply(|s, c| {
+        let _ = s.set_model(seeded, c);
+        let _ = s.set_text("The animal didn't cross the street because it was too tired", c);
+        s.set_view(View::Lesson);
+        s.lesson_mut().set_stage(Stage::Softmax);
+        true
     });
-    page.model.set(ModelState::Idle);
+    page.models.update(|m| m.forget(VIEWED));
+    page.set_load_state(VIEWED, LoadState::Idle);
     settle().await;
     let t0 = now();
-    page.apply(|s| s.set_source(Source::Minilm));
-    while page.outcome.with_untracked(|o| o.as_ref().is_none_or(|o| o.0.scenario.source != Source::Minilm)) {
+    page.apply(|s, c| s.set_model(VIEWED, c));
+    let pretrained = |o: &crate::core::model::Outcome| matches!(o.shape().origin, Origin::Pretrained { .. });
+    while page.outcome.with_untracked(|o| o.as_ref().is_none_or(|o| !pretrained(&o.0))) {
         leptos::task::tick().await;
         super::next_frame().await;
     }
     settle().await;
     let first_heatmap_ms = now() - t0;
     let memory = memory_mb();
-    let cfg = AttentionConfig::default();
+    let options = RunOptions::default();
     for n in NS {
-        let tokens = pieces(&model, n);
-        let ids: Vec<u32> = tokens.iter().map(|p| p.id).collect();
-        let ours = forward(&model, tokens.clone(), &cfg).ok();
-        let (forward_ms, _) = median_p95(time(10, || drop(forward(&model, tokens.clone(), &cfg))));
+        let input = sentence(n);
+        let ids: Vec<u32> = model.tokenize(&input.text).map(|t| t.iter().map(|p| p.id).collect()).unwrap_or_default();
+        let ours = model.forward(&input, &options).ok();
+        let (forward_ms, _) = median_p95(time(10, || drop(model.forward(&input, &options))));
         print(format!(
             "model n={n} forward_ms={forward_ms:.2} load_ms={load_ms:.0} first_heatmap_ms={first_heatmap_ms:.0} memory_mb={memory:.0}"
         ));
@@ -80,8 +84,8 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
                 let (run_ms, _) = median_p95(samples);
                 let diff = |a: &[f32], b: Vec<f32>| a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
                 let (pooled_diff, weight_diff) = ours.as_ref().map_or((f32::NAN, f32::NAN), |e| {
-                    let layer1 = e.layers[0].trace.heads.iter().flat_map(|h| h.weights.iter().copied()).collect();
-                    (diff(&pooled, e.pooled.to_vec()), diff(&weights, layer1))
+                    let layer1 = e.layers[0].trace.head_traces.iter().flat_map(|h| h.weights.iter().copied()).collect();
+                    (diff(&pooled, e.pooled().to_vec()), diff(&weights, layer1))
                 });
                 format!(
                     "peer ort-web model n={n} forward_ms={run_ms:.2} ratio={:.2} max_diff_pooled={pooled_diff:.1e} max_diff_layer1_weights={weight_diff:.1e}",

@@ -1,8 +1,8 @@
 //! One row of attention weights as bars.
 
-use super::CanvasChart;
 use crate::app::page::use_page;
 use crate::chart::bars::draw_bars;
+use crate::figures::CanvasChart;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 

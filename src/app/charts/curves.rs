@@ -1,8 +1,8 @@
 //! Readouts against d_k as lines.
 
-use super::CanvasChart;
 use crate::app::page::use_page;
 use crate::chart::curves::{draw_curves, Curve};
+use crate::figures::CanvasChart;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 

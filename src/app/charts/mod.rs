@@ -1,51 +1,59 @@
-//! The components that show charts: each owns its figure, sizing and redrawing, and leaves the
-//! drawing to `crate::chart`. `CanvasChart` is the generic one; the heatmap, the bars and the
-//! curves build on the same redraw rule (redraw when a signal the drawing reads changes, or
-//! the window is resized).
+//! The page's figures: `crate::figures`' components given the page's ink, language and file
+//! names (and, inside a lesson stage, the spotlight and the projector screen's room).
 
 mod bars;
 mod curves;
-mod heatmap;
+mod room;
 
 pub use bars::{BarChart, Bars};
 pub use curves::CurveChart;
-pub use heatmap::{Heatmap, SpotlightScope};
+pub use room::projector_room;
 
-use super::hooks::{count_draw, timed, use_resize_tick, Work};
-use leptos::{html, prelude::*};
-use web_sys::HtmlCanvasElement;
+use super::page::use_page;
+use crate::chart::heatmap::HeatmapSpec;
+use crate::figures::Heatmap;
+use leptos::prelude::*;
 
-/// A captioned canvas redrawn by `draw` (canvas, width in CSS px) whenever a signal it reads
-/// changes or the window is resized.
+/// Provided by a lesson stage: heatmaps inside it outline the spotlighted token.
+#[derive(Debug, Clone, Copy)]
+pub struct SpotlightScope;
+
+/// A heatmap of the page: its colours, language, file name and projector room are the page's.
 #[component]
-pub fn CanvasChart(
-    /// Draws the chart; reads the signals it depends on.
-    draw: Callback<(HtmlCanvasElement, f64), Result<(), String>>,
-    /// Caption above the chart.
+pub fn PageMap(
+    /// The data to draw; `None` clears the canvas.
     #[prop(into)]
-    caption: Signal<String>,
-    /// `data-testid` of the figure.
+    spec: Signal<Option<HeatmapSpec>>,
+    /// The matrix's name; the caption adds its shape.
+    #[prop(into)]
+    name: Signal<String>,
+    /// `data-testid` of the figure; without "heatmap-", also what a saved file is called after.
     testid: &'static str,
+    /// What a saved file is called after, when the test id is not specific enough (the heads
+    /// of the multi-head stage share one).
+    #[prop(optional, into)]
+    file: Option<String>,
+    /// Text for the cell (row, col) under the pointer.
+    #[prop(optional, into)]
+    detail: Option<Callback<(usize, usize), String>>,
+    /// Called with (row, col) when a cell is clicked or tapped.
+    #[prop(optional, into)]
+    on_pick: Option<Callback<(usize, usize)>>,
+    /// The map continues the slide below a projector's screen.
+    #[prop(optional)]
+    next_screen: bool,
+    /// The map shares its colour scale with the maps beside it.
+    #[prop(optional)]
+    shared_scale: bool,
 ) -> impl IntoView {
-    let figure = NodeRef::<html::Figure>::new();
-    let canvas = NodeRef::<html::Canvas>::new();
-    let resized = use_resize_tick();
-    Effect::new(move |_| {
-        resized.track();
-        let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
-        let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
-        match timed(Work::Draw, || draw.run((canvas.clone(), width))) {
-            Ok(()) => {
-                count_draw();
-                let _ = canvas.set_attribute("data-drawn", "true");
-            }
-            Err(e) => leptos::logging::error!("chart {testid}: {e}"),
-        }
-    });
+    let page = use_page();
+    let in_stage = use_context::<SpotlightScope>().is_some();
+    let spot = Memo::new(move |_| if in_stage { page.settings.with(|s| s.lesson().spot()) } else { None });
+    let what = StoredValue::new(file.unwrap_or_else(|| testid.trim_start_matches("heatmap-").to_string()));
+    let save_as = Callback::new(move |()| what.with_value(|w| page.file_stem(w)));
     view! {
-        <figure class="chart" data-testid=testid node_ref=figure>
-            <figcaption class="chart__caption" data-caption="">{caption}</figcaption>
-            <canvas class="chart__canvas" node_ref=canvas role="img" aria-label=caption></canvas>
-        </figure>
+        <Heatmap spec=spec name=name testid=testid ink=page.ink lang=page.lang room=Some(projector_room(page))
+            highlight=Signal::derive(move || (spot.get(), spot.get())) detail=detail on_pick=on_pick save_as=Some(save_as)
+            next_screen=next_screen shared_scale=shared_scale />
     }
 }

@@ -10,7 +10,7 @@ mod token_options;
 mod weights;
 
 use super::page::use_page;
-use crate::core::scenario::Source;
+use crate::core::model::Origin;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 pub use scaling_badge::ScalingBadge;
@@ -36,8 +36,10 @@ fn Hint(
 #[component]
 pub fn Controls() -> impl IntoView {
     let page = use_page();
-    let cross = page.pick(|s| s.cross);
-    let random = page.pick(|s| s.source == Source::Random);
+    let cross = page.pick(|s| s.lesson().cross());
+    // What the model offers: a second sentence, and sizes to set (seeded weights).
+    let takes_two = Memo::new(move |_| page.model.with(|m| m.0.shape().cross));
+    let seeded = Memo::new(move |_| page.model.with(|m| matches!(m.0.shape().origin, Origin::Seeded { .. })));
     let (open, set_open) = signal(false);
     view! {
         <aside class="controls" class:controls--open=open aria-labelledby="controls-title">
@@ -49,11 +51,11 @@ pub fn Controls() -> impl IntoView {
             <h2 id="controls-title" class="controls__title">{page.text(Msg::ControlsTitle)}</h2>
             <div id="controls-body" class="controls__body">
                 <SentenceBox which=Which::Query />
-                <Show when=move || cross.get() && random.get()>
+                <Show when=move || cross.get() && takes_two.get()>
                     <SentenceBox which=Which::KeyValue />
                 </Show>
                 <weights::WeightsControls />
-                <Show when=move || random.get()>
+                <Show when=move || seeded.get()>
                     <model::ModelControls />
                 </Show>
                 <switches::Switches />

@@ -11,28 +11,28 @@ use leptos::prelude::*;
 #[component]
 pub fn ModelControls() -> impl IntoView {
     let page = use_page();
-    let d_model = page.pick(|s| s.d_model);
-    let heads = page.pick(|s| s.heads);
-    let seed = page.pick(|s| s.seed);
+    let d_model = page.pick(|s| s.choice().random().d_model);
+    let heads = page.pick(|s| s.choice().random().n_heads);
+    let seed = page.pick(|s| s.choice().random().seed);
     let (seed_error, set_seed_error) = signal(false);
 
     let set_d_model = move |ev| {
         if let Ok(d) = event_target_value(&ev).parse::<usize>() {
-            page.apply(|s| s.set_d_model(d));
+            page.apply(|s, c| s.set_d_model(d, c));
         }
     };
     let set_heads = move |ev| {
         if let Ok(h) = event_target_value(&ev).parse::<usize>() {
-            page.apply(|s| s.set_heads(h));
+            page.apply(|s, c| s.set_n_heads(h, c));
         }
     };
     let set_seed = move |ev| {
-        let accepted = event_target_value(&ev).trim().parse::<u64>().is_ok_and(|x| page.apply(|s| s.set_seed(x)));
+        let accepted = event_target_value(&ev).trim().parse::<u64>().is_ok_and(|x| page.apply(|s, c| s.set_seed(x, c)));
         set_seed_error.set(!accepted);
     };
     let new_seed = move |_| {
         set_seed_error.set(false);
-        page.apply(|s| s.set_seed(SplitMix64::new(s.seed).next_u64() % (MAX_SEED + 1)));
+        page.apply(|s, c| s.set_seed(SplitMix64::new(s.choice().random().seed).next_u64() % (MAX_SEED + 1), c));
     };
 
     view! {
@@ -48,7 +48,7 @@ pub fn ModelControls() -> impl IntoView {
             <select id="heads" data-testid="heads" prop:value=move || heads.get().to_string() on:change=set_heads>
                 {move || {
                     d_model.track();
-                    let offered: Vec<usize> = page.settings.with_untracked(|s| s.heads_offered().collect());
+                    let offered: Vec<usize> = page.settings.with_untracked(|s| s.choice().heads_offered().collect());
                     offered.into_iter().map(|h| view! { <option value=h.to_string() selected=h == heads.get_untracked()>{h}</option> }).collect_view()
                 }}
             </select>

@@ -10,11 +10,11 @@ use leptos::prelude::*;
 #[component]
 pub fn ScalingBadge() -> impl IntoView {
     let page = use_page();
-    let scaled = page.pick(|s| s.scaled);
+    let scaled = page.pick(|s| s.lesson().scaled());
     view! {
         <button type="button" class="scaling-badge" data-testid="scaling-badge" class:scaling-badge--off=move || !scaled.get()
             aria-pressed=move || scaled.get().to_string() title=page.text(ClassMsg::ScalingBadgeHint)
-            on:click=move |_| page.settings.update(|s| s.scaled = !s.scaled)>
+            on:click=move |_| page.settings.update(|s| { let on = s.lesson().scaled(); s.lesson_mut().set_scaled(!on) })>
             {move || page.t(if scaled.get() { ClassMsg::ScalingOnBadge } else { ClassMsg::ScalingOffBadge })}
         </button>
     }

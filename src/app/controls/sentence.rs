@@ -27,15 +27,16 @@ pub fn SentenceBox(
     let (problem, set_problem) = signal(None::<SentenceProblem>);
     let applied = Memo::new(move |_| {
         page.settings.with(|s| match which {
-            Which::Query => s.text.clone(),
-            Which::KeyValue => s.kv_text.clone(),
+            Which::Query => s.lesson().text().to_string(),
+            Which::KeyValue => s.lesson().kv_text().to_string(),
         })
     });
-    // Counted as the weights in use count them (the trained model's own WordPiece tokens).
+    // Counted as the model in use counts them (a pretrained model's own WordPiece tokens).
     let tokens = Memo::new(move |_| {
-        page.settings.with(|s| match which {
-            Which::Query => s.tokens(&s.text),
-            Which::KeyValue => tokenize(&s.kv_text),
+        let model = page.model.get();
+        applied.with(|text| match which {
+            Which::Query => crate::core::model::Token::texts(&model.0.tokenize(text).unwrap_or_default()),
+            Which::KeyValue => tokenize(text),
         })
     });
     let (id, testid, label) = match which {
@@ -47,9 +48,9 @@ pub fn SentenceBox(
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         let mut result = Ok(());
-        page.apply(|s| {
+        page.apply(|s, c| {
             result = match which {
-                Which::Query => s.set_text(&text),
+                Which::Query => s.set_text(&text, c),
                 Which::KeyValue => s.set_kv_text(&text),
             };
             result.is_ok()

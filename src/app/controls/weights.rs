@@ -1,10 +1,11 @@
-//! Random or trained weights, the trained model's loading (progress, or an error with a retry)
-//! and what its fixed shape replaces.
+//! Which model's weights the lesson shows (the registry's models), the loading of one that is
+//! fetched (progress, or an error with a retry) and what its fixed shape replaces.
 
 use crate::app::model_loader::LoadError;
-use crate::app::page::{use_page, ModelState};
-use crate::core::scenario::Source;
+use crate::app::page::{use_page, LoadState};
+use crate::core::model::Origin;
 use crate::i18n::{fill, unknown_token, ModelMsg};
+use crate::models::ModelId;
 use crate::settings::SentenceProblem;
 use leptos::prelude::*;
 
@@ -12,32 +13,31 @@ use leptos::prelude::*;
 #[component]
 pub fn WeightsControls() -> impl IntoView {
     let page = use_page();
-    let source = page.pick(|s| s.source);
-    // The weights last asked for: while the sentence does not fit them, say why.
-    let wanted = RwSignal::new(None::<Source>);
+    let chosen = page.pick(|s| s.choice().id());
+    // The model last asked for: while the sentence does not fit it, say why.
+    let wanted = RwSignal::new(None::<ModelId>);
     let select = NodeRef::<leptos::html::Select>::new();
-    let set_source = move |ev| {
-        if let Some(source) = Source::from_slug(&event_target_value(&ev)) {
-            wanted.set(Some(source));
-            if !page.apply(|s| s.set_source(source)) {
-                // Refused: the select goes back to the weights still in use.
+    let set_model = move |ev| {
+        if let Some(id) = ModelId::from_slug(&event_target_value(&ev)) {
+            wanted.set(Some(id));
+            if !page.apply(|s, c| s.set_model(id, c)) {
+                // Refused: the select goes back to the model still in use.
                 if let Some(el) = select.get_untracked() {
-                    el.set_value(page.settings.with_untracked(|s| s.source).slug());
+                    el.set_value(chosen.get_untracked().slug());
                 }
             }
         }
     };
-    // Once the sentence fits the weights asked for, the request is forgotten: a later, longer
+    let problem = move |id: ModelId| page.models.with(|m| page.settings.with(|s| s.model_problem(id, m)));
+    // Once the sentence fits the model asked for, the request is forgotten: a later, longer
     // sentence does not bring back a refusal nobody just asked for.
     Effect::new(move |_| {
-        let settled = wanted.get().is_some_and(|w| page.settings.with(|s| s.source_problem(w).is_none()));
-        if settled {
+        if wanted.get().is_some_and(|w| problem(w).is_none()) {
             wanted.set(None);
         }
     });
     let refusal = move || {
-        let problem = wanted.get().and_then(|w| page.settings.with(|s| s.source_problem(w)));
-        problem.map(|p| match p {
+        wanted.get().and_then(problem).map(|p| match p {
             SentenceProblem::TooMany { n, max } => {
                 fill(page.t(ModelMsg::SwitchTooLong), &[("n", &n.to_string()), ("max", &max.to_string())])
             }
@@ -45,35 +45,46 @@ pub fn WeightsControls() -> impl IntoView {
             SentenceProblem::Unknown(token) => unknown_token(page.lang.get(), &token),
         })
     };
+    // A model of fixed sizes: the settings it replaces, said once.
+    let fixed = Memo::new(move |_| {
+        page.model.with(|m| {
+            let shape = m.0.shape();
+            let seeded = matches!(shape.origin, Origin::Seeded { .. });
+            (!seeded).then(|| [shape.d_model, shape.n_heads, shape.d_k()].map(|v| v.to_string()))
+        })
+    });
     view! {
         <div class="field">
             <label class="field__label" for="weights" title=page.text(ModelMsg::WeightsHint)>{page.text(ModelMsg::Weights)}</label>
-            <select id="weights" data-testid="weights-switch" node_ref=select prop:value=move || source.get().slug() on:change=set_source
+            <select id="weights" data-testid="weights-switch" node_ref=select prop:value=move || chosen.get().slug() on:change=set_model
                 aria-describedby="model-status">
-                <option value=Source::Random.slug()>{page.text(ModelMsg::WeightsRandom)}</option>
-                <option value=Source::Minilm.slug()>{page.text(ModelMsg::WeightsTrained)}</option>
-                <option value=Source::Yours.slug()>{page.text(ModelMsg::WeightsYours)}</option>
+                {ModelId::ALL.map(|id| view! { <option value=id.slug()>{page.text(id.name())}</option> })}
             </select>
             <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
-            <ModelStatus />
-            <Show when=move || source.get() == Source::Minilm>
-                <p class="field__note">{page.text(ModelMsg::FixedByModel)}</p>
-            </Show>
+            <ModelStatus id=chosen />
+            {move || fixed.get().map(|[d, h, dk]| view! {
+                <p class="field__note">{fill(page.t(ModelMsg::FixedByModel), &[("d", &d), ("h", &h), ("dk", &dk)])}</p>
+            })}
         </div>
     }
 }
 
-/// The download's progress, or why it failed with a retry button; nothing once ready.
+/// Model `id`'s download progress, or why it failed with a retry button; nothing once ready.
 #[component]
-pub fn ModelStatus() -> impl IntoView {
+pub fn ModelStatus(
+    /// The model whose download is shown.
+    #[prop(into)]
+    id: Signal<ModelId>,
+) -> impl IntoView {
     let page = use_page();
     let mb = |bytes: usize| format!("{:.1}", bytes as f64 / 1e6);
-    let retry = move |_| page.model.set(ModelState::Idle);
-    let failed = move || page.model.with(|m| if let ModelState::Failed(e) = m { Some(e.clone()) } else { None });
+    let state = Memo::new(move |_| page.load_state(id.get()));
+    let retry = move |_| page.set_load_state(id.get_untracked(), LoadState::Idle);
+    let failed = move || state.with(|m| if let LoadState::Failed(e) = m { Some(e.clone()) } else { None });
     view! {
         <div id="model-status" aria-live="polite">
-            {move || page.model.with(|m| match *m {
-                ModelState::Loading { received, total } => Some(view! {
+            {move || state.with(|m| match *m {
+                LoadState::Loading { received, total } => Some(view! {
                     <div class="model-progress" data-testid="model-progress">
                         <progress max=total.to_string() value=received.to_string()></progress>
                         <span>{fill(page.t(ModelMsg::Loading), &[("got", &mb(received)), ("total", &mb(total))])}</span>

@@ -4,7 +4,7 @@
 
 mod readouts;
 
-use super::charts::{BarChart, Bars, CurveChart, Heatmap};
+use super::charts::{BarChart, Bars, CurveChart, PageMap};
 use super::controls::ScalingBadge;
 use super::page::use_page;
 use super::specs::weights;
@@ -12,7 +12,6 @@ use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
 use crate::i18n::{ClassMsg, Formula, Msg};
-use crate::settings::Settings;
 use leptos::prelude::*;
 use readouts::Readouts;
 
@@ -25,8 +24,10 @@ const SATURATION_SEED: u64 = 2017;
 pub fn SaturationLab() -> impl IntoView {
     let page = use_page();
     let n = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map_or(8, |o| o.0.tokens.len())));
-    let d_k = page.pick(Settings::lab_dk);
-    let scaled = page.pick(|s| s.scaled);
+    // The learner's d_k, else the lesson's own head width.
+    let chosen = page.pick(|s| *s.lab());
+    let d_k = Memo::new(move |_| chosen.get().dk_or(page.model.with(|m| m.0.shape().d_k())));
+    let scaled = page.pick(|s| s.lesson().scaled());
     let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), SATURATION_SEED).ok());
     // The curves depend on n only, not on the slider.
     let points = Memo::new(move |_| sweep(n.get(), SATURATION_SEED).unwrap_or_default());
@@ -67,7 +68,7 @@ pub fn SaturationLab() -> impl IntoView {
     let set_step = move |ev| {
         let step = event_target_value(&ev).parse::<usize>().ok().and_then(|i| DK_STEPS.get(i).copied());
         if let Some(d) = step {
-            page.apply(|s| s.set_lab_dk(d as f64));
+            page.apply(|s, _| s.lab_mut().set_dk(d as f64));
         }
     };
     let step_of = move || DK_STEPS.iter().position(|d| *d == d_k.get()).unwrap_or_default();
@@ -98,7 +99,7 @@ pub fn SaturationLab() -> impl IntoView {
             // On a projector the figures stand beside the text and the slider.
             <div class="lab__figures">
             <div class="stage__grid">
-                <Heatmap spec=spec name=page.label(Msg::MatWeights) testid="lab-weights" />
+                <PageMap spec=spec name=page.label(Msg::MatWeights) testid="lab-weights" />
                 <BarChart bars=row caption=page.label(Msg::SaturationRow) testid="lab-row" />
             </div>
             <Legend />

@@ -5,7 +5,7 @@
 use super::super::clipboard::copy_text;
 use super::super::page::use_page;
 use crate::core::attention::Mask;
-use crate::core::scenario::{Outcome, Source};
+use crate::core::model::{Origin, Outcome};
 use crate::i18n::{fill, Code, Msg};
 use crate::settings::{format_temperature, Stage};
 use leptos::prelude::*;
@@ -16,15 +16,17 @@ pub struct CodeShapes {
     pub n: usize,
     pub n_kv: usize,
     pub d_model: usize,
-    pub heads: usize,
+    pub n_heads: usize,
     pub d_k: usize,
     pub cross: bool,
     pub causal: bool,
     pub scaled: bool,
     pub temperature: f32,
-    /// Trained weights: the layers have biases, and X is a hidden state of the model.
-    pub trained: bool,
-    /// The layer shown (0-based), for trained weights.
+    /// The projections have biases.
+    pub biases: bool,
+    /// A pretrained model's id on the hub: X is a hidden state of that model.
+    pub pretrained: Option<&'static str>,
+    /// The layer shown (0-based), for a pretrained model.
     pub layer: usize,
     pub positional: bool,
 }
@@ -32,21 +34,26 @@ pub struct CodeShapes {
 impl CodeShapes {
     /// What `o`'s trace was computed with.
     pub fn of(o: &Outcome) -> Self {
-        let t = &o.trace;
+        let t = o.trace();
         let (n, n_kv) = t.n();
+        let pretrained = match o.shape().origin {
+            Origin::Pretrained { hub, .. } => Some(hub),
+            _ => None,
+        };
         Self {
             n,
             n_kv,
             d_model: t.d_model(),
-            heads: t.heads.len(),
+            n_heads: t.n_heads(),
             d_k: t.d_k,
             cross: t.is_cross(),
             causal: t.mask == Mask::Causal,
             scaled: t.scaled,
             temperature: t.temperature,
-            trained: o.scenario.source == Source::Minilm,
-            layer: o.scenario.layer,
-            positional: o.positional.is_some(),
+            biases: o.shape().biases,
+            pretrained,
+            layer: o.layer,
+            positional: o.positional().is_some(),
         }
     }
 }
@@ -67,10 +74,11 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
         ("n", number(s.n)),
         ("n_kv", number(s.n_kv)),
         ("d", number(s.d_model)),
-        ("h", number(s.heads)),
+        ("h", number(s.n_heads)),
         ("d_k", number(s.d_k)),
         ("layer", number(s.layer)),
-        ("bias", (if s.trained { "True" } else { "False" }).into()),
+        ("bias", (if s.biases { "True" } else { "False" }).into()),
+        ("hub", s.pretrained.unwrap_or_default().into()),
         ("kv", (if s.cross { "x_kv" } else { "x" }).into()),
         ("pe", positions(s.n)),
         ("pe_kv", positions(s.n_kv)),
@@ -79,7 +87,7 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
     ];
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let templates: &[Code] = match stage {
-        Stage::Input if s.trained => &[Code::TrainedInput],
+        Stage::Input if s.pretrained.is_some() => &[Code::PretrainedInput],
         Stage::Input if s.cross => &[Code::Input, Code::InputKv],
         Stage::Input => &[Code::Input],
         Stage::Projection => &[Code::Projection],
@@ -142,13 +150,14 @@ mod tests {
             n: 11,
             n_kv: 11,
             d_model: 64,
-            heads: 4,
+            n_heads: 4,
             d_k: 16,
             cross: false,
             causal: false,
             scaled: true,
             temperature: 1.0,
-            trained: false,
+            biases: false,
+            pretrained: None,
             layer: 0,
             positional: true,
         }
@@ -180,9 +189,14 @@ mod tests {
     }
 
     #[test]
-    fn trained_weights_have_biases_and_read_a_hidden_state() {
-        let s = CodeShapes { trained: true, d_model: 384, heads: 12, d_k: 32, layer: 2, ..shapes() };
-        assert!(stage_code(Stage::Input, &s).contains("x = hidden[2]  # (1, 11, 384)"));
+    fn pretrained_weights_have_biases_and_read_a_hidden_state() {
+        let hub = Some("sentence-transformers/all-MiniLM-L6-v2");
+        let s = CodeShapes { biases: true, pretrained: hub, d_model: 384, n_heads: 12, d_k: 32, layer: 2, ..shapes() };
+        let input = stage_code(Stage::Input, &s);
+        assert!(
+            input.contains("x = hidden[2]  # (1, 11, 384)")
+                && input.contains("(\"sentence-transformers/all-MiniLM-L6-v2\")")
+        );
         assert!(stage_code(Stage::MultiHead, &s).contains("nn.Linear(384, 384, bias=True)"));
     }
 }

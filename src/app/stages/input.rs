@@ -1,11 +1,12 @@
 //! Stage 0: the input X = embedding + positional encoding.
 
 use super::{from_outcome, StagePanel};
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, num, signed};
-use crate::core::scenario::Source;
+use crate::app::specs::{indices, signed};
+use crate::core::model::InputRule;
 use crate::core::tokenize::is_cjk;
+use crate::figures::num;
 use crate::i18n::{Formula, ModelMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -14,52 +15,49 @@ use leptos::prelude::*;
 #[component]
 pub fn InputStage() -> impl IntoView {
     let page = use_page();
-    let e = from_outcome(|o, _| signed(o.embedding.clone(), &o.tokens, indices(o.trace.d_model())));
-    let pe =
-        from_outcome(|o, _| o.positional.as_ref().map(|pe| signed(pe.clone(), &o.tokens, indices(o.trace.d_model()))));
+    let e = from_outcome(|o, _| signed(o.embedding().clone(), &o.tokens, indices(o.trace().d_model())));
+    let pe = from_outcome(|o, _| o.positional().map(|pe| signed(pe.clone(), &o.tokens, indices(o.trace().d_model()))));
     let pe_spec = Memo::new(move |_| pe.get().flatten());
-    let x = from_outcome(|o, _| signed(o.trace.x.clone(), &o.tokens, indices(o.trace.d_model())));
+    let x = from_outcome(|o, _| signed(o.trace().x.clone(), &o.tokens, indices(o.trace().d_model())));
     let x_detail = Callback::new(move |(r, c): (usize, usize)| {
         page.outcome
             .with(|o| {
                 let o = &o.as_ref()?.0;
-                let e = *o.embedding.get((r, c))?;
-                let pe = o.positional.as_ref().and_then(|p| p.get((r, c)).copied()).unwrap_or(0.0);
-                let (token, x) = (o.tokens.get(r)?, num(*o.trace.x.get((r, c))?));
+                let e = *o.embedding().get((r, c))?;
+                let pe = o.positional().and_then(|p| p.get((r, c)).copied()).unwrap_or(0.0);
+                let (token, x) = (o.tokens.get(r)?, num(*o.trace().x.get((r, c))?));
                 let c = c + 1; // columns are counted from 1 on screen
-                Some(match (o.scenario.source, o.scenario.layer) {
-                    (Source::Random, _) | (Source::Yours, 0) => {
-                        format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe))
-                    }
-                    (Source::Minilm, 0) => {
+                Some(match (o.shape().input, o.layer) {
+                    (InputRule::LearnedNormed, 0) => {
                         format!("X[{token}, {c}] = LayerNorm(E + PE)[{c}] = {x}   (E = {}, PE = {})", num(e), num(pe))
                     }
+                    (_, 0) => format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe)),
                     // The output of the layer before: H⁽ˡ⁾ for layer l, 1-based.
                     (_, l) => format!("X[{token}, {c}] = H{}[{token}, {c}] = {x}", superscript(l)),
                 })
             })
             .unwrap_or_default()
     });
-    let source = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map(|o| o.0.scenario.source)));
+    let input = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map(|o| o.0.shape().input)));
     // Chinese sentences are cut into characters: say why, where the tokens first appear.
     let cjk = from_outcome(|o, _| o.tokens.iter().any(|t| t.chars().any(is_cjk)));
     view! {
         <StagePanel stage=Stage::Input formula=Formula::Input explain=Msg::ExplainInput notice=Msg::NoticeInput>
-            {move || match source.get() {
-                Some(Source::Minilm) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputTrained)}</p> }),
-                Some(Source::Yours) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYours)}</p> }),
+            {move || match input.get() {
+                Some(InputRule::LearnedNormed) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputPretrained)}</p> }),
+                Some(InputRule::Learned) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYours)}</p> }),
                 _ => None,
             }}
             <Show when=move || cjk.get() == Some(true)>
                 <p class="stage__note" data-testid="tokens-cjk">{page.text(Msg::TokensCjk)}</p>
             </Show>
             <div class="stage__stack">
-                <Heatmap spec=e name=page.label(Msg::MatEmbedding) testid="heatmap-embedding" />
+                <PageMap spec=e name=page.label(Msg::MatEmbedding) testid="heatmap-embedding" />
                 <Show when=move || pe_spec.with(Option::is_some)
                     fallback=move || view! { <p class="stage__note">{page.text(Msg::PositionalOff)}</p> }>
-                    <Heatmap spec=pe_spec name=page.label(Msg::MatPositional) testid="heatmap-positional" />
+                    <PageMap spec=pe_spec name=page.label(Msg::MatPositional) testid="heatmap-positional" />
                 </Show>
-                <Heatmap spec=x name=page.label(Msg::MatInput) testid="heatmap-x" detail=x_detail />
+                <PageMap spec=x name=page.label(Msg::MatInput) testid="heatmap-x" detail=x_detail />
             </div>
         </StagePanel>
     }

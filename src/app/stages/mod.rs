@@ -21,17 +21,29 @@ pub use scores::ScoresStage;
 pub use softmax::SoftmaxStage;
 
 use super::charts::SpotlightScope;
-use super::download::save_text;
 use super::page::{use_page, Shared};
-use super::stepper::stage_name;
 use crate::app::controls::ScalingBadge;
-use crate::core::scenario::Outcome;
+use crate::core::model::Outcome;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
+use crate::figures::download::save_text;
 use crate::i18n::{ClassMsg, Formula, Lang, ModelMsg, Msg, ReadingMsg};
 use crate::reading::stage_reading;
-use crate::settings::{Settings, Stage, View};
+use crate::settings::{Stage, View};
 use leptos::prelude::*;
+
+/// The catalogue name of a stage.
+pub fn stage_name(stage: Stage) -> Msg {
+    match stage {
+        Stage::Input => Msg::NameInput,
+        Stage::Projection => Msg::NameProjection,
+        Stage::Scores => Msg::NameScores,
+        Stage::Scaling => Msg::NameScaling,
+        Stage::Softmax => Msg::NameSoftmax,
+        Stage::Output => Msg::NameOutput,
+        Stage::MultiHead => Msg::NameMultiHead,
+    }
+}
 
 /// The frame every stage shares.
 #[component]
@@ -58,7 +70,7 @@ fn StagePanel(
             }
         }
     };
-    let (head, query) = (page.pick(|s| s.head), page.pick(|s| s.query));
+    let (head, query) = (page.pick(|s| s.lesson().head()), page.pick(|s| s.lesson().query()));
     let reading = Memo::new(move |_| {
         let (lang, h, q) = (page.lang.get(), head.get(), query.get());
         page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| stage_reading(o, stage, h, q, lang)))
@@ -93,7 +105,7 @@ fn StagePanel(
                 <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice.get())}</p>
                 {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
                     <button type="button" class="button button--link stage__lab" data-testid="open-lab"
-                        on:click=move |_| page.settings.update(|s| s.view = View::Saturation)>
+                        on:click=move |_| page.settings.update(|s| s.set_view(View::Saturation))>
                         {page.text(ClassMsg::OpenLab)}
                     </button>
                 })}
@@ -109,14 +121,14 @@ fn StagePanel(
 fn TokenStrip() -> impl IntoView {
     let page = use_page();
     let tokens = page.tokens;
-    let spot = page.pick(|s| s.spot);
+    let spot = page.pick(|s| s.lesson().spot());
     view! {
         <div class="token-strip" role="group" aria-label=page.text(ClassMsg::Spotlight)>
             <span class="token-strip__label" title=page.text(ClassMsg::SpotlightHint)>{page.text(ClassMsg::Spotlight)}</span>
             <For each=move || tokens.get().into_iter().enumerate() key=|(i, t)| (*i, t.clone()) let((i, t))>
                 <button type="button" class="token-strip__token" data-testid=format!("spot-{}", i + 1)
                     aria-pressed=move || (spot.get() == Some(i)).to_string()
-                    on:click=move |_| { page.apply(|s| s.set_spot(if s.spot == Some(i) { None } else { Some(i) })); }>
+                    on:click=move |_| { page.apply(|s, c| s.set_spot(if s.lesson().spot() == Some(i) { None } else { Some(i) }, c)); }>
                     {t}
                 </button>
             </For>
@@ -128,13 +140,13 @@ fn TokenStrip() -> impl IntoView {
 #[component]
 pub(crate) fn HeadPicker() -> impl IntoView {
     let page = use_page();
-    let heads = page.pick(Settings::head_count);
-    let current = page.pick(|s| s.head);
-    let layers = page.pick(Settings::layer_count);
-    let layer = page.pick(|s| s.layer);
+    let heads = Memo::new(move |_| page.model.with(|m| m.0.shape().n_heads));
+    let current = page.pick(|s| s.lesson().head());
+    let layers = Memo::new(move |_| page.model.with(|m| m.0.shape().n_layers));
+    let layer = page.pick(|s| s.lesson().layer());
     let set_layer = move |ev| {
         if let Ok(l) = event_target_value(&ev).parse::<usize>() {
-            page.apply(|s| l.checked_sub(1).is_some_and(|l| s.set_layer(l)));
+            page.apply(|s, c| l.checked_sub(1).is_some_and(|l| s.set_layer(l, c)));
         }
     };
     view! {
@@ -150,7 +162,7 @@ pub(crate) fn HeadPicker() -> impl IntoView {
             {move || (0..heads.get()).map(|h| view! {
                 <button type="button" class="head-picker__head" data-testid=format!("head-{}", h + 1)
                     aria-pressed=move || (current.get() == h).to_string()
-                    on:click=move |_| { page.apply(|s| s.set_head(h)); }>
+                    on:click=move |_| { page.apply(|s, c| s.set_head(h, c)); }>
                     {h + 1}
                 </button>
             }).collect_view()}
@@ -178,8 +190,8 @@ fn head_detail(
 ) -> Callback<(usize, usize), String> {
     let page = use_page();
     Callback::new(move |cell| {
-        let (h, lang) = (page.settings.with_untracked(|s| s.head), page.lang.get_untracked());
-        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| f(o, o.trace.head(h)?, lang, cell))).unwrap_or_default()
+        let (h, lang) = (page.settings.with_untracked(|s| s.lesson().head()), page.lang.get_untracked());
+        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| f(o, o.trace().head(h)?, lang, cell))).unwrap_or_default()
     })
 }
 
@@ -189,9 +201,9 @@ where
     T: PartialEq + Send + Sync + 'static,
 {
     let page = use_page();
-    let head = page.pick(|s| s.head);
+    let head = page.pick(|s| s.lesson().head());
     Memo::new(move |_| {
         let (lang, h) = (page.lang.get(), head.get());
-        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| o.trace.head(h).map(|ht| f(o, ht, lang))))
+        page.outcome.with(|o| o.as_ref().and_then(|Shared(o)| o.trace().head(h).map(|ht| f(o, ht, lang))))
     })
 }

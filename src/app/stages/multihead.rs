@@ -1,7 +1,7 @@
 //! Stage 6: every head's weights side by side, the concatenation and the output through W_O.
 
 use super::{from_outcome, StagePanel};
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed, weights};
 use crate::i18n::{Formula, LessonMsg, Msg};
@@ -13,16 +13,16 @@ use leptos::prelude::*;
 pub fn MultiHeadStage() -> impl IntoView {
     let page = use_page();
     let heads = from_outcome(|o, _| {
-        o.trace
-            .heads
+        let t = o.trace();
+        t.head_traces
             .iter()
-            .map(|h| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked))
+            .map(|h| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &t.blocked))
             .collect::<Vec<_>>()
     });
     // Only a new head count remounts the maps; new weights just redraw them.
     let count = Memo::new(move |_| heads.with(|h| h.as_ref().map_or(0, Vec::len)));
-    let concat = from_outcome(|o, _| signed(o.trace.concat.clone(), &o.tokens, indices(o.trace.d_model())));
-    let output = from_outcome(|o, _| signed(o.trace.output.clone(), &o.tokens, indices(o.trace.d_model())));
+    let concat = from_outcome(|o, _| signed(o.trace().concat.clone(), &o.tokens, indices(o.trace().d_model())));
+    let output = from_outcome(|o, _| signed(o.trace().output.clone(), &o.tokens, indices(o.trace().d_model())));
     view! {
         <StagePanel stage=Stage::MultiHead formula=Formula::Multihead explain=Msg::ExplainMultiHead notice=Msg::NoticeMultiHead>
             // On a projector up to four heads a row (see the stylesheet).
@@ -30,11 +30,11 @@ pub fn MultiHeadStage() -> impl IntoView {
                 {move || (0..count.get()).map(|h| {
                     let spec = Memo::new(move |_| heads.with(|all| all.as_ref().and_then(|all| all.get(h).cloned())));
                     let name = Signal::derive(move || format!("{} {}", page.t(Msg::Head), h + 1));
-                    view! { <Heatmap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) shared_scale=true /> }
+                    view! { <PageMap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) shared_scale=true /> }
                 }).collect_view()}
             </div>
-            <Heatmap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" next_screen=true />
-            <Heatmap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" next_screen=true />
+            <PageMap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" next_screen=true />
+            <PageMap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" next_screen=true />
             <div class="aside" data-testid="why-heads">
                 <h3 class="view__subtitle">{page.text(LessonMsg::WhyHeadsTitle)}</h3>
                 <p class="view__text">{page.text(LessonMsg::WhyHeads)}</p>

@@ -1,35 +1,31 @@
 //! Which weights the numbers on screen come from, said plainly on every stage: random ones
-//! (so what attends to what means nothing) or the trained model's layer and head, with what
-//! its tokenizer did to the sentence. Read from the outcome shown, never from the settings,
-//! so the label always matches the numbers.
+//! (so what attends to what means nothing), a pretrained model's layer and head with what its
+//! tokenizer did to the sentence, or the learner's own model. Read from the outcome shown,
+//! never from the settings, so the label always matches the numbers.
 
 use crate::app::page::{use_page, Shared};
 use crate::core::bert::chars::is_cjk;
-use crate::core::scenario::{Outcome, Source};
+use crate::core::model::{Origin, Outcome};
 use crate::i18n::{fill, t, Lang, ModelMsg};
-use crate::settings::Settings;
 use leptos::prelude::*;
 
 /// The sentences of the note for `o` in `lang`; `head` is the head the stage shows (0-based),
-/// `layers` how many the weights in use have.
-fn note(o: &Outcome, lang: Lang, head: usize, layers: usize) -> Vec<String> {
-    let s = &o.scenario;
-    match s.source {
-        Source::Random => vec![fill(t(lang, ModelMsg::NoteRandom), &[("seed", &s.seed.to_string())])],
-        Source::Yours => {
-            let shown = [s.layer.min(layers.saturating_sub(1)) + 1, layers, head + 1, o.trace.heads.len()];
-            let [layer, layers, head, heads] = shown.map(|v| v.to_string());
+/// `text` the sentence asked for.
+fn note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
+    let (layers, heads) = (o.encoding.layers.len(), o.trace().n_heads());
+    let (layer, head) = (o.layer + 1, head.min(heads.saturating_sub(1)) + 1);
+    match o.shape().origin {
+        Origin::Seeded { seed } => vec![fill(t(lang, ModelMsg::NoteRandom), &[("seed", &seed.to_string())])],
+        Origin::Yours => {
+            let [layer, layers, head, heads] = [layer, layers, head, heads].map(|v| v.to_string());
             let pairs = [("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
             vec![fill(t(lang, ModelMsg::NoteYours), &pairs)]
         }
-        Source::Minilm => {
-            let head = head.min(o.trace.heads.len().saturating_sub(1));
-            let layers = o.encoding.as_ref().map_or(1, |e| e.layers.len());
-            let layer = (s.layer.min(layers.saturating_sub(1)) + 1).to_string();
-            let mut lines =
-                vec![fill(t(lang, ModelMsg::NoteTrained), &[("layer", &layer), ("head", &(head + 1).to_string())])];
-            let unknown = o.tokens.iter().filter(|t| *t == "[UNK]").count();
-            if o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && s.text.chars().any(is_cjk)) {
+        Origin::Pretrained { .. } => {
+            let (layer, head) = (layer.to_string(), head.to_string());
+            let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &[("layer", &layer), ("head", &head)])];
+            let unknown = o.shape().unknown.map_or(0, |u| o.tokens.iter().filter(|t| *t == u).count());
+            if o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk)) {
                 lines.push(t(lang, ModelMsg::ChineseSplit).to_string());
             }
             if unknown > 0 {
@@ -41,22 +37,32 @@ fn note(o: &Outcome, lang: Lang, head: usize, layers: usize) -> Vec<String> {
     }
 }
 
-/// The note, with a line while trained weights are asked for but not yet shown.
+/// A short name of where weights come from, for outside checks (`data-weights`).
+fn origin_tag(origin: &Origin) -> &'static str {
+    match origin {
+        Origin::Seeded { .. } => "random",
+        Origin::Pretrained { tag, .. } => tag,
+        Origin::Yours => "yours",
+    }
+}
+
+/// The note, with a line while a model is asked for but another's numbers are still shown.
 #[component]
 pub fn WeightsNote() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.head);
-    let asked = page.pick(|s| s.source);
-    let layers = page.pick(Settings::layer_count);
+    let head = page.pick(|s| s.lesson().head());
+    let text = page.pick(|s| s.lesson().text().to_string());
+    let asked = Memo::new(move |_| page.model.with(|m| m.0.shape().origin.clone()));
     let lines = Memo::new(move |_| {
-        let (lang, layers) = (page.lang.get(), layers.get());
-        page.outcome.with(|o| o.as_ref().map(|Shared(o)| (note(o, lang, head.get(), layers), o.scenario.source)))
+        let lang = page.lang.get();
+        page.outcome
+            .with(|o| o.as_ref().map(|Shared(o)| (note(o, lang, head.get(), &text.get()), o.shape().origin.clone())))
     });
     view! {
-        <div class="weights-note" data-testid="weights-note" data-weights=move || lines.with(|l| l.as_ref().map(|(_, s)| s.slug()))>
+        <div class="weights-note" data-testid="weights-note" data-weights=move || lines.with(|l| l.as_ref().map(|(_, o)| origin_tag(o)))>
             {move || lines.get().map(|(lines, _)| lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view())}
             {move || {
-                let waiting = asked.get() == Source::Minilm && lines.with(|l| l.as_ref().is_some_and(|(_, s)| *s == Source::Random));
+                let waiting = lines.with(|l| l.as_ref().is_some_and(|(_, shown)| *shown != asked.get()));
                 waiting.then(|| view! { <p>{page.t(ModelMsg::NoteWaiting)}</p> })
             }}
         </div>

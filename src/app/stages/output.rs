@@ -1,7 +1,7 @@
 //! Stage 5: O = A · V for one head; each output cell explained by the value rows that made it.
 
 use super::{from_head, head_detail, HeadPicker, StagePanel};
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, output_text, signed};
 use crate::i18n::{Formula, Msg};
@@ -29,8 +29,8 @@ pub fn OutputStage() -> impl IntoView {
         <StagePanel stage=Stage::Output formula=Formula::Output explain=Msg::ExplainOutput notice=Msg::NoticeOutput>
             <HeadPicker />
             <div class="stage__grid">
-                <Heatmap spec=v name=page.label(Msg::MatValues) testid="heatmap-values" />
-                <Heatmap spec=out name=page.label(Msg::MatHeadOutput) testid="heatmap-output" detail=detail />
+                <PageMap spec=v name=page.label(Msg::MatValues) testid="heatmap-values" />
+                <PageMap spec=out name=page.label(Msg::MatHeadOutput) testid="heatmap-output" detail=detail />
             </div>
         </StagePanel>
     }

@@ -1,7 +1,7 @@
 //! Stage 1: Q, K and V, each X times its own weight matrix.
 
 use super::{from_outcome, StagePanel};
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed};
 use crate::i18n::{Formula, Msg};
@@ -12,15 +12,15 @@ use leptos::prelude::*;
 #[component]
 pub fn ProjectionStage() -> impl IntoView {
     let page = use_page();
-    let q = from_outcome(|o, _| signed(o.trace.q.clone(), &o.tokens, indices(o.trace.d_model())));
-    let k = from_outcome(|o, _| signed(o.trace.k.clone(), &o.kv_tokens, indices(o.trace.d_model())));
-    let v = from_outcome(|o, _| signed(o.trace.v.clone(), &o.kv_tokens, indices(o.trace.d_model())));
+    let q = from_outcome(|o, _| signed(o.trace().q.clone(), &o.tokens, indices(o.trace().d_model())));
+    let k = from_outcome(|o, _| signed(o.trace().k.clone(), &o.kv_tokens, indices(o.trace().d_model())));
+    let v = from_outcome(|o, _| signed(o.trace().v.clone(), &o.kv_tokens, indices(o.trace().d_model())));
     view! {
         <StagePanel stage=Stage::Projection formula=Formula::Projection explain=Msg::ExplainProjection notice=Msg::NoticeProjection>
             <div class="stage__grid stage__grid--three">
-                <Heatmap spec=q name=page.label(Msg::MatQueries) testid="heatmap-q" />
-                <Heatmap spec=k name=page.label(Msg::MatKeys) testid="heatmap-k" />
-                <Heatmap spec=v name=page.label(Msg::MatValues) testid="heatmap-v" />
+                <PageMap spec=q name=page.label(Msg::MatQueries) testid="heatmap-q" />
+                <PageMap spec=k name=page.label(Msg::MatKeys) testid="heatmap-k" />
+                <PageMap spec=v name=page.label(Msg::MatValues) testid="heatmap-v" />
             </div>
         </StagePanel>
     }

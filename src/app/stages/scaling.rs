@@ -1,7 +1,7 @@
 //! Stage 3: the scores before and after ÷√d_k, on one shared colour scale, with their spread.
 
 use super::{from_head, from_outcome, HeadPicker, StagePanel};
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{signed_on, spread_text};
 use crate::chart::colormap::Scale;
@@ -19,12 +19,13 @@ pub fn ScalingStage() -> impl IntoView {
     });
     let after = from_head(|o, h, _| {
         let scale = Scale::diverging_for(h.scores.iter());
-        signed_on(h.scaled.clone(), &o.tokens, o.kv_tokens.clone(), scale)
+        signed_on(h.scaled_scores.clone(), &o.tokens, o.kv_tokens.clone(), scale)
     });
     let spread_before = from_head(|_, h, lang| spread_text(lang, &h.scores));
-    let spread_after = from_head(|o, h, lang| format!("{} (÷ {:.3})", spread_text(lang, &h.scaled), o.trace.scale));
+    let spread_after =
+        from_head(|o, h, lang| format!("{} (÷ {:.3})", spread_text(lang, &h.scaled_scores), o.trace().scale));
     // What the shown trace was computed with, not what the settings say now.
-    let unscaled = from_outcome(|o, _| !o.trace.scaled);
+    let unscaled = from_outcome(|o, _| !o.trace().scaled);
     let off = move || unscaled.get() == Some(true);
     let notice = Signal::derive(move || if off() { Msg::NoticeScalingOff } else { Msg::NoticeScaling });
     let after_name = Signal::derive(move || page.t(if off() { Msg::MatScaledOff } else { Msg::MatScaled }).to_string());
@@ -33,11 +34,11 @@ pub fn ScalingStage() -> impl IntoView {
             <HeadPicker />
             <div class="stage__grid">
                 <div>
-                    <Heatmap spec=before name=page.label(Msg::MatScores) testid="heatmap-scores-raw" />
+                    <PageMap spec=before name=page.label(Msg::MatScores) testid="heatmap-scores-raw" />
                     <p class="stage__stat" data-testid="spread-raw">{move || spread_before.get().unwrap_or_default()}</p>
                 </div>
                 <div>
-                    <Heatmap spec=after name=after_name testid="heatmap-scores-scaled" />
+                    <PageMap spec=after name=after_name testid="heatmap-scores-scaled" />
                     <p class="stage__stat" data-testid="spread-scaled">{move || spread_after.get().unwrap_or_default()}</p>
                 </div>
             </div>

@@ -1,7 +1,7 @@
 //! Stage 2: the raw scores S = Q_h K_hᵀ of one head, each cell explained as a dot product.
 
 use super::{from_head, head_detail, HeadPicker, StagePanel};
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{score_text, signed};
 use crate::i18n::{Formula, Msg};
@@ -19,7 +19,7 @@ pub fn ScoresStage() -> impl IntoView {
     view! {
         <StagePanel stage=Stage::Scores formula=Formula::Scores explain=Msg::ExplainScores notice=Msg::NoticeScores>
             <HeadPicker />
-            <Heatmap spec=s name=page.label(Msg::MatScores) testid="heatmap-scores" detail=detail />
+            <PageMap spec=s name=page.label(Msg::MatScores) testid="heatmap-scores" detail=detail />
         </StagePanel>
     }
 }

@@ -2,10 +2,11 @@
 //! weights as bars.
 
 use super::{from_head, HeadPicker, StagePanel};
-use crate::app::charts::{BarChart, Bars, Heatmap};
+use crate::app::charts::{BarChart, Bars, PageMap};
 use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
-use crate::app::specs::{num, weights};
+use crate::app::specs::weights;
+use crate::figures::num;
 use crate::i18n::{fill, Formula, Msg};
 use crate::reading::weight_in_words;
 use crate::settings::Stage;
@@ -15,9 +16,9 @@ use leptos::prelude::*;
 #[component]
 pub fn SoftmaxStage() -> impl IntoView {
     let page = use_page();
-    let query = page.pick(|s| s.query);
-    let a = from_head(|o, h, _| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked));
-    let deviation = from_head(|o, h, _| o.trace.row_sum_deviation(h));
+    let query = page.pick(|s| s.lesson().query());
+    let a = from_head(|o, h, _| weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace().blocked));
+    let deviation = from_head(|o, h, _| o.trace().row_sum_deviation(h));
     // The chosen query's row, read from the weights' own spec (labels and mask included).
     let row = Memo::new(move |_| {
         let q = query.get();
@@ -46,24 +47,21 @@ pub fn SoftmaxStage() -> impl IntoView {
         })
         .unwrap_or_default()
     });
-    let notice =
-        Signal::derive(
-            move || {
-                if page.settings.with(|s| s.scaled) {
-                    Msg::NoticeSoftmax
-                } else {
-                    Msg::NoticeSoftmaxUnscaled
-                }
-            },
-        );
+    let notice = Signal::derive(move || {
+        if page.settings.with(|s| s.lesson().scaled()) {
+            Msg::NoticeSoftmax
+        } else {
+            Msg::NoticeSoftmaxUnscaled
+        }
+    });
     let pick = Callback::new(move |(r, _): (usize, usize)| {
-        page.apply(|s| s.set_query(r));
+        page.apply(|s, c| s.set_query(r, c));
     });
 
     view! {
         <StagePanel stage=Stage::Softmax formula=Formula::Softmax explain=Msg::ExplainSoftmax notice=notice>
             <HeadPicker />
-            <Heatmap spec=a name=page.label(Msg::MatWeights) testid="heatmap-weights" detail=detail on_pick=pick />
+            <PageMap spec=a name=page.label(Msg::MatWeights) testid="heatmap-weights" detail=detail on_pick=pick />
             <p class="stage__stat" data-testid="row-sum-check">
                 {move || deviation.get().map(|d| fill(page.t(Msg::RowSums), &[("dev", &format!("{d:.1e}"))])).unwrap_or_default()}
             </p>
@@ -71,7 +69,7 @@ pub fn SoftmaxStage() -> impl IntoView {
                 <label class="field__label" for="query-row">{page.text(Msg::QueryRow)}</label>
                 <select id="query-row" data-testid="query-select"
                     prop:value=move || query.get().to_string()
-                    on:change=move |ev| { if let Ok(q) = event_target_value(&ev).parse::<usize>() { page.apply(|s| s.set_query(q)); } }>
+                    on:change=move |ev| { if let Ok(q) = event_target_value(&ev).parse::<usize>() { page.apply(|s, c| s.set_query(q, c)); } }>
                     <TokenOptions selected=query />
                 </select>
             </div>

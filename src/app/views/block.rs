@@ -84,7 +84,7 @@ pub fn BlockView() -> impl IntoView {
                 {boxes}
             </svg>
             <button type="button" class="button view__action" data-testid="block-open-lesson"
-                on:click=move |_| page.settings.update(|s| s.view = View::Lesson)>
+                on:click=move |_| page.settings.update(|s| s.set_view(View::Lesson))>
                 {page.text(LessonMsg::BlockOpen)}
             </button>
         </section>

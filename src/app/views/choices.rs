@@ -2,11 +2,12 @@
 //! side, with the spread and the typical top weight of each, and the temperature identity.
 //! The numbers come from `core::choices`.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{num, weights};
+use crate::app::specs::weights;
 use crate::app::stages::HeadPicker;
 use crate::core::choices::{scaling_choices, Choices, Divisor, DIVISORS};
+use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
 use leptos::prelude::*;
 
@@ -14,13 +15,13 @@ use leptos::prelude::*;
 #[component]
 pub fn ChoicesView() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.head);
+    let head = page.pick(|s| s.lesson().head());
     let computed = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
-            let h = o.trace.head(head.get())?;
-            let c = scaling_choices(&h.scores, &o.trace.blocked, o.trace.d_k);
-            Some((c, o.tokens.clone(), o.kv_tokens.clone(), o.trace.blocked.clone(), o.trace.d_k))
+            let h = o.trace().head(head.get())?;
+            let c = scaling_choices(&h.scores, &o.trace().blocked, o.trace().d_k);
+            Some((c, o.tokens.clone(), o.kv_tokens.clone(), o.trace().blocked.clone(), o.trace().d_k))
         })
     });
     let identity = move || {
@@ -54,7 +55,7 @@ pub fn ChoicesView() -> impl IntoView {
         };
         view! {
             <div class="choice" data-testid=format!("choice-{}", i + 1)>
-                <Heatmap spec=spec name=name testid="heatmap-choice" />
+                <PageMap spec=spec name=name testid="heatmap-choice" />
                 <dl class="readouts">
                     <div class="readouts__item">
                         <dt>{page.text(LessonMsg::ChoiceStd)}</dt>

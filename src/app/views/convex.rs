@@ -4,10 +4,10 @@
 //! `core::convex` and the core's softmax; this view only places them.
 
 use crate::app::page::{use_page, Shared};
-use crate::app::specs::num;
 use crate::app::stages::HeadPicker;
 use crate::core::convex::{combine, hull, inside, Plane, Point};
 use crate::core::softmax::softmax_row;
+use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use leptos::prelude::*;
@@ -34,19 +34,19 @@ struct Picture {
 #[component]
 pub fn ConvexView() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.head);
+    let head = page.pick(|s| s.lesson().head());
     // The picture starts at the lesson's own temperature, so its first output is the trace's.
-    let start_t = page.outcome.with_untracked(|o| o.as_ref().map_or(1.0, |o| o.0.trace.temperature));
+    let start_t = page.outcome.with_untracked(|o| o.as_ref().map_or(1.0, |o| o.0.trace().temperature));
     let (log_t, set_log_t) = signal(f64::from(start_t).log10().clamp(LOG_T.0, LOG_T.1));
     let query = Memo::new(move |_| {
         let n = page.tokens.with(Vec::len);
-        page.settings.with(|s| s.query).min(n.saturating_sub(1))
+        page.settings.with(|s| s.lesson().query()).min(n.saturating_sub(1))
     });
     // The values' plane and hull depend on the head only; the slider moves just the output.
     let values = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
-            let h = o.trace.head(head.get())?;
+            let h = o.trace().head(head.get())?;
             let points = Plane::fit(&h.v)?.project_rows(&h.v);
             let hull = hull(&points);
             Some(Shared(Arc::new((points, hull))))
@@ -57,9 +57,9 @@ pub fn ConvexView() -> impl IntoView {
         let (points, hull) = &*values;
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
-            let h = o.trace.head(head.get())?;
+            let h = o.trace().head(head.get())?;
             let i = query.get();
-            let (scores, blocked) = (h.scaled.row(i).to_vec(), o.trace.blocked.row(i).to_vec());
+            let (scores, blocked) = (h.scaled_scores.row(i).to_vec(), o.trace().blocked.row(i).to_vec());
             let mut weights = vec![0.0; scores.len()];
             softmax_row(&scores, Some(&blocked), 10f64.powf(log_t.get()) as f32, &mut weights);
             let output = combine(ndarray::ArrayView1::from(&weights), points);
@@ -136,7 +136,7 @@ pub fn ConvexView() -> impl IntoView {
                 <select id="convex-query" data-testid="convex-query"
                     on:change=move |ev| {
                         if let Some(i) = parse_decimal(&event_target_value(&ev)) {
-                            page.apply(|s| s.set_query(i as usize));
+                            page.apply(|s, c| s.set_query(i as usize, c));
                         }
                     }>
                     {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {

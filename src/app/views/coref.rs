@@ -1,12 +1,13 @@
-//! The "it → animal" case study on the trained model: two sentences that differ in one word,
+//! The "it → animal" case study on a pretrained model: two sentences that differ in one word,
 //! the weight from "it" to "animal" and to "street" in every layer × head, computed here from
 //! the live model, beside the made-up table of a popular illustration, and what the numbers
 //! honestly say.
 
 use crate::app::controls::ModelStatus;
 use crate::app::page::{use_page, Shared};
-use crate::core::bert::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
-use crate::i18n::{fill, scenario_error, t, Lang, LessonMsg, ModelMsg};
+use crate::core::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
+use crate::i18n::{fill, model_error, t, Lang, LessonMsg, ModelMsg};
+use crate::models::VIEWED;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -85,23 +86,24 @@ fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
 #[component]
 pub fn CorefView() -> impl IntoView {
     let page = use_page();
-    let study_settings = page.pick(|s| s.study.clone());
+    let study_settings = page.pick(|s| s.study().clone());
     let study = Memo::new(move |_| {
-        let model = page.model.with(|m| m.ready())?;
+        let model = page.models.with(|m| m.ready(VIEWED))?;
         Some(study_settings.with(|s| {
-            let sentences = [s.sentences[0].as_str(), s.sentences[1].as_str()];
-            let words = [s.words[0].as_str(), s.words[1].as_str(), s.words[2].as_str()];
-            case_study(&model, sentences, words, MOVERS).map(|c| Shared(Arc::new(c)))
+            let (sentences, words) = (s.sentences(), s.words());
+            let sentences = [sentences[0].as_str(), sentences[1].as_str()];
+            let words = [words[0].as_str(), words[1].as_str(), words[2].as_str()];
+            crate::timed!(Compute, case_study(&*model, sentences, words, MOVERS)).map(|c| Shared(Arc::new(c)))
         }))
     });
     let problem = move || {
         study.with(|s| match s {
             Some(Err(StudyProblem::Missing { word, sentence })) => {
-                let w = study_settings.with(|s| s.words[*word].clone());
+                let w = study_settings.with(|s| s.words()[*word].clone());
                 Some(fill(page.t(ModelMsg::CorefMissing), &[("word", &w), ("which", &(sentence + 1).to_string())]))
             }
             Some(Err(StudyProblem::Sentence(i, e))) => {
-                Some(format!("{} {}: {}", page.t(ModelMsg::CorefSentenceA), i + 1, scenario_error(page.lang.get(), e)))
+                Some(format!("{} {}: {}", page.t(ModelMsg::CorefSentenceA), i + 1, model_error(page.lang.get(), e)))
             }
             _ => None,
         })
@@ -111,7 +113,7 @@ pub fn CorefView() -> impl IntoView {
         <section class="view" data-testid="view-coref">
             <h2 class="view__title">{page.text(ModelMsg::CorefTitle)}</h2>
             <p class="view__text">{page.text(ModelMsg::CorefIntro)}</p>
-            <ModelStatus />
+            <ModelStatus id=VIEWED />
             <StudyInputs />
             <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
             {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s /> })}
@@ -133,8 +135,8 @@ fn StudyInputs() -> impl IntoView {
             <label class="field">
                 <span class="field__label">{page.text(label)}</span>
                 <input type="text" class="field__text" data-testid=format!("coref-sentence-{}", i + 1)
-                    prop:value=move || page.settings.with(|s| s.study.sentences[i].clone())
-                    on:change=move |ev| { page.apply(|s| s.study.set_sentence(i, &event_target_value(&ev))); } />
+                    prop:value=move || page.settings.with(|s| s.study().sentences()[i].clone())
+                    on:change=move |ev| { page.apply(|s, _| s.study_mut().set_sentence(i, &event_target_value(&ev))); } />
             </label>
         }
     };
@@ -148,8 +150,8 @@ fn StudyInputs() -> impl IntoView {
         };
         view! {
             <input type="text" class="field__text coref__word" size="8" data-testid=format!("coref-word-{}", i + 1) aria-label=label
-                prop:value=move || page.settings.with(|s| s.study.words[i].clone())
-                on:change=move |ev| { page.apply(|s| s.study.set_word(i, &event_target_value(&ev))); } />
+                prop:value=move || page.settings.with(|s| s.study().words()[i].clone())
+                on:change=move |ev| { page.apply(|s, _| s.study_mut().set_word(i, &event_target_value(&ev))); } />
         }
     };
     view! {
@@ -168,7 +170,7 @@ fn StudyInputs() -> impl IntoView {
 #[component]
 fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
     let page = use_page();
-    let words = page.pick(|s| s.study.words.clone());
+    let words = page.pick(|s| s.study().words().clone());
     let movers: Vec<(usize, usize)> = study.findings.movers.iter().map(|w| (w.layer, w.head)).collect();
     let heads = study.weights.iter().map(|w| w.head).max().map_or(0, |h| h + 1);
     let rows = study.weights.chunks(heads.max(1)).map(|layer| {
@@ -227,13 +229,13 @@ fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
 fn model_average(study: &CaseStudy) -> Vec<(String, f32)> {
     let e = &study.encodings[0];
     let q = study.positions[0].query;
-    let mut sums = vec![0.0f32; e.pieces.len()];
+    let mut sums = vec![0.0f32; e.tokens.len()];
     let mut count = 0.0f32;
-    for head in e.layers.iter().flat_map(|l| &l.trace.heads) {
+    for head in e.layers.iter().flat_map(|l| &l.trace.head_traces) {
         if let Some(row) = head.weights.rows().into_iter().nth(q) {
             sums.iter_mut().zip(row).for_each(|(s, w)| *s += w);
             count += 1.0;
         }
     }
-    e.pieces.iter().zip(sums).map(|(p, s)| (p.text.clone(), s / count.max(1.0))).collect()
+    e.tokens.iter().zip(sums).map(|(p, s)| (p.text.clone(), s / count.max(1.0))).collect()
 }

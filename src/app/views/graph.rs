@@ -2,12 +2,13 @@
 //! (thickness = weight), the weights as the adjacency matrix beside it, and A·V as the node
 //! gathering its neighbours' values.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{num, weights};
+use crate::app::specs::weights;
 use crate::app::stages::HeadPicker;
 use crate::core::attention::Mask;
 use crate::core::order::largest_first;
+use crate::figures::num;
 use crate::i18n::{fill, ViewMsg};
 use leptos::prelude::*;
 
@@ -48,29 +49,29 @@ fn graph_shape(cross: bool, mask: Mask) -> ViewMsg {
 #[component]
 pub fn GraphView() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.head);
+    let head = page.pick(|s| s.lesson().head());
     // The chosen head of the current trace, and what it was computed as.
     let data = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
-            let weights = o.trace.head(head.get())?.weights.clone();
+            let weights = o.trace().head(head.get())?.weights.clone();
             Some(Graph {
                 tokens: o.tokens.clone(),
                 kv_tokens: o.kv_tokens.clone(),
                 weights,
-                blocked: o.trace.blocked.clone(),
-                cross: o.trace.is_cross(),
-                shape: graph_shape(o.trace.is_cross(), o.trace.mask),
+                blocked: o.trace().blocked.clone(),
+                cross: o.trace().is_cross(),
+                shape: graph_shape(o.trace().is_cross(), o.trace().mask),
             })
         })
     });
     // The settings keep the query within the sentence; the kept trace may be shorter.
     let query = Memo::new(move |_| {
         let n = data.with(|d| d.as_ref().map_or(0, |d| d.tokens.len()));
-        page.settings.with(|s| s.query).min(n.saturating_sub(1))
+        page.settings.with(|s| s.lesson().query()).min(n.saturating_sub(1))
     });
     let select = move |i: usize| {
-        page.apply(|s| s.set_query(i));
+        page.apply(|s, c| s.set_query(i, c));
     };
 
     let adjacency = Memo::new(move |_| {
@@ -147,7 +148,7 @@ pub fn GraphView() -> impl IntoView {
                     })}
                 </svg>
                 <div>
-                    <Heatmap spec=adjacency name=page.label(ViewMsg::GraphAdjacency) testid="heatmap-adjacency" on_pick=pick />
+                    <PageMap spec=adjacency name=page.label(ViewMsg::GraphAdjacency) testid="heatmap-adjacency" on_pick=pick />
                     <p class="graph__gathers">
                         {move || data.with(|d| d.as_ref().and_then(|g| g.tokens.get(query.get())).map(|t| fill(page.t(ViewMsg::GraphGathers), &[("tok", t)])))}
                     </p>

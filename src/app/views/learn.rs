@@ -6,8 +6,8 @@
 //! If it cannot be loaded, the start script shows the failure line instead of the loading one.
 
 use super::super::page::use_page;
+use crate::bridge::{LEARN_MOUNT_EVENT, LEARN_ROOT};
 use crate::i18n::LearnMsg;
-use crate::learn::{MOUNT_EVENT, ROOT_ID};
 use leptos::prelude::*;
 
 /// The view: a place for the module, with a line saying it is loading (hidden by the module
@@ -27,7 +27,7 @@ pub fn LearnView() -> impl IntoView {
             <h2 class="view__title">{page.text(LearnMsg::Title)}</h2>
             <p class="view__text" role="status" data-learn-status="">{page.text(LearnMsg::Loading)}</p>
             <p class="field__error" role="alert" data-learn-failed="" hidden>{page.text(LearnMsg::LoadFailed)}</p>
-            <div id=ROOT_ID></div>
+            <div id=LEARN_ROOT></div>
         </section>
     }
 }
@@ -37,7 +37,7 @@ pub fn LearnView() -> impl IntoView {
 fn load() -> Result<(), wasm_bindgen::JsValue> {
     let document = document();
     if document.query_selector("script[data-learn]")?.is_some() {
-        return window().dispatch_event(&web_sys::Event::new(MOUNT_EVENT)?).map(|_| ());
+        return window().dispatch_event(&web_sys::Event::new(LEARN_MOUNT_EVENT)?).map(|_| ());
     }
     let src = document
         .query_selector("meta[name='attention-lab-learn']")?

@@ -59,7 +59,7 @@ fn chapter_name(c: Chapter) -> LessonMsg {
 #[component]
 pub fn ViewNav() -> impl IntoView {
     let page = use_page();
-    let current = page.pick(|s| s.view);
+    let current = page.pick(|s| s.view());
     let chapters = Chapter::ALL.map(|c| {
         let links = c
             .views()
@@ -67,7 +67,7 @@ pub fn ViewNav() -> impl IntoView {
                 view! {
                     <button type="button" class="views__link" data-testid=format!("nav-{}", v.slug())
                         aria-current=move || (current.get() == v).then_some("page")
-                        on:click=move |_| page.settings.update(|s| s.view = v)>
+                        on:click=move |_| page.settings.update(|s| s.set_view(v))>
                         {move || view_name(page.lang.get(), v)}
                     </button>
                 }
@@ -90,7 +90,7 @@ pub fn ViewNav() -> impl IntoView {
 #[component]
 pub fn ActiveView() -> impl IntoView {
     let page = use_page();
-    let current = page.pick(|s| s.view);
+    let current = page.pick(|s| s.view());
     move || match current.get() {
         View::Lesson => view! { <Stepper /> }.into_any(),
         View::Saturation => view! { <SaturationLab /> }.into_any(),

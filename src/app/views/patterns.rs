@@ -1,7 +1,7 @@
 //! Head patterns built from explicit weights (see `core::patterns`): the four patterns side by
 //! side, and for the chosen one the input and the W_Q, W_K that produce it.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed, weights};
@@ -25,8 +25,8 @@ fn names(p: Pattern) -> (ViewMsg, ViewMsg) {
 pub fn PatternsView() -> impl IntoView {
     let page = use_page();
     let tokens = page.tokens;
-    let seed = page.pick(|s| s.seed);
-    let anchor = page.pick(|s| s.anchor);
+    let seed = page.pick(|s| s.choice().random().seed);
+    let anchor = page.pick(|s| s.anchor());
     let (chosen, set_chosen) = signal(Pattern::PreviousToken);
     let head_of = move |p: Pattern| Memo::new(move |_| tokens.with(|t| build(p, t, seed.get(), anchor.get()).ok()));
     let heads: [Memo<Option<PatternHead>>; 4] = Pattern::ALL.map(head_of);
@@ -46,7 +46,7 @@ pub fn PatternsView() -> impl IntoView {
             <div class="field field--row view__narrow">
                 <label class="field__label" for="anchor">{page.text(ViewMsg::PatAnchor)}</label>
                 <select id="anchor" data-testid="pattern-anchor" prop:value=move || anchor.get().to_string()
-                    on:change=move |ev| { if let Ok(a) = event_target_value(&ev).parse::<usize>() { page.apply(|s| s.set_anchor(a)); } }>
+                    on:change=move |ev| { if let Ok(a) = event_target_value(&ev).parse::<usize>() { page.apply(|s, c| s.set_anchor(a, c)); } }>
                     <TokenOptions selected=anchor />
                 </select>
             </div>
@@ -56,7 +56,7 @@ pub fn PatternsView() -> impl IntoView {
                     let spec = Memo::new(move |_| head.with(|h| h.as_ref().map(|h| tokens.with(|t| weights(h.head.weights.clone(), t, t, &ndarray::Array2::from_elem(h.head.weights.dim(), false))))));
                     view! {
                         <div class="pattern" data-testid=format!("pattern-{}", p.slug())>
-                            <Heatmap spec=spec name=page.label(name) testid="heatmap-pattern" file=format!("pattern-{}", p.slug()) />
+                            <PageMap spec=spec name=page.label(name) testid="heatmap-pattern" file=format!("pattern-{}", p.slug()) />
                             <p class="pattern__text">{move || page.t(text)}</p>
                             <button type="button" class="button" aria-pressed=move || (chosen.get() == p).to_string()
                                 data-testid=format!("pattern-show-{}", p.slug()) on:click=move |_| set_chosen.set(p)>
@@ -68,9 +68,9 @@ pub fn PatternsView() -> impl IntoView {
             </div>
             <h3 class="view__subtitle">{move || page.t(names(chosen.get()).0)}</h3>
             <div class="stage__grid stage__grid--three">
-                <Heatmap spec=x name=page.label(Msg::MatInput) testid="heatmap-pattern-x" />
-                <Heatmap spec=w_q name=Signal::stored("W_Q".to_string()) testid="heatmap-pattern-wq" />
-                <Heatmap spec=w_k name=Signal::stored("W_K".to_string()) testid="heatmap-pattern-wk" />
+                <PageMap spec=x name=page.label(Msg::MatInput) testid="heatmap-pattern-x" />
+                <PageMap spec=w_q name=Signal::stored("W_Q".to_string()) testid="heatmap-pattern-wq" />
+                <PageMap spec=w_k name=Signal::stored("W_K".to_string()) testid="heatmap-pattern-wk" />
             </div>
         </section>
     }

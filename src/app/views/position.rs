@@ -2,12 +2,13 @@
 //! along every diagonal), an offset slider, and how exactly one rotation moves every position
 //! by that offset. The numbers come from `core::position`.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, num, signed};
+use crate::app::specs::{indices, signed};
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::position::{position_gram, shift_error};
+use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use leptos::prelude::*;
@@ -22,7 +23,7 @@ const MAX_OFFSET: usize = 16;
 pub fn PositionView() -> impl IntoView {
     let page = use_page();
     // The sinusoidal encoding of the random-weights lesson, at its width.
-    let d_model = page.pick(|s| s.d_model);
+    let d_model = page.pick(|s| s.choice().random().d_model);
     let (offset, set_offset) = signal(1usize);
     let gram = Memo::new(move |_| position_gram(POSITIONS, d_model.get()));
     let spec = Memo::new(move |_| {
@@ -65,7 +66,7 @@ pub fn PositionView() -> impl IntoView {
                     <dd data-testid="position-error">{error}</dd>
                 </div>
             </dl>
-            <Heatmap spec=spec name=name testid="heatmap-position" />
+            <PageMap spec=spec name=name testid="heatmap-position" />
             <p class="stage__notice" data-testid="position-diagonal">{diagonal}</p>
         </section>
     }

@@ -2,12 +2,12 @@
 //! grows (a log–log chart), and a table of path, sequential steps and work at the chosen n.
 //! The numbers come from `core::cost::Mixer`.
 
-use crate::app::charts::CanvasChart;
 use crate::app::page::use_page;
 use crate::chart::colormap::Rgb;
 use crate::chart::ink::Ink;
 use crate::chart::xy::{draw_log_log, LogLog};
 use crate::core::cost::Mixer;
+use crate::figures::CanvasChart;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use leptos::prelude::*;

@@ -2,11 +2,11 @@
 //! the empirical variance against d_k on the line Var = d_k, with the derivation beside it.
 //! The numbers come from `core::variance`; this view only lays them out.
 
-use crate::app::charts::CanvasChart;
 use crate::app::page::use_page;
 use crate::chart::xy::{draw_histogram, draw_log_log, LogLog};
 use crate::core::saturation::DK_STEPS;
 use crate::core::variance::{experiment, variance_curve, Histogram};
+use crate::figures::CanvasChart;
 use crate::i18n::{fill, Formula, ViewMsg};
 use crate::number::parse_decimal;
 use crate::settings::SAMPLE_CHOICES;
@@ -17,9 +17,9 @@ use web_sys::HtmlCanvasElement;
 #[component]
 pub fn VarianceView() -> impl IntoView {
     let page = use_page();
-    let d_k = page.pick(|s| s.var_dk);
-    let samples = page.pick(|s| s.var_samples);
-    let seed = page.pick(|s| s.seed);
+    let d_k = page.pick(|s| s.variance().dk());
+    let samples = page.pick(|s| s.variance().samples());
+    let seed = page.pick(|s| s.choice().random().seed);
     let run = Memo::new(move |_| experiment(d_k.get(), samples.get(), seed.get()));
     // The curve over every d_k depends on the sample count and seed, not on the slider.
     let curve = Memo::new(move |_| variance_curve(&DK_STEPS, samples.get(), seed.get()));
@@ -58,13 +58,13 @@ pub fn VarianceView() -> impl IntoView {
                 <label class="field__label" for="var-dk">{page.text(ViewMsg::VarDk)} " = " <strong>{move || d_k.get()}</strong></label>
                 <input id="var-dk" type="range" min="0" max="10" step="1" data-testid="variance-dk"
                     prop:value=move || d_k.get().trailing_zeros().to_string()
-                    on:input=move |ev| { if let Some(e) = parse_decimal(&event_target_value(&ev)) { page.apply(|s| s.set_var_dk(2f64.powf(e))); } } />
+                    on:input=move |ev| { if let Some(e) = parse_decimal(&event_target_value(&ev)) { page.apply(|s, _| s.variance_mut().set_dk(2f64.powf(e))); } } />
                 <label class="field__label" for="var-n">{page.text(ViewMsg::VarSamples)} " = " <strong>{move || samples.get()}</strong></label>
                 <input id="var-n" type="range" min="0" max=(SAMPLE_CHOICES.len() - 1).to_string() step="1" data-testid="variance-samples"
                     prop:value=move || SAMPLE_CHOICES.iter().position(|n| *n == samples.get()).unwrap_or(0).to_string()
                     on:input=move |ev| {
                         if let Some(&n) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| SAMPLE_CHOICES.get(i)) {
-                            page.apply(|s| s.set_var_samples(n));
+                            page.apply(|s, _| s.variance_mut().set_samples(n));
                         }
                     } />
             </div>

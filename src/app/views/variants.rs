@@ -1,16 +1,15 @@
 //! Self, causal and cross attention side by side for the same tokens and weights: the shared
 //! outcome's own trace for the variant it is, and `core::variants` for the other two.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::{use_page, Shared};
 use crate::app::specs::weights;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
-use crate::core::scenario::ScenarioError;
+use crate::core::model::ModelError;
 use crate::core::trace::Trace;
 use crate::core::variants::{variants, Variant, Variants};
-use crate::i18n::{scenario_error, Msg, ViewMsg};
-use crate::settings::MAX_TOKENS;
+use crate::i18n::{model_error, Msg, ViewMsg};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -18,10 +17,11 @@ use std::sync::Arc;
 #[component]
 pub fn VariantsView() -> impl IntoView {
     let page = use_page();
-    let kv_text = page.pick(|s| s.kv_text.clone());
+    let kv_text = page.pick(|s| s.lesson().kv_text().to_string());
     let computed = Memo::new(move |_| {
+        let model = page.model.get();
         page.outcome.with(|o| {
-            o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(o, kv, MAX_TOKENS).map(|v| Shared(Arc::new(v)))))
+            o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(&*model.0, o, kv).map(|v| Shared(Arc::new(v)))))
         })
     });
     let error = move || computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned()));
@@ -29,7 +29,7 @@ pub fn VariantsView() -> impl IntoView {
         <section class="view" data-testid="view-variants">
             <h2 class="view__title">{page.text(ViewMsg::VariantsTitle)}</h2>
             <p class="view__text">{page.text(ViewMsg::VariantsIntro)}</p>
-            {move || error().map(|e| view! { <p class="error" role="alert" data-testid="variants-error">{page.t(Msg::ComputeError)} ": " {scenario_error(page.lang.get(), &e)}</p> })}
+            {move || error().map(|e| view! { <p class="error" role="alert" data-testid="variants-error">{page.t(Msg::ComputeError)} ": " {model_error(page.lang.get(), &e)}</p> })}
             <div class="stage__grid stage__grid--three">
                 <Column variant=Variant::SelfAttention computed=computed title=ViewMsg::SelfTitle text=ViewMsg::SelfText />
                 <Column variant=Variant::Causal computed=computed title=ViewMsg::CausalTitle text=ViewMsg::CausalText />
@@ -45,14 +45,14 @@ fn Column(
     /// The variant to show.
     variant: Variant,
     /// The computed variants, or why they did not compute (`None` before the first outcome).
-    computed: Memo<Option<Result<Shared<Variants>, ScenarioError>>>,
+    computed: Memo<Option<Result<Shared<Variants>, ModelError>>>,
     /// Its title.
     title: ViewMsg,
     /// Its explanation.
     text: ViewMsg,
 ) -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.head);
+    let head = page.pick(|s| s.lesson().head());
     let tokens = page.tokens;
     let pick = move |f: fn(&Trace, usize, &[String], &[String]) -> Option<HeatmapSpec>| {
         Memo::new(move |_| {
@@ -79,10 +79,10 @@ fn Column(
             <h3 class="variant__title">{move || page.t(title)}</h3>
             <p class="variant__text">{move || page.t(text)}</p>
             {(variant == Variant::Causal).then(|| view! {
-                <Heatmap spec=mask name=Signal::stored("M".to_string()) testid="heatmap-mask" />
+                <PageMap spec=mask name=Signal::stored("M".to_string()) testid="heatmap-mask" />
                 <p class="stage__note">{page.text(ViewMsg::MaskLegend)}</p>
             })}
-            <Heatmap spec=a name=page.label(Msg::MatWeights) testid=match variant {
+            <PageMap spec=a name=page.label(Msg::MatWeights) testid=match variant {
                 Variant::SelfAttention => "heatmap-self",
                 Variant::Causal => "heatmap-causal",
                 Variant::Cross => "heatmap-cross",

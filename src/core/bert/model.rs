@@ -57,7 +57,7 @@ pub fn minilm_shape() -> Shape {
         unknown: Some("[UNK]"),
         cross: false,
         biases: true,
-        origin: Origin::Pretrained { name: MINILM_NAME, tag: "minilm" },
+        origin: Origin::Pretrained { name: MINILM_NAME, tag: "minilm", hub: "sentence-transformers/all-MiniLM-L6-v2" },
     }
 }
 

@@ -75,8 +75,8 @@ impl std::fmt::Display for ModelError {
                 write!(f, "the {which} sentence has {given} tokens; at most {max} can be shown")
             }
             Self::Attention(e) => e.fmt(f),
-            Self::UnknownToken(t) => write!(f, "your trained model has no token \"{t}\""),
-            Self::NotKept => write!(f, "no trained model is kept in this browser"),
+            Self::UnknownToken(t) => write!(f, "your model has no token \"{t}\""),
+            Self::NotKept => write!(f, "no model of yours is kept in this browser"),
             Self::OneSentence => write!(f, "this model reads one sentence: cross-attention needs a second"),
         }
     }

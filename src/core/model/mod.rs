@@ -98,8 +98,9 @@ pub enum InputRule {
 pub enum Origin {
     /// Seeded random weights: the arithmetic is real, what attends to what means nothing.
     Seeded { seed: u64 },
-    /// Weights that learned from text: its published name, and a short tag for file names.
-    Pretrained { name: &'static str, tag: &'static str },
+    /// Weights that learned from text: its published name, a short tag for file names, and
+    /// its id on the Hugging Face hub (where the code panel loads it from).
+    Pretrained { name: &'static str, tag: &'static str, hub: &'static str },
     /// The model the learner trained in the training view.
     Yours,
 }

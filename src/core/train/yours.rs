@@ -175,7 +175,12 @@ impl YourModel {
             [int()?, int()?, int()?, int()?, int()?, int()?, int()?, int()?];
         // Within what the training view makes (an edited text must not ask for huge matrices).
         let sizes_ok = (1..=256).contains(&d) && (1..=64).contains(&v) && (1..=64).contains(&n);
-        if !sizes_ok || n_heads == 0 || !d.is_multiple_of(n_heads) || !(1..=2).contains(&layers) || scaled > 1 || mlp > 1
+        if !sizes_ok
+            || n_heads == 0
+            || !d.is_multiple_of(n_heads)
+            || !(1..=2).contains(&layers)
+            || scaled > 1
+            || mlp > 1
         {
             return None;
         }
@@ -209,7 +214,8 @@ impl YourModel {
             ),
         };
         let whole = vocab.len() == v && words.next().is_none();
-        whole.then(|| Self::assemble(task, steps, n_heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
+        whole
+            .then(|| Self::assemble(task, steps, n_heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
     }
 }
 
@@ -238,7 +244,8 @@ impl Model for YourModel {
     /// model's.
     fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError> {
         let tokens = self.tokenize(&input.text).map_err(|p| p.of("query"))?;
-        let embedding = Array2::from_shape_fn((tokens.len(), self.width()), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
+        let embedding =
+            Array2::from_shape_fn((tokens.len(), self.width()), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
         let position = self.pos.slice(ndarray::s![..tokens.len(), ..]).to_owned();
         let x = &embedding + &position;
         let layers = run_layers(x, None, &self.layers, self.n_heads, options)?;

@@ -1,10 +1,11 @@
 //! FlashAttention made visible: the current head computed tile by tile by the core's online
 //! softmax, step by step, with the running max and sum of the rows in the current tile.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{num, signed};
+use crate::app::specs::signed;
 use crate::core::flash::{tile_head, TiledCheck};
+use crate::figures::num;
 use crate::i18n::{fill, ViewMsg};
 use crate::settings::TILE_CHOICES;
 use leptos::prelude::*;
@@ -24,17 +25,17 @@ struct Run {
 #[component]
 pub fn FlashPanel() -> impl IntoView {
     let page = use_page();
-    let tile = page.pick(|s| s.tile);
-    let head = page.pick(|s| s.head);
+    let tile = page.pick(|s| s.cost().tile());
+    let head = page.pick(|s| s.lesson().head());
     // The chosen head tiled with the trace's own mask, scaling and temperature, checked
     // against it, and what the heatmap shows.
     let run = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
-            let h = o.trace.head(head.get())?;
+            let h = o.trace().head(head.get())?;
             Some(Run {
-                check: tile_head(&o.trace, h, tile.get()),
-                scaled: h.scaled.clone(),
+                check: tile_head(o.trace(), h, tile.get()),
+                scaled: h.scaled_scores.clone(),
                 tokens: o.tokens.clone(),
                 kv_tokens: o.kv_tokens.clone(),
             })
@@ -126,7 +127,7 @@ pub fn FlashPanel() -> impl IntoView {
             <div class="view__controls view__controls--inline">
                 <label class="field__label" for="tile">{page.text(ViewMsg::FlashTile)}</label>
                 <select id="tile" data-testid="flash-tile" prop:value=move || tile.get().to_string()
-                    on:change=move |ev| { if let Ok(t) = event_target_value(&ev).parse::<usize>() { stop(); page.apply(|s| s.set_tile(t)); } }>
+                    on:change=move |ev| { if let Ok(t) = event_target_value(&ev).parse::<usize>() { stop(); page.apply(|s, _| s.cost_mut().set_tile(t)); } }>
                     {TILE_CHOICES.map(|t| view! { <option value=t.to_string()>{format!("{t} × {t}")}</option> })}
                 </select>
                 <button type="button" class="button" data-testid="flash-prev" disabled=move || { step.get() == 0 }
@@ -148,7 +149,7 @@ pub fn FlashPanel() -> impl IntoView {
                 </div>
             </dl>
             <div class="stage__grid">
-                <Heatmap spec=spec name=page.label(ViewMsg::FlashScores) testid="heatmap-flash" />
+                <PageMap spec=spec name=page.label(ViewMsg::FlashScores) testid="heatmap-flash" />
                 <table class="running" data-testid="flash-running">
                     <thead><tr><th>{page.text(ViewMsg::FlashRows)}</th><th>"m"</th><th>"l"</th></tr></thead>
                     <tbody>

@@ -1,7 +1,7 @@
 //! Linear attention next to softmax attention for the same Q and K of the chosen head: the
 //! weights each implies, and a check that the O(n) way gives the direct way's output.
 
-use crate::app::charts::Heatmap;
+use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::weights;
 use crate::chart::heatmap::HeatmapSpec;
@@ -13,15 +13,15 @@ use leptos::prelude::*;
 #[component]
 pub fn LinearPanel() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.head);
+    let head = page.pick(|s| s.lesson().head());
     // Both maps and the check from one linear-attention run, with the trace's own mask.
     let compared = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
-            let h = o.trace.head(head.get())?;
-            let check = linear_head(h, o.trace.mask);
-            let soft = weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace.blocked);
-            let lin = weights(check.weights, &o.tokens, &o.kv_tokens, &o.trace.blocked);
+            let h = o.trace().head(head.get())?;
+            let check = linear_head(h, o.trace().mask);
+            let soft = weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace().blocked);
+            let lin = weights(check.weights, &o.tokens, &o.kv_tokens, &o.trace().blocked);
             Some((soft, lin, check.max_error))
         })
     });
@@ -41,8 +41,8 @@ pub fn LinearPanel() -> impl IntoView {
                 </div>
             </dl>
             <div class="stage__grid">
-                <Heatmap spec=soft name=page.label(Msg::MatWeights) testid="heatmap-softmax-compare" />
-                <Heatmap spec=lin name=page.label(ViewMsg::LinearWeights) testid="heatmap-linear" />
+                <PageMap spec=soft name=page.label(Msg::MatWeights) testid="heatmap-softmax-compare" />
+                <PageMap spec=lin name=page.label(ViewMsg::LinearWeights) testid="heatmap-linear" />
             </div>
         </div>
     }

@@ -4,10 +4,10 @@
 mod flash;
 mod linear;
 
-use crate::app::charts::CanvasChart;
 use crate::app::page::use_page;
 use crate::chart::xy::{draw_log_log, LogLog};
 use crate::core::cost::{cost, format_bytes, format_flops};
+use crate::figures::CanvasChart;
 use crate::i18n::ViewMsg;
 use crate::settings::COST_N_RANGE;
 use leptos::prelude::*;
@@ -17,8 +17,8 @@ use web_sys::HtmlCanvasElement;
 #[component]
 pub fn ComplexityView() -> impl IntoView {
     let page = use_page();
-    let log_n = page.pick(|s| s.cost_log_n);
-    let dims = page.pick(|s| (s.d_model as u64, s.heads as u64));
+    let log_n = page.pick(|s| s.cost().log_n());
+    let dims = page.pick(|s| (s.choice().random().d_model as u64, s.choice().random().n_heads as u64));
     let c = Memo::new(move |_| {
         let (d, h) = dims.get();
         cost(1u64 << log_n.get(), d, h)
@@ -60,7 +60,7 @@ pub fn ComplexityView() -> impl IntoView {
                     prop:value=move || log_n.get().to_string()
                     on:input=move |ev| {
                         if let Ok(e) = event_target_value(&ev).parse::<u32>() {
-                            page.apply(|s| s.set_cost_log_n(e));
+                            page.apply(|s, _| s.cost_mut().set_log_n(e));
                         }
                     } />
             </div>
