@@ -26,8 +26,8 @@ cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features b
 step "native tests"
 cargo test --locked --workspace 2>&1 | tee -a "$log"
 
-step "in-browser tests (wasm-bindgen-test, headless Chromium)"
-cargo test --locked --target wasm32-unknown-unknown --test web 2>&1 | tee -a "$log"
+step "in-browser tests (wasm-bindgen-test, headless Chromium; with the benchmark build's counters)"
+cargo test --locked --target wasm32-unknown-unknown --features bench --test web 2>&1 | tee -a "$log"
 
 step "release build of the site and its archive, as a teacher publishes it (scripts/build.sh)"
 bash scripts/build.sh

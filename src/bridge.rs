@@ -30,7 +30,7 @@ pub const LEARN_KEYS: [&str; 9] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed"
 /// lesson, the learner's model, that sentence as the first stage, layer 1, head 1, query 1,
 /// self-attention with the causal mask it was trained with, ÷√d_k as it was trained and the
 /// plain softmax (T = 1). The others (language, theme, the training view's) stay as they are.
-fn lesson_pairs<'a>(sentence: &'a str, scaled: bool) -> [(&'static str, &'a str); 11] {
+fn lesson_pairs(sentence: &str, scaled: bool) -> [(&'static str, &str); 11] {
     let scale = if scaled { "1" } else { "0" };
     [
         ("view", "lesson"),

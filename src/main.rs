@@ -4,7 +4,7 @@
 fn main() {
     attention_lab::panic_notice::install();
     // The app registers the service worker itself (`app::updates`), to offer new versions.
-    leptos::mount::mount_to_body(attention_lab::app::App);
+    leptos::mount::mount_to_body(|| leptos::view! { <attention_lab::app::App /> });
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -99,7 +99,7 @@ async fn heatmap_component_shows_its_caption_and_draws() {
 async fn app_mounts_at_the_input_stage_with_the_default_sentence() {
     reset_url();
     let host = host();
-    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    let _mounted = leptos::mount::mount_to(host.clone(), || view! { <App /> });
     leptos::task::tick().await;
     let stage = host.query_selector("[data-testid='stage-input']").unwrap().expect("the input stage is shown first");
     let captions: Vec<String> = (0..3)
@@ -120,7 +120,7 @@ async fn the_saturation_lab_opens_at_the_lessons_d_k_with_numeric_readouts() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?lang=en&view=lab"))
         .unwrap();
     let host = host();
-    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    let _mounted = leptos::mount::mount_to(host.clone(), || view! { <App /> });
     leptos::task::tick().await;
     let text =
         |id: &str| host.query_selector(&format!("[data-testid='{id}']")).unwrap().expect(id).text_content().unwrap();
@@ -136,7 +136,7 @@ async fn the_saturation_lab_opens_at_the_lessons_d_k_with_numeric_readouts() {
 async fn next_button_advances_the_stage() {
     reset_url();
     let host = host();
-    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    let _mounted = leptos::mount::mount_to(host.clone(), || view! { <App /> });
     leptos::task::tick().await;
     let next: HtmlElement = host.query_selector("[data-testid='next-stage']").unwrap().unwrap().unchecked_into();
     next.click();
@@ -214,7 +214,7 @@ async fn changes_that_do_not_touch_the_trace_compute_nothing() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?lang=en&text=one%20two%20three"))
         .unwrap();
     let host = host();
-    let _mounted = leptos::mount::mount_to(host.clone(), App);
+    let _mounted = leptos::mount::mount_to(host.clone(), || view! { <App /> });
     leptos::task::tick().await;
     let click = |testid: &str| {
         let el: HtmlElement =
@@ -248,4 +248,36 @@ async fn changes_that_do_not_touch_the_trace_compute_nothing() {
     leptos::task::tick().await;
     assert_eq!(computations(), before + 1);
     host.remove();
+}
+
+/// A model is one implementation: the toy model (`common::toy`, known to no file of `src/`),
+/// arrived in the pretrained model's place, goes through the lesson's stages and the model
+/// view of the page as it is.
+#[wasm_bindgen_test]
+async fn the_lesson_and_the_model_view_show_a_model_they_were_never_told_about() {
+    use attention_lab::models::{Arrival, Models, VIEWED};
+    use common::toy::Toy;
+    let query = "?lang=en&model=minilm&text=the%20cat%20sat%20on%20a%20mat%20.&stage=softmax&layer=2&head=2";
+    window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
+    let mut models = Models::default();
+    models.arrive(VIEWED, Arrival::Ready(std::sync::Arc::new(Toy::new())));
+    let host = host();
+    let _mounted = leptos::mount::mount_to(host.clone(), move || view! { <App models=models /> });
+    leptos::task::tick().await;
+    let find = |selector: &str| host.query_selector(selector).unwrap();
+    let text = |selector: &str| find(selector).unwrap_or_else(|| panic!("{selector}")).text_content().unwrap();
+    assert!(find("[data-testid='compute-error']").is_none());
+    assert_eq!(find("[data-testid='weights-note']").unwrap().get_attribute("data-weights").as_deref(), Some("toy"));
+    // [CLS], seven words, [SEP]; two heads to pick from; the second layer shown.
+    assert!(text("[data-testid='heatmap-weights'] [data-caption]").ends_with(": 9 × 9"));
+    assert!(find("[data-testid='head-2']").is_some() && find("[data-testid='head-3']").is_none());
+    assert!(text("[data-testid='weights-note']").contains("layer 2"), "{}", text("[data-testid='weights-note']"));
+    let nav: HtmlElement = find("[data-testid='nav-model']").unwrap().unchecked_into();
+    nav.click();
+    leptos::task::tick().await;
+    let heads = host.query_selector_all("[data-testid^='model-head-']").unwrap().length();
+    assert_eq!(heads, 4, "2 layers × 2 heads");
+    assert!(find("[data-testid='special-share']").is_some(), "its sentences are framed");
+    host.remove();
+    reset_url();
 }

@@ -14,6 +14,7 @@ mod clipboard;
 mod controls;
 mod header;
 mod keys;
+mod loading;
 mod model_loader;
 pub mod page;
 mod root;

@@ -6,11 +6,11 @@
 //! the learner's own model, read from the browser's storage when asked for, and again when the
 //! training view keeps a new one.
 
-use super::page::{LoadState, Page};
+use super::loading::{LoadError, LoadState};
+use super::page::Page;
 use crate::core::bert::asset::{sha256_hex, ModelFile};
 use crate::core::bert::Asset;
 use crate::core::model::{Model, ModelError};
-use crate::i18n::{fill, t, Lang, ModelMsg};
 use crate::models::{Arrival, Delivery, ModelId, VIEWED};
 use js_sys::{Reflect, Uint8Array};
 use leptos::prelude::*;
@@ -18,37 +18,6 @@ use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Cache, Response};
-
-/// Why the model could not be loaded.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LoadError {
-    /// No answer from the server (offline, or the server is gone).
-    Network,
-    /// The server answered with an error status (404: the file was not published).
-    Status(u16),
-    /// Fewer bytes than the file has.
-    Truncated { received: usize, total: usize },
-    /// The bytes are not the published file.
-    Checksum,
-    /// The file is whole but not a model this page can read.
-    Format(String),
-}
-
-impl LoadError {
-    /// The message shown next to the weights switch.
-    pub fn message(&self, lang: Lang) -> String {
-        let mb = |bytes: usize| format!("{:.1}", bytes as f64 / 1e6);
-        match self {
-            Self::Network => t(lang, ModelMsg::ErrNetwork).to_string(),
-            Self::Status(code) => fill(t(lang, ModelMsg::ErrStatus), &[("code", &code.to_string())]),
-            Self::Truncated { received, total } => {
-                fill(t(lang, ModelMsg::ErrTruncated), &[("got", &mb(*received)), ("total", &mb(*total))])
-            }
-            Self::Checksum => t(lang, ModelMsg::ErrChecksum).to_string(),
-            Self::Format(why) => fill(t(lang, ModelMsg::ErrFormat), &[("why", why)]),
-        }
-    }
-}
 
 /// The Cache Storage name of a model file: a new file gets a new cache, and the service
 /// worker, which clears only caches named "attention-lab-…", never deletes it.

@@ -3,6 +3,7 @@
 //! pass (computed once per change of what it reads), the last good outcome, the language and
 //! the theme with its chart ink.
 
+use super::loading::LoadState;
 use crate::chart::ink::Ink;
 use crate::core::model::{Encoding, Model, ModelError, Outcome};
 use crate::export::file_stem;
@@ -31,18 +32,6 @@ impl<T: ?Sized> PartialEq for Shared<T> {
 
 /// A forward pass's result as the page keeps it.
 pub type Computed = Result<Shared<Encoding>, ModelError>;
-
-/// Where a model that has to be fetched is.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum LoadState {
-    /// Nobody asked for it yet: nothing is downloaded.
-    #[default]
-    Idle,
-    /// Downloading (or reading from the browser's cache): bytes so far of the total.
-    Loading { received: usize, total: usize },
-    /// Why it could not be loaded (shown with a retry button).
-    Failed(super::model_loader::LoadError),
-}
 
 /// The context every component reads.
 #[derive(Debug, Clone, Copy)]

@@ -64,8 +64,12 @@ fn first_models() -> Models {
 
 /// The whole site.
 #[component]
-pub fn App() -> impl IntoView {
-    let models = first_models();
+pub fn App(
+    /// Models that have arrived already (a page embedding its own); by default none has.
+    #[prop(optional)]
+    models: Option<Models>,
+) -> impl IntoView {
+    let models = models.unwrap_or_else(first_models);
     let search = window().location().search().unwrap_or_default();
     let (initial, ignored) = Settings::from_query(&search, preferred_lang(), &models);
     let page = Page::with_models(initial, models);

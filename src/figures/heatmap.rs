@@ -85,7 +85,7 @@ pub fn Heatmap(
         let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
         let width = f64::from(figure.client_width()).max(160.0);
         let highlight = highlight.map_or((None, None), |h| h.get());
-        let room = room.and_then(|r| r.run(figure.clone().into()));
+        let room = room.and_then(|r| r.run(figure.clone()));
         spec.with(|spec| {
             let Some(spec) = spec else { return };
             // The column too, when the columns are the same tokens as the rows.

@@ -230,6 +230,27 @@ impl Settings {
         true
     }
 
+    /// Model `id` as a link names it, before the link's sentence is read: chosen whatever the
+    /// sentence now, which [`Settings::settle_link`] checks once the whole link is read.
+    pub(crate) fn select_model(&mut self, id: ModelId, catalog: &dyn Catalog) -> bool {
+        self.choice.set_id(id);
+        self.fit(catalog);
+        true
+    }
+
+    /// Once a whole link is read: the model must read the sentence (or give it way to its
+    /// example); if it cannot, the link named a model for a sentence it cannot show, and the
+    /// default model stays. `false` then.
+    pub(crate) fn settle_link(&mut self, catalog: &dyn Catalog) -> bool {
+        self.fit(catalog);
+        if self.model(catalog).tokenize(&self.lesson.text).is_ok() {
+            return true;
+        }
+        self.choice.set_id(ModelId::default());
+        self.fit(catalog);
+        false
+    }
+
     /// After the catalog changed (a model arrived): a sentence the model cannot read gives way
     /// to its example, and every index stays within the model's range.
     pub fn fit(&mut self, catalog: &dyn Catalog) {

@@ -50,7 +50,9 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "model",
         write: |s| Some(s.choice().id().slug().into()),
-        read: |s, v, c| ModelId::from_slug(v).is_some_and(|m| s.set_model(m, c)),
+        // Chosen before the sentence is read (the sentence may be one only it reads); the two
+        // are checked together once the whole link is read.
+        read: |s, v, c| ModelId::from_slug(v).is_some_and(|m| s.select_model(m, c)),
     },
     Key {
         name: "layer",
@@ -225,6 +227,12 @@ impl Settings {
                     ignored.push(key.name.to_string());
                 }
             }
+        }
+        if !s.settle_link(catalog) && !ignored.iter().any(|k| k == "model") {
+            // In the table's order, like the others.
+            let order = |name: &str| KEYS.iter().position(|k| k.name == name);
+            let at = ignored.iter().position(|k| order(k) > order("model")).unwrap_or(ignored.len());
+            ignored.insert(at, "model".to_string());
         }
         (s, ignored)
     }

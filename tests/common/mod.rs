@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use attention_lab::core::{run, AttentionConfig, Mask, Projections};
+
+pub mod toy;
 use ndarray::{Array2, Array3};
 use serde::Deserialize;
 

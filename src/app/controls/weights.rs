@@ -1,8 +1,8 @@
 //! Which model's weights the lesson shows (the registry's models), the loading of one that is
 //! fetched (progress, or an error with a retry) and what its fixed shape replaces.
 
-use crate::app::model_loader::LoadError;
-use crate::app::page::{use_page, LoadState};
+use crate::app::loading::{LoadError, LoadState};
+use crate::app::page::use_page;
 use crate::core::model::Origin;
 use crate::i18n::{fill, unknown_token, ModelMsg};
 use crate::models::ModelId;
