@@ -19,7 +19,7 @@ use super::attention::{AttentionConfig, Mask};
 use std::fmt;
 
 /// A model the lesson can show.
-pub trait Model: Send + Sync + fmt::Debug {
+pub trait Model: Send + Sync {
     /// Its sizes and what it is.
     fn shape(&self) -> &Shape;
 
@@ -34,6 +34,15 @@ pub trait Model: Send + Sync + fmt::Debug {
     /// can read (a model that reads only its task's tokens has one).
     fn example(&self) -> Option<String> {
         None
+    }
+}
+
+/// A model as a debugging line: what it is (not its weights, which would take the page's
+/// .wasm every model's formatting code).
+impl fmt::Debug for dyn Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.shape();
+        write!(f, "Model({:?}, {} × {} heads, d_model {})", s.origin, s.n_layers, s.n_heads, s.d_model)
     }
 }
 
