@@ -7,9 +7,10 @@
    so a teacher can tell which version students have and an open tab can see a newer one.
 2. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
    module script, so its SHA-256 is allowed explicitly; Wasm needs 'wasm-unsafe-eval'.
-3. The training view's module: Trunk builds it (the `learn` binary) without loading it; a
-   small start script imports it, and the page names that script in
-   <meta name="attention-lab-learn"> for the view to add when it opens.
+3. The modules of views the page starts when they open (`bridge::Hosted`: the training view,
+   the pretrained model's views): Trunk builds each (the `learn` and `pretrained` binaries)
+   without loading it; a small start script imports it, and the page names that script in
+   <meta name="attention-lab-{name}"> for the view to add when it opens.
 4. Service worker: sw.js from assets/sw.template.js, listing every file of the build but the
    model (fetched on demand) and versioned by their contents, so the site keeps working
    offline once loaded.
@@ -32,7 +33,9 @@ index = staging / "index.html"
 html = index.read_text(encoding="utf-8")
 html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
 html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
-html = re.sub(r'\s*<meta name="attention-lab-learn"[^>]*>', "", html)
+MODULES = ["learn", "pretrained"]
+for name in MODULES:
+    html = re.sub(rf'\s*<meta name="attention-lab-{name}"[^>]*>', "", html)
 html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)
 
 # 0. The texts, before the version so that a changed sentence is a new version.
@@ -42,29 +45,30 @@ from texts import script_element  # noqa: E402
 head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
-# 3. The training module's start script (before the version: it is one of the files).
-for old in staging.glob("learn-start-*.js"):
-    old.unlink()
-learn = sorted(p.name for p in staging.glob("learn*.js"))
-if len(learn) != 1:
-    sys.exit(f"postbuild: expected the training module's one learn*.js, found {learn}")
-wasm = sorted(p.name for p in staging.glob("learn*_bg.wasm"))
-if len(wasm) != 1:
-    sys.exit(f"postbuild: expected the training module's one learn*_bg.wasm, found {wasm}")
-# Named by its contents and the module's, so a cached copy never imports a module that is gone.
-start = (
-    "// Written by scripts/postbuild.py: starts the training view's module (the page adds this\n"
-    "// script when the view first opens); if it cannot, the view says so.\n"
-    f'import("./{learn[0]}").then((m) => m.default()).catch((e) => {{\n'
-    '  console.error("the training module:", e);\n'
-    '  document.querySelector("[data-learn-failed]")?.removeAttribute("hidden");\n'
-    '  document.querySelector("[data-learn-status]")?.setAttribute("hidden", "");\n'
-    "});\n"
-)
-module_digest = hashlib.sha256(start.encode() + (staging / learn[0]).read_bytes() + (staging / wasm[0]).read_bytes())
-start_name = f"learn-start-{module_digest.hexdigest()[:16]}.js"
-(staging / start_name).write_text(start, encoding="utf-8")
-html = html.replace("</head>", f'  <meta name="attention-lab-learn" content="./{start_name}" />\n  </head>', 1)
+# 3. Each module's start script (before the version: it is one of the files).
+for name in MODULES:
+    for old in staging.glob(f"{name}-start-*.js"):
+        old.unlink()
+    js = sorted(p.name for p in staging.glob(f"{name}*.js"))
+    if len(js) != 1:
+        sys.exit(f"postbuild: expected the {name} module's one {name}*.js, found {js}")
+    wasm = sorted(p.name for p in staging.glob(f"{name}*_bg.wasm"))
+    if len(wasm) != 1:
+        sys.exit(f"postbuild: expected the {name} module's one {name}*_bg.wasm, found {wasm}")
+    # Named by its contents and the module's, so a cached copy never imports a module that is gone.
+    start = (
+        f"// Written by scripts/postbuild.py: starts the {name} module (the page adds this script\n"
+        "// when one of its views first opens); if it cannot, the view says so.\n"
+        f'import("./{js[0]}").then((m) => m.default()).catch((e) => {{\n'
+        f'  console.error("the {name} module:", e);\n'
+        f'  document.querySelector("[data-module-failed={name}]")?.removeAttribute("hidden");\n'
+        f'  document.querySelector("[data-module-status={name}]")?.setAttribute("hidden", "");\n'
+        "});\n"
+    )
+    digest = hashlib.sha256(start.encode() + (staging / js[0]).read_bytes() + (staging / wasm[0]).read_bytes())
+    start_name = f"{name}-start-{digest.hexdigest()[:16]}.js"
+    (staging / start_name).write_text(start, encoding="utf-8")
+    html = html.replace("</head>", f'  <meta name="attention-lab-{name}" content="./{start_name}" />\n  </head>', 1)
 
 # 1. The version: every file but the worker, the page as Trunk wrote it.
 files = sorted(p for p in staging.rglob("*") if p.is_file() and p.name not in ("sw.js", ".trunk-lock"))

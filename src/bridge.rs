@@ -1,30 +1,72 @@
-//! What the page and the training module (two .wasm files, two Rust programs in one page)
-//! share, in one place, so neither imports the other: where the learner's model is kept and
-//! the event that says a new one was, the element and event of the training view's mount, and
-//! which URL keys each side owns. Both binaries depend on this module; it depends on neither.
+//! What the page and the modules it starts (each its own .wasm, its own Rust program in one
+//! page: the training view, the pretrained model's views) share, in one place, so none
+//! imports another: where the learner's model is kept, each module's element, start script
+//! and mount event, the event that asks the page to read the address bar again, and which URL
+//! keys each side owns. Every binary depends on this module; it depends on none of them.
 //!
-//! The protocol: the training view writes `YourModel::to_text` under [`YOURS_KEY`] in the
-//! browser's local storage, puts the lesson's link into the address bar ([`lesson_query`]) and
-//! fires [`OPEN_LESSON_EVENT`] on the window; the page then reads the model and the link.
+//! The protocol: a module that changes the lesson (the training view keeps the learner's model
+//! under [`YOURS_KEY`] in the browser's local storage first) puts the lesson's link into the
+//! address bar ([`lesson_query`]) and fires [`LINK_EVENT`] on the window; the page then reads
+//! the stored models and the link. A module writes only its own keys into the address bar;
+//! the page keeps them as they are ([`module_pairs`]).
 
 use crate::percent::{decode, encode};
 
 /// The local-storage key the learner's model is kept under, as `YourModel::to_text` writes it.
 pub const YOURS_KEY: &str = "attention-lab-trained";
 
-/// Fired on the window by the training view once it has kept a model and put the lesson's
-/// link in the address bar: the page reads both.
-pub const OPEN_LESSON_EVENT: &str = "attention-lab-trained";
+/// Fired on the window by a module once it has put a link for the page in the address bar
+/// (and kept what the link needs): the page reads both.
+pub const LINK_EVENT: &str = "attention-lab-trained";
 
-/// The page's element the training view mounts into.
-pub const LEARN_ROOT: &str = "learn-app";
+crate::slugged! {
+    /// The modules the page starts when one of their views opens.
+    pub enum Hosted {
+        /// The training view (`crate::learn`).
+        Learn = "learn",
+        /// The views about the pretrained model: every head at once, the case study
+        /// (`crate::pretrained`).
+        Pretrained = "pretrained",
+    }
+}
 
-/// Fired on the window by the page to ask a running training module to mount again (the view
-/// was opened again, or the language or theme changed).
-pub const LEARN_MOUNT_EVENT: &str = "attention-lab-learn";
+impl Hosted {
+    /// Its name in the build: the start script the page names in
+    /// `<meta name="attention-lab-{name}">`, and its loading and failure lines' marks.
+    pub fn name(self) -> &'static str {
+        self.slug()
+    }
+
+    /// The page's element it mounts into.
+    pub fn root(self) -> &'static str {
+        match self {
+            Hosted::Learn => "learn-app",
+            Hosted::Pretrained => "pretrained-app",
+        }
+    }
+
+    /// Fired on the window by the page to ask the running module to mount again.
+    pub fn mount_event(self) -> &'static str {
+        match self {
+            Hosted::Learn => "attention-lab-learn",
+            Hosted::Pretrained => "attention-lab-pretrained",
+        }
+    }
+
+    /// The URL keys it owns, in the order it writes them.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Hosted::Learn => &LEARN_KEYS,
+            Hosted::Pretrained => &STUDY_KEYS,
+        }
+    }
+}
 
 /// The training view's URL keys, in the order it writes them; the page keeps them as they are.
 pub const LEARN_KEYS: [&str; 9] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp"];
+
+/// The case study's URL keys: its two sentences and its three words.
+pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
 
 /// The lesson's keys that "Open in the lesson" sets, with their values for a sentence: the
 /// lesson, the learner's model, that sentence as the first stage, layer 1, head 1, query 1,
@@ -52,18 +94,33 @@ fn key_of(pair: &str) -> Option<String> {
     decode(pair.split('=').next().unwrap_or_default())
 }
 
-/// Whether a query pair is one of the training view's.
-pub fn is_learn_pair(pair: &str) -> bool {
-    key_of(pair).is_some_and(|k| LEARN_KEYS.contains(&k.as_str()))
+/// Whether a query pair is one of a module's.
+pub fn is_module_pair(pair: &str) -> bool {
+    key_of(pair).is_some_and(|k| Hosted::ALL.iter().any(|m| m.keys().contains(&k.as_str())))
 }
 
-/// The training view's pairs of `query` ("&"-joined, each with its leading "&"), as they are.
-pub fn learn_pairs(query: &str) -> String {
-    query.trim_start_matches('?').split('&').filter(|p| is_learn_pair(p)).map(|p| format!("&{p}")).collect()
+/// The modules' pairs of `query` ("&"-joined, each with its leading "&"), as they are.
+pub fn module_pairs(query: &str) -> String {
+    query.trim_start_matches('?').split('&').filter(|p| is_module_pair(p)).map(|p| format!("&{p}")).collect()
+}
+
+/// `query`'s pairs of `keys`, decoded: (key, value), of a repeated key the last.
+pub fn read_pairs(query: &str, keys: &[&str]) -> Vec<(String, Option<String>)> {
+    let pairs = query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).filter_map(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        let k = decode(k)?;
+        keys.contains(&k.as_str()).then(|| (k, decode(v)))
+    });
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for (k, v) in pairs {
+        out.retain(|(old, _)| *old != k);
+        out.push((k, v));
+    }
+    out
 }
 
 /// `query` with `pairs` set (each key replaced, in `pairs`' order at the end) and the rest kept.
-fn with_pairs(query: &str, pairs: &[(&str, &str)]) -> String {
+pub fn with_pairs(query: &str, pairs: &[(&str, &str)]) -> String {
     let set = |pair: &&str| key_of(pair).is_some_and(|k| pairs.iter().any(|(key, _)| *key == k));
     let kept = query.trim_start_matches('?').split('&').filter(|p| !p.is_empty() && !set(p));
     let added = pairs.iter().map(|(k, v)| format!("{k}={}", encode(v)));
@@ -106,8 +163,12 @@ mod tests {
 
     #[test]
     fn each_side_keeps_the_other_s_keys() {
-        assert!(is_learn_pair("%6Cd=3") && !is_learn_pair("lang=zh") && !is_learn_pair("d=64"));
-        assert_eq!(learn_pairs("?lang=zh&task=sort&d=64&lr=0.1"), "&task=sort&lr=0.1");
+        assert!(is_module_pair("%6Cd=3") && !is_module_pair("lang=zh") && !is_module_pair("d=64"));
+        assert_eq!(module_pairs("?lang=zh&task=sort&d=64&lr=0.1&c1=A"), "&task=sort&lr=0.1&c1=A");
+        assert_eq!(
+            read_pairs("c1=a&d=1&c1=b%20c&cw", &STUDY_KEYS),
+            [("c1".into(), Some("b c".into())), ("cw".into(), Some(String::new()))]
+        );
         let values = ["sort", "32", "2", "1", "0.01", "32", "1", "1", "0"].map(String::from);
         let query = with_learn_values("%74ask=reverse&lang=zh", &values);
         assert_eq!(query.matches("task=").count(), 1, "an encoded key is replaced too");

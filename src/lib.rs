@@ -7,8 +7,9 @@
 //! - [`chart`]: drawing already-computed matrices on a canvas; [`figures`]: the components that
 //!   show one (the heatmap, with its export, read-out and table), taking their data as props;
 //! - [`app`]: the page's Leptos interface; [`i18n`]: every string in English and Chinese;
-//! - [`learn`]: the training view, its own .wasm (the `learn` binary), loaded on demand;
-//!   [`bridge`]: all the page and it share.
+//! - [`learn`]: the training view, and [`pretrained`]: the pretrained model's views, each its
+//!   own .wasm loaded when its view first opens ([`hosted`]); [`bridge`]: all the page and
+//!   they share.
 
 pub use attention_core as core;
 pub use attention_core::slugged;
@@ -17,12 +18,16 @@ pub mod app;
 pub mod bridge;
 pub mod chart;
 pub mod export;
+pub mod fetch;
 pub mod figures;
+pub mod hosted;
 pub mod i18n;
 pub mod learn;
 pub mod models;
 pub mod number;
 pub mod panic_notice;
 pub mod percent;
+pub mod pretrained;
 pub mod reading;
 pub mod settings;
+pub mod shared;

@@ -76,7 +76,6 @@ enum Change {
     Present(bool),
     Theme(usize),
     Language,
-    StudyWord(usize, usize),
 }
 
 /// Sentences for every model: its own tokens, others', too long, empty.
@@ -120,7 +119,6 @@ fn change() -> impl Strategy<Value = Change> {
         1 => any::<bool>().prop_map(Change::Present),
         1 => (0usize..4).prop_map(Change::Theme),
         1 => Just(Change::Language),
-        1 => ((0usize..3), (0usize..TEXTS.len())).prop_map(|(w, t)| Change::StudyWord(w, t)),
     ]
 }
 
@@ -161,7 +159,6 @@ fn apply(s: &mut Settings, change: &Change, models: &Models) {
         Change::Present(on) => s.classroom_mut().set_present(on),
         Change::Theme(i) => s.classroom_mut().set_theme(Theme::ALL[i]),
         Change::Language => s.switch_language(),
-        Change::StudyWord(w, t) => drop(s.study_mut().set_word(w, TEXTS[t])),
     }
 }
 

@@ -251,18 +251,20 @@ async fn changes_that_do_not_touch_the_trace_compute_nothing() {
 }
 
 /// A model is one implementation: the toy model (`common::toy`, known to no file of `src/`),
-/// arrived in the pretrained model's place, goes through the lesson's stages and the model
-/// view of the page as it is.
+/// arrived in the pretrained model's place, goes through the lesson's stages of the page and
+/// the pretrained model's view of every head (its own module's) as they are.
 #[wasm_bindgen_test]
 async fn the_lesson_and_the_model_view_show_a_model_they_were_never_told_about() {
     use attention_lab::models::{Arrival, Models, VIEWED};
+    use attention_lab::pretrained::PretrainedViews;
     use common::toy::Toy;
     let query = "?lang=en&model=minilm&text=the%20cat%20sat%20on%20a%20mat%20.&stage=softmax&layer=2&head=2";
     window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
+    let toy = std::sync::Arc::new(Toy::new());
     let mut models = Models::default();
-    models.arrive(VIEWED, Arrival::Ready(std::sync::Arc::new(Toy::new())));
+    models.arrive(VIEWED, Arrival::Ready(toy.clone()));
     let host = host();
-    let _mounted = leptos::mount::mount_to(host.clone(), move || view! { <App models=models /> });
+    let mounted = leptos::mount::mount_to(host.clone(), move || view! { <App models=models /> });
     leptos::task::tick().await;
     let find = |selector: &str| host.query_selector(selector).unwrap();
     let text = |selector: &str| find(selector).unwrap_or_else(|| panic!("{selector}")).text_content().unwrap();
@@ -272,8 +274,11 @@ async fn the_lesson_and_the_model_view_show_a_model_they_were_never_told_about()
     assert!(text("[data-testid='heatmap-weights'] [data-caption]").ends_with(": 9 × 9"));
     assert!(find("[data-testid='head-2']").is_some() && find("[data-testid='head-3']").is_none());
     assert!(text("[data-testid='weights-note']").contains("layer 2"), "{}", text("[data-testid='weights-note']"));
-    let nav: HtmlElement = find("[data-testid='nav-model']").unwrap().unchecked_into();
-    nav.click();
+    drop(mounted);
+    // The view of every head, as its module mounts it, on the same link.
+    let query = "?lang=en&model=minilm&text=the%20cat%20sat%20on%20a%20mat%20.&view=model";
+    window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
+    let _views = leptos::mount::mount_to(host.clone(), move || view! { <PretrainedViews model=toy /> });
     leptos::task::tick().await;
     let heads = host.query_selector_all("[data-testid^='model-head-']").unwrap().length();
     assert_eq!(heads, 4, "2 layers × 2 heads");

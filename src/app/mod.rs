@@ -14,7 +14,6 @@ mod clipboard;
 mod controls;
 mod header;
 mod keys;
-mod loading;
 mod model_loader;
 pub mod page;
 mod root;

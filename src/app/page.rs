@@ -3,32 +3,17 @@
 //! pass (computed once per change of what it reads), the last good outcome, the language and
 //! the theme with its chart ink.
 
-use super::loading::LoadState;
 use crate::chart::ink::Ink;
 use crate::core::model::{Encoding, Model, ModelError, Outcome};
 use crate::export::file_stem;
+use crate::fetch::LoadState;
 use crate::i18n::{t, Lang, Text};
-use crate::models::{Catalog, ModelId, Models, VIEWED};
+use crate::models::{Catalog, ModelId, Models};
 use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// A computed result or a model shared by every panel that shows it. Equality is identity: a
-/// new computation is always a change, and comparing never walks the matrices.
-#[derive(Debug)]
-pub struct Shared<T: ?Sized>(pub Arc<T>);
-
-impl<T: ?Sized> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
-    }
-}
-
-impl<T: ?Sized> PartialEq for Shared<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
+pub use crate::shared::Shared;
 
 /// A forward pass's result as the page keeps it.
 pub type Computed = Result<Shared<Encoding>, ModelError>;
@@ -51,9 +36,6 @@ pub struct Page {
     pub tokens: Memo<Vec<String>>,
     /// Why the current settings did not compute, if they did not.
     pub error: Memo<Option<ModelError>>,
-    /// The forward pass of the model the views about a pretrained model show (every head at
-    /// once), on the lesson's sentence, while such a view is open and the model is here.
-    pub viewed: Memo<Option<Computed>>,
     pub lang: Memo<Lang>,
     /// Presentation mode (the classroom's).
     pub present: Memo<bool>,
@@ -95,18 +77,6 @@ impl Page {
         });
         let tokens = Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
         let error = Memo::new(move |_| computed.with(|c| c.as_ref().err().cloned()));
-        let viewed_model = Memo::new(move |_| models.with(|m| m.ready(VIEWED).map(Shared)));
-        let wanted = Memo::new(move |_| settings.with(|s| s.view().needs_model()));
-        let viewed_forward =
-            forward_of(settings, Memo::new(move |_| viewed_model.get().unwrap_or_else(|| model.get())));
-        let viewed = Memo::new(move |_| {
-            let shown = viewed_model.get()?;
-            if !wanted.get() {
-                return None;
-            }
-            // The lesson's own forward pass when the lesson shows the same model.
-            Some(if shown == model.get() { encoding.get() } else { viewed_forward.get() })
-        });
         let lang = Memo::new(move |_| settings.with(|s| s.lang()));
         let present = Memo::new(move |_| settings.with(|s| s.classroom().present()));
         let prefers_dark = RwSignal::new(false);
@@ -119,7 +89,6 @@ impl Page {
             outcome,
             tokens,
             error,
-            viewed,
             lang,
             present,
             prefers_dark,
@@ -309,7 +278,6 @@ mod tests {
         let shown = page.outcome.get().expect("an outcome meanwhile");
         assert!(matches!(shown.0.shape().origin, Origin::Seeded { .. }), "its own shape says random");
         assert_eq!(page.error.get(), None, "waiting is not an error");
-        assert_eq!(page.viewed.get(), None, "no model, no forward pass of it");
     }
 
     #[test]

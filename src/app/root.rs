@@ -10,7 +10,7 @@ use super::page::{use_page, Page};
 use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
 use super::url_sync::sync_url;
 use super::views::{ActiveView, ViewNav};
-use crate::bridge::OPEN_LESSON_EVENT;
+use crate::bridge::LINK_EVENT;
 use crate::chart::ink::Ink;
 use crate::i18n::{fill, model_error, ClassMsg, Lang, Msg};
 use crate::models::Models;
@@ -79,8 +79,8 @@ pub fn App(
     let reread = sync_url(page, set_notice);
     let updates = watch_for_updates();
     load_when_asked(page);
-    // The training view kept a model and put the lesson's link in the address bar.
-    let opened = window_event_listener_untyped(OPEN_LESSON_EVENT, move |_| {
+    // A module put a link in the address bar (the training view kept a model for it first).
+    let opened = window_event_listener_untyped(LINK_EVENT, move |_| {
         reread_stored(page);
         reread.run(());
     });

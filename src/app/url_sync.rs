@@ -1,11 +1,11 @@
 //! Keeps the URL and the settings in step: moving to another stage, view or presentation
 //! mode adds a history entry (so Back goes back), other changes replace the current one;
 //! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
-//! notice instead of breaking the page. The training view's keys (`bridge::LEARN_KEYS`) are
-//! kept as they are.
+//! notice instead of breaking the page. The keys of the modules the page starts
+//! (`bridge::Hosted::keys`) are kept as they are.
 
 use super::page::Page;
-use crate::bridge::learn_pairs;
+use crate::bridge::module_pairs;
 use crate::i18n::Lang;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
@@ -34,7 +34,7 @@ pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
     Effect::new(move |_| {
         let (query, here) = page.settings.with(|s| (s.to_query(), place(s)));
         let Ok(history) = window().history() else { return };
-        let url = format!("?{query}{}", learn_pairs(&search()));
+        let url = format!("?{query}{}", module_pairs(&search()));
         let moved = last.get_value() != here;
         last.set_value(here);
         let _ = if moved {

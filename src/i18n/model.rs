@@ -92,6 +92,11 @@ super::catalogue! {
             "已隐藏 [CLS] 和 [SEP]：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
         ),
         NeedsPretrained => ("This view shows the pretrained model.", "这个视图展示的是预训练模型。"),
+        ModuleLoading => ("Loading the pretrained model's views…", "正在加载预训练模型的视图……"),
+        ModuleFailed => (
+            "The pretrained model's views could not be loaded. Reload the page to try again.",
+            "预训练模型的视图加载失败。请重新加载页面再试。",
+        ),
         HeadCell => ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
 
         CorefTitle => ("Does “it” look at “animal”? A case study", "“it” 会关注 “animal” 吗？一个案例研究"),

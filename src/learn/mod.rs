@@ -13,10 +13,10 @@ pub mod query;
 mod setup;
 mod view;
 
-use crate::bridge::{lesson_query, LEARN_MOUNT_EVENT, LEARN_ROOT, OPEN_LESSON_EVENT, YOURS_KEY};
+use crate::bridge::{lesson_query, Hosted, YOURS_KEY};
 use crate::core::train::session::{Diverged, Experiment, Session, Setup, SetupError};
 use crate::core::train::yours::YourModel;
-use leptos::mount::UnmountHandle;
+use crate::hosted::{host, open_link, shown};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -54,8 +54,6 @@ thread_local! {
     static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
     /// Bumped whenever the run changes: the mounted view redraws from it.
     static CHANGED: RefCell<Option<RwSignal<u64>>> = const { RefCell::new(None) };
-    /// The mounted view, unmounted before the next mount.
-    static MOUNTED: RefCell<Option<UnmountHandle<leptos::tachys::view::any_view::AnyViewState>>> = const { RefCell::new(None) };
     /// A frame of training is already asked for (one loop at a time).
     static FRAME_PENDING: RefCell<bool> = const { RefCell::new(false) };
     /// The link's setup was out of range (the default one runs instead): said once, beside
@@ -66,7 +64,6 @@ thread_local! {
 /// Start the module: the run from the URL's setup, the view mounted, and mounted again
 /// whenever the page asks.
 pub fn start() {
-    crate::panic_notice::install();
     let asked = query::read();
     let session = Session::new(asked).or_else(|e| {
         LINK_ERROR.with(|l| *l.borrow_mut() = Some(e));
@@ -77,37 +74,16 @@ pub fn start() {
     if let Ok(session) = session {
         reset(session);
     }
-    mount();
-    // Mounted again after the page has applied what it changed (language, theme).
-    let again = Closure::<dyn Fn()>::new(|| {
-        let next = Closure::once_into_js(mount);
-        let _ = window().request_animation_frame(next.unchecked_ref());
+    host(Hosted::Learn, || {
+        let changed = RwSignal::new(0_u64);
+        CHANGED.with(|c| *c.borrow_mut() = Some(changed));
+        view::LearnApp(view::LearnAppProps { changed }).into_any()
     });
-    let _ = window().add_event_listener_with_callback(LEARN_MOUNT_EVENT, again.as_ref().unchecked_ref());
-    again.forget();
 }
 
 /// The link's setup error, once.
 fn take_link_error() -> Option<SetupError> {
     LINK_ERROR.with(|l| l.borrow_mut().take())
-}
-
-/// Mount the view into the page's element for it, replacing the previous mount.
-fn mount() {
-    MOUNTED.with(|m| drop(m.borrow_mut().take()));
-    let Some(root) = document().get_element_by_id(LEARN_ROOT) else { return };
-    let Ok(root) = root.dyn_into::<web_sys::HtmlElement>() else { return };
-    root.set_inner_html("");
-    // The page's "loading" line has done its job.
-    if let Ok(Some(status)) = document().query_selector("[data-learn-status]") {
-        let _ = status.set_attribute("hidden", "");
-    }
-    let handle = leptos::mount::mount_to(root, || {
-        let changed = RwSignal::new(0_u64);
-        CHANGED.with(|c| *c.borrow_mut() = Some(changed));
-        view::LearnApp(view::LearnAppProps { changed }).into_any()
-    });
-    MOUNTED.with(|m| *m.borrow_mut() = Some(handle));
 }
 
 /// Tell the mounted view the run changed.
@@ -176,13 +152,7 @@ fn open_in_lesson() -> bool {
     });
     let Some(Some((sentence, scaled))) = kept else { return false };
     let search = window().location().search().unwrap_or_default();
-    let url = format!("?{}", lesson_query(&search, &sentence, scaled));
-    if let Ok(history) = window().history() {
-        let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-    if let Ok(event) = web_sys::Event::new(OPEN_LESSON_EVENT) {
-        let _ = window().dispatch_event(&event);
-    }
+    open_link(&lesson_query(&search, &sentence, scaled));
     true
 }
 
@@ -208,7 +178,7 @@ fn schedule() {
     let frame = Closure::once_into_js(move || {
         FRAME_PENDING.with(|p| *p.borrow_mut() = false);
         // Nobody is watching (the view was closed): pause.
-        let shown = document().get_element_by_id(LEARN_ROOT).is_some_and(|e| e.is_connected());
+        let shown = shown(Hosted::Learn);
         let start = now();
         let again = update_run(|run| {
             if !shown {

@@ -59,10 +59,7 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
 /// Write `setup` into the URL (replacing the entry: a changed setting is not a new page).
 pub fn write(setup: &Setup) {
     let search = window().location().search().unwrap_or_default();
-    let url = format!("?{}", with_setup(&search, setup));
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
+    crate::hosted::replace_query(&with_setup(&search, setup));
 }
 
 #[cfg(test)]

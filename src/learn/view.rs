@@ -12,6 +12,7 @@ use crate::core::train::tasks::token_text;
 use crate::core::train::yours::YourModel;
 use crate::core::Mask;
 use crate::figures::Heatmap;
+use crate::hosted::page_lang_and_ink;
 use crate::i18n::{fill, t, Lang, LearnMsg};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -99,15 +100,6 @@ impl Snapshot {
             experiment: run.experiment.as_ref().map(ExperimentShown::of),
         }
     }
-}
-
-/// The page's language and chart colours, as the page set them when it mounted this view.
-fn page_lang_and_ink() -> (Lang, Ink) {
-    let html = document().document_element();
-    let lang = html.as_ref().and_then(|h| h.get_attribute("lang")).map_or(Lang::En, |l| Lang::from_tag(&l));
-    let style = html.and_then(|h| window().get_computed_style(&h).ok().flatten());
-    let ink = style.and_then(|s| Ink::from_variables(&|name| s.get_property_value(name).ok())).unwrap_or(Ink::PLAIN);
-    (lang, ink)
 }
 
 /// The example the learner typed: digits below the task's alphabet (and "|" where the task has

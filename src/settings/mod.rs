@@ -1,6 +1,6 @@
-//! Everything a learner controls, split by owner: the classroom (language, theme,
+//! Everything a learner controls in the page, split by owner: the classroom (language, theme,
 //! presentation), the model choice (`models::Choice`), the lesson, each side view's state, and
-//! which view is open. Each part keeps its fields private behind setters that keep its rules;
+//! which view is open (the modules the page starts own their own: `bridge::Hosted::keys`). Each part keeps its fields private behind setters that keep its rules;
 //! the rules that span parts (a new sentence or model keeps the layer, head, query row,
 //! spotlight and anchor within range) are kept here, reading the model from a [`Catalog`].
 //! The controls and the URL parser change the settings only through these setters. Pure: no
@@ -19,7 +19,7 @@ pub use classroom::Classroom;
 pub use lesson::Lesson;
 pub use limits::*;
 pub use nav::{Chapter, Stage, Theme, View};
-pub use views::{Cost, Lab, Study, Variance};
+pub use views::{Cost, Lab, Variance};
 
 use crate::core::attention::Mask;
 use crate::core::model::{Input, Model, RunOptions, Token};
@@ -36,7 +36,6 @@ pub struct Settings {
     lab: Lab,
     variance: Variance,
     cost: Cost,
-    study: Study,
     /// The token the sparse pattern head looks for (0-based), below the token count.
     anchor: usize,
     view: View,
@@ -75,7 +74,6 @@ impl Settings {
             lab: Lab::default(),
             variance: Variance::default(),
             cost: Cost::default(),
-            study: Study::default(),
             anchor: 0,
             view: View::Lesson,
         }
@@ -110,10 +108,6 @@ impl Settings {
         &self.cost
     }
 
-    pub fn study(&self) -> &Study {
-        &self.study
-    }
-
     pub fn anchor(&self) -> usize {
         self.anchor
     }
@@ -142,10 +136,6 @@ impl Settings {
 
     pub fn cost_mut(&mut self) -> &mut Cost {
         &mut self.cost
-    }
-
-    pub fn study_mut(&mut self) -> &mut Study {
-        &mut self.study
     }
 
     pub fn set_view(&mut self, view: View) {

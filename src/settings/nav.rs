@@ -17,11 +17,6 @@ crate::slugged! {
 }
 
 impl View {
-    /// Views about the trained model: opening one asks for it.
-    pub fn needs_model(self) -> bool {
-        matches!(self, View::Model | View::Coref)
-    }
-
     /// The chapter of the navigation the view belongs to.
     pub fn chapter(self) -> Chapter {
         match self {
@@ -87,9 +82,9 @@ crate::slugged! {
         RnnCnn = "rnn-cnn",
         /// One Transformer block, attention highlighted.
         Block = "block",
-        /// Every head of every layer of the trained model at once.
+        /// Every head of every layer of the pretrained model at once.
         Model = "model",
-        /// The "it → animal" case study on the trained model.
+        /// The "it → animal" case study on the pretrained model.
         Coref = "coref",
         /// Training a small Transformer in the page (its own module: `crate::learn`).
         Learn = "learn",

@@ -198,15 +198,6 @@ fn a_model_whose_tokens_cannot_show_the_sentence_is_refused() {
     assert_eq!((s.choice().id(), s.lesson().text()), (ModelId::Minilm, long.as_str()), "nothing changed");
 }
 
-#[test]
-fn the_study_keeps_sentences_and_single_words() {
-    let mut study = Study::default();
-    assert!(study.set_word(1, " Animal ") && study.words()[1] == "Animal");
-    assert!(!study.set_word(2, "two words") && !study.set_word(3, "x"));
-    assert!(!study.set_sentence(0, "  ") && !study.set_sentence(2, "fine"));
-    assert!(study.set_sentence(1, "The cat sat."));
-}
-
 /// Switching positional encoding off must show two identical rows in either language.
 #[test]
 fn each_default_sentence_repeats_a_token() {

@@ -163,21 +163,6 @@ pub const KEYS: &[Key] = &[
         read: |s, v, _| Theme::from_slug(v).map(|t| s.classroom_mut().set_theme(t)).is_some(),
     },
     Key {
-        name: "c1",
-        write: |s| Some(s.study().sentences()[0].clone()),
-        read: |s, v, _| s.study_mut().set_sentence(0, v),
-    },
-    Key {
-        name: "c2",
-        write: |s| Some(s.study().sentences()[1].clone()),
-        read: |s, v, _| s.study_mut().set_sentence(1, v),
-    },
-    Key {
-        name: "cw",
-        write: |s| Some(s.study().words().join(",")),
-        read: |s, v, _| s.study_mut().set_words(&v.split(',').collect::<Vec<_>>()),
-    },
-    Key {
         name: "anchor",
         write: |s| Some((s.anchor() + 1).to_string()),
         read: |s, v, c| index(v).is_some_and(|a| s.set_anchor(a, c)),
@@ -242,7 +227,6 @@ impl Settings {
 mod tests {
     use super::*;
     use crate::models::Models;
-    use crate::settings::Study;
 
     fn parse(query: &str, lang: Lang) -> (Settings, Vec<String>) {
         Settings::from_query(query, lang, &Models::default())
@@ -267,9 +251,6 @@ mod tests {
         assert!(s.set_spot(Some(1), &c));
         s.lesson_mut().set_stage(Stage::Softmax);
         assert!(s.set_head(3, &c) && s.set_query(2, &c));
-        assert!(
-            s.study_mut().set_sentence(1, "A cat, then & a dog") && s.study_mut().set_words(&["cat", "dog", "then"])
-        );
         let (back, ignored) = parse(&s.to_query(), Lang::En);
         assert_eq!(back, s);
         assert!(ignored.is_empty(), "{ignored:?}");
@@ -283,12 +264,10 @@ mod tests {
         let (back, ignored) = parse(&s.to_query(), Lang::En);
         let got = (back.choice().id(), back.lesson().layer(), back.lesson().head(), ignored.len());
         assert_eq!(got, (ModelId::Minilm, 2, 11, 0));
+        // The case study's keys are its module's (`pretrained::study`): the page leaves them.
         let (bad, ignored) = parse("model=gpt9&layer=7&cw=a,b", Lang::En);
-        assert_eq!(
-            (bad.choice().id(), bad.lesson().layer(), bad.study().words()),
-            (ModelId::Random, 0, Study::default().words())
-        );
-        assert_eq!(ignored, ["model", "layer", "cw"]);
+        assert_eq!((bad.choice().id(), bad.lesson().layer()), (ModelId::Random, 0));
+        assert_eq!(ignored, ["model", "layer"]);
     }
 
     #[test]

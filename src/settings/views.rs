@@ -1,10 +1,7 @@
 //! Each side view's own state: the saturation lab's d_k, the variance experiment's d_k and
-//! sample count, the sparse pattern's anchor, the cost view's n, the FlashAttention tile and
-//! the case study's sentences and words. Every one is in the link.
+//! sample count, the cost view's n and the FlashAttention tile. Every one is in the link.
 
 use super::{COST_N_RANGE, SAMPLE_CHOICES, TILE_CHOICES};
-use crate::core::bert::wordpiece::rough_words;
-use crate::core::bert::MINILM_TOKENS;
 use crate::core::saturation::snap_dk;
 
 /// A d_k written as any number from 1 to 1024, snapped to the power of two nearest in log scale.
@@ -99,57 +96,5 @@ impl Cost {
     /// The FlashAttention tile (queries × keys), if offered.
     pub fn set_tile(&mut self, tile: usize) -> bool {
         TILE_CHOICES.contains(&tile).then(|| self.tile = tile).is_some()
-    }
-}
-
-/// The "it → animal" case study: two sentences, the token read from and two tokens it may
-/// read (as typed; matched against the pretrained model's tokens).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Study {
-    sentences: [String; 2],
-    /// The query word, then the two targets.
-    words: [String; 3],
-}
-
-impl Default for Study {
-    fn default() -> Self {
-        Self {
-            sentences: [
-                "The animal didn't cross the street because it was too tired".into(),
-                "The animal didn't cross the street because it was too wide".into(),
-            ],
-            words: ["it".into(), "animal".into(), "street".into()],
-        }
-    }
-}
-
-impl Study {
-    pub fn sentences(&self) -> &[String; 2] {
-        &self.sentences
-    }
-
-    pub fn words(&self) -> &[String; 3] {
-        &self.words
-    }
-
-    /// Sentence `which` (0 or 1), if it has words and at most as many as the model reads.
-    pub fn set_sentence(&mut self, which: usize, text: &str) -> bool {
-        let fits = (1..=MINILM_TOKENS - 2).contains(&rough_words(text).len());
-        let slot = self.sentences.get_mut(which).filter(|_| fits);
-        slot.map(|s| *s = text.to_string()).is_some()
-    }
-
-    /// Word `which` (0 = query, 1 and 2 = targets), if it is one word.
-    pub fn set_word(&mut self, which: usize, word: &str) -> bool {
-        let one = rough_words(word).len() == 1;
-        let slot = self.words.get_mut(which).filter(|_| one);
-        slot.map(|w| *w = word.trim().to_string()).is_some()
-    }
-
-    /// All three words at once, if each is one word (none changes otherwise).
-    pub fn set_words(&mut self, words: &[&str]) -> bool {
-        let mut next = self.clone();
-        let ok = words.len() == 3 && words.iter().enumerate().all(|(i, w)| next.set_word(i, w));
-        ok.then(|| *self = next).is_some()
     }
 }

@@ -4,8 +4,9 @@
 
 use crate::server::{dist_dir, gzip_len};
 
-/// Every .wasm of the build: the page's, and the training view's module (fetched only when
-/// that view opens), with their names.
+/// Every .wasm of the build: the page's, and the modules of the views the page starts
+/// (fetched only when one of their views opens: the training view, the pretrained model's
+/// views), with their names.
 fn wasm_files() -> Vec<(String, Vec<u8>)> {
     let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dist_dir())
         .expect("dist/ exists: build the site first")
@@ -14,12 +15,12 @@ fn wasm_files() -> Vec<(String, Vec<u8>)> {
         .filter(|name| name.ends_with("_bg.wasm"))
         .map(|name| (name.clone(), std::fs::read(dist_dir().join(&name)).expect("read the .wasm")))
         .collect();
-    assert_eq!(files.len(), 2, "the page's .wasm and the training module's");
+    assert_eq!(files.len(), 3, "the page's .wasm, the training module's and the pretrained views'");
     files
 }
 
 /// Each .wasm, as a static server sends it (gzip -9), stays within 400 KB: the page's, which
-/// comes before the first heatmap, and the training view's, which comes only when that view
+/// comes before the first heatmap, and each module's, which comes only when one of its views
 /// opens (model weights are a file of their own).
 #[test]
 #[ignore = "needs the built site: scripts/test.sh"]
@@ -33,13 +34,134 @@ fn each_wasm_stays_within_its_400_kb_gzip_budget() {
     }
 }
 
-/// The benchmark mode (`?bench=1`, the naive drawing, the draw counter) is built only with the
-/// `bench` feature: its marks are not in the published .wasm.
+/// The items of `src/` that only the benchmark build has (those under
+/// `#[cfg(feature = "bench")]`), as module paths: `app::bench`, `chart::heatmap::draw_naive`…
+fn bench_only_items() -> Vec<Vec<String>> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut items = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("src/").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path.strip_prefix(&src).expect("in src/");
+            let mut module: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            let file = module.pop().unwrap_or_default();
+            if !["mod.rs", "lib.rs"].contains(&file.as_str()) {
+                module.push(file.trim_end_matches(".rs").to_string());
+            }
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                if line.trim() != "#[cfg(feature = \"bench\")]" {
+                    continue;
+                }
+                let item = lines.get(i + 1).map(|l| l.trim()).unwrap_or_default();
+                let words: Vec<&str> =
+                    item.trim_start_matches("pub ").split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+                if let ["mod" | "fn" | "static" | "struct" | "enum" | "const", name, ..] = words[..] {
+                    items.push([module.clone(), vec![name.to_string()]].concat());
+                }
+            }
+        }
+    }
+    items
+}
+
+/// The function names of a .wasm's name section (before wasm-opt, which drops it).
+fn function_names(wasm: &[u8]) -> Vec<String> {
+    fn leb(bytes: &[u8], at: &mut usize) -> usize {
+        let (mut value, mut shift) = (0usize, 0);
+        while let Some(&b) = bytes.get(*at) {
+            *at += 1;
+            value |= usize::from(b & 0x7f) << shift;
+            shift += 7;
+            if b & 0x80 == 0 {
+                break;
+            }
+        }
+        value
+    }
+    let mut names = Vec::new();
+    let mut at = 8;
+    while at < wasm.len() {
+        let id = wasm[at];
+        at += 1;
+        let size = leb(wasm, &mut at);
+        let end = (at + size).min(wasm.len());
+        let mut p = at;
+        let name_len = if id == 0 { leb(wasm, &mut p) } else { 0 };
+        if id == 0 && wasm.get(p..p + name_len) == Some(b"name") {
+            p += name_len;
+            while p < end {
+                let sub = wasm[p];
+                p += 1;
+                let sub_size = leb(wasm, &mut p);
+                let sub_end = p + sub_size;
+                if sub == 1 {
+                    let count = leb(wasm, &mut p);
+                    for _ in 0..count {
+                        let _index = leb(wasm, &mut p);
+                        let len = leb(wasm, &mut p);
+                        names.push(String::from_utf8_lossy(&wasm[p..p + len]).into_owned());
+                        p += len;
+                    }
+                }
+                p = sub_end;
+            }
+        }
+        at = end;
+    }
+    names
+}
+
+/// No benchmark code in the published build: none of the benchmark build's own items (read
+/// from `src/`) has a function in the release .wasm of either binary (read from its name
+/// section before wasm-opt strips it), and none of its page marks is in `dist/`.
 #[test]
 #[ignore = "needs the built site: scripts/test.sh"]
 fn the_published_wasm_carries_no_benchmark_code() {
+    let items = bench_only_items();
+    let expected =
+        [vec!["app".to_string(), "bench".to_string()], ["chart", "heatmap", "draw_naive"].map(String::from).to_vec()];
+    assert!(expected.iter().all(|e| items.contains(e)), "the bench-only items were not all found: {items:?}");
+    let release = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown/release");
+    for bin in ["attention-lab", "learn", "pretrained"] {
+        let path = release.join(format!("{bin}.wasm"));
+        let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: build the site first", path.display()));
+        let names = function_names(&wasm);
+        assert!(names.len() > 1000, "{bin}: its name section was not read ({} names)", names.len());
+        // The names are read as the check expects them: the binary's own code is there.
+        let own = match bin {
+            "learn" => "13attention_lab5learn",
+            "pretrained" => "13attention_lab10pretrained",
+            _ => "13attention_lab3app7stepper",
+        };
+        assert!(names.iter().any(|n| n.contains(own)), "{bin}: no function of {own} found by name");
+        for item in &items {
+            // As the name section writes it (attention_lab::app::bench::…), or mangled, each
+            // segment after its length (12attention_lab3app5bench).
+            let path = format!("attention_lab::{}", item.join("::"));
+            let mangled: String = std::iter::once("attention_lab")
+                .chain(item.iter().map(String::as_str))
+                .map(|seg| format!("{}{seg}", seg.len()))
+                .collect();
+            let named = |n: &&String| {
+                n.contains(&mangled)
+                    || n.match_indices(&path).any(|(i, _)| !n[i + path.len()..].starts_with(char::is_alphanumeric))
+            };
+            let found: Vec<&String> = names.iter().filter(named).take(3).collect();
+            assert!(found.is_empty(), "{bin}.wasm has benchmark code {}: {found:?}", item.join("::"));
+        }
+    }
     for (name, wasm) in wasm_files() {
-        for mark in ["bench-output", "first-heatmap", "slider_to_paint_ms"] {
+        for mark in ["bench-output", "first-heatmap", "slider_to_paint_ms", "bench=", "peer ort-web", "data-done"] {
             assert!(!wasm.windows(mark.len()).any(|w| w == mark.as_bytes()), "{mark:?} is in {name}");
         }
     }

@@ -177,7 +177,7 @@ async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working
     // Random weights keep the lesson going, and say so.
     b.wait_for("[data-testid='stage-scores'] canvas[data-drawn='true']").await;
     let note = b.text_of("weights-note").await;
-    assert!(note.contains("Random weights") && note.contains("until the trained model has loaded"), "{note}");
+    assert!(note.contains("Random weights") && note.contains("until the pretrained model has loaded"), "{note}");
     // Publish the whole file; the retry then loads it.
     std::fs::write(&model, &bytes).expect("restore it");
     b.click("model-retry").await;

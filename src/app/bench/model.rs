@@ -4,10 +4,10 @@
 //! benches/peer/make_model.py) on the same tokens, and the Wasm memory once loaded.
 
 use super::{median_p95, now, peer, settle, time};
-use crate::app::loading::LoadState;
-use crate::app::model_loader::load;
 use crate::app::page::Page;
 use crate::core::model::{Input, Origin, RunOptions};
+use crate::fetch::load;
+use crate::fetch::LoadState;
 use crate::models::{Delivery, VIEWED};
 use crate::settings::{Stage, View};
 use leptos::prelude::*;

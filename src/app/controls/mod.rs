@@ -17,7 +17,6 @@ pub use scaling_badge::ScalingBadge;
 use sentence::SentenceBox;
 pub use sentence::Which;
 pub use token_options::TokenOptions;
-pub use weights::ModelStatus;
 
 /// A control's one-line explanation, shown while the control just before it is hovered or
 /// has the focus (see `.control-hint` in the stylesheet).

@@ -1,9 +1,10 @@
 //! Which model's weights the lesson shows (the registry's models), the loading of one that is
 //! fetched (progress, or an error with a retry) and what its fixed shape replaces.
 
-use crate::app::loading::{LoadError, LoadState};
 use crate::app::page::use_page;
 use crate::core::model::Origin;
+use crate::fetch::status::LoadStatus;
+use crate::fetch::LoadState;
 use crate::i18n::{fill, unknown_token, ModelMsg};
 use crate::models::ModelId;
 use crate::settings::SentenceProblem;
@@ -71,35 +72,13 @@ pub fn WeightsControls() -> impl IntoView {
 
 /// Model `id`'s download progress, or why it failed with a retry button; nothing once ready.
 #[component]
-pub fn ModelStatus(
+fn ModelStatus(
     /// The model whose download is shown.
     #[prop(into)]
     id: Signal<ModelId>,
 ) -> impl IntoView {
     let page = use_page();
-    let mb = |bytes: usize| format!("{:.1}", bytes as f64 / 1e6);
-    let state = Memo::new(move |_| page.load_state(id.get()));
-    let retry = move |_| page.set_load_state(id.get_untracked(), LoadState::Idle);
-    let failed = move || state.with(|m| if let LoadState::Failed(e) = m { Some(e.clone()) } else { None });
-    view! {
-        <div id="model-status" aria-live="polite">
-            {move || state.with(|m| match *m {
-                LoadState::Loading { received, total } => Some(view! {
-                    <div class="model-progress" data-testid="model-progress">
-                        <progress max=total.to_string() value=received.to_string()></progress>
-                        <span>{fill(page.t(ModelMsg::Loading), &[("got", &mb(received)), ("total", &mb(total))])}</span>
-                    </div>
-                }),
-                _ => None,
-            })}
-            {move || failed().map(|e: LoadError| view! {
-                <p class="field__error model-error" role="alert" data-testid="model-error">
-                    {e.message(page.lang.get())} " "
-                    <button type="button" class="button button--small" data-testid="model-retry" on:click=retry>
-                        {page.text(ModelMsg::Retry)}
-                    </button>
-                </p>
-            })}
-        </div>
-    }
+    let state = Signal::derive(move || page.load_state(id.get()));
+    let retry = Callback::new(move |()| page.set_load_state(id.get_untracked(), LoadState::Idle));
+    view! { <LoadStatus state=state lang=page.lang retry=retry /> }
 }

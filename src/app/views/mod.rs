@@ -5,10 +5,8 @@ mod block;
 mod choices;
 mod complexity;
 mod convex;
-mod coref;
 mod graph;
-mod learn;
-mod model;
+mod hosted;
 mod patterns;
 mod position;
 mod rnn_cnn;
@@ -18,8 +16,10 @@ mod variants;
 use super::page::use_page;
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
-use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ViewMsg};
+use crate::bridge::Hosted;
+use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, ViewMsg};
 use crate::settings::{Chapter, View};
+use hosted::HostedView;
 use leptos::prelude::*;
 
 /// The name of view `v` in the navigation.
@@ -104,8 +104,20 @@ pub fn ActiveView() -> impl IntoView {
         View::Position => view! { <position::PositionView /> }.into_any(),
         View::RnnCnn => view! { <rnn_cnn::RnnCnnView /> }.into_any(),
         View::Block => view! { <block::BlockView /> }.into_any(),
-        View::Model => view! { <model::ModelView /> }.into_any(),
-        View::Coref => view! { <coref::CorefView /> }.into_any(),
-        View::Learn => view! { <learn::LearnView /> }.into_any(),
+        View::Model => view! {
+            <HostedView module=Hosted::Pretrained testid="view-model" title=ModelMsg::ModelTitle
+                loading=ModelMsg::ModuleLoading failed=ModelMsg::ModuleFailed />
+        }
+        .into_any(),
+        View::Coref => view! {
+            <HostedView module=Hosted::Pretrained testid="view-coref" title=ModelMsg::CorefTitle
+                loading=ModelMsg::ModuleLoading failed=ModelMsg::ModuleFailed />
+        }
+        .into_any(),
+        View::Learn => view! {
+            <HostedView module=Hosted::Learn testid="view-learn" title=LearnMsg::Title
+                loading=LearnMsg::Loading failed=LearnMsg::LoadFailed />
+        }
+        .into_any(),
     }
 }

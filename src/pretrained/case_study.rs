@@ -1,13 +1,15 @@
-//! The "it → animal" case study on a pretrained model: two sentences that differ in one word,
+//! The "it → animal" case study on the pretrained model: two sentences that differ in one word,
 //! the weight from "it" to "animal" and to "street" in every layer × head, computed here from
 //! the live model, beside the made-up table of a popular illustration, and what the numbers
 //! honestly say.
 
-use crate::app::controls::ModelStatus;
-use crate::app::page::{use_page, Shared};
+use super::study::Study;
+use super::{retry, use_viewer};
 use crate::core::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
-use crate::i18n::{fill, model_error, t, Lang, LessonMsg, ModelMsg};
-use crate::models::VIEWED;
+use crate::fetch::status::LoadStatus;
+use crate::hosted::replace_query;
+use crate::i18n::{fill, model_error, t, ClassMsg, Lang, LessonMsg, ModelMsg};
+use crate::shared::Shared;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -82,76 +84,83 @@ fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
     lines
 }
 
-/// The case study.
+/// The case study: its inputs (its own state, in the address bar), the table of every head
+/// and what the numbers say.
 #[component]
-pub fn CorefView() -> impl IntoView {
-    let page = use_page();
-    let study_settings = page.pick(|s| s.study().clone());
+pub fn CaseStudy() -> impl IntoView {
+    let viewer = use_viewer();
+    let tr = move |m: ModelMsg| t(viewer.lang, m);
+    let (first, ignored) = Study::from_query(&window().location().search().unwrap_or_default());
+    let study_settings = RwSignal::new(first);
+    // Each change goes into the address bar, beside the page's keys.
+    Effect::new(move |_| {
+        let query = study_settings.with(|s| s.into_query(&window().location().search().unwrap_or_default()));
+        replace_query(&query);
+    });
     let study = Memo::new(move |_| {
-        let model = page.models.with(|m| m.ready(VIEWED))?;
+        let model = viewer.model.get()?;
         Some(study_settings.with(|s| {
             let (sentences, words) = (s.sentences(), s.words());
             let sentences = [sentences[0].as_str(), sentences[1].as_str()];
             let words = [words[0].as_str(), words[1].as_str(), words[2].as_str()];
-            crate::timed!(Compute, case_study(&*model, sentences, words, MOVERS)).map(|c| Shared(Arc::new(c)))
+            crate::timed!(Compute, case_study(&*model.0, sentences, words, MOVERS)).map(|c| Shared(Arc::new(c)))
         }))
     });
     let problem = move || {
         study.with(|s| match s {
             Some(Err(StudyProblem::Missing { word, sentence })) => {
                 let w = study_settings.with(|s| s.words()[*word].clone());
-                Some(fill(page.t(ModelMsg::CorefMissing), &[("word", &w), ("which", &(sentence + 1).to_string())]))
+                Some(fill(tr(ModelMsg::CorefMissing), &[("word", &w), ("which", &(sentence + 1).to_string())]))
             }
             Some(Err(StudyProblem::Sentence(i, e))) => {
-                Some(format!("{} {}: {}", page.t(ModelMsg::CorefSentenceA), i + 1, model_error(page.lang.get(), e)))
+                Some(format!("{} {}: {}", tr(ModelMsg::CorefSentenceA), i + 1, model_error(viewer.lang, e)))
             }
             _ => None,
         })
     };
     let ready = Memo::new(move |_| study.with(|s| s.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    let notice =
+        (!ignored.is_empty()).then(|| fill(t(viewer.lang, ClassMsg::UrlNotice), &[("keys", &ignored.join(", "))]));
     view! {
-        <section class="view" data-testid="view-coref">
-            <h2 class="view__title">{page.text(ModelMsg::CorefTitle)}</h2>
-            <p class="view__text">{page.text(ModelMsg::CorefIntro)}</p>
-            <ModelStatus id=VIEWED />
-            <StudyInputs />
-            <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
-            {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s /> })}
-            <div class="aside" data-testid="not-explanation">
-                <h3 class="view__subtitle">{page.text(LessonMsg::NotExplanationTitle)}</h3>
-                <p class="view__text">{page.text(LessonMsg::NotExplanation)}</p>
-            </div>
-        </section>
+        <p class="view__text">{tr(ModelMsg::CorefIntro)}</p>
+        {notice.map(|n| view! { <p class="notice" role="status" data-testid="coref-url-notice">{n}</p> })}
+        <LoadStatus state=viewer.load lang=viewer.lang retry=retry(viewer) />
+        <StudyInputs study=study_settings />
+        <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
+        {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s words=Signal::derive(move || study_settings.with(|s| s.words().clone())) /> })}
+        <div class="aside" data-testid="not-explanation">
+            <h3 class="view__subtitle">{t(viewer.lang, LessonMsg::NotExplanationTitle)}</h3>
+            <p class="view__text">{t(viewer.lang, LessonMsg::NotExplanation)}</p>
+        </div>
     }
 }
 
 /// The two sentences and the three words, each checked by its setter.
 #[component]
-fn StudyInputs() -> impl IntoView {
-    let page = use_page();
+fn StudyInputs(
+    /// The case study's state.
+    study: RwSignal<Study>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let tr = move |m: ModelMsg| t(viewer.lang, m);
     let sentence = move |i: usize| {
         let label = if i == 0 { ModelMsg::CorefSentenceA } else { ModelMsg::CorefSentenceB };
         view! {
             <label class="field">
-                <span class="field__label">{page.text(label)}</span>
+                <span class="field__label">{tr(label)}</span>
                 <input type="text" class="field__text" data-testid=format!("coref-sentence-{}", i + 1)
-                    prop:value=move || page.settings.with(|s| s.study().sentences()[i].clone())
-                    on:change=move |ev| { page.apply(|s, _| s.study_mut().set_sentence(i, &event_target_value(&ev))); } />
+                    prop:value=move || study.with(|s| s.sentences()[i].clone())
+                    on:change=move |ev| { study.maybe_update(|s| s.set_sentence(i, &event_target_value(&ev))); } />
             </label>
         }
     };
     let word = move |i: usize| {
-        let label = move || {
-            if i == 0 {
-                page.t(ModelMsg::CorefQuery).to_string()
-            } else {
-                format!("{} {i}", page.t(ModelMsg::CorefTargets))
-            }
-        };
+        let label =
+            if i == 0 { tr(ModelMsg::CorefQuery).to_string() } else { format!("{} {i}", tr(ModelMsg::CorefTargets)) };
         view! {
             <input type="text" class="field__text coref__word" size="8" data-testid=format!("coref-word-{}", i + 1) aria-label=label
-                prop:value=move || page.settings.with(|s| s.study().words()[i].clone())
-                on:change=move |ev| { page.apply(|s, _| s.study_mut().set_word(i, &event_target_value(&ev))); } />
+                prop:value=move || study.with(|s| s.words()[i].clone())
+                on:change=move |ev| { study.maybe_update(|s| s.set_word(i, &event_target_value(&ev))); } />
         }
     };
     view! {
@@ -159,8 +168,8 @@ fn StudyInputs() -> impl IntoView {
             {sentence(0)}
             {sentence(1)}
             <div class="field__inline">
-                <span>{page.text(ModelMsg::CorefQuery)}</span> {word(0)}
-                <span>{page.text(ModelMsg::CorefTargets)}</span> {word(1)} " / " {word(2)}
+                <span>{tr(ModelMsg::CorefQuery)}</span> {word(0)}
+                <span>{tr(ModelMsg::CorefTargets)}</span> {word(1)} " / " {word(2)}
             </div>
         </div>
     }
@@ -168,9 +177,14 @@ fn StudyInputs() -> impl IntoView {
 
 /// The table of every head, the illustration beside the model's average, and the findings.
 #[component]
-fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
-    let page = use_page();
-    let words = page.pick(|s| s.study().words().clone());
+fn StudyResults(
+    /// The study's numbers.
+    study: Arc<CaseStudy>,
+    /// The query word and the two targets.
+    words: Signal<[String; 3]>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let tr = move |m: ModelMsg| t(viewer.lang, m);
     let movers: Vec<(usize, usize)> = study.findings.movers.iter().map(|w| (w.layer, w.head)).collect();
     let heads = study.weights.iter().map(|w| w.head).max().map_or(0, |h| h + 1);
     let rows = study.weights.chunks(heads.max(1)).map(|layer| {
@@ -194,16 +208,16 @@ fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
     let rows = rows.collect_view();
     let average = model_average(&study);
     let caption =
-        move || words.with(|w| fill(page.t(ModelMsg::CorefTable), &[("query", &w[0]), ("a", &w[1]), ("b", &w[2])]));
+        move || words.with(|w| fill(tr(ModelMsg::CorefTable), &[("query", &w[0]), ("a", &w[1]), ("b", &w[2])]));
     let lines = {
         let study = Arc::clone(&study);
-        move || words.with(|w| findings(&study, w, page.lang.get()))
+        move || words.with(|w| findings(&study, w, viewer.lang))
     };
     view! {
         <div class="coref__scroll" tabindex="0" role="region" aria-label=caption>
             <table class="coref__table">
                 <caption>{caption}</caption>
-                <thead><tr><th scope="col">{page.text(ModelMsg::Layer)}</th>
+                <thead><tr><th scope="col">{tr(ModelMsg::Layer)}</th>
                     {(1..=heads).map(|h| view! { <th scope="col">"H" {h}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>{rows}</tbody>
@@ -214,11 +228,11 @@ fn StudyResults(study: Arc<CaseStudy>) -> impl IntoView {
         </div>
         <div class="coref__compare">
             <table class="coref__small">
-                <caption>{page.text(ModelMsg::CorefIllustration)}</caption>
+                <caption>{tr(ModelMsg::CorefIllustration)}</caption>
                 <tbody>{ILLUSTRATION.map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> })}</tbody>
             </table>
             <table class="coref__small" data-testid="coref-average">
-                <caption>{page.text(ModelMsg::CorefAverage)}</caption>
+                <caption>{tr(ModelMsg::CorefAverage)}</caption>
                 <tbody>{average.into_iter().map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> }).collect_view()}</tbody>
             </table>
         </div>

@@ -1,0 +1,63 @@
+//! The place in the page of a view that is its own module (its own .wasm, see
+//! `bridge::Hosted`), fetched only when the view first opens: the page's own .wasm stays small
+//! and the first heatmap fast. The build names the module's start script in
+//! `<meta name="attention-lab-{name}">`; the module mounts itself into this view's element,
+//! again each time the view is opened or the language or theme changes. If it cannot be
+//! loaded, the start script shows the failure line instead of the loading one.
+
+use super::super::page::use_page;
+use crate::bridge::Hosted;
+use crate::i18n::Text;
+use leptos::prelude::*;
+
+/// The view: its title, a place for the module, with a line saying it is loading (hidden by
+/// the module once mounted) and one saying it failed (shown by the start script if it does).
+#[component]
+pub fn HostedView<M: Text + Send + Sync + 'static>(
+    /// The module that shows the view.
+    module: Hosted,
+    /// `data-testid` of the view.
+    testid: &'static str,
+    /// Its title.
+    title: M,
+    /// The line while the module loads.
+    loading: M,
+    /// The line if it could not be loaded.
+    failed: M,
+) -> impl IntoView {
+    let page = use_page();
+    Effect::new(move |_| {
+        page.lang.track();
+        page.ink.track();
+        if let Err(e) = load(module) {
+            leptos::logging::error!("the {} module: {e:?}", module.name());
+        }
+    });
+    view! {
+        <section class=format!("view view--{}", module.name()) data-testid=testid>
+            <h2 class="view__title">{page.text(title)}</h2>
+            <p class="view__text" role="status" data-module-status=module.name()>{page.text(loading)}</p>
+            <p class="field__error" role="alert" data-module-failed=module.name() hidden>{page.text(failed)}</p>
+            <div id=module.root()></div>
+        </section>
+    }
+}
+
+/// Start the module (a module script of the same origin, as the page's security policy
+/// allows), or, when it is already running, ask it to mount into the new element.
+fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
+    let document = document();
+    let name = module.name();
+    if document.query_selector(&format!("script[data-module='{name}']"))?.is_some() {
+        return window().dispatch_event(&web_sys::Event::new(module.mount_event())?).map(|_| ());
+    }
+    let src = document
+        .query_selector(&format!("meta[name='attention-lab-{name}']"))?
+        .and_then(|m| m.get_attribute("content"))
+        .ok_or_else(|| wasm_bindgen::JsValue::from_str("the page names no such module"))?;
+    let script = document.create_element("script")?;
+    script.set_attribute("type", "module")?;
+    script.set_attribute("src", &src)?;
+    script.set_attribute("data-module", name)?;
+    document.head().ok_or_else(|| wasm_bindgen::JsValue::from_str("no head"))?.append_child(&script).map(|_| ())
+}

@@ -1,0 +1,159 @@
+//! Bringing a model file into a page: from the browser's Cache Storage when an earlier visit
+//! kept it, else downloaded with its progress reported, its SHA-256 checked, and kept for the
+//! next visit and for offline use (the service worker never precaches it: a learner who never
+//! asks for it downloads nothing). The page's lesson and the pretrained model's views (their
+//! own module) both load through here; [`status`] shows where a load is.
+
+pub mod status;
+
+use crate::core::bert::asset::{sha256_hex, ModelFile};
+use crate::core::bert::Asset;
+use crate::core::model::Model;
+use crate::i18n::{fill, t, Lang, ModelMsg};
+use js_sys::{Reflect, Uint8Array};
+use leptos::prelude::window;
+use std::sync::Arc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Cache, Response};
+
+/// Where a model that has to be fetched is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum LoadState {
+    /// Nobody asked for it yet: nothing is downloaded.
+    #[default]
+    Idle,
+    /// Downloading (or reading from the browser's cache): bytes so far of the total.
+    Loading { received: usize, total: usize },
+    /// Why it could not be loaded (shown with a retry button).
+    Failed(LoadError),
+}
+
+/// Why the model could not be loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadError {
+    /// No answer from the server (offline, or the server is gone).
+    Network,
+    /// The server answered with an error status (404: the file was not published).
+    Status(u16),
+    /// Fewer bytes than the file has.
+    Truncated { received: usize, total: usize },
+    /// The bytes are not the published file.
+    Checksum,
+    /// The file is whole but not a model this page can read.
+    Format(String),
+}
+
+impl LoadError {
+    /// The message shown next to the weights switch.
+    pub fn message(&self, lang: Lang) -> String {
+        let mb = |bytes: usize| format!("{:.1}", bytes as f64 / 1e6);
+        match self {
+            Self::Network => t(lang, ModelMsg::ErrNetwork).to_string(),
+            Self::Status(code) => fill(t(lang, ModelMsg::ErrStatus), &[("code", &code.to_string())]),
+            Self::Truncated { received, total } => {
+                fill(t(lang, ModelMsg::ErrTruncated), &[("got", &mb(*received)), ("total", &mb(*total))])
+            }
+            Self::Checksum => t(lang, ModelMsg::ErrChecksum).to_string(),
+            Self::Format(why) => fill(t(lang, ModelMsg::ErrFormat), &[("why", why)]),
+        }
+    }
+}
+
+/// The Cache Storage name of a model file: a new file gets a new cache, and the service
+/// worker, which clears only caches named "attention-lab-…", never deletes it.
+fn cache_name(file: &ModelFile) -> String {
+    format!("model-{}", &file.sha256[..12])
+}
+
+/// The model of `file` from the cache or the network.
+pub async fn load(
+    file: &ModelFile,
+    build: fn(Asset) -> Result<Arc<dyn Model>, String>,
+    progress: impl Fn(usize),
+) -> Result<Arc<dyn Model>, LoadError> {
+    let cache = open_cache(file).await;
+    let bytes = match &cache {
+        Some(cache) => cached(cache, file).await,
+        None => None,
+    };
+    let bytes = match bytes {
+        Some(bytes) => bytes,
+        None => {
+            let bytes = download(file, &progress).await?;
+            if sha256_hex(&bytes) != file.sha256 {
+                return Err(LoadError::Checksum);
+            }
+            if let Some(cache) = &cache {
+                keep(cache, file, &bytes).await;
+            }
+            bytes
+        }
+    };
+    progress(bytes.len());
+    let asset = Asset::decode(&bytes).map_err(|e| LoadError::Format(e.to_string()))?;
+    drop(bytes);
+    build(asset).map_err(LoadError::Format)
+}
+
+/// The page's cache for the model; `None` where Cache Storage is unavailable (a page served
+/// over plain http from another machine): the model is then downloaded on every visit.
+async fn open_cache(file: &ModelFile) -> Option<Cache> {
+    let caches = window().caches().ok()?;
+    JsFuture::from(caches.open(&cache_name(file))).await.ok()?.dyn_into().ok()
+}
+
+/// The kept copy, if whole (a copy of the wrong size is dropped and downloaded again).
+async fn cached(cache: &Cache, file: &ModelFile) -> Option<Vec<u8>> {
+    let found = JsFuture::from(cache.match_with_str(file.name)).await.ok()?;
+    let response: Response = found.dyn_into().ok()?;
+    let buffer = JsFuture::from(response.array_buffer().ok()?).await.ok()?;
+    let bytes = Uint8Array::new(&buffer).to_vec();
+    if bytes.len() == file.bytes {
+        Some(bytes)
+    } else {
+        let _ = cache.delete_with_str(file.name);
+        None
+    }
+}
+
+/// Keep the checked file for the next visit (a failure only means downloading it again).
+async fn keep(cache: &Cache, file: &ModelFile, bytes: &[u8]) {
+    let body = Uint8Array::from(bytes);
+    if let Ok(response) = Response::new_with_opt_buffer_source(Some(&body)) {
+        let _ = JsFuture::from(cache.put_with_str(file.name, &response)).await;
+    }
+}
+
+/// Download the file, reporting the bytes received as they arrive.
+async fn download(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Vec<u8>, LoadError> {
+    let fetched = JsFuture::from(window().fetch_with_str(file.name)).await.map_err(|_| LoadError::Network)?;
+    let response: Response = fetched.dyn_into().map_err(|_| LoadError::Network)?;
+    if !response.ok() {
+        return Err(LoadError::Status(response.status()));
+    }
+    let body = response.body().ok_or(LoadError::Network)?;
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut bytes = Vec::with_capacity(file.bytes);
+    let total = file.bytes;
+    loop {
+        let chunk =
+            JsFuture::from(reader.read()).await.map_err(|_| LoadError::Truncated { received: bytes.len(), total })?;
+        if field(&chunk, "done").as_bool().unwrap_or(true) {
+            break;
+        }
+        let value: Uint8Array = field(&chunk, "value").unchecked_into();
+        let start = bytes.len();
+        bytes.resize(start + value.length() as usize, 0);
+        value.copy_to(&mut bytes[start..]);
+        progress(bytes.len());
+    }
+    if bytes.len() < file.bytes {
+        return Err(LoadError::Truncated { received: bytes.len(), total });
+    }
+    Ok(bytes)
+}
+
+fn field(object: &JsValue, name: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}

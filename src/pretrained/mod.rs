@@ -1,0 +1,135 @@
+//! The views about a pretrained model, their own module (the `pretrained` binary, its own
+//! .wasm, started by the page when one of them first opens: `bridge::Hosted::Pretrained`):
+//! every head of the model at once on the lesson's sentence ([`model_view`]) and the "it →
+//! animal" case study ([`case_study`]). The module brings the model itself (`crate::fetch`,
+//! from the browser's cache once any view has downloaded it), keeps it for the next time
+//! one of its views opens, reads the lesson from the address bar and writes only its own keys
+//! there (the case study's, `study`).
+
+mod case_study;
+mod model_view;
+pub mod study;
+
+use crate::bridge::Hosted;
+use crate::chart::ink::Ink;
+use crate::core::model::Model;
+use crate::fetch::{load, LoadState};
+use crate::hosted::{host, page_lang_and_ink};
+use crate::i18n::Lang;
+use crate::models::{Arrival, Delivery, Models, VIEWED};
+use crate::settings::{Settings, View};
+use crate::shared::Shared;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+thread_local! {
+    /// The model once here (kept while the page is open).
+    static MODEL: RefCell<Option<Arc<dyn Model>>> = const { RefCell::new(None) };
+    /// The mounted view's state, which a load reports to.
+    static MOUNTED: RefCell<Option<Viewer>> = const { RefCell::new(None) };
+    /// A load is under way.
+    static LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// What the module's views read: the page's language and colours, the lesson's settings as
+/// the address bar has them, the model and its load.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Viewer {
+    pub lang: Lang,
+    pub ink: Ink,
+    /// The lesson's settings (read when the view opened; the page owns them).
+    pub settings: StoredValue<Settings>,
+    pub model: RwSignal<Option<Shared<dyn Model>>>,
+    pub load: RwSignal<LoadState>,
+}
+
+/// Start the module: mount the open view, and again whenever the page asks.
+pub fn start() {
+    host(Hosted::Pretrained, || view! { <PretrainedViews /> }.into_any());
+}
+
+/// The models as this module knows them: the pretrained one once here.
+fn models() -> Models {
+    let mut models = Models::default();
+    if let Some(m) = MODEL.with(|m| m.borrow().clone()) {
+        models.arrive(VIEWED, Arrival::Ready(m));
+    }
+    models
+}
+
+/// Tell the mounted view where the load is.
+fn report(state: LoadState) {
+    if let Some(v) = MOUNTED.with(|m| *m.borrow()) {
+        v.load.try_set(state);
+    }
+}
+
+/// Bring the model (from the cache or the network) to the mounted view; nothing more if it is
+/// here or on its way.
+fn bring(viewer: Viewer) {
+    MOUNTED.with(|m| *m.borrow_mut() = Some(viewer));
+    if let Some(m) = MODEL.with(|m| m.borrow().clone()) {
+        viewer.model.set(Some(Shared(m)));
+        return;
+    }
+    let Delivery::Download { file, build } = VIEWED.delivery() else { return };
+    if LOADING.with(|l| l.replace(true)) {
+        return;
+    }
+    report(LoadState::Loading { received: 0, total: file.bytes });
+    leptos::task::spawn_local(async move {
+        let loaded = load(&file, build, |received| report(LoadState::Loading { received, total: file.bytes })).await;
+        LOADING.with(|l| l.set(false));
+        match loaded {
+            Ok(model) => {
+                MODEL.with(|m| *m.borrow_mut() = Some(Arc::clone(&model)));
+                report(LoadState::Idle);
+                if let Some(v) = MOUNTED.with(|m| *m.borrow()) {
+                    v.model.try_set(Some(Shared(model)));
+                }
+            }
+            Err(e) => report(LoadState::Failed(e)),
+        }
+    });
+}
+
+/// The view the address bar names (every head at once, or the case study), with the model it
+/// brings, or `model` when one is given (a page embedding its own).
+#[component]
+pub fn PretrainedViews(#[prop(optional)] model: Option<Arc<dyn Model>>) -> impl IntoView {
+    if let Some(m) = model {
+        MODEL.with(|kept| *kept.borrow_mut() = Some(m));
+    }
+    let (lang, ink) = page_lang_and_ink();
+    let search = window().location().search().unwrap_or_default();
+    let settings = Settings::from_query(&search, lang, &models()).0;
+    let view = settings.view();
+    let viewer = Viewer {
+        lang,
+        ink,
+        settings: StoredValue::new(settings),
+        model: RwSignal::new(None),
+        load: RwSignal::new(LoadState::Idle),
+    };
+    provide_context(viewer);
+    bring(viewer);
+    // The view that asked; the model view otherwise.
+    match view {
+        View::Coref => view! { <case_study::CaseStudy /> }.into_any(),
+        _ => view! { <model_view::ModelView /> }.into_any(),
+    }
+}
+
+/// The module's context.
+pub(crate) fn use_viewer() -> Viewer {
+    expect_context::<Viewer>()
+}
+
+/// Try loading the model again after a failure.
+pub(crate) fn retry(viewer: Viewer) -> Callback<()> {
+    Callback::new(move |()| {
+        viewer.load.set(LoadState::Idle);
+        bring(viewer);
+    })
+}

@@ -1,0 +1,148 @@
+//! Every head of a pretrained model at once (as BertViz's model view): a layers × heads grid of
+//! small weight maps for the sentence, one click opening a head in the lesson, and, for a model
+//! whose sentences are framed by special tokens, a switch that hides them ([CLS] and [SEP], and
+//! says what share of the weight they take first).
+
+use super::{retry, use_viewer};
+use crate::bridge::with_pairs;
+use crate::chart::colormap::Scale;
+use crate::chart::heatmap::draw_thumbnail;
+use crate::core::model::Encoding;
+use crate::core::study::{end_share, without_ends};
+use crate::fetch::status::LoadStatus;
+use crate::hosted::open_link;
+use crate::i18n::{fill, model_error, t, ModelMsg, Msg};
+use crate::models::VIEWED;
+use crate::settings::{Stage, View};
+use crate::shared::Shared;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The side of one thumbnail, CSS px.
+const THUMB: f64 = 56.0;
+
+/// The grid of heads, or the model's loading state until it is ready.
+#[component]
+pub fn ModelView() -> impl IntoView {
+    let viewer = use_viewer();
+    let tr = move |m: ModelMsg| t(viewer.lang, m);
+    let hide = RwSignal::new(false);
+    // The model on the lesson's sentence, run as the lesson runs it.
+    let computed = Memo::new(move |_| {
+        let model = viewer.model.get()?;
+        let (input, options) = viewer.settings.with_value(|s| (s.input(&*model.0), s.run_options(&*model.0)));
+        Some(crate::timed!(Compute, model.0.forward(&input, &options)).map(|e| Shared(Arc::new(e))))
+    });
+    let encoding = Memo::new(move |_| computed.with(|e| e.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    let error =
+        move || computed.with(|e| e.as_ref().and_then(|r| r.as_ref().err().map(|e| model_error(viewer.lang, e))));
+    let framed = Memo::new(move |_| encoding.with(|e| e.as_ref().is_some_and(|e| e.0.shape.framed)));
+    let shares = Memo::new(move |_| {
+        encoding.with(|e| {
+            e.as_ref().filter(|e| e.0.shape.framed).map(|Shared(e)| {
+                end_share(e)
+                    .iter()
+                    .enumerate()
+                    .map(|(l, s)| format!("L{} {:.0} %", l + 1, s * 100.0))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    view! {
+        <p class="view__text">{tr(ModelMsg::ModelIntro)}</p>
+        <LoadStatus state=viewer.load lang=viewer.lang retry=retry(viewer) />
+        <p class="error" role="alert">{move || error().map(|e| format!("{}: {e}", t(viewer.lang, Msg::ComputeError)))}</p>
+        {move || shares.get().map(|s| view! {
+            <p class="view__text" data-testid="special-share">{fill(tr(ModelMsg::SpecialShare), &[("shares", &s.join(" · "))])}</p>
+        })}
+        <Show when=move || framed.get()>
+            <label class="toggle">
+                <input type="checkbox" data-testid="hide-special" prop:checked=move || hide.get()
+                    on:change=move |ev| hide.set(event_target_checked(&ev)) />
+                {tr(ModelMsg::HideSpecial)}
+            </label>
+        </Show>
+        <Show when=move || hide.get()>
+            <p class="stage__note">{tr(ModelMsg::SpecialHidden)}</p>
+        </Show>
+        {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=e hide=hide /> })}
+    }
+}
+
+/// One button per layer × head, each with its thumbnail.
+#[component]
+fn HeadGrid(
+    /// The model's forward pass on the sentence.
+    encoding: Arc<Encoding>,
+    /// The special tokens are hidden.
+    hide: RwSignal<bool>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    // The head opens in the lesson's softmax stage, on this model: a link for the page.
+    let open = move |layer: usize, head: usize| {
+        let search = window().location().search().unwrap_or_default();
+        let (layer, head) = ((layer + 1).to_string(), (head + 1).to_string());
+        let pairs = [
+            ("model", VIEWED.slug()),
+            ("layer", &layer),
+            ("head", &head),
+            ("view", View::Lesson.slug()),
+            ("stage", Stage::Softmax.slug()),
+        ];
+        open_link(&with_pairs(&search, &pairs));
+    };
+    let rows = encoding.layers.iter().enumerate().map(|(l, layer)| {
+        let thumbs = (0..layer.trace.n_heads()).map(|h| {
+            let e = Arc::clone(&encoding);
+            let label = fill(
+                t(viewer.lang, ModelMsg::HeadCell),
+                &[("layer", &(l + 1).to_string()), ("head", &(h + 1).to_string())],
+            );
+            view! {
+                <button type="button" class="model-grid__head" data-testid=format!("model-head-{}-{}", l + 1, h + 1)
+                    title=label.clone() aria-label=label on:click=move |_| open(l, h)>
+                    <Thumb encoding=e layer=l head=h hide=hide />
+                </button>
+            }
+        });
+        view! {
+            <div class="model-grid__row">
+                <span class="model-grid__layer">{t(viewer.lang, ModelMsg::Layer)} " " {l + 1}</span>
+                {thumbs.collect_view()}
+            </div>
+        }
+    });
+    view! { <div class="model-grid">{rows.collect_view()}</div> }
+}
+
+/// One head's weights, drawn small; redrawn when the ends are hidden or shown.
+#[component]
+fn Thumb(
+    /// The forward pass.
+    encoding: Arc<Encoding>,
+    /// Which head, 0-based.
+    layer: usize,
+    head: usize,
+    /// The special tokens are hidden.
+    hide: RwSignal<bool>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let maps = use_viewer().ink.maps;
+    Effect::new(move |_| {
+        let hidden = hide.get();
+        let Some(canvas) = canvas.get() else { return };
+        let Some(w) = encoding.layers.get(layer).and_then(|l| l.trace.head_traces.get(head)).map(|h| &h.weights) else {
+            return;
+        };
+        let shown = if hidden { without_ends(w) } else { w.clone() };
+        if shown.is_empty() {
+            return;
+        }
+        if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, maps, THUMB) {
+            leptos::logging::error!("{e}");
+        }
+        let _ = canvas.set_attribute("data-drawn", "true");
+    });
+    view! { <canvas node_ref=canvas class="model-grid__thumb"></canvas> }
+}

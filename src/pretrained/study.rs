@@ -1,0 +1,107 @@
+//! The case study's own state: two sentences, the token read from and two tokens it may read
+//! (as typed; matched against the model's tokens), kept in the address bar under its own keys
+//! (`bridge::STUDY_KEYS`: `c1`, `c2`, `cw`), which the page keeps as they are.
+
+use crate::bridge::{read_pairs, with_pairs, STUDY_KEYS};
+use crate::core::bert::wordpiece::rough_words;
+use crate::core::bert::MINILM_TOKENS;
+
+/// The sentences and words of the case study.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Study {
+    sentences: [String; 2],
+    /// The query word, then the two targets.
+    words: [String; 3],
+}
+
+impl Default for Study {
+    fn default() -> Self {
+        Self {
+            sentences: [
+                "The animal didn't cross the street because it was too tired".into(),
+                "The animal didn't cross the street because it was too wide".into(),
+            ],
+            words: ["it".into(), "animal".into(), "street".into()],
+        }
+    }
+}
+
+impl Study {
+    pub fn sentences(&self) -> &[String; 2] {
+        &self.sentences
+    }
+
+    pub fn words(&self) -> &[String; 3] {
+        &self.words
+    }
+
+    /// Sentence `which` (0 or 1), if it has words and at most as many as the model reads.
+    pub fn set_sentence(&mut self, which: usize, text: &str) -> bool {
+        let fits = (1..=MINILM_TOKENS - 2).contains(&rough_words(text).len());
+        let slot = self.sentences.get_mut(which).filter(|_| fits);
+        slot.map(|s| *s = text.to_string()).is_some()
+    }
+
+    /// Word `which` (0 = query, 1 and 2 = targets), if it is one word.
+    pub fn set_word(&mut self, which: usize, word: &str) -> bool {
+        let one = rough_words(word).len() == 1;
+        let slot = self.words.get_mut(which).filter(|_| one);
+        slot.map(|w| *w = word.trim().to_string()).is_some()
+    }
+
+    /// All three words at once, if each is one word (none changes otherwise).
+    pub fn set_words(&mut self, words: &[&str]) -> bool {
+        let mut next = self.clone();
+        let ok = words.len() == 3 && words.iter().enumerate().all(|(i, w)| next.set_word(i, w));
+        ok.then(|| *self = next).is_some()
+    }
+
+    /// The study a query string names (defaults for what it does not), and the keys whose
+    /// values were not taken.
+    pub fn from_query(query: &str) -> (Self, Vec<String>) {
+        let mut study = Study::default();
+        let mut ignored = Vec::new();
+        for (key, value) in read_pairs(query, &STUDY_KEYS) {
+            let taken = value.is_some_and(|v| match key.as_str() {
+                "c1" => study.set_sentence(0, &v),
+                "c2" => study.set_sentence(1, &v),
+                _ => study.set_words(&v.split(',').collect::<Vec<_>>()),
+            });
+            if !taken {
+                ignored.push(key);
+            }
+        }
+        (study, ignored)
+    }
+
+    /// `query` with this study's keys written.
+    pub fn into_query(&self, query: &str) -> String {
+        let words = self.words.join(",");
+        with_pairs(query, &[("c1", &self.sentences[0]), ("c2", &self.sentences[1]), ("cw", &words)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_study_keeps_sentences_and_single_words() {
+        let mut study = Study::default();
+        assert!(study.set_word(1, " Animal ") && study.words()[1] == "Animal");
+        assert!(!study.set_word(2, "two words") && !study.set_word(3, "x"));
+        assert!(!study.set_sentence(0, "  ") && !study.set_sentence(2, "fine"));
+        assert!(study.set_sentence(1, "The cat sat."));
+    }
+
+    #[test]
+    fn the_study_goes_through_the_url_beside_the_lesson_s_keys() {
+        let mut study = Study::default();
+        assert!(study.set_sentence(1, "A cat, then & a dog") && study.set_words(&["cat", "dog", "then"]));
+        let query = study.into_query("lang=zh&c1=old&d=64");
+        assert!(query.starts_with("lang=zh&d=64&c1="), "{query}");
+        assert_eq!(Study::from_query(&query), (study, vec![]));
+        let (bad, ignored) = Study::from_query("cw=a,b&c2=%20");
+        assert_eq!((bad, ignored), (Study::default(), vec!["cw".to_string(), "c2".to_string()]));
+    }
+}
