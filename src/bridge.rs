@@ -69,14 +69,15 @@ pub const LEARN_KEYS: [&str; 9] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed"
 pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
 
 /// The lesson's keys that "Open in the lesson" sets, with their values for a sentence: the
-/// lesson, the learner's model, that sentence as the first stage, layer 1, head 1, query 1,
-/// self-attention with the causal mask it was trained with, ÷√d_k as it was trained and the
-/// plain softmax (T = 1). The others (language, theme, the training view's) stay as they are.
-fn lesson_pairs(sentence: &str, scaled: bool) -> [(&'static str, &str); 11] {
+/// lesson, the learner's model (`model`, its slug), that sentence as the first stage, layer 1,
+/// head 1, query 1, self-attention with the causal mask it was trained with, ÷√d_k as it was
+/// trained and the plain softmax (T = 1). The others (language, theme, the training view's)
+/// stay as they are.
+fn lesson_pairs<'a>(model: &'a str, sentence: &'a str, scaled: bool) -> [(&'static str, &'a str); 11] {
     let scale = if scaled { "1" } else { "0" };
     [
         ("view", "lesson"),
-        ("model", "yours"),
+        ("model", model),
         ("text", sentence),
         ("cross", "0"),
         ("mask", "causal"),
@@ -133,10 +134,10 @@ pub fn with_learn_values(query: &str, values: &[String; 9]) -> String {
     with_pairs(query, &pairs)
 }
 
-/// `query` opening the lesson on the learner's model with `sentence` (its tokens); `scaled`:
-/// it was trained with ÷√d_k.
-pub fn lesson_query(query: &str, sentence: &str, scaled: bool) -> String {
-    with_pairs(query, &lesson_pairs(sentence, scaled))
+/// `query` opening the lesson on the learner's model (`model`, its slug in links) with
+/// `sentence` (its tokens); `scaled`: it was trained with ÷√d_k.
+pub fn lesson_query(query: &str, model: &str, sentence: &str, scaled: bool) -> String {
+    with_pairs(query, &lesson_pairs(model, sentence, scaled))
 }
 
 #[cfg(test)]
@@ -148,7 +149,13 @@ mod tests {
 
     #[test]
     fn opening_the_lesson_names_the_model_and_keeps_the_experiment() {
-        let query = lesson_query("?lang=zh&view=learn&task=sort&text=old&model=minilm&head=3", "1 2 | 2 1", false);
+        let yours = crate::models::stored_under(YOURS_KEY).expect("the registry keeps one model there");
+        let query = lesson_query(
+            "?lang=zh&view=learn&task=sort&text=old&model=minilm&head=3",
+            yours.slug(),
+            "1 2 | 2 1",
+            false,
+        );
         assert_eq!(
             query,
             "lang=zh&task=sort&view=lesson&model=yours&text=1%202%20%7C%202%201&cross=0&mask=causal&scale=0&t=1&layer=1&head=1&stage=input&q=1"

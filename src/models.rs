@@ -46,6 +46,12 @@ crate::slugged! {
 /// The model the views about a pretrained model (every head at once, the case study) show.
 pub const VIEWED: ModelId = ModelId::Minilm;
 
+/// The model the browser keeps under `key` (the training view's "Open in the lesson" opens the
+/// one it keeps), if any.
+pub fn stored_under(key: &str) -> Option<ModelId> {
+    ModelId::ALL.into_iter().find(|id| id.storage_key() == Some(key))
+}
+
 /// How a model reaches the page.
 #[derive(Debug, Clone, Copy)]
 pub enum Delivery {
@@ -65,6 +71,11 @@ impl ModelId {
             ModelId::Minilm => ModelMsg::WeightsPretrained,
             ModelId::Yours => ModelMsg::WeightsYours,
         }
+    }
+
+    /// Where the browser keeps it, for a model the training view writes there.
+    pub fn storage_key(self) -> Option<&'static str> {
+        (self == ModelId::Yours).then_some(crate::bridge::YOURS_KEY)
     }
 
     /// How the page gets it.

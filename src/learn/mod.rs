@@ -151,8 +151,10 @@ fn open_in_lesson() -> bool {
         Some((model.sentence(&model.example), model.scaled))
     });
     let Some(Some((sentence, scaled))) = kept else { return false };
+    // The model the registry reads from where this one was kept.
+    let Some(model) = crate::models::stored_under(YOURS_KEY) else { return false };
     let search = window().location().search().unwrap_or_default();
-    open_link(&lesson_query(&search, &sentence, scaled));
+    open_link(&lesson_query(&search, model.slug(), &sentence, scaled));
     true
 }
 
