@@ -149,8 +149,8 @@ fn bad_inputs_are_errors_that_name_expected_and_given() {
     let w = Projections::seeded(8, 1).unwrap();
     let x = seeded_input(3, 8, 1);
     let cfg = |heads| AttentionConfig { n_heads: heads, ..AttentionConfig::default() };
-    assert_eq!(run(&x, None, &w, &cfg(3)).unwrap_err(), AttnError::HeadsDoNotDivide { d_model: 8, heads: 3 });
-    assert_eq!(run(&x, None, &w, &cfg(0)).unwrap_err(), AttnError::HeadsDoNotDivide { d_model: 8, heads: 0 });
+    assert_eq!(run(&x, None, &w, &cfg(3)).unwrap_err(), AttnError::HeadsDoNotDivide { d_model: 8, n_heads: 3 });
+    assert_eq!(run(&x, None, &w, &cfg(0)).unwrap_err(), AttnError::HeadsDoNotDivide { d_model: 8, n_heads: 0 });
     let empty = Array2::<f32>::zeros((0, 8));
     assert_eq!(run(&empty, None, &w, &cfg(1)).unwrap_err(), AttnError::EmptySequence { which: "query" });
     assert_eq!(run(&x, Some(&empty), &w, &cfg(1)).unwrap_err(), AttnError::EmptySequence { which: "key/value" });

@@ -73,7 +73,7 @@ proptest! {
         let want = if d_model == 0 {
             Err(AttnError::ZeroModelWidth)
         } else if heads == 0 || d_model % heads != 0 {
-            Err(AttnError::HeadsDoNotDivide { d_model, heads })
+            Err(AttnError::HeadsDoNotDivide { d_model, n_heads: heads })
         } else if temperature.is_nan() || temperature <= 0.0 || temperature.is_infinite() {
             Err(AttnError::BadTemperature(temperature))
         } else if n_q == 0 {

@@ -72,7 +72,7 @@ proptest! {
             // The heads are checked first, then the sentence: each failure says which it was.
             Err(e) => {
                 let want = if d % heads != 0 {
-                    ModelError::Attention(AttnError::HeadsDoNotDivide { d_model: d, heads })
+                    ModelError::Attention(AttnError::HeadsDoNotDivide { d_model: d, n_heads: heads })
                 } else if n == 0 {
                     ModelError::NoTokens { which: "query" }
                 } else {

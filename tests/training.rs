@@ -63,7 +63,7 @@ fn matches_jax(fixture: &str) {
         vocab: c.vocab,
         context: c.context,
         d_model: c.d_model,
-        heads: c.heads,
+        n_heads: c.heads,
         layers: c.layers,
         scaled: c.scaled,
         mlp: c.mlp,

@@ -109,7 +109,7 @@ pub fn head_width(d_model: usize, n_heads: usize) -> Result<usize, AttnError> {
         return Err(AttnError::ZeroModelWidth);
     }
     if n_heads == 0 || !d_model.is_multiple_of(n_heads) {
-        return Err(AttnError::HeadsDoNotDivide { d_model, heads: n_heads });
+        return Err(AttnError::HeadsDoNotDivide { d_model, n_heads });
     }
     Ok(d_model / n_heads)
 }

@@ -16,10 +16,10 @@ pub struct Cost {
     pub linear_flops: u64,
 }
 
-/// The cost of attention over `n` tokens with `heads` heads of total width `d_model`.
+/// The cost of attention over `n` tokens with `n_heads` heads of total width `d_model`.
 /// Saturates instead of overflowing (n up to 128K stays far below u64's range anyway).
-pub fn cost(n: u64, d_model: u64, heads: u64) -> Cost {
-    let heads = heads.max(1);
+pub fn cost(n: u64, d_model: u64, n_heads: u64) -> Cost {
+    let heads = n_heads.max(1);
     let d_k = d_model / heads;
     let pairs = n.saturating_mul(n);
     let all = pairs.saturating_mul(heads);

@@ -9,7 +9,7 @@ pub enum AttnError {
     /// `d_model` was 0.
     ZeroModelWidth,
     /// `heads` was 0 or does not divide `d_model`.
-    HeadsDoNotDivide { d_model: usize, heads: usize },
+    HeadsDoNotDivide { d_model: usize, n_heads: usize },
     /// A sequence had no tokens.
     EmptySequence { which: &'static str },
     /// A matrix had the wrong shape.
@@ -26,9 +26,9 @@ impl fmt::Display for AttnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::ZeroModelWidth => write!(f, "d_model must be at least 1, got 0"),
-            Self::HeadsDoNotDivide { d_model, heads } => write!(
+            Self::HeadsDoNotDivide { d_model, n_heads } => write!(
                 f,
-                "heads must be at least 1 and divide d_model: d_model = {d_model} is not divisible by heads = {heads}"
+                "heads must be at least 1 and divide d_model: d_model = {d_model} is not divisible by heads = {n_heads}"
             ),
             Self::EmptySequence { which } => {
                 write!(f, "the {which} sequence must have at least 1 token, got 0")

@@ -50,7 +50,7 @@ pub struct Trace {
     pub x: Array2<f32>,
     /// Key/value-side input for cross-attention: (n_kv, d_model); `None` means self-attention.
     pub x_kv: Option<Array2<f32>>,
-    /// Q = X · W_Q (+ b_Q with trained weights): (n_q, d_model).
+    /// Q = X · W_Q (+ b_Q with the pretrained weights): (n_q, d_model).
     pub q: Array2<f32>,
     /// K = X_kv · W_K: (n_kv, d_model).
     pub k: Array2<f32>,

@@ -85,8 +85,8 @@ pub fn attention_error(lang: Lang, e: &AttnError) -> String {
     let say = |msg, pairs: &[(&str, &str)]| fill(t(lang, msg), pairs);
     match e {
         AttnError::ZeroModelWidth => say(ErrMsg::ZeroWidth, &[]),
-        AttnError::HeadsDoNotDivide { d_model, heads } => {
-            say(ErrMsg::HeadsDoNotDivide, &[("heads", &heads.to_string()), ("d_model", &d_model.to_string())])
+        AttnError::HeadsDoNotDivide { d_model, n_heads } => {
+            say(ErrMsg::HeadsDoNotDivide, &[("heads", &n_heads.to_string()), ("d_model", &d_model.to_string())])
         }
         AttnError::EmptySequence { which: w } => say(ErrMsg::Empty, &[("which", which(lang, w))]),
         AttnError::Shape { what, expected, given } => say(
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn refusals_read_as_sentences_in_both_languages() {
-        let e = ModelError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, heads: 3 });
+        let e = ModelError::Attention(AttnError::HeadsDoNotDivide { d_model: 64, n_heads: 3 });
         assert_eq!(
             model_error(Lang::En, &e),
             "d_model = 64 cannot be split evenly among 3 heads: each head needs the same whole number of columns."

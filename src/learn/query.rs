@@ -30,7 +30,7 @@ pub fn from_query(query: &str) -> Setup {
     Setup {
         task: get("task").and_then(Task::from_slug).unwrap_or(d.task),
         d_model: num("ld", d.d_model),
-        heads: num("lh", d.heads),
+        n_heads: num("lh", d.n_heads),
         layers: num("ll", d.layers),
         learning_rate: get("lr").and_then(|v| v.parse().ok()).unwrap_or(d.learning_rate),
         batch: num("lb", d.batch),
@@ -45,7 +45,7 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
     let values = [
         setup.task.slug().to_string(),
         setup.d_model.to_string(),
-        setup.heads.to_string(),
+        setup.n_heads.to_string(),
         setup.layers.to_string(),
         setup.learning_rate.to_string(),
         setup.batch.to_string(),
@@ -71,7 +71,7 @@ mod tests {
         let setup = Setup {
             task: Task::Induction,
             d_model: 64,
-            heads: 4,
+            n_heads: 4,
             layers: 2,
             learning_rate: 0.003,
             batch: 16,

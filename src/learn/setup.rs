@@ -150,15 +150,15 @@ pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, 
                 <div class="field">
                     <label class="field__label" for="learn-heads">{ranged(LearnMsg::Heads, Setup::HEADS)}</label>
                     <input id="learn-heads" data-testid="learn-heads" type="number" min=h_lo max=h_hi
-                        prop:value=move || setup.get().heads.to_string()
-                        on:change=number(Field::Heads, |s, v| { s.heads = v; Some(()) }) />
+                        prop:value=move || setup.get().n_heads.to_string()
+                        on:change=number(Field::Heads, |s, v| { s.n_heads = v; Some(()) }) />
                     {error_of(Field::Heads)}
                 </div>
                 <div class="field">
                     <label class="field__label" for="learn-dk">{move || fill(tr(LearnMsg::DkIs), &[("dk", &setup.get().d_k().to_string())])}</label>
-                    <input id="learn-dk" data-testid="learn-dk" type="number" min="1" max=move || d_hi / setup.get().heads.max(1)
+                    <input id="learn-dk" data-testid="learn-dk" type="number" min="1" max=move || d_hi / setup.get().n_heads.max(1)
                         prop:value=move || setup.get().d_k().to_string()
-                        on:change=number(Field::Dk, |s, v| { s.d_model = v.checked_mul(s.heads)?; Some(()) }) />
+                        on:change=number(Field::Dk, |s, v| { s.d_model = v.checked_mul(s.n_heads)?; Some(()) }) />
                     {error_of(Field::Dk)}
                 </div>
                 <div class="field">

@@ -128,7 +128,7 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
     let setup = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.setup)).unwrap_or_default());
     let shape = Memo::new(move |_| {
         let s = setup.get();
-        (s.layers, s.heads)
+        (s.layers, s.n_heads)
     });
     let example = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.example.clone())).unwrap_or_default());
     let error = RwSignal::new(take_link_error().map(|e| (field_of(e), range_message(lang, e))));

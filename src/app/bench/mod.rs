@@ -5,7 +5,7 @@
 //! differences from our numbers), and the full update after a sentence edit (recompute with
 //! the kept weights, redraw what is on screen). Every case runs once untimed first, then the
 //! whole list forwards and backwards. Then the saturation lab's slider-to-paint and the fast
-//! heatmap drawing against the naive one, the trained model (see `model`) and the training view's
+//! heatmap drawing against the naive one, the pretrained model (see `model`) and the training view's
 //! model beside TensorFlow.js (see `train`). Lines go into `<pre data-testid="bench-output">` for
 //! `cargo bench --bench browser` to read. Figures only: no thresholds here. In this mode
 //! sentences may have up to 256 tokens (64 otherwise).

@@ -68,7 +68,7 @@ pub async fn prepare(
     Ok((floats("output")?, floats("weights")?))
 }
 
-/// Load the trained model into the peer and run it once on `ids`; returns its sentence
+/// Load the pretrained model into the peer and run it once on `ids`; returns its sentence
 /// embedding (d_model) and layer 1's weights (heads × n × n).
 pub async fn prepare_model(ids: &[u32]) -> Result<(Vec<f32>, Vec<f32>), String> {
     let ids: Vec<i32> = ids.iter().map(|&i| i as i32).collect();

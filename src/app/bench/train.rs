@@ -17,7 +17,7 @@ const STEPS: usize = 100;
 pub async fn run(print: &impl Fn(String)) {
     let setup = Setup::default();
     let (n, digits) = digits_of(Task::Reverse);
-    let label = format!("task=reverse n={n} d_model={} heads={} batch={}", setup.d_model, setup.heads, setup.batch);
+    let label = format!("task=reverse n={n} d_model={} heads={} batch={}", setup.d_model, setup.n_heads, setup.batch);
     let line = |who: &str, step_ms: f64, first: f64, last: f64| {
         format!(
             "{who} {label} step_ms={step_ms:.2} steps_per_s={:.0} loss_first={first:.3} loss_last={last:.3} steps={STEPS}",
@@ -40,7 +40,7 @@ pub async fn run(print: &impl Fn(String)) {
     match peer::load_trainer().await {
         Ok(()) => {
             for backend in ["cpu", "wasm"] {
-                let sizes = [n, digits, setup.d_model, setup.heads, setup.batch];
+                let sizes = [n, digits, setup.d_model, setup.n_heads, setup.batch];
                 print(match peer::train(backend, sizes, setup.learning_rate, STEPS).await {
                     Ok(p) => line(&format!("peer tfjs-{backend}"), p.step_ms, p.first_loss, p.last_loss),
                     Err(e) => format!("peer tfjs-{backend} {label} unavailable: {e}"),
@@ -60,7 +60,7 @@ pub async fn run(print: &impl Fn(String)) {
         ));
     }
     let (d_model, heads, layers, batch) = (Setup::D_MODEL.1, Setup::HEADS.1, Setup::LAYERS.1, Setup::BATCH.1);
-    let largest = Setup { task: Task::Induction, d_model, heads, layers, batch, mlp: true, ..setup };
+    let largest = Setup { task: Task::Induction, d_model, n_heads: heads, layers, batch, mlp: true, ..setup };
     if let Ok(mut session) = Session::new(largest) {
         let mut timed = |f: &mut dyn FnMut(&mut Session)| {
             let t0 = now();

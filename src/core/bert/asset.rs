@@ -1,4 +1,4 @@
-//! The trained model's file: named tensors (int8 rows with one f32 scale per row, or plain
+//! The pretrained model's file: named tensors (int8 rows with one f32 scale per row, or plain
 //! f32) and the vocabulary, in one little-endian byte string. The converter writes it with
 //! [`Asset::encode`]; the page reads it with [`Asset::decode`].
 //!

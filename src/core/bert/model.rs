@@ -19,7 +19,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {
     pub layers: usize,
-    pub heads: usize,
+    pub n_heads: usize,
     pub d_model: usize,
     /// Width of the feed-forward layer's hidden part.
     pub d_ff: usize,
@@ -32,7 +32,7 @@ pub struct Config {
 
 /// all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384 (d_k 32), FFN 1536.
 pub const MINILM: Config =
-    Config { layers: 6, heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
+    Config { layers: 6, n_heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
 
 /// The model file's entries holding the tokenizer's character rules: dropped characters,
 /// punctuation, normal forms (see [`CharTable`]).
@@ -48,7 +48,7 @@ pub const MINILM_TOKENS: usize = 128;
 pub fn minilm_shape() -> Shape {
     Shape {
         n_layers: MINILM.layers,
-        n_heads: MINILM.heads,
+        n_heads: MINILM.n_heads,
         d_model: MINILM.d_model,
         max_tokens: MINILM_TOKENS,
         causal: false,
@@ -199,7 +199,7 @@ impl Model for Bert {
         let position = &self.position.slice(s![..n, ..]) + &self.segment;
         let mut x = &embedding + &position;
         self.embedding_norm.apply(&mut x);
-        let layers = run_layers(x, None, &self.layers, self.config.heads, options)?;
+        let layers = run_layers(x, None, &self.layers, self.config.n_heads, options)?;
         Ok(Encoding {
             shape: self.shape.clone(),
             options: options.clone(),

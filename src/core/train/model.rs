@@ -19,7 +19,7 @@ pub struct Config {
     /// Width `d` of the residual stream.
     pub d_model: usize,
     /// Heads `h` per layer; `d_model` must be a multiple of it.
-    pub heads: usize,
+    pub n_heads: usize,
     /// Attention layers, 1 or 2.
     pub layers: usize,
     /// Divide the scores by √d_k.
@@ -35,7 +35,7 @@ pub const MLP_WIDTH: usize = 4;
 impl Config {
     /// d_k = d_model / heads.
     pub fn d_k(&self) -> usize {
-        self.d_model / self.heads.max(1)
+        self.d_model / self.n_heads.max(1)
     }
 }
 
@@ -211,8 +211,8 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
     for p in &params.layers {
         let (q, k, v) = (x.dot(&p.wq), x.dot(&p.wk), x.dot(&p.wv));
         let mut concat = Array2::zeros((n, cfg.d_model));
-        let mut weights = Vec::with_capacity(cfg.heads);
-        for h in 0..cfg.heads {
+        let mut weights = Vec::with_capacity(cfg.n_heads);
+        for h in 0..cfg.n_heads {
             let cols = s![.., h * dk..(h + 1) * dk];
             let scores = q.slice(cols).dot(&k.slice(cols).t()) * c;
             let a = softmax_rows(&scores, &blocked, 1.0);

@@ -30,7 +30,7 @@ const HISTORY: usize = 2000;
 pub struct Setup {
     pub task: Task,
     pub d_model: usize,
-    pub heads: usize,
+    pub n_heads: usize,
     pub layers: usize,
     pub learning_rate: f64,
     pub batch: usize,
@@ -46,7 +46,7 @@ impl Default for Setup {
         Self {
             task: Task::Reverse,
             d_model: 32,
-            heads: 2,
+            n_heads: 2,
             layers: 1,
             learning_rate: 0.01,
             batch: 32,
@@ -86,7 +86,7 @@ impl Setup {
         if !within(self.d_model, Self::D_MODEL) {
             return Err(SetupError::DModel);
         }
-        if !within(self.heads, Self::HEADS) || !self.d_model.is_multiple_of(self.heads) {
+        if !within(self.n_heads, Self::HEADS) || !self.d_model.is_multiple_of(self.n_heads) {
             return Err(SetupError::Heads);
         }
         if !within(self.layers, Self::LAYERS) {
@@ -103,7 +103,7 @@ impl Setup {
 
     /// Each head's width.
     pub fn d_k(&self) -> usize {
-        self.d_model / self.heads.max(1)
+        self.d_model / self.n_heads.max(1)
     }
 
     /// The model's shape for this task.
@@ -113,7 +113,7 @@ impl Setup {
             vocab: self.task.vocab(digits),
             context: self.task.context(n),
             d_model: self.d_model,
-            heads: self.heads,
+            n_heads: self.n_heads,
             layers: self.layers,
             scaled: self.scaled,
             mlp: self.mlp,
@@ -345,7 +345,7 @@ impl Experiment {
 
     /// The two runs for `setup`'s task, learning rate, batch and seed.
     pub fn new(setup: Setup) -> Result<Self, SetupError> {
-        let at = |scaled| Session::new(Setup { d_model: Self::D_K, heads: 1, scaled, ..setup });
+        let at = |scaled| Session::new(Setup { d_model: Self::D_K, n_heads: 1, scaled, ..setup });
         let runs = [at(true)?, at(false)?];
         let gradients = [vec![(0, runs[0].softmax_gradient())], vec![(0, runs[1].softmax_gradient())]];
         Ok(Self { runs, gradients })
@@ -390,13 +390,13 @@ mod tests {
         assert_eq!(ok.check(), Ok(()));
         assert_eq!(Setup { d_model: 8, ..ok }.check(), Err(SetupError::DModel));
         assert_eq!(Setup { d_model: 256, ..ok }.check(), Err(SetupError::DModel));
-        assert_eq!(Setup { heads: 3, ..ok }.check(), Err(SetupError::Heads), "3 does not divide 32");
-        assert_eq!(Setup { heads: 16, d_model: 128, ..ok }.check(), Err(SetupError::Heads));
+        assert_eq!(Setup { n_heads: 3, ..ok }.check(), Err(SetupError::Heads), "3 does not divide 32");
+        assert_eq!(Setup { n_heads: 16, d_model: 128, ..ok }.check(), Err(SetupError::Heads));
         assert_eq!(Setup { layers: 3, ..ok }.check(), Err(SetupError::Layers));
         assert_eq!(Setup { learning_rate: 0.0, ..ok }.check(), Err(SetupError::LearningRate));
         assert_eq!(Setup { learning_rate: f64::NAN, ..ok }.check(), Err(SetupError::LearningRate));
         assert_eq!(Setup { batch: 0, ..ok }.check(), Err(SetupError::Batch));
-        assert!(Session::new(Setup { heads: 5, ..ok }).is_err());
+        assert!(Session::new(Setup { n_heads: 5, ..ok }).is_err());
     }
 
     #[test]
@@ -457,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_long_run_keeps_a_bounded_history_that_ends_at_the_last_step() {
-        let mut s = Session::new(Setup { d_model: 16, heads: 1, batch: 1, ..Setup::default() }).expect("setup");
+        let mut s = Session::new(Setup { d_model: 16, n_heads: 1, batch: 1, ..Setup::default() }).expect("setup");
         for _ in 0..(HISTORY + 500) {
             assert!(s.step().is_ok());
         }

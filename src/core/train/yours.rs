@@ -110,7 +110,7 @@ impl YourModel {
             layers.map(|m| [f32s(&m.up.weight), f32s(&m.up.bias), f32s(&m.down.weight), f32s(&m.down.bias)]).collect()
         });
         let embeddings = [f32s(&session.params.embed), f32s(&session.params.pos)];
-        let (steps, n_heads, scaled) = (session.steps, session.config.heads, session.config.scaled);
+        let (steps, n_heads, scaled) = (session.steps, session.config.n_heads, session.config.scaled);
         Ok(Self::assemble(task, steps, n_heads, scaled, vocab, embeddings, projections, mlps, example.to_vec()))
     }
 
