@@ -17,7 +17,7 @@ pub const YOURS_KEY: &str = "attention-lab-trained";
 
 /// Fired on the window by a module once it has put a link for the page in the address bar
 /// (and kept what the link needs): the page reads both.
-pub const LINK_EVENT: &str = "attention-lab-trained";
+pub const LINK_EVENT: &str = "attention-lab-link";
 
 crate::slugged! {
     /// The modules the page starts when one of their views opens.
@@ -107,13 +107,8 @@ pub fn module_pairs(query: &str) -> String {
 
 /// `query`'s pairs of `keys`, decoded: (key, value), of a repeated key the last.
 pub fn read_pairs(query: &str, keys: &[&str]) -> Vec<(String, Option<String>)> {
-    let pairs = query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).filter_map(|p| {
-        let (k, v) = p.split_once('=').unwrap_or((p, ""));
-        let k = decode(k)?;
-        keys.contains(&k.as_str()).then(|| (k, decode(v)))
-    });
     let mut out: Vec<(String, Option<String>)> = Vec::new();
-    for (k, v) in pairs {
+    for (k, v) in crate::percent::pairs(query).into_iter().filter(|(k, _)| keys.contains(&k.as_str())) {
         out.retain(|(old, _)| *old != k);
         out.push((k, v));
     }

@@ -101,7 +101,7 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
         ("x", json_matrix(t.x.view())),
     ]);
     if shape.origin == Origin::Yours {
-        fields.extend([("model", json_string("yours")), ("layer", (o.layer + 1).to_string())]);
+        fields.extend([("model", json_string(shape.origin.tag())), ("layer", (o.layer + 1).to_string())]);
     }
     if let Some(x_kv) = &t.x_kv {
         fields.push(("x_kv", json_matrix(x_kv.view())));
@@ -159,8 +159,9 @@ pub fn file_stem(stage: Stage, shape: &Shape, layer: usize, options: &RunOptions
         Origin::Seeded { seed } => {
             format!("attention-lab_{}_d{}-h{}-seed{seed}", stage.slug(), shape.d_model, shape.n_heads)
         }
-        Origin::Pretrained { tag, .. } => format!("attention-lab_{}_{tag}-layer{}", stage.slug(), layer + 1),
-        Origin::Yours => format!("attention-lab_{}_yours-layer{}", stage.slug(), layer + 1),
+        Origin::Pretrained { .. } | Origin::Yours => {
+            format!("attention-lab_{}_{}-layer{}", stage.slug(), shape.origin.tag(), layer + 1)
+        }
     };
     if options.mask != Mask::None {
         stem.push('-');

@@ -155,9 +155,10 @@ impl Choice {
         (seed <= MAX_SEED).then(|| self.random.seed = seed).is_some()
     }
 
-    /// The sinusoidal positional encoding on or off.
-    pub fn set_positional(&mut self, on: bool) {
+    /// The sinusoidal positional encoding on or off (always accepted).
+    pub fn set_positional(&mut self, on: bool) -> bool {
         self.random.positional = on;
+        true
     }
 }
 
@@ -239,20 +240,25 @@ impl Models {
         Arc::new(Random::new(choice.random, self.max_tokens, Arc::clone(&self.random)))
     }
 
-    /// What stands in for `id` until it arrives.
-    fn standin(&self, choice: &Choice) -> Standin {
+    /// The model `choice` names as known now: made, arrived, or what stands in for it until it
+    /// arrives (the pretrained model's shape, showing random weights meanwhile; the largest
+    /// model of yours, or why there is none).
+    fn known(&self, choice: &Choice) -> Arc<dyn Model> {
         match choice.id {
-            // Random weights are made at once; this is never reached for them.
-            ModelId::Random | ModelId::Minilm => {
-                Standin::new(minilm_shape(), rough_tokens, Meanwhile::Show(self.random(choice)))
-            }
-            ModelId::Yours => {
-                let refusal = match self.arrival(ModelId::Yours) {
-                    Some(Arrival::Missing(e)) => e.clone(),
-                    _ => ModelError::NotKept,
-                };
-                Standin::new(yours_bounds(), tokenize, Meanwhile::Refuse(refusal))
-            }
+            ModelId::Random => self.random(choice),
+            id => match (self.ready(id), id) {
+                (Some(model), _) => model,
+                (None, ModelId::Minilm) => {
+                    Arc::new(Standin::new(minilm_shape(), rough_tokens, Meanwhile::Show(self.random(choice))))
+                }
+                (None, _) => {
+                    let refusal = match self.arrival(id) {
+                        Some(Arrival::Missing(e)) => e.clone(),
+                        _ => ModelError::NotKept,
+                    };
+                    Arc::new(Standin::new(yours_bounds(), tokenize, Meanwhile::Refuse(refusal)))
+                }
+            },
         }
     }
 }
@@ -276,10 +282,7 @@ fn yours_bounds() -> Shape {
 
 impl Catalog for Models {
     fn model(&self, choice: &Choice) -> Arc<dyn Model> {
-        if choice.id == ModelId::Random {
-            return self.random(choice);
-        }
-        self.ready(choice.id).unwrap_or_else(|| Arc::new(self.standin(choice)))
+        self.known(choice)
     }
 }
 

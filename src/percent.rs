@@ -34,6 +34,26 @@ pub fn decode(s: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The `key=value` pairs of a query string (with or without "?"), in order, decoded: a value
+/// that does not decode is `None` (so the page can name it); a pair whose key does not decode
+/// is left out. Of a repeated key, the caller decides (the site takes the last).
+pub fn pairs(query: &str) -> Vec<(String, Option<String>)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            Some((decode(k)?, decode(v)))
+        })
+        .collect()
+}
+
+/// The value of `key` among `pairs` (the last, if repeated): `Some(None)` if it did not decode.
+pub fn last<'a>(pairs: &'a [(String, Option<String>)], key: &str) -> Option<Option<&'a str>> {
+    pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_deref())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +69,20 @@ mod tests {
         assert_eq!(decode("%e7"), None, "a lone UTF-8 lead byte");
         assert_eq!(decode("a+b"), Some("a b".into()));
         assert_eq!(decode("%2B"), Some("+".into()));
+    }
+
+    #[test]
+    fn a_query_is_its_decoded_pairs_and_the_last_of_a_key_counts() {
+        let p = pairs("?a=1&b=%zz&a=%202&%zz=3&c");
+        assert_eq!(
+            p,
+            [
+                ("a".into(), Some("1".into())),
+                ("b".into(), None),
+                ("a".into(), Some(" 2".into())),
+                ("c".into(), Some(String::new()))
+            ]
+        );
+        assert_eq!((last(&p, "a"), last(&p, "b"), last(&p, "d")), (Some(Some(" 2")), Some(None), None));
     }
 }

@@ -194,7 +194,9 @@ mod tests {
 
     #[test]
     fn the_projection_reading_shows_how_d_k_splits_d_model() {
-        let o = outcome(Lang::En, |s, c| assert!(s.set_d_model(64, c) && s.set_n_heads(4, c)));
+        let o = outcome(Lang::En, |s, c| {
+            assert!(s.change_choice(c, |m| m.set_d_model(64)) && s.change_choice(c, |m| m.set_n_heads(4)))
+        });
         let text = stage_reading(&o, Stage::Projection, 1, 0, Lang::En).expect("a reading");
         assert!(
             text.contains("Head 2 reads columns 17–32")

@@ -189,3 +189,20 @@ fn trace_shapes_follow_the_documentation() {
     // The concat really is the heads side by side.
     assert_eq!(t.concat[[2, 9]], t.head_traces[2].output[[2, 1]]);
 }
+
+/// A head switched off keeps its own trace (its weights are what they were), but passes on
+/// zeros: with identity weights the output is the concatenation, so head 2's columns are 0 and
+/// head 1's are its output, exactly.
+#[test]
+fn a_head_switched_off_passes_on_zeros() {
+    let x = seeded_input(5, 4, 3);
+    let on = AttentionConfig { n_heads: 2, ..AttentionConfig::default() };
+    let off = AttentionConfig { switched_off: vec![1], ..on.clone() };
+    let (a, b) =
+        (run(&x, None, &identity_weights(4), &on).unwrap(), run(&x, None, &identity_weights(4), &off).unwrap());
+    assert_eq!(a.head_traces, b.head_traces, "its own maps are unchanged");
+    assert!(b.concat.slice(ndarray::s![.., 2..]).iter().all(|v| *v == 0.0));
+    assert_eq!(b.concat.slice(ndarray::s![.., ..2]), a.head_traces[0].output);
+    assert_eq!(b.output, b.concat, "W_O is the identity");
+    assert_ne!(a.output, b.output);
+}

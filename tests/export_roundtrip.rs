@@ -19,7 +19,7 @@ fn an_exported_trace_passes_the_fixture_check() {
         |s, c| {
             s.lesson_mut().set_cross(true);
             s.lesson_mut().set_scaled(false);
-            assert!(s.set_n_heads(8, c));
+            assert!(s.change_choice(c, |m| m.set_n_heads(8)));
         },
     ];
     let models = Models::default();

@@ -1,6 +1,7 @@
 //! The shape of the code, checked: no two modules of `src/` import each other, neither two
 //! files nor two top-level modules of a crate (a module and its own submodules excepted: a
-//! parent declares its children). Each crate is read apart (the site, its numeric core, the
+//! parent declares its children), and the top-level modules import each other in no longer
+//! loop either. Each crate is read apart (the site, its numeric core, the
 //! kernels); code after a file's `#[cfg(test)]` is left out, as are test-only files.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -164,8 +165,36 @@ fn within(a: &Module, b: &Module) -> bool {
     b.starts_with(a)
 }
 
+/// A loop of top-level modules that import each other in turn (`a → b → c → a`), if any.
+fn a_loop(edges: &BTreeSet<(String, String)>) -> Option<Vec<String>> {
+    fn visit(
+        at: &str,
+        edges: &BTreeSet<(String, String)>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == at) {
+            return Some([&path[i..], &[at.to_string()]].concat());
+        }
+        if done.contains(at) {
+            return None;
+        }
+        path.push(at.to_string());
+        for (_, to) in edges.iter().filter(|(from, _)| from == at) {
+            if let Some(found) = visit(to, edges, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        done.insert(at.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    edges.iter().find_map(|(from, _)| visit(from, edges, &mut vec![], &mut done))
+}
+
 /// The pairs of modules of the crate at `root` that import each other: files, then
-/// top-level modules.
+/// top-level modules; and a longer loop of top-level modules, if there is one.
 fn mutual_imports(root: &Path, skip: &[&str]) -> (Vec<String>, Vec<String>) {
     let modules = modules(root, skip);
     let known: BTreeSet<Module> = modules.keys().cloned().collect();
@@ -191,7 +220,11 @@ fn mutual_imports(root: &Path, skip: &[&str]) -> (Vec<String>, Vec<String>) {
         .filter(|(a, b)| a != b)
         .collect();
     let top = tops.iter().filter(|(a, b)| a < b && tops.contains(&(b.clone(), a.clone())));
-    (files, top.map(|(a, b)| format!("{a} ↔ {b}")).collect())
+    let mut top: Vec<String> = top.map(|(a, b)| format!("{a} ↔ {b}")).collect();
+    if top.is_empty() {
+        top.extend(a_loop(&tops).map(|l| l.join(" → ")));
+    }
+    (files, top)
 }
 
 fn src() -> PathBuf {
@@ -233,4 +266,9 @@ fn the_check_sees_a_pair_that_imports_each_other() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(files, ["app ↔ learn", "app::header ↔ app::share"]);
     assert_eq!(tops, ["app ↔ learn"]);
+    // A loop of three, which no pair shows.
+    let three: BTreeSet<(String, String)> =
+        [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")].map(|(x, y)| (x.to_string(), y.to_string())).into();
+    assert_eq!(a_loop(&three), Some(["a", "b", "c", "a"].map(String::from).to_vec()));
+    assert_eq!(a_loop(&[("a".to_string(), "b".to_string())].into()), None);
 }

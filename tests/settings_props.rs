@@ -31,7 +31,7 @@ fn pretrained() -> Arc<Bert> {
 
 /// A model of yours: `layers` layers, with or without MLPs, after a few steps.
 fn yours(layers: usize, mlp: bool) -> Arc<YourModel> {
-    let mut session = Session::new(Setup { layers, mlp, ..Setup::default() }).expect("a setup");
+    let mut session = Session::new(Setup { n_layers: layers, mlp, ..Setup::default() }).expect("a setup");
     for _ in 0..3 {
         let _ = session.step();
     }
@@ -127,12 +127,12 @@ fn apply(s: &mut Settings, change: &Change, models: &Models) {
     match *change {
         Change::Model(i) => drop(s.set_model(ModelId::ALL[i], models)),
         Change::Text(i) => drop(s.set_text(TEXTS[i], models)),
-        Change::KvText(i) => drop(s.set_kv_text(TEXTS[i])),
+        Change::KvText(i) => drop(s.set_kv_text(TEXTS[i], models)),
         Change::Cross(on) => s.lesson_mut().set_cross(on),
-        Change::DModel(d) => drop(s.set_d_model(d, models)),
-        Change::Heads(h) => drop(s.set_n_heads(h, models)),
-        Change::Seed(x) => drop(s.set_seed(x, models)),
-        Change::Positional(on) => drop(s.set_positional(on, models)),
+        Change::DModel(d) => drop(s.change_choice(models, |m| m.set_d_model(d))),
+        Change::Heads(h) => drop(s.change_choice(models, |m| m.set_n_heads(h))),
+        Change::Seed(x) => drop(s.change_choice(models, |m| m.set_seed(x))),
+        Change::Positional(on) => drop(s.change_choice(models, |m| m.set_positional(on))),
         Change::Causal(on) => s.lesson_mut().set_mask(if on { Mask::Causal } else { Mask::None }),
         Change::Scaled(on) => s.lesson_mut().set_scaled(on),
         Change::Temperature(t) => drop(s.lesson_mut().set_temperature(t)),

@@ -64,7 +64,7 @@ fn matches_jax(fixture: &str) {
         context: c.context,
         d_model: c.d_model,
         n_heads: c.heads,
-        layers: c.layers,
+        n_layers: c.layers,
         scaled: c.scaled,
         mlp: c.mlp,
     };

@@ -8,7 +8,7 @@ use super::page::Page;
 use crate::core::bert::asset::ModelFile;
 use crate::core::bert::Asset;
 use crate::core::model::{Model, ModelError};
-use crate::fetch::{load, LoadState};
+use crate::fetch::{bring, LoadState};
 use crate::models::{Arrival, Delivery, ModelId};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -51,18 +51,13 @@ fn read_stored(page: Page, id: ModelId, key: &str, parse: fn(&str) -> Option<Arc
     page.arrive(id, arrival);
 }
 
-/// Download (or read from the cache) `file`, with its progress in the page's load state.
+/// Download (or read from the cache) `file`, with its progress in the page's load state. The
+/// model arrives before the state goes back to idle, which must not start another download.
 fn download_model(page: Page, id: ModelId, file: ModelFile, build: fn(Asset) -> Result<Arc<dyn Model>, String>) {
-    page.set_load_state(id, LoadState::Loading { received: 0, total: file.bytes });
-    leptos::task::spawn_local(async move {
-        let progress = move |received| page.set_load_state(id, LoadState::Loading { received, total: file.bytes });
-        match load(&file, build, progress).await {
-            Ok(model) => {
-                // Arrived first: the state going back to idle must not start another download.
-                page.arrive(id, Arrival::Ready(model));
-                page.set_load_state(id, LoadState::Idle);
-            }
-            Err(e) => page.set_load_state(id, LoadState::Failed(e)),
-        }
-    });
+    bring(
+        file,
+        build,
+        move |state| page.set_load_state(id, state),
+        move |model| page.arrive(id, Arrival::Ready(model)),
+    );
 }

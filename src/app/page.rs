@@ -246,7 +246,7 @@ mod tests {
         assert_eq!(page.outcome.get(), Some(first.clone()), "the last good outcome stays, unchanged");
         assert_eq!(first.0.trace().n_heads(), 4, "and it still says what produced it");
 
-        assert!(page.apply(|s, c| s.set_model(ModelId::Random, c) && s.set_n_heads(2, c)));
+        assert!(page.apply(|s, c| s.set_model(ModelId::Random, c) && s.change_choice(c, |m| m.set_n_heads(2))));
         assert!(page.apply(|s, c| s.set_text("two words", c).is_ok()));
         let next = page.outcome.get().expect("computes again");
         assert_ne!(next, first);
@@ -264,7 +264,7 @@ mod tests {
         page.apply(|s, c| s.set_text("a different sentence", c).is_ok());
         let after_text = projections(&page).expect("computed");
         assert!(Arc::ptr_eq(&first, &after_text), "editing the sentence made the projections again");
-        page.apply(|s, c| s.set_seed(7, c));
+        page.apply(|s, c| s.change_choice(c, |m| m.set_seed(7)));
         let after_seed = projections(&page).expect("computed");
         assert!(!Arc::ptr_eq(&first, &after_seed) && *after_seed != *first);
     }

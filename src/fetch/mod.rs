@@ -66,6 +66,30 @@ fn cache_name(file: &ModelFile) -> String {
     format!("model-{}", &file.sha256[..12])
 }
 
+/// Bring the model of `file`, telling `report` where it is (loading with its progress, then
+/// idle or failed) and giving it to `done` before the load reports idle.
+pub fn bring(
+    file: ModelFile,
+    build: fn(Asset) -> Result<Arc<dyn Model>, String>,
+    report: impl Fn(LoadState) + Clone + 'static,
+    done: impl FnOnce(Arc<dyn Model>) + 'static,
+) {
+    report(LoadState::Loading { received: 0, total: file.bytes });
+    leptos::task::spawn_local(async move {
+        let progress = {
+            let report = report.clone();
+            move |received| report(LoadState::Loading { received, total: file.bytes })
+        };
+        match load(&file, build, progress).await {
+            Ok(model) => {
+                done(model);
+                report(LoadState::Idle);
+            }
+            Err(e) => report(LoadState::Failed(e)),
+        }
+    });
+}
+
 /// The model of `file` from the cache or the network.
 pub async fn load(
     file: &ModelFile,

@@ -9,10 +9,14 @@ use leptos::prelude::*;
 /// A load's progress, or its failure and a retry.
 #[component]
 pub fn LoadStatus(
+    /// The element's id (a control it describes names it).
+    id: &'static str,
     /// Where the load is.
     #[prop(into)]
     state: Signal<LoadState>,
-    #[prop(into)] lang: Signal<Lang>,
+    /// The language of its lines.
+    #[prop(into)]
+    lang: Signal<Lang>,
     /// Try again after a failure.
     retry: Callback<()>,
 ) -> impl IntoView {
@@ -20,7 +24,7 @@ pub fn LoadStatus(
     let tr = move |m: ModelMsg| t(lang.get(), m);
     let failed = move || state.with(|m| if let LoadState::Failed(e) = m { Some(e.clone()) } else { None });
     view! {
-        <div id="model-status" aria-live="polite">
+        <div id=id aria-live="polite">
             {move || state.with(|m| match *m {
                 LoadState::Loading { received, total } => Some(view! {
                     <div class="model-progress" data-testid="model-progress">

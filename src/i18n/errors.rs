@@ -30,16 +30,16 @@ super::catalogue! {
         ),
         Temperature => ("The temperature must be a positive number, not {t}.", "温度必须是正数，而不是 {t}。"),
         UnknownToken => (
-            "Your model has no token “{token}”: it reads only the digits (and the separator |) of the task it learned.",
-            "你的模型没有“{token}”这个词元：它只认识所学任务里的数字（以及分隔符 |）。",
+            "Your model has no token “{token}”: it reads only the tokens of the task it learned (its digits, and | if the task uses a separator).",
+            "你的模型没有“{token}”这个词元：它只认识所学任务里的词元（数字，以及该任务用到的分隔符 |）。",
         ),
-        NoTrainedModel => (
-            "No model of yours is kept in this browser yet: train one in the training view, then press “Open in the lesson”.",
-            "这个浏览器里还没有保存你训练的模型：先在训练视图里训练一个，再点“在课程中打开”。",
+        NotKept => (
+            "No model of yours that this page can read is kept in this browser: train one in the training view, then press “Open in the lesson”.",
+            "这个浏览器里没有本页能读取的、你训练的模型：先在训练视图里训练一个，再点“在课程中打开”。",
         ),
         OneSentence => (
-            "These weights read one sentence: cross-attention needs a model that takes a second one, such as the random weights.",
-            "这种权重只读一个句子：交叉注意力需要能读第二个句子的模型，比如随机权重。",
+            "These weights read one sentence, and this view needs a second one for cross-attention: switch to the random weights to see all three variants.",
+            "这种权重只读一个句子，而本视图的交叉注意力需要第二个句子：切换到随机权重才能看到全部三种变体。",
         ),
         WhichQuery => ("sentence", "句子"),
         WhichKeyValue => ("second sentence", "第二个句子"),
@@ -69,7 +69,7 @@ pub fn model_error(lang: Lang, e: &ModelError) -> String {
         ),
         ModelError::Attention(e) => attention_error(lang, e),
         ModelError::UnknownToken(token) => unknown_token(lang, token),
-        ModelError::NotKept => t(lang, ErrMsg::NoTrainedModel).to_string(),
+        ModelError::NotKept => t(lang, ErrMsg::NotKept).to_string(),
         ModelError::OneSentence => t(lang, ErrMsg::OneSentence).to_string(),
     }
 }

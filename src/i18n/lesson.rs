@@ -70,8 +70,8 @@ super::catalogue! {
             "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入；同一个词永远得到同一个向量。注意力本身分不清先后，所以还要加上位置编码（多种频率的正弦和余弦），标记每个词元所在的位置。",
         ),
         ExplainProjection => (
-            "Think of a library. Each token writes a query (what it is looking for), a key (the label on its spine that others match against) and a value (the content it hands over when picked). All three come from the same X, multiplied by three weight matrices W_Q, W_K and W_V. Training is what gives these matrices their meaning; the note on this stage says whether the ones shown are trained or random.",
-            "把它想象成图书馆：每个词元写下一个查询（我要找什么）、一个键（书脊上的标签，供别人匹配）和一个值（被选中时交出的内容）。三者都来自同一个 X，分别乘以三个权重矩阵 W_Q、W_K、W_V。这些矩阵的意义来自训练；本步骤的说明会告诉你这里显示的是训练好的权重还是随机权重。",
+            "Think of a library. Each token writes a query (what it is looking for), a key (the label on its spine that others match against) and a value (the content it hands over when picked). All three come from the same X, multiplied by three weight matrices W_Q, W_K and W_V. Training is what gives these matrices their meaning; the note on this stage says whether the ones shown are pretrained, your own, or random.",
+            "把它想象成图书馆：每个词元写下一个查询（我要找什么）、一个键（书脊上的标签，供别人匹配）和一个值（被选中时交出的内容）。三者都来自同一个 X，分别乘以三个权重矩阵 W_Q、W_K、W_V。这些矩阵的意义来自训练；本步骤的说明会告诉你这里显示的是预训练权重、你的模型的权重，还是随机权重。",
         ),
         ExplainScores => (
             "Every query is compared with every key by a dot product, S_ij = q_i · k_j. A large score means token i is asking for what token j offers. One matrix product gives all n × n pairs at once, which is also why the cost of attention grows with the square of the length.",
@@ -138,8 +138,8 @@ super::catalogue! {
             "softmax 之前分数会除以 T：T 小于 1 时每一行更尖锐，大于 1 时更平缓。",
         ),
         TokensCjk => (
-            "Why is every Chinese character a token? Chinese leaves no spaces between words, so with random weights this site cuts the sentence into single characters, and each punctuation mark is a token too: no dictionary is needed and every character is treated alike. Real models cut text into pieces from a vocabulary learnt from data; the trained model's WordPiece tokenizer also splits Chinese characters one by one, but adds [CLS] at the start and [SEP] at the end, and a character missing from its vocabulary becomes [UNK].",
-            "为什么每个汉字都是一个词元？中文的词与词之间没有空格，所以使用随机权重时，本站把句子切成单个汉字，每个标点也算一个词元：这样不需要词典，每个字都一视同仁。真实的模型按从数据中学到的词表来切分文本；训练好的模型所用的 WordPiece 分词器同样把汉字逐个切开，但会在开头加上 [CLS]、在结尾加上 [SEP]，词表里没有的字会变成 [UNK]。",
+            "Why is every Chinese character a token? Chinese leaves no spaces between words, so with random weights this site cuts the sentence into single characters, and each punctuation mark is a token too: no dictionary is needed and every character is treated alike. Real models cut text into pieces from a vocabulary learnt from data; the pretrained model's WordPiece tokenizer also splits Chinese characters one by one, but adds [CLS] at the start and [SEP] at the end, and a character missing from its vocabulary becomes [UNK].",
+            "为什么每个汉字都是一个词元？中文的词与词之间没有空格，所以使用随机权重时，本站把句子切成单个汉字，每个标点也算一个词元：这样不需要词典，每个字都一视同仁。真实的模型按从数据中学到的词表来切分文本；预训练模型所用的 WordPiece 分词器同样把汉字逐个切开，但会在开头加上 [CLS]、在结尾加上 [SEP]，词表里没有的字会变成 [UNK]。",
         ),
         NoticeScores => (
             "Hover a cell: the score is a sum of d_k products, and a few large terms usually decide it.",

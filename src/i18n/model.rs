@@ -6,8 +6,8 @@ super::catalogue! {
     pub enum ModelMsg {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
-        WeightsPretrained => ("Pretrained: all-MiniLM-L6-v2", "预训练的：all-MiniLM-L6-v2"),
-        WeightsYours => ("Yours (training view)", "你自己训练的（训练视图）"),
+        WeightsPretrained => ("Pretrained: all-MiniLM-L6-v2", "预训练模型：all-MiniLM-L6-v2"),
+        WeightsYours => ("Yours (training view)", "你的模型（训练视图）"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
             "句子有 {n} 个词元，超过了这种权重能显示的 {max} 个：请先把句子改短。",
@@ -41,16 +41,16 @@ super::catalogue! {
         ),
         ErrFormat => ("The model file cannot be read: {why}", "无法读取模型文件：{why}"),
         FixedByModel => (
-            "Fixed by the model: d_model {d}, {h} heads (d_k {dk}), learned positions.",
-            "由模型决定：d_model {d}，{h} 个头（d_k {dk}），位置编码是学出来的。",
+            "Fixed by the model: d_model = {d}, n_heads = {h} (d_k = {dk}), learned position embeddings.",
+            "由模型决定：d_model = {d}，头数 = {h}（d_k = {dk}），位置编码为学到的位置嵌入。",
         ),
         NoteRandom => (
             "Random weights (seed {seed}): every number is computed for real, but which token attends to which means nothing. Switch the weights to pretrained to see a real model.",
             "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为预训练的，就能看到真实的模型。",
         ),
         NotePretrained => (
-            "Pretrained weights: all-MiniLM-L6-v2, layer {layer} of 6, head {head} of 12. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
-            "预训练权重：all-MiniLM-L6-v2，第 {layer} 层（共 6 层），第 {head} 个头（共 12 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
+            "Pretrained weights: {name}, layer {layer} of {layers}, head {head} of {heads}. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
+            "预训练权重：{name}，第 {layer} 层（共 {layers} 层），第 {head} 个头（共 {heads} 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
         ),
         NoteYours => (
             "Your model from the training view: layer {layer} of {layers}, head {head} of {heads}. Its tokens are the digits of the task it learned; it was trained with the causal mask, so keep it on to see what it learned.",
@@ -65,7 +65,7 @@ super::catalogue! {
             "使用预训练权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
         ),
         InputYours => (
-            "With your trained model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
+            "With your model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
             "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
         ),
         UnkNote => (
@@ -91,7 +91,6 @@ super::catalogue! {
             "Shown without [CLS] and [SEP]: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
             "已隐藏 [CLS] 和 [SEP]：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
         ),
-        NeedsPretrained => ("This view shows the pretrained model.", "这个视图展示的是预训练模型。"),
         ModuleLoading => ("Loading the pretrained model's views…", "正在加载预训练模型的视图……"),
         ModuleFailed => (
             "The pretrained model's views could not be loaded. Reload the page to try again.",
@@ -106,6 +105,14 @@ super::catalogue! {
         ),
         CorefSentenceA => ("Sentence 1", "句子 1"),
         CorefSentenceB => ("Sentence 2", "句子 2"),
+        CorefSentenceRefused => (
+            "Type a sentence of 1 to {max} words; the last one that worked is kept.",
+            "请输入 1 到 {max} 个词的句子；保留的是上一个可用的句子。",
+        ),
+        CorefWordRefused => (
+            "Each box takes one word; the last one that worked is kept.",
+            "每个框只能填一个词；保留的是上一个可用的词。",
+        ),
         CorefQuery => ("From the token", "从词元"),
         CorefTargets => ("to the tokens", "到词元"),
         CorefMissing => ("“{word}” is not a token of sentence {which}.", "“{word}” 不是句子 {which} 中的词元。"),

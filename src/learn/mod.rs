@@ -1,7 +1,7 @@
 //! The training view's own module: a small Transformer trained live in the page
 //! (`core::train::session`), its loss, accuracy and heads redrawn as it learns. Built into its
 //! own .wasm (the `learn` binary) and started by the page only when the view opens
-//! (`app::views::learn`), so the lesson's .wasm carries none of it.
+//! (`app::views::hosted`), so the lesson's .wasm carries none of it.
 //!
 //! The run lives here, outside the components, so it survives the view being closed and
 //! opened again and a change of language or theme (the page then asks for a new mount).
@@ -14,6 +14,7 @@ mod setup;
 mod view;
 
 use crate::bridge::{lesson_query, Hosted, YOURS_KEY};
+use crate::core::model::Model;
 use crate::core::train::session::{Diverged, Experiment, Session, Setup, SetupError};
 use crate::core::train::yours::YourModel;
 use crate::hosted::{host, open_link, shown};
@@ -148,7 +149,7 @@ fn open_in_lesson() -> bool {
         let model = YourModel::of(session, &run.example).ok()?;
         let storage = window().local_storage().ok().flatten()?;
         storage.set_item(YOURS_KEY, &model.to_text()).ok()?;
-        Some((model.sentence(&model.example), model.scaled))
+        Some((model.example().unwrap_or_default(), model.scaled()))
     });
     let Some(Some((sentence, scaled))) = kept else { return false };
     // The model the registry reads from where this one was kept.
@@ -170,7 +171,7 @@ fn toggle() {
     }
 }
 
-fn now() -> f64 {
+pub(crate) fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 

@@ -6,7 +6,6 @@
 use crate::bridge::with_learn_values;
 use crate::core::train::session::Setup;
 use crate::core::train::Task;
-use crate::percent::decode;
 use leptos::prelude::window;
 
 /// The setup the URL names (defaults for what it does not name or cannot be read; the range
@@ -18,20 +17,15 @@ pub fn read() -> Setup {
 
 /// The setup of a query string.
 pub fn from_query(query: &str) -> Setup {
-    let pairs: Vec<(String, String)> = query
-        .trim_start_matches('?')
-        .split('&')
-        .filter_map(|p| p.split_once('='))
-        .filter_map(|(k, v)| Some((decode(k)?, decode(v)?)))
-        .collect();
-    let get = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let pairs = crate::percent::pairs(query);
+    let get = |key: &str| crate::percent::last(&pairs, key).flatten();
     let num = |key: &str, default: usize| get(key).and_then(|v| v.parse().ok()).unwrap_or(default);
     let d = Setup::default();
     Setup {
         task: get("task").and_then(Task::from_slug).unwrap_or(d.task),
         d_model: num("ld", d.d_model),
         n_heads: num("lh", d.n_heads),
-        layers: num("ll", d.layers),
+        n_layers: num("ll", d.n_layers),
         learning_rate: get("lr").and_then(|v| v.parse().ok()).unwrap_or(d.learning_rate),
         batch: num("lb", d.batch),
         seed: get("lseed").and_then(|v| v.parse().ok()).unwrap_or(d.seed),
@@ -46,7 +40,7 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
         setup.task.slug().to_string(),
         setup.d_model.to_string(),
         setup.n_heads.to_string(),
-        setup.layers.to_string(),
+        setup.n_layers.to_string(),
         setup.learning_rate.to_string(),
         setup.batch.to_string(),
         setup.seed.to_string(),
@@ -72,7 +66,7 @@ mod tests {
             task: Task::Induction,
             d_model: 64,
             n_heads: 4,
-            layers: 2,
+            n_layers: 2,
             learning_rate: 0.003,
             batch: 16,
             seed: 9,

@@ -129,7 +129,7 @@ pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, 
                     apply(Field::Task, &|s| task.map(|t| {
                         s.task = t;
                         // Induction needs its second layer.
-                        if t == Task::Induction { s.layers = 2; }
+                        if t == Task::Induction { s.n_layers = 2; }
                     }).is_some());
                 }>
                     {tasks.iter().map(|&(task, name, _)| view! {
@@ -163,8 +163,8 @@ pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, 
                 </div>
                 <div class="field">
                     <label class="field__label" for="learn-layers">{tr(LearnMsg::Layers)}</label>
-                    <select id="learn-layers" data-testid="learn-layers" on:change=number(Field::Layers, |s, v| { s.layers = v; Some(()) })>
-                        {(l_lo..=l_hi).map(|n| view! { <option value=n selected=move || setup.get().layers == n>{n}</option> }).collect_view()}
+                    <select id="learn-layers" data-testid="learn-layers" on:change=number(Field::Layers, |s, v| { s.n_layers = v; Some(()) })>
+                        {(l_lo..=l_hi).map(|n| view! { <option value=n selected=move || setup.get().n_layers == n>{n}</option> }).collect_view()}
                     </select>
                     {error_of(Field::Layers)}
                 </div>

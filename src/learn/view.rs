@@ -81,10 +81,41 @@ fn attention_of(session: &Session, example: &[usize]) -> Vec<Vec<Array2<f32>>> {
     encoding.layers.into_iter().map(|l| l.trace.head_traces.into_iter().map(|h| h.weights).collect()).collect()
 }
 
+/// While training, the heads are redrawn at most this often (ms): each redraw copies the model
+/// to f32 and runs it, which every frame would take from training.
+const ATTENTION_EVERY_MS: f64 = 100.0;
+
+/// The attention last computed: for which run (its setup) and step, on which example, when,
+/// and the weights.
+type Kept = ((Setup, usize), Vec<usize>, f64, Vec<Vec<Array2<f32>>>);
+
+thread_local! {
+    static ATTENTION: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The heads' attention for `run` as the view shows it: the model's at this step, or, while it
+/// trains, at a step at most [`ATTENTION_EVERY_MS`] ago (the last step once it stops).
+fn shown_attention(run: &Run) -> Vec<Vec<Array2<f32>>> {
+    let (steps, now) = ((run.session.setup, run.session.steps), super::now());
+    ATTENTION.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some((at, example, when, weights)) = kept.as_ref() {
+            let recent = run.running && now - when < ATTENTION_EVERY_MS;
+            let fresh = at.0 == steps.0 && (at.1 == steps.1 || recent);
+            if fresh && *example == run.example {
+                return weights.clone();
+            }
+        }
+        let weights = attention_of(&run.session, &run.example);
+        *kept = Some((steps, run.example.clone(), now, weights.clone()));
+        weights
+    })
+}
+
 impl Snapshot {
     fn of(run: &Run) -> Self {
         let s = &run.session;
-        let weights = attention_of(s, &run.example);
+        let weights = shown_attention(run);
         Self {
             setup: s.setup,
             steps: s.steps,
@@ -128,7 +159,7 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
     let setup = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.setup)).unwrap_or_default());
     let shape = Memo::new(move |_| {
         let s = setup.get();
-        (s.layers, s.n_heads)
+        (s.n_layers, s.n_heads)
     });
     let example = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.example.clone())).unwrap_or_default());
     let error = RwSignal::new(take_link_error().map(|e| (field_of(e), range_message(lang, e))));

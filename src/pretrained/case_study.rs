@@ -5,6 +5,7 @@
 
 use super::study::Study;
 use super::{retry, use_viewer};
+use crate::core::bert::MINILM_TOKENS;
 use crate::core::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
 use crate::fetch::status::LoadStatus;
 use crate::hosted::replace_query;
@@ -124,7 +125,7 @@ pub fn CaseStudy() -> impl IntoView {
     view! {
         <p class="view__text">{tr(ModelMsg::CorefIntro)}</p>
         {notice.map(|n| view! { <p class="notice" role="status" data-testid="coref-url-notice">{n}</p> })}
-        <LoadStatus state=viewer.load lang=viewer.lang retry=retry(viewer) />
+        <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
         <StudyInputs study=study_settings />
         <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
         {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s words=Signal::derive(move || study_settings.with(|s| s.words().clone())) /> })}
@@ -143,14 +144,29 @@ fn StudyInputs(
 ) -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
+    // The sentences (0, 1) and words (2, 3, 4) whose last value was refused, and kept as before.
+    let refused = RwSignal::new([false; 5]);
+    // Change the study with `set` (its setter's answer), saying beside the field if it refused.
+    let change = move |field: usize, set: &dyn Fn(&mut Study) -> bool| {
+        let mut accepted = false;
+        study.maybe_update(|s| {
+            accepted = set(s);
+            accepted
+        });
+        refused.update(|r| r[field] = !accepted);
+    };
     let sentence = move |i: usize| {
         let label = if i == 0 { ModelMsg::CorefSentenceA } else { ModelMsg::CorefSentenceB };
+        let max = (MINILM_TOKENS - 2).to_string();
         view! {
             <label class="field">
                 <span class="field__label">{tr(label)}</span>
                 <input type="text" class="field__text" data-testid=format!("coref-sentence-{}", i + 1)
                     prop:value=move || study.with(|s| s.sentences()[i].clone())
-                    on:change=move |ev| { study.maybe_update(|s| s.set_sentence(i, &event_target_value(&ev))); } />
+                    on:change=move |ev| change(i, &|s| s.set_sentence(i, &event_target_value(&ev))) />
+                <span class="field__error" role="alert">
+                    {move || refused.with(|r| r[i]).then(|| fill(tr(ModelMsg::CorefSentenceRefused), &[("max", &max)]))}
+                </span>
             </label>
         }
     };
@@ -160,7 +176,7 @@ fn StudyInputs(
         view! {
             <input type="text" class="field__text coref__word" size="8" data-testid=format!("coref-word-{}", i + 1) aria-label=label
                 prop:value=move || study.with(|s| s.words()[i].clone())
-                on:change=move |ev| { study.maybe_update(|s| s.set_word(i, &event_target_value(&ev))); } />
+                on:change=move |ev| change(2 + i, &|s| s.set_word(i, &event_target_value(&ev))) />
         }
     };
     view! {
@@ -171,6 +187,9 @@ fn StudyInputs(
                 <span>{tr(ModelMsg::CorefQuery)}</span> {word(0)}
                 <span>{tr(ModelMsg::CorefTargets)}</span> {word(1)} " / " {word(2)}
             </div>
+            <p class="field__error" role="alert">
+                {move || refused.with(|r| r[2..].contains(&true)).then(|| tr(ModelMsg::CorefWordRefused))}
+            </p>
         </div>
     }
 }

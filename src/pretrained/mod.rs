@@ -13,7 +13,7 @@ pub mod study;
 use crate::bridge::Hosted;
 use crate::chart::ink::Ink;
 use crate::core::model::Model;
-use crate::fetch::{load, LoadState};
+use crate::fetch::LoadState;
 use crate::hosted::{host, page_lang_and_ink};
 use crate::i18n::Lang;
 use crate::models::{Arrival, Delivery, Models, VIEWED};
@@ -59,7 +59,7 @@ fn models() -> Models {
 }
 
 /// Tell the mounted view where the load is.
-fn report(state: LoadState) {
+fn tell_mounted(state: LoadState) {
     if let Some(v) = MOUNTED.with(|m| *m.borrow()) {
         v.load.try_set(state);
     }
@@ -67,7 +67,7 @@ fn report(state: LoadState) {
 
 /// Bring the model (from the cache or the network) to the mounted view; nothing more if it is
 /// here or on its way.
-fn bring(viewer: Viewer) {
+fn bring_to(viewer: Viewer) {
     MOUNTED.with(|m| *m.borrow_mut() = Some(viewer));
     if let Some(m) = MODEL.with(|m| m.borrow().clone()) {
         viewer.model.set(Some(Shared(m)));
@@ -77,19 +77,16 @@ fn bring(viewer: Viewer) {
     if LOADING.with(|l| l.replace(true)) {
         return;
     }
-    report(LoadState::Loading { received: 0, total: file.bytes });
-    leptos::task::spawn_local(async move {
-        let loaded = load(&file, build, |received| report(LoadState::Loading { received, total: file.bytes })).await;
-        LOADING.with(|l| l.set(false));
-        match loaded {
-            Ok(model) => {
-                MODEL.with(|m| *m.borrow_mut() = Some(Arc::clone(&model)));
-                report(LoadState::Idle);
-                if let Some(v) = MOUNTED.with(|m| *m.borrow()) {
-                    v.model.try_set(Some(Shared(model)));
-                }
-            }
-            Err(e) => report(LoadState::Failed(e)),
+    let report = |state: LoadState| {
+        if !matches!(state, LoadState::Loading { .. }) {
+            LOADING.with(|l| l.set(false));
+        }
+        tell_mounted(state);
+    };
+    crate::fetch::bring(file, build, report, |model| {
+        MODEL.with(|m| *m.borrow_mut() = Some(Arc::clone(&model)));
+        if let Some(v) = MOUNTED.with(|m| *m.borrow()) {
+            v.model.try_set(Some(Shared(model)));
         }
     });
 }
@@ -104,7 +101,10 @@ pub fn PretrainedViews(#[prop(optional)] model: Option<Arc<dyn Model>>) -> impl 
     let (lang, ink) = page_lang_and_ink();
     let search = window().location().search().unwrap_or_default();
     let settings = Settings::from_query(&search, lang, &models()).0;
-    let view = settings.view();
+    // The view the page's element for it says (the address bar may not have caught up).
+    let root = document().get_element_by_id(Hosted::Pretrained.root());
+    let named = root.and_then(|r| r.get_attribute("data-view")).and_then(|v| View::from_slug(&v));
+    let view = named.unwrap_or(settings.view());
     let viewer = Viewer {
         lang,
         ink,
@@ -113,7 +113,7 @@ pub fn PretrainedViews(#[prop(optional)] model: Option<Arc<dyn Model>>) -> impl 
         load: RwSignal::new(LoadState::Idle),
     };
     provide_context(viewer);
-    bring(viewer);
+    bring_to(viewer);
     // The view that asked; the model view otherwise.
     match view {
         View::Coref => view! { <case_study::CaseStudy /> }.into_any(),
@@ -130,6 +130,6 @@ pub(crate) fn use_viewer() -> Viewer {
 pub(crate) fn retry(viewer: Viewer) -> Callback<()> {
     Callback::new(move |()| {
         viewer.load.set(LoadState::Idle);
-        bring(viewer);
+        bring_to(viewer);
     })
 }

@@ -51,7 +51,7 @@ pub fn ModelView() -> impl IntoView {
     });
     view! {
         <p class="view__text">{tr(ModelMsg::ModelIntro)}</p>
-        <LoadStatus state=viewer.load lang=viewer.lang retry=retry(viewer) />
+        <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
         <p class="error" role="alert">{move || error().map(|e| format!("{}: {e}", t(viewer.lang, Msg::ComputeError)))}</p>
         {move || shares.get().map(|s| view! {
             <p class="view__text" data-testid="special-share">{fill(tr(ModelMsg::SpecialShare), &[("shares", &s.join(" · "))])}</p>

@@ -1,6 +1,7 @@
 //! The lesson's own state: the sentences, how attention is run (mask, ÷√d_k, temperature),
-//! the stage, and the layer, head, query row and spotlight it shows. The rules that need the
-//! model (an index within its heads, layers or tokens) are kept by `Settings`, which has it.
+//! the stage, and the layer, head, query row and spotlight it shows. Each index is set within
+//! a bound; the bounds come from the model (its layers, heads and the sentence's tokens), which
+//! `Settings` has and passes in.
 
 use super::{format_temperature, Stage, TEMPERATURE_RANGE};
 use crate::core::attention::Mask;
@@ -9,23 +10,23 @@ use crate::core::attention::Mask;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lesson {
     /// The query-side sentence.
-    pub(super) text: String,
+    text: String,
     /// The second sentence (keys and values), used in cross-attention.
-    pub(super) kv_text: String,
-    pub(super) cross: bool,
+    kv_text: String,
+    cross: bool,
     mask: Mask,
     scaled: bool,
     /// Within [`TEMPERATURE_RANGE`], in steps of 0.01.
     temperature: f32,
     stage: Stage,
     /// The model's layer shown, 0-based, below its layer count.
-    pub(super) layer: usize,
+    layer: usize,
     /// The head shown in the per-head stages, 0-based, below the model's head count.
-    pub(super) head: usize,
+    head: usize,
     /// The query row of the softmax stage, 0-based, below the token count.
-    pub(super) query: usize,
+    query: usize,
     /// The spotlighted token (0-based): its row and column are outlined in every heatmap.
-    pub(super) spot: Option<usize>,
+    spot: Option<usize>,
 }
 
 impl Lesson {
@@ -120,5 +121,50 @@ impl Lesson {
     /// The temperature as shown and written in links.
     pub fn temperature_text(&self) -> String {
         format_temperature(self.temperature)
+    }
+
+    /// The sentence, already checked against the model.
+    pub(super) fn put_text(&mut self, text: &str) {
+        self.text = text.to_string();
+    }
+
+    /// The second sentence, already checked.
+    pub(super) fn put_kv_text(&mut self, text: &str) {
+        self.kv_text = text.to_string();
+    }
+
+    /// The layer shown, if below `n_layers`.
+    pub(super) fn set_layer(&mut self, layer: usize, n_layers: usize) -> bool {
+        (layer < n_layers).then(|| self.layer = layer).is_some()
+    }
+
+    /// The head shown, if below `n_heads`.
+    pub(super) fn set_head(&mut self, head: usize, n_heads: usize) -> bool {
+        (head < n_heads).then(|| self.head = head).is_some()
+    }
+
+    /// The query row, if below `n_tokens`.
+    pub(super) fn set_query(&mut self, query: usize, n_tokens: usize) -> bool {
+        (query < n_tokens).then(|| self.query = query).is_some()
+    }
+
+    /// The spotlighted token, if below `n_tokens`; `None` clears it.
+    pub(super) fn set_spot(&mut self, spot: Option<usize>, n_tokens: usize) -> bool {
+        spot.is_none_or(|s| s < n_tokens).then(|| self.spot = spot).is_some()
+    }
+
+    /// Every index within a model of `n_layers` layers of `n_heads` heads and a sentence of
+    /// `n_tokens` tokens (at least one of each is assumed).
+    pub(super) fn fit(&mut self, n_layers: usize, n_heads: usize, n_tokens: usize) {
+        self.layer = self.layer.min(n_layers.max(1) - 1);
+        self.head = self.head.min(n_heads.max(1) - 1);
+        self.query = self.query.min(n_tokens.max(1) - 1);
+        self.spot = self.spot.filter(|s| *s < n_tokens);
+    }
+
+    /// Back to the first query, no spotlight (a new sentence in another language).
+    pub(super) fn restart_indices(&mut self) {
+        self.query = 0;
+        self.spot = None;
     }
 }

@@ -19,7 +19,7 @@ pub use classroom::Classroom;
 pub use lesson::Lesson;
 pub use limits::*;
 pub use nav::{Chapter, Stage, Theme, View};
-pub use views::{Cost, Lab, Variance};
+pub use views::{Cost, Lab, Patterns, Variance};
 
 use crate::core::attention::Mask;
 use crate::core::model::{Input, Model, RunOptions, Token};
@@ -36,8 +36,7 @@ pub struct Settings {
     lab: Lab,
     variance: Variance,
     cost: Cost,
-    /// The token the sparse pattern head looks for (0-based), below the token count.
-    anchor: usize,
+    patterns: Patterns,
     view: View,
 }
 
@@ -74,7 +73,7 @@ impl Settings {
             lab: Lab::default(),
             variance: Variance::default(),
             cost: Cost::default(),
-            anchor: 0,
+            patterns: Patterns::default(),
             view: View::Lesson,
         }
     }
@@ -108,8 +107,8 @@ impl Settings {
         &self.cost
     }
 
-    pub fn anchor(&self) -> usize {
-        self.anchor
+    pub fn patterns(&self) -> &Patterns {
+        &self.patterns
     }
 
     pub fn view(&self) -> View {
@@ -149,7 +148,7 @@ impl Settings {
 
     /// Cross-attention is on and `model` takes a second sentence.
     pub fn cross_applies(&self, model: &dyn Model) -> bool {
-        self.lesson.cross && model.shape().cross
+        self.lesson.cross() && model.shape().cross
     }
 
     /// Whether the causal mask can apply: not between two sentences (their positions are not
@@ -170,8 +169,8 @@ impl Settings {
 
     /// What `model`'s forward pass reads: the sentence, and the second one in cross-attention.
     pub fn input(&self, model: &dyn Model) -> Input {
-        let kv_text = self.cross_applies(model).then(|| self.lesson.kv_text.clone());
-        Input { text: self.lesson.text.clone(), kv_text }
+        let kv_text = self.cross_applies(model).then(|| self.lesson.kv_text().to_string());
+        Input { text: self.lesson.text().to_string(), kv_text }
     }
 
     /// How `model` runs attention for the lesson.
@@ -191,7 +190,7 @@ impl Settings {
 
     /// The number of tokens of the lesson's sentence.
     pub fn token_count(&self, catalog: &dyn Catalog) -> usize {
-        self.tokens(&self.lesson.text, catalog).len()
+        self.tokens(self.lesson.text(), catalog).len()
     }
 
     /// Why the lesson's sentence could not be shown with model `id` (their tokens differ, and
@@ -199,7 +198,7 @@ impl Settings {
     pub fn model_problem(&self, id: ModelId, catalog: &dyn Catalog) -> Option<SentenceProblem> {
         let mut choice = self.choice;
         choice.set_id(id);
-        catalog.model(&choice).tokenize(&self.lesson.text).err()
+        catalog.model(&choice).tokenize(self.lesson.text()).err()
     }
 
     /// Show model `id`, if the sentence fits it (a reload must find the same sentence valid);
@@ -209,11 +208,8 @@ impl Settings {
         let mut choice = self.choice;
         choice.set_id(id);
         let model = catalog.model(&choice);
-        if model.tokenize(&self.lesson.text).is_err() {
-            match model.example().filter(|e| model.tokenize(e).is_ok()) {
-                Some(example) => self.lesson.text = example,
-                None => return false,
-            }
+        if !self.give_way(&*model) {
+            return false;
         }
         self.choice = choice;
         self.fit_to(&*model);
@@ -233,7 +229,7 @@ impl Settings {
     /// default model stays. `false` then.
     pub(crate) fn settle_link(&mut self, catalog: &dyn Catalog) -> bool {
         self.fit(catalog);
-        if self.model(catalog).tokenize(&self.lesson.text).is_ok() {
+        if self.model(catalog).tokenize(self.lesson.text()).is_ok() {
             return true;
         }
         self.choice.set_id(ModelId::default());
@@ -245,27 +241,38 @@ impl Settings {
     /// to its example, and every index stays within the model's range.
     pub fn fit(&mut self, catalog: &dyn Catalog) {
         let model = self.model(catalog);
-        if model.tokenize(&self.lesson.text).is_err() {
-            if let Some(example) = model.example().filter(|e| model.tokenize(e).is_ok()) {
-                self.lesson.text = example;
-            }
-        }
+        self.give_way(&*model);
         self.fit_to(&*model);
+    }
+
+    /// Whether `model` reads the sentence, after a sentence it cannot read gave way to the
+    /// model's example (when it has one it reads).
+    fn give_way(&mut self, model: &dyn Model) -> bool {
+        if model.tokenize(self.lesson.text()).is_ok() {
+            return true;
+        }
+        match model.example().filter(|e| model.tokenize(e).is_ok()) {
+            Some(example) => {
+                self.lesson.put_text(&example);
+                true
+            }
+            None => false,
+        }
     }
 
     /// The layer and head within `model`'s, the query, anchor and spotlight within its tokens.
     fn fit_to(&mut self, model: &dyn Model) {
         let shape = model.shape();
-        self.lesson.layer = self.lesson.layer.min(shape.n_layers.max(1) - 1);
-        self.lesson.head = self.lesson.head.min(shape.n_heads.max(1) - 1);
-        let n = tokens_of(model, &self.lesson.text).len().max(1);
-        self.lesson.query = self.lesson.query.min(n - 1);
-        self.anchor = self.anchor.min(n - 1);
-        self.lesson.spot = self.lesson.spot.filter(|s| *s < n);
+        let n = tokens_of(model, self.lesson.text()).len().max(1);
+        self.lesson.fit(shape.n_layers, shape.n_heads, n);
+        self.patterns.fit(n);
     }
 
-    /// Change random weights' sizes with `change`; `false` (and no change) if it refused.
-    fn change_choice(&mut self, catalog: &dyn Catalog, change: impl FnOnce(&mut Choice) -> bool) -> bool {
+    /// Change the model choice through one of its own setters (random weights' sizes:
+    /// [`Choice::set_d_model`], [`Choice::set_n_heads`], [`Choice::set_seed`],
+    /// [`Choice::set_positional`]); `false`, and no change, if it refused. The head and the
+    /// indices then stay within the model it names.
+    pub fn change_choice(&mut self, catalog: &dyn Catalog, change: impl FnOnce(&mut Choice) -> bool) -> bool {
         let mut choice = self.choice;
         if !change(&mut choice) {
             return false;
@@ -276,73 +283,57 @@ impl Settings {
         true
     }
 
-    /// A new width for random weights, if offered (see [`Choice::set_d_model`]).
-    pub fn set_d_model(&mut self, d_model: usize, catalog: &dyn Catalog) -> bool {
-        self.change_choice(catalog, |c| c.set_d_model(d_model))
-    }
-
-    /// A new head count for random weights, if offered; the head shown stays below it.
-    pub fn set_n_heads(&mut self, n_heads: usize, catalog: &dyn Catalog) -> bool {
-        self.change_choice(catalog, |c| c.set_n_heads(n_heads))
-    }
-
-    /// A new seed, if it is at most [`MAX_SEED`].
-    pub fn set_seed(&mut self, seed: u64, catalog: &dyn Catalog) -> bool {
-        self.change_choice(catalog, |c| c.set_seed(seed))
-    }
-
-    /// The sinusoidal positional encoding of random weights on or off.
-    pub fn set_positional(&mut self, on: bool, catalog: &dyn Catalog) -> bool {
-        self.change_choice(catalog, |c| {
-            c.set_positional(on);
-            true
-        })
-    }
-
     /// Use `text` as the sentence if the lesson's model can read it; the chosen query,
     /// spotlight and anchor stay within its tokens.
     pub fn set_text(&mut self, text: &str, catalog: &dyn Catalog) -> Result<(), SentenceProblem> {
         let model = self.model(catalog);
         model.tokenize(text)?;
-        self.lesson.text = text.to_string();
+        self.lesson.put_text(text);
         self.fit_to(&*model);
         Ok(())
     }
 
-    /// Use `text` as the second sentence if it can be drawn (random weights' rule: only they
-    /// take a second sentence).
-    pub fn set_kv_text(&mut self, text: &str) -> Result<(), SentenceProblem> {
-        check_sentence(text)?;
-        self.lesson.kv_text = text.to_string();
+    /// Use `text` as the second sentence if the lesson's model reads it, when it takes one
+    /// (else by the site's own rule, which is random weights', the model that does).
+    pub fn set_kv_text(&mut self, text: &str, catalog: &dyn Catalog) -> Result<(), SentenceProblem> {
+        let model = self.model(catalog);
+        if model.shape().cross {
+            model.tokenize(text)?;
+        } else {
+            check_sentence(text)?;
+        }
+        self.lesson.put_kv_text(text);
         Ok(())
     }
 
     /// The model's layer shown (0-based), if it has it.
     pub fn set_layer(&mut self, layer: usize, catalog: &dyn Catalog) -> bool {
-        let layers = self.model(catalog).shape().n_layers;
-        (layer < layers).then(|| self.lesson.layer = layer).is_some()
+        let n_layers = self.model(catalog).shape().n_layers;
+        self.lesson.set_layer(layer, n_layers)
     }
 
     /// The head shown (0-based), if the model has it.
     pub fn set_head(&mut self, head: usize, catalog: &dyn Catalog) -> bool {
-        let heads = self.model(catalog).shape().n_heads;
-        (head < heads).then(|| self.lesson.head = head).is_some()
+        let n_heads = self.model(catalog).shape().n_heads;
+        self.lesson.set_head(head, n_heads)
     }
 
     /// The query row (0-based), if the sentence has it.
     pub fn set_query(&mut self, query: usize, catalog: &dyn Catalog) -> bool {
-        (query < self.token_count(catalog)).then(|| self.lesson.query = query).is_some()
+        let n = self.token_count(catalog);
+        self.lesson.set_query(query, n)
     }
 
     /// The spotlighted token (0-based), if the sentence has it; `None` clears it.
     pub fn set_spot(&mut self, spot: Option<usize>, catalog: &dyn Catalog) -> bool {
-        let ok = spot.is_none_or(|s| s < self.token_count(catalog));
-        ok.then(|| self.lesson.spot = spot).is_some()
+        let n = self.token_count(catalog);
+        self.lesson.set_spot(spot, n)
     }
 
     /// The sparse head's anchor token (0-based), if the sentence has it.
     pub fn set_anchor(&mut self, anchor: usize, catalog: &dyn Catalog) -> bool {
-        (anchor < self.token_count(catalog)).then(|| self.anchor = anchor).is_some()
+        let n = self.token_count(catalog);
+        self.patterns.set_anchor(anchor, n)
     }
 
     /// The other language; an untouched default sentence follows it (and the indices into it
@@ -351,14 +342,13 @@ impl Settings {
         let next = if self.lang() == Lang::En { Lang::Zh } else { Lang::En };
         let (old_text, old_kv) = default_sentences(self.lang());
         let (new_text, new_kv) = default_sentences(next);
-        if self.lesson.text == old_text {
-            self.lesson.text = new_text.into();
-            self.lesson.query = 0;
-            self.anchor = 0;
-            self.lesson.spot = None;
+        if self.lesson.text() == old_text {
+            self.lesson.put_text(new_text);
+            self.lesson.restart_indices();
+            self.patterns.fit(1);
         }
-        if self.lesson.kv_text == old_kv {
-            self.lesson.kv_text = new_kv.into();
+        if self.lesson.kv_text() == old_kv {
+            self.lesson.put_kv_text(new_kv);
         }
         self.classroom.set_lang(next);
     }

@@ -42,7 +42,7 @@ fn with_framed() -> Models {
 }
 
 fn yours(layers: usize) -> YourModel {
-    let session = Session::new(Setup { layers, ..Setup::default() }).expect("the default setup");
+    let session = Session::new(Setup { n_layers: layers, ..Setup::default() }).expect("the default setup");
     YourModel::of(&session, &session.example()).expect("a model")
 }
 
@@ -62,7 +62,7 @@ fn a_shorter_sentence_pulls_the_indices_into_it() {
     let mut s = Settings::new(Lang::En);
     assert!(s.set_query(9, &c) && s.set_anchor(10, &c) && s.set_spot(Some(8), &c));
     assert_eq!(s.set_text("only three words", &c), Ok(()));
-    assert_eq!((s.lesson().query(), s.anchor(), s.lesson().spot()), (2, 2, None));
+    assert_eq!((s.lesson().query(), s.patterns().anchor(), s.lesson().spot()), (2, 2, None));
     assert_eq!(s.set_text("", &c), Err(SentenceProblem::NoTokens));
     assert_eq!(s.lesson().text(), "only three words", "a refused sentence changes nothing");
 }
@@ -72,9 +72,9 @@ fn the_head_follows_the_heads() {
     let c = Models::default();
     let mut s = Settings::new(Lang::En);
     assert!(s.set_head(3, &c));
-    assert!(!s.set_n_heads(3, &c), "3 does not divide 64");
-    assert!(s.set_d_model(8, &c) && s.choice().random().n_heads == 4);
-    assert!(s.set_n_heads(2, &c) && s.lesson().head() == 1, "head 4 of 4 becomes head 2 of 2");
+    assert!(!s.change_choice(&c, |m| m.set_n_heads(3)), "3 does not divide 64");
+    assert!(s.change_choice(&c, |m| m.set_d_model(8)) && s.choice().random().n_heads == 4);
+    assert!(s.change_choice(&c, |m| m.set_n_heads(2)) && s.lesson().head() == 1, "head 4 of 4 becomes head 2 of 2");
 }
 
 #[test]

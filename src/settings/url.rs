@@ -61,7 +61,7 @@ pub const KEYS: &[Key] = &[
     },
     Key { name: "text", write: |s| Some(s.lesson().text().into()), read: |s, v, c| s.set_text(v, c).is_ok() },
     // Always written: the self/causal/cross view shows the second sentence even when off.
-    Key { name: "kv", write: |s| Some(s.lesson().kv_text().into()), read: |s, v, _| s.set_kv_text(v).is_ok() },
+    Key { name: "kv", write: |s| Some(s.lesson().kv_text().into()), read: |s, v, c| s.set_kv_text(v, c).is_ok() },
     Key {
         name: "cross",
         write: |s| flag(s.lesson().cross()),
@@ -70,22 +70,22 @@ pub const KEYS: &[Key] = &[
     Key {
         name: "d",
         write: |s| Some(s.choice().random().d_model.to_string()),
-        read: |s, v, c| v.parse().is_ok_and(|d| s.set_d_model(d, c)),
+        read: |s, v, c| v.parse().is_ok_and(|d| s.change_choice(c, |m| m.set_d_model(d))),
     },
     Key {
         name: "h",
         write: |s| Some(s.choice().random().n_heads.to_string()),
-        read: |s, v, c| v.parse().is_ok_and(|h| s.set_n_heads(h, c)),
+        read: |s, v, c| v.parse().is_ok_and(|h| s.change_choice(c, |m| m.set_n_heads(h))),
     },
     Key {
         name: "seed",
         write: |s| Some(s.choice().random().seed.to_string()),
-        read: |s, v, c| v.parse().is_ok_and(|x| s.set_seed(x, c)),
+        read: |s, v, c| v.parse().is_ok_and(|x| s.change_choice(c, |m| m.set_seed(x))),
     },
     Key {
         name: "pe",
         write: |s| flag(s.choice().random().positional),
-        read: |s, v, c| parse_flag(v).is_some_and(|b| s.set_positional(b, c)),
+        read: |s, v, c| parse_flag(v).is_some_and(|b| s.change_choice(c, |m| m.set_positional(b))),
     },
     Key {
         name: "mask",
@@ -164,7 +164,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "anchor",
-        write: |s| Some((s.anchor() + 1).to_string()),
+        write: |s| Some((s.patterns().anchor() + 1).to_string()),
         read: |s, v, c| index(v).is_some_and(|a| s.set_anchor(a, c)),
     },
 ];
@@ -193,16 +193,8 @@ impl Settings {
     /// keys whose values were ignored, in the order of [`KEYS`]. Unknown keys are ignored
     /// silently; of a repeated key the last counts.
     pub fn from_query(query: &str, lang: Lang, catalog: &dyn Catalog) -> (Self, Vec<String>) {
-        let pairs: Vec<(String, Option<String>)> = query
-            .trim_start_matches('?')
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (decode(k).unwrap_or_default(), decode(v))
-            })
-            .collect();
-        let get = |key: &str| pairs.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_deref());
+        let pairs = crate::percent::pairs(query);
+        let get = |key: &str| crate::percent::last(&pairs, key);
         let lang = get("lang").flatten().and_then(Lang::from_slug).unwrap_or(lang);
         let mut s = Settings::new(lang);
         let mut ignored = Vec::new();
@@ -238,8 +230,13 @@ mod tests {
         let mut s = Settings::new(Lang::Zh);
         assert!(s.set_text("猫 & dog = 100% <b>", &c).is_ok());
         s.lesson_mut().set_cross(true);
-        assert!(s.set_kv_text("key side").is_ok());
-        assert!(s.set_d_model(128, &c) && s.set_n_heads(8, &c) && s.set_seed(7, &c) && s.set_positional(false, &c));
+        assert!(s.set_kv_text("key side", &c).is_ok());
+        assert!(
+            s.change_choice(&c, |m| m.set_d_model(128))
+                && s.change_choice(&c, |m| m.set_n_heads(8))
+                && s.change_choice(&c, |m| m.set_seed(7))
+                && s.change_choice(&c, |m| m.set_positional(false))
+        );
         s.lesson_mut().set_mask(Mask::Causal);
         assert!(s.lesson_mut().set_temperature(0.5) && s.lab_mut().set_dk(1024.0));
         s.lesson_mut().set_scaled(false);
@@ -316,10 +313,10 @@ mod tests {
         assert_eq!((s.lab().chosen(), s.lab().dk_or(lesson_dk(&s))), (None, 64));
         let query = s.to_query();
         assert!(!query.split('&').any(|p| p.starts_with("dk=")), "an untouched lab writes no d_k: {query}");
-        assert!(s.set_n_heads(8, &c));
+        assert!(s.change_choice(&c, |m| m.set_n_heads(8)));
         assert_eq!(s.lab().dk_or(lesson_dk(&s)), 16);
         assert!(s.lab_mut().set_dk(256.0));
-        assert!(s.set_n_heads(2, &c));
+        assert!(s.change_choice(&c, |m| m.set_n_heads(2)));
         assert_eq!(s.lab().dk_or(lesson_dk(&s)), 256);
     }
 

@@ -1,5 +1,6 @@
 //! Each side view's own state: the saturation lab's d_k, the variance experiment's d_k and
-//! sample count, the cost view's n and the FlashAttention tile. Every one is in the link.
+//! sample count, the sparse pattern head's anchor, the cost view's n and the FlashAttention
+//! tile. Every one is in the link.
 
 use super::{COST_N_RANGE, SAMPLE_CHOICES, TILE_CHOICES};
 use crate::core::saturation::snap_dk;
@@ -96,5 +97,28 @@ impl Cost {
     /// The FlashAttention tile (queries × keys), if offered.
     pub fn set_tile(&mut self, tile: usize) -> bool {
         TILE_CHOICES.contains(&tile).then(|| self.tile = tile).is_some()
+    }
+}
+
+/// The heads built by hand: the token the sparse head looks for (0-based), within the
+/// lesson's sentence (which `Settings` knows, and passes in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Patterns {
+    anchor: usize,
+}
+
+impl Patterns {
+    pub fn anchor(&self) -> usize {
+        self.anchor
+    }
+
+    /// The anchor, if below `n_tokens`.
+    pub(super) fn set_anchor(&mut self, anchor: usize, n_tokens: usize) -> bool {
+        (anchor < n_tokens).then(|| self.anchor = anchor).is_some()
+    }
+
+    /// The anchor within a sentence of `n_tokens` tokens (at least one).
+    pub(super) fn fit(&mut self, n_tokens: usize) {
+        self.anchor = self.anchor.min(n_tokens.max(1) - 1);
     }
 }

@@ -124,7 +124,9 @@ fn setup(text: &str, d_model: usize, seed: u64) -> Option<(ndarray::Array2<f32>,
 async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, String) {
     let heads = (d_model / 64).max(1);
     page.apply(|s, c| {
-        let _ = s.set_text(&sentence(n, false), c).is_ok() && s.set_d_model(d_model, c) && s.set_n_heads(heads, c);
+        let _ = s.set_text(&sentence(n, false), c).is_ok()
+            && s.change_choice(c, |m| m.set_d_model(d_model))
+            && s.change_choice(c, |m| m.set_n_heads(heads));
         let _ = s.set_head(0, c);
         s.set_view(View::Lesson);
         s.lesson_mut().set_stage(Stage::Softmax);
@@ -272,8 +274,8 @@ pub async fn run(page: Page, mode: Mode) {
     // The saturation lab: slider move → recompute → redraw → next painted frame.
     page.apply(|s, c| {
         s.set_text("The animal didn't cross the street because it was too tired", c).is_ok()
-            && s.set_d_model(64, c)
-            && s.set_n_heads(4, c)
+            && s.change_choice(c, |m| m.set_d_model(64))
+            && s.change_choice(c, |m| m.set_n_heads(4))
     });
     settle().await;
     let mut slider = Vec::with_capacity(REPS);

@@ -60,7 +60,7 @@ pub async fn run(print: &impl Fn(String)) {
         ));
     }
     let (d_model, heads, layers, batch) = (Setup::D_MODEL.1, Setup::HEADS.1, Setup::LAYERS.1, Setup::BATCH.1);
-    let largest = Setup { task: Task::Induction, d_model, n_heads: heads, layers, batch, mlp: true, ..setup };
+    let largest = Setup { task: Task::Induction, d_model, n_heads: heads, n_layers: layers, batch, mlp: true, ..setup };
     if let Ok(mut session) = Session::new(largest) {
         let mut timed = |f: &mut dyn FnMut(&mut Session)| {
             let t0 = now();

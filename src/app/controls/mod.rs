@@ -10,7 +10,6 @@ mod token_options;
 mod weights;
 
 use super::page::use_page;
-use crate::core::model::Origin;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 pub use scaling_badge::ScalingBadge;
@@ -38,7 +37,7 @@ pub fn Controls() -> impl IntoView {
     let cross = page.pick(|s| s.lesson().cross());
     // What the model offers: a second sentence, and sizes to set (seeded weights).
     let takes_two = Memo::new(move |_| page.model.with(|m| m.0.shape().cross));
-    let seeded = Memo::new(move |_| page.model.with(|m| matches!(m.0.shape().origin, Origin::Seeded { .. })));
+    let seeded = Memo::new(move |_| page.model.with(|m| m.0.shape().settable_sizes()));
     let (open, set_open) = signal(false);
     view! {
         <aside class="controls" class:controls--open=open aria-labelledby="controls-title">

@@ -18,21 +18,27 @@ pub fn ModelControls() -> impl IntoView {
 
     let set_d_model = move |ev| {
         if let Ok(d) = event_target_value(&ev).parse::<usize>() {
-            page.apply(|s, c| s.set_d_model(d, c));
+            page.apply(|s, c| s.change_choice(c, |m| m.set_d_model(d)));
         }
     };
     let set_heads = move |ev| {
         if let Ok(h) = event_target_value(&ev).parse::<usize>() {
-            page.apply(|s, c| s.set_n_heads(h, c));
+            page.apply(|s, c| s.change_choice(c, |m| m.set_n_heads(h)));
         }
     };
     let set_seed = move |ev| {
-        let accepted = event_target_value(&ev).trim().parse::<u64>().is_ok_and(|x| page.apply(|s, c| s.set_seed(x, c)));
+        let accepted = event_target_value(&ev)
+            .trim()
+            .parse::<u64>()
+            .is_ok_and(|x| page.apply(|s, c| s.change_choice(c, |m| m.set_seed(x))));
         set_seed_error.set(!accepted);
     };
     let new_seed = move |_| {
         set_seed_error.set(false);
-        page.apply(|s, c| s.set_seed(SplitMix64::new(s.choice().random().seed).next_u64() % (MAX_SEED + 1), c));
+        page.apply(|s, c| {
+            let next = SplitMix64::new(s.choice().random().seed).next_u64() % (MAX_SEED + 1);
+            s.change_choice(c, |m| m.set_seed(next))
+        });
     };
 
     view! {

@@ -51,7 +51,7 @@ pub fn SentenceBox(
         page.apply(|s, c| {
             result = match which {
                 Which::Query => s.set_text(&text, c),
-                Which::KeyValue => s.set_kv_text(&text),
+                Which::KeyValue => s.set_kv_text(&text, c),
             };
             result.is_ok()
         });

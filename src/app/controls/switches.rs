@@ -28,7 +28,7 @@ pub fn Switches() -> impl IntoView {
     view! {
         <Show when=move || sinusoidal.get()>
             <Toggle testid="pe-toggle" label=Msg::Positional get=|s| s.choice().random().positional
-                set=|s, v, c| { s.set_positional(v, c); } />
+                set=|s, v, c| { s.change_choice(c, |m| m.set_positional(v)); } />
             <Hint msg=Msg::HintPositional />
         </Show>
         <Toggle testid="scaling-toggle" label=Msg::Scaling get=|s| s.lesson().scaled() set=|s, v, _| s.lesson_mut().set_scaled(v) />

@@ -2,7 +2,6 @@
 //! fetched (progress, or an error with a retry) and what its fixed shape replaces.
 
 use crate::app::page::use_page;
-use crate::core::model::Origin;
 use crate::fetch::status::LoadStatus;
 use crate::fetch::LoadState;
 use crate::i18n::{fill, unknown_token, ModelMsg};
@@ -46,12 +45,13 @@ pub fn WeightsControls() -> impl IntoView {
             SentenceProblem::Unknown(token) => unknown_token(page.lang.get(), &token),
         })
     };
-    // A model of fixed sizes: the settings it replaces, said once.
+    // A model of fixed sizes, once it is here: the settings it replaces, said once.
     let fixed = Memo::new(move |_| {
+        let arrived = page.models.with(|m| m.ready(chosen.get()).is_some());
         page.model.with(|m| {
             let shape = m.0.shape();
-            let seeded = matches!(shape.origin, Origin::Seeded { .. });
-            (!seeded).then(|| [shape.d_model, shape.n_heads, shape.d_k()].map(|v| v.to_string()))
+            let fixed = arrived && !shape.settable_sizes();
+            fixed.then(|| [shape.d_model, shape.n_heads, shape.d_k()].map(|v| v.to_string()))
         })
     });
     view! {
@@ -62,7 +62,7 @@ pub fn WeightsControls() -> impl IntoView {
                 {ModelId::ALL.map(|id| view! { <option value=id.slug()>{page.text(id.name())}</option> })}
             </select>
             <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
-            <ModelStatus id=chosen />
+            <ModelStatus model=chosen />
             {move || fixed.get().map(|[d, h, dk]| view! {
                 <p class="field__note">{fill(page.t(ModelMsg::FixedByModel), &[("d", &d), ("h", &h), ("dk", &dk)])}</p>
             })}
@@ -70,15 +70,15 @@ pub fn WeightsControls() -> impl IntoView {
     }
 }
 
-/// Model `id`'s download progress, or why it failed with a retry button; nothing once ready.
+/// Model `model`'s download progress, or why it failed with a retry button; nothing once ready.
 #[component]
 fn ModelStatus(
     /// The model whose download is shown.
     #[prop(into)]
-    id: Signal<ModelId>,
+    model: Signal<ModelId>,
 ) -> impl IntoView {
     let page = use_page();
-    let state = Signal::derive(move || page.load_state(id.get()));
-    let retry = Callback::new(move |()| page.set_load_state(id.get_untracked(), LoadState::Idle));
-    view! { <LoadStatus state=state lang=page.lang retry=retry /> }
+    let state = Signal::derive(move || page.load_state(model.get()));
+    let retry = Callback::new(move |()| page.set_load_state(model.get_untracked(), LoadState::Idle));
+    view! { <LoadStatus id="model-status" state=state lang=page.lang retry=retry /> }
 }

@@ -12,18 +12,20 @@ use leptos::prelude::*;
 /// The sentences of the note for `o` in `lang`; `head` is the head the stage shows (0-based),
 /// `text` the sentence asked for.
 fn note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
-    let (layers, heads) = (o.encoding.layers.len(), o.trace().n_heads());
-    let (layer, head) = (o.layer + 1, head.min(heads.saturating_sub(1)) + 1);
+    let (n_layers, n_heads) = (o.encoding.layers.len(), o.trace().n_heads());
+    let (layer, head) = (o.layer + 1, head.min(n_heads.saturating_sub(1)) + 1);
     match o.shape().origin {
         Origin::Seeded { seed } => vec![fill(t(lang, ModelMsg::NoteRandom), &[("seed", &seed.to_string())])],
         Origin::Yours => {
-            let [layer, layers, head, heads] = [layer, layers, head, heads].map(|v| v.to_string());
+            let [layer, layers, head, heads] = [layer, n_layers, head, n_heads].map(|v| v.to_string());
             let pairs = [("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
             vec![fill(t(lang, ModelMsg::NoteYours), &pairs)]
         }
-        Origin::Pretrained { .. } => {
-            let (layer, head) = (layer.to_string(), head.to_string());
-            let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &[("layer", &layer), ("head", &head)])];
+        Origin::Pretrained { name, .. } => {
+            let [layer, layers, head, heads] = [layer, n_layers, head, n_heads].map(|v| v.to_string());
+            let pairs =
+                [("name", name), ("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
+            let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &pairs)];
             let unknown = o.shape().unknown.map_or(0, |u| o.tokens.iter().filter(|t| *t == u).count());
             if o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk)) {
                 lines.push(t(lang, ModelMsg::ChineseSplit).to_string());
@@ -34,15 +36,6 @@ fn note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
             }
             lines
         }
-    }
-}
-
-/// A short name of where weights come from, for outside checks (`data-weights`).
-fn origin_tag(origin: &Origin) -> &'static str {
-    match origin {
-        Origin::Seeded { .. } => "random",
-        Origin::Pretrained { tag, .. } => tag,
-        Origin::Yours => "yours",
     }
 }
 
@@ -59,7 +52,7 @@ pub fn WeightsNote() -> impl IntoView {
             .with(|o| o.as_ref().map(|Shared(o)| (note(o, lang, head.get(), &text.get()), o.shape().origin.clone())))
     });
     view! {
-        <div class="weights-note" data-testid="weights-note" data-weights=move || lines.with(|l| l.as_ref().map(|(_, o)| origin_tag(o)))>
+        <div class="weights-note" data-testid="weights-note" data-weights=move || lines.with(|l| l.as_ref().map(|(_, o)| o.tag()))>
             {move || lines.get().map(|(lines, _)| lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view())}
             {move || {
                 let waiting = lines.with(|l| l.as_ref().is_some_and(|(_, shown)| *shown != asked.get()));

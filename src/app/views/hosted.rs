@@ -2,8 +2,9 @@
 //! `bridge::Hosted`), fetched only when the view first opens: the page's own .wasm stays small
 //! and the first heatmap fast. The build names the module's start script in
 //! `<meta name="attention-lab-{name}">`; the module mounts itself into this view's element,
-//! again each time the view is opened or the language or theme changes. If it cannot be
-//! loaded, the start script shows the failure line instead of the loading one.
+//! again each time the view is opened or the language or theme changes, and reads which of its
+//! views it is from the element's `data-view`. If it cannot be loaded, the start script shows
+//! the failure line instead of the loading one.
 
 use super::super::page::use_page;
 use crate::bridge::Hosted;
@@ -38,7 +39,7 @@ pub fn HostedView<M: Text + Send + Sync + 'static>(
             <h2 class="view__title">{page.text(title)}</h2>
             <p class="view__text" role="status" data-module-status=module.name()>{page.text(loading)}</p>
             <p class="field__error" role="alert" data-module-failed=module.name() hidden>{page.text(failed)}</p>
-            <div id=module.root()></div>
+            <div id=module.root() data-view=move || page.settings.with(|s| s.view().slug())></div>
         </section>
     }
 }

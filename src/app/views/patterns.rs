@@ -26,7 +26,7 @@ pub fn PatternsView() -> impl IntoView {
     let page = use_page();
     let tokens = page.tokens;
     let seed = page.pick(|s| s.choice().random().seed);
-    let anchor = page.pick(|s| s.anchor());
+    let anchor = page.pick(|s| s.patterns().anchor());
     let (chosen, set_chosen) = signal(Pattern::PreviousToken);
     let head_of = move |p: Pattern| Memo::new(move |_| tokens.with(|t| build(p, t, seed.get(), anchor.get()).ok()));
     let heads: [Memo<Option<PatternHead>>; 4] = Pattern::ALL.map(head_of);

@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// The shape of a BERT encoder.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {
-    pub layers: usize,
+    pub n_layers: usize,
     pub n_heads: usize,
     pub d_model: usize,
     /// Width of the feed-forward layer's hidden part.
@@ -32,7 +32,7 @@ pub struct Config {
 
 /// all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384 (d_k 32), FFN 1536.
 pub const MINILM: Config =
-    Config { layers: 6, n_heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
+    Config { n_layers: 6, n_heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
 
 /// The model file's entries holding the tokenizer's character rules: dropped characters,
 /// punctuation, normal forms (see [`CharTable`]).
@@ -47,7 +47,7 @@ pub const MINILM_TOKENS: usize = 128;
 /// What all-MiniLM-L6-v2 is, before and after it has loaded.
 pub fn minilm_shape() -> Shape {
     Shape {
-        n_layers: MINILM.layers,
+        n_layers: MINILM.n_layers,
         n_heads: MINILM.n_heads,
         d_model: MINILM.d_model,
         max_tokens: MINILM_TOKENS,
@@ -114,7 +114,7 @@ impl Bert {
             })
         };
         let embedding_norm = norm("embeddings.LayerNorm")?;
-        let layers = (0..c.layers)
+        let layers = (0..c.n_layers)
             .map(|l| {
                 let p = format!("encoder.layer.{l}");
                 let linear =

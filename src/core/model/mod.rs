@@ -1,7 +1,7 @@
 //! The one seam through which the lesson reads any model: how it cuts a text into tokens, its
 //! shape, and a forward pass that keeps every layer's trace under run options. Seeded random
 //! weights ([`random`]), the pretrained BERT (`bert`) and the learner's own model
-//! (`train::lesson`) each implement [`Model`] once; the page asks the model, never which model
+//! (`train::yours`) each implement [`Model`] once; the page asks the model, never which model
 //! it is. A model still on its way is a [`standin`] that knows its limits.
 //!
 //! Shapes: `n` tokens, `d_model`, `n_heads` heads of `d_k = d_model / n_heads`.
@@ -89,6 +89,12 @@ impl Shape {
     pub fn d_k(&self) -> usize {
         self.d_model / self.n_heads.max(1)
     }
+
+    /// Its sizes and seed are the learner's to set (seeded random weights); every other
+    /// model's are its own.
+    pub fn settable_sizes(&self) -> bool {
+        matches!(self.origin, Origin::Seeded { .. })
+    }
 }
 
 /// How the first layer's input X is made from the token and position embeddings.
@@ -112,6 +118,18 @@ pub enum Origin {
     Pretrained { name: &'static str, tag: &'static str, hub: &'static str },
     /// The model the learner trained in the training view.
     Yours,
+}
+
+impl Origin {
+    /// A short name of where the weights come from, for file names, exports and outside
+    /// checks: "random", a pretrained model's tag, "yours".
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Origin::Seeded { .. } => "random",
+            Origin::Pretrained { tag, .. } => tag,
+            Origin::Yours => "yours",
+        }
+    }
 }
 
 /// Everything a forward pass reads besides the model: the sentence, and the second one of

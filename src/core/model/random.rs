@@ -86,24 +86,18 @@ impl Random {
     }
 
     /// X of `tokens`: the embeddings, and the positional encoding if it is on, (n, d_model) each.
-    fn embed(&self, tokens: &[String]) -> Result<(Array2<f32>, Option<Array2<f32>>), ModelError> {
+    fn embed(&self, tokens: &[Token]) -> Result<(Array2<f32>, Option<Array2<f32>>), ModelError> {
         let RandomSetup { d_model, seed, positional, .. } = self.setup;
         let mut kept = self.cache.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let embedding = kept.table.embed(tokens, d_model, seed)?;
+        let embedding = kept.table.embed(&Token::texts(tokens), d_model, seed)?;
         Ok((embedding, positional.then(|| positional_encoding(tokens.len(), d_model))))
     }
 
-    /// The site's tokens of `text`, or why there are none or too many; `which` names it.
-    fn tokens(&self, text: &str, which: &'static str) -> Result<Vec<String>, ModelError> {
-        let tokens = tokenize(text);
-        SentenceProblem::within(tokens.len(), self.shape.max_tokens).map_err(|p| p.of(which))?;
-        Ok(tokens)
+    /// The tokens of `text`, or why there are none or too many, as the forward pass reports
+    /// it for the sentence `which`.
+    fn sentence(&self, text: &str, which: &'static str) -> Result<Vec<Token>, ModelError> {
+        self.tokenize(text).map_err(|p| p.of(which))
     }
-}
-
-/// Tokens with no vocabulary id.
-fn untagged(texts: Vec<String>) -> Vec<Token> {
-    texts.into_iter().map(|text| Token { id: 0, text }).collect()
 }
 
 impl Model for Random {
@@ -111,16 +105,17 @@ impl Model for Random {
         &self.shape
     }
 
+    /// The site's own tokens (no vocabulary ids: the embeddings are drawn from the text).
     fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
         let tokens = tokenize(text);
         SentenceProblem::within(tokens.len(), self.shape.max_tokens)?;
-        Ok(untagged(tokens))
+        Ok(tokens.into_iter().map(|text| Token { id: 0, text }).collect())
     }
 
     fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError> {
         head_width(self.setup.d_model, self.setup.n_heads)?;
-        let tokens = self.tokens(&input.text, "query")?;
-        let kv_tokens = input.kv_text.as_deref().map(|t| self.tokens(t, "key/value")).transpose()?;
+        let tokens = self.sentence(&input.text, "query")?;
+        let kv_tokens = input.kv_text.as_deref().map(|t| self.sentence(t, "key/value")).transpose()?;
         let (embedding, position) = self.embed(&tokens)?;
         let x = match &position {
             Some(pe) => &embedding + pe,
@@ -138,8 +133,8 @@ impl Model for Random {
         Ok(Encoding {
             shape: self.shape.clone(),
             options: options.clone(),
-            tokens: untagged(tokens),
-            kv_tokens: kv_tokens.map(untagged),
+            tokens,
+            kv_tokens,
             embedding,
             position,
             layers,

@@ -88,7 +88,7 @@ mod tests {
     #[test]
     fn gradients_match_central_finite_differences_on_every_tensor() {
         for (layers, scaled, mlp) in [(1, true, false), (2, true, false), (2, false, false), (2, true, true)] {
-            let cfg = Config { vocab: 5, context: 6, d_model: 8, n_heads: 2, layers, scaled, mlp };
+            let cfg = Config { vocab: 5, context: 6, d_model: 8, n_heads: 2, n_layers: layers, scaled, mlp };
             let params = Params::init(&cfg, 7);
             let batch = vec![
                 (vec![0, 3, 1, 4, 2, 2], vec![(1, 2), (3, 0), (5, 4)]),

@@ -95,7 +95,7 @@ mod tests {
         seed: u64,
     ) -> (f64, usize, Params, Config) {
         let (vocab, context) = (task.vocab(digits), task.context(n));
-        let cfg = Config { vocab, context, d_model: 32, n_heads: 2, layers, scaled: true, mlp };
+        let cfg = Config { vocab, context, d_model: 32, n_heads: 2, n_layers: layers, scaled: true, mlp };
         let mut params = Params::init(&cfg, seed);
         let mut adam = Adam::new(&params, 0.01);
         let mut rng = SplitMix64::new(seed ^ 0xA5A5);

@@ -6,7 +6,7 @@
 use crate::block::{Activation, Block, Dense, Mlp};
 use crate::mask::causal_mask;
 use crate::rng::SplitMix64;
-use crate::softmax::softmax_rows;
+use crate::softmax::{softmax_row, softmax_rows};
 use ndarray::{s, Array2, Axis};
 
 /// The sizes and switches of a model.
@@ -21,7 +21,7 @@ pub struct Config {
     /// Heads `h` per layer; `d_model` must be a multiple of it.
     pub n_heads: usize,
     /// Attention layers, 1 or 2.
-    pub layers: usize,
+    pub n_layers: usize,
     /// Divide the scores by √d_k.
     pub scaled: bool,
     /// A small MLP after each attention layer (ReLU, [`MLP_WIDTH`] × d_model wide), also
@@ -87,7 +87,7 @@ impl Params {
         let embed = normal(cfg.vocab, d, 0.5);
         let pos = normal(cfg.context, d, 0.5);
         let f = MLP_WIDTH * d;
-        let layers = (0..cfg.layers)
+        let layers = (0..cfg.n_layers)
             .map(|_| LayerParams {
                 wq: normal(d, d, sd),
                 wk: normal(d, d, sd),
@@ -235,14 +235,13 @@ pub fn cross_entropy(logits: &Array2<f64>, targets: &[(usize, usize)], total: us
     let mut grad = Array2::zeros(logits.dim());
     let mut loss = 0.0;
     let scale = 1.0 / total.max(1) as f64;
+    let mut p = vec![0.0; logits.ncols()];
     for &(i, t) in targets {
-        let row = logits.row(i);
-        let max = row.fold(f64::NEG_INFINITY, |m, &x| m.max(x));
-        let exps = row.mapv(|x| (x - max).exp());
-        let sum = exps.sum();
-        loss -= (exps[t] / sum).ln() * scale;
+        let row: Vec<f64> = logits.row(i).to_vec();
+        softmax_row(&row, None, 1.0, &mut p);
+        loss -= p[t].ln() * scale;
         let mut g = grad.row_mut(i);
-        g.assign(&(exps / sum * scale));
+        g.iter_mut().zip(&p).for_each(|(g, p)| *g = p * scale);
         g[t] -= scale;
     }
     (loss, grad)

@@ -31,7 +31,7 @@ pub struct Setup {
     pub task: Task,
     pub d_model: usize,
     pub n_heads: usize,
-    pub layers: usize,
+    pub n_layers: usize,
     pub learning_rate: f64,
     pub batch: usize,
     pub seed: u64,
@@ -47,7 +47,7 @@ impl Default for Setup {
             task: Task::Reverse,
             d_model: 32,
             n_heads: 2,
-            layers: 1,
+            n_layers: 1,
             learning_rate: 0.01,
             batch: 32,
             seed: 1,
@@ -89,7 +89,7 @@ impl Setup {
         if !within(self.n_heads, Self::HEADS) || !self.d_model.is_multiple_of(self.n_heads) {
             return Err(SetupError::Heads);
         }
-        if !within(self.layers, Self::LAYERS) {
+        if !within(self.n_layers, Self::LAYERS) {
             return Err(SetupError::Layers);
         }
         if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
@@ -114,7 +114,7 @@ impl Setup {
             context: self.task.context(n),
             d_model: self.d_model,
             n_heads: self.n_heads,
-            layers: self.layers,
+            n_layers: self.n_layers,
             scaled: self.scaled,
             mlp: self.mlp,
         }
@@ -392,7 +392,7 @@ mod tests {
         assert_eq!(Setup { d_model: 256, ..ok }.check(), Err(SetupError::DModel));
         assert_eq!(Setup { n_heads: 3, ..ok }.check(), Err(SetupError::Heads), "3 does not divide 32");
         assert_eq!(Setup { n_heads: 16, d_model: 128, ..ok }.check(), Err(SetupError::Heads));
-        assert_eq!(Setup { layers: 3, ..ok }.check(), Err(SetupError::Layers));
+        assert_eq!(Setup { n_layers: 3, ..ok }.check(), Err(SetupError::Layers));
         assert_eq!(Setup { learning_rate: 0.0, ..ok }.check(), Err(SetupError::LearningRate));
         assert_eq!(Setup { learning_rate: f64::NAN, ..ok }.check(), Err(SetupError::LearningRate));
         assert_eq!(Setup { batch: 0, ..ok }.check(), Err(SetupError::Batch));
@@ -484,7 +484,7 @@ mod tests {
 
     #[test]
     fn the_example_s_weights_are_causal_rows_summing_to_one() {
-        let s = Session::new(Setup { layers: 2, ..Setup::default() }).expect("setup");
+        let s = Session::new(Setup { n_layers: 2, ..Setup::default() }).expect("setup");
         let w = s.weights(&s.example());
         assert_eq!((w.len(), w[0].len()), (2, 2));
         for a in w.iter().flatten() {

@@ -27,26 +27,26 @@ pub type MlpMatrices = [Array2<f32>; 4];
 #[derive(Debug, Clone, PartialEq)]
 pub struct YourModel {
     /// What it learned.
-    pub task: Task,
+    task: Task,
     /// Steps it trained for.
-    pub steps: usize,
+    steps: usize,
     /// Heads per layer.
-    pub n_heads: usize,
+    n_heads: usize,
     /// Trained with ÷√d_k.
-    pub scaled: bool,
+    scaled: bool,
     /// Token texts by id: the digits, then "|" where the task has a separator.
-    pub vocab: Vec<String>,
+    vocab: Vec<String>,
     /// Token embeddings (v, d).
-    pub embed: Array2<f32>,
+    embed: Array2<f32>,
     /// Position embeddings (n, d): one per place it was trained on (the most tokens it reads).
-    pub pos: Array2<f32>,
+    pos: Array2<f32>,
     /// Each layer's projections, first to last.
-    pub projections: Vec<Arc<Projections>>,
+    projections: Vec<Arc<Projections>>,
     /// Each layer's MLP, if the model has them.
-    pub mlps: Option<Vec<MlpMatrices>>,
+    mlps: Option<Vec<MlpMatrices>>,
     /// The token ids of the example the training view showed: the lesson opens on it.
-    pub example: Vec<usize>,
-    /// The layers as the core runs them (made from the two fields above).
+    example: Vec<usize>,
+    /// The layers as the core runs them (made from the projections and MLPs above).
     layers: Vec<Layer>,
     shape: Shape,
 }
@@ -112,6 +112,11 @@ impl YourModel {
         let embeddings = [f32s(&session.params.embed), f32s(&session.params.pos)];
         let (steps, n_heads, scaled) = (session.steps, session.config.n_heads, session.config.scaled);
         Ok(Self::assemble(task, steps, n_heads, scaled, vocab, embeddings, projections, mlps, example.to_vec()))
+    }
+
+    /// Trained with ÷√d_k.
+    pub fn scaled(&self) -> bool {
+        self.scaled
     }
 
     /// Token ids as a sentence the lesson reads (ids it does not have are left out).
@@ -273,7 +278,7 @@ mod tests {
     use crate::train::session::Setup;
 
     fn trained(layers: usize, mlp: bool) -> (Session, YourModel) {
-        let mut session = Session::new(Setup { layers, mlp, ..Setup::default() }).unwrap();
+        let mut session = Session::new(Setup { n_layers: layers, mlp, ..Setup::default() }).unwrap();
         for _ in 0..5 {
             session.step().unwrap();
         }
