@@ -157,7 +157,8 @@ mod tests {
         );
         let mut models = Models::default();
         models.arrive(ModelId::Yours, Arrival::Missing(crate::core::model::ModelError::NotKept));
-        let settings = Settings::from_query(&query, Lang::En, &models).0;
+        let (settings, ignored) = Settings::from_query(&query, Lang::En, &models);
+        assert!(ignored.is_empty(), "the lesson reads every key the bridge writes: {ignored:?}");
         let l = settings.lesson();
         assert_eq!((l.text(), l.head(), l.scaled()), ("1 2 | 2 1", 0, false));
         assert_eq!(settings.choice().id(), ModelId::Yours);

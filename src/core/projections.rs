@@ -125,7 +125,7 @@ mod tests {
     }
 
     #[test]
-    fn supplied_weights_are_checked() {
+    fn wrong_shaped_or_non_finite_weights_are_refused_by_name() {
         let ok = Array2::<f32>::eye(3);
         let bad = Array2::<f32>::zeros((3, 2));
         let err = Projections::from_matrices(ok.clone(), bad, ok.clone(), ok.clone()).unwrap_err();

@@ -64,6 +64,7 @@ pub fn Tools(
 /// The matrix as a table with row and column headers: what a screen reader can read.
 #[component]
 pub fn ValuesTable(
+    /// The matrix and its labels, one cell per table cell.
     spec: HeatmapSpec,
     /// Its caption (the heatmap's).
     caption: String,

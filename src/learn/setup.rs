@@ -61,7 +61,14 @@ fn unreadable(lang: Lang, field: Field) -> String {
 
 /// The task picker, what to expect of the task, and the model's settings.
 #[component]
-pub fn SetupForm(setup: Memo<Setup>, lang: Lang, error: RwSignal<Option<(Field, String)>>) -> impl IntoView {
+pub fn SetupForm(
+    /// The setup the next run starts from.
+    setup: Memo<Setup>,
+    /// The page's language.
+    lang: Lang,
+    /// The field a typed value was refused for, with the message shown next to it.
+    error: RwSignal<Option<(Field, String)>>,
+) -> impl IntoView {
     let tr = move |m: LearnMsg| t(lang, m);
     // `change` edits a copy of the setup; `false` when the typed value is not a number.
     let apply = move |field: Field, change: &dyn Fn(&mut Setup) -> bool| {

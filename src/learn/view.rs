@@ -147,7 +147,10 @@ fn parse_example(text: &str, setup: &Setup) -> Option<Vec<usize>> {
 
 /// The whole view; `changed` ticks whenever the run changes.
 #[component]
-pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
+pub fn LearnApp(
+    /// Bumped by the training loop after each step it keeps; the view reads the run again.
+    changed: RwSignal<u64>,
+) -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
     let tr = move |m: LearnMsg| t(lang, m);
     let snap = Memo::new(move |_| {
@@ -264,7 +267,14 @@ pub fn LearnApp(changed: RwSignal<u64>) -> impl IntoView {
 /// The scaling experiment: its button, then, once started, what it does, its two runs' loss,
 /// accuracy and softmax gradient against steps, and where each run stands.
 #[component]
-fn ExperimentPanel(snap: Memo<Option<Snapshot>>, lang: Lang, ink: Ink) -> impl IntoView {
+fn ExperimentPanel(
+    /// The run as last read; its experiment part is drawn.
+    snap: Memo<Option<Snapshot>>,
+    /// The page's language.
+    lang: Lang,
+    /// The page's colours.
+    ink: Ink,
+) -> impl IntoView {
     let tr = move |m: LearnMsg| t(lang, m);
     let dk = Experiment::D_K.to_string();
     let root = format!("{:.1}", (Experiment::D_K as f64).sqrt());

@@ -94,7 +94,11 @@ fn bring_to(viewer: Viewer) {
 /// The view the address bar names (every head at once, or the case study), with the model it
 /// brings, or `model` when one is given (a page embedding its own).
 #[component]
-pub fn PretrainedViews(#[prop(optional)] model: Option<Arc<dyn Model>>) -> impl IntoView {
+pub fn PretrainedViews(
+    /// The model to show instead of the one the page loads (the tests hand in a toy model).
+    #[prop(optional)]
+    model: Option<Arc<dyn Model>>,
+) -> impl IntoView {
     if let Some(m) = model {
         MODEL.with(|kept| *kept.borrow_mut() = Some(m));
     }

@@ -121,8 +121,9 @@ fn HeadGrid(
 fn Thumb(
     /// The forward pass.
     encoding: Arc<Encoding>,
-    /// Which head, 0-based.
+    /// The head's layer, 0-based.
     layer: usize,
+    /// The head within its layer, 0-based.
     head: usize,
     /// The special tokens are hidden.
     hide: RwSignal<bool>,
