@@ -52,7 +52,9 @@ pub fn ModelView() -> impl IntoView {
     view! {
         <p class="view__text">{tr(ModelMsg::ModelIntro)}</p>
         <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
-        <p class="error" role="alert">{move || error().map(|e| format!("{}: {e}", t(viewer.lang, Msg::ComputeError)))}</p>
+        {move || error().map(|e| view! {
+            <p class="error" role="alert" data-testid="model-view-error">{t(viewer.lang, Msg::ComputeError)} ": " {e}</p>
+        })}
         {move || shares.get().map(|s| view! {
             <p class="view__text" data-testid="special-share">{fill(tr(ModelMsg::SpecialShare), &[("shares", &s.join(" · "))])}</p>
         })}
