@@ -12,7 +12,7 @@ use crate::core::bert::wordpiece::rough_tokens;
 use crate::core::bert::{minilm_shape, Asset, Bert};
 use crate::core::model::random::{Random, RandomCache, RandomSetup};
 use crate::core::model::standin::{Meanwhile, Standin};
-use crate::core::model::{InputRule, Model, ModelError, Origin, Shape};
+use crate::core::model::{Model, ModelError, Shape};
 use crate::core::tokenize::tokenize;
 use crate::core::train::session::Setup;
 use crate::core::train::yours::YourModel;
@@ -265,19 +265,7 @@ impl Models {
 
 /// The largest model the training view makes: what a link may name before yours is read.
 fn yours_bounds() -> Shape {
-    Shape {
-        n_layers: Setup::LAYERS.1,
-        n_heads: Setup::HEADS.1,
-        d_model: Setup::D_MODEL.1,
-        max_tokens: MAX_TOKENS,
-        causal: true,
-        input: InputRule::Learned,
-        framed: false,
-        unknown: None,
-        cross: false,
-        biases: false,
-        origin: Origin::Yours,
-    }
+    YourModel::shape_of(Setup::LAYERS.1, Setup::HEADS.1, Setup::D_MODEL.1, MAX_TOKENS)
 }
 
 impl Catalog for Models {

@@ -21,12 +21,7 @@ impl Model for Framed {
     }
 
     fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
-        let tokens = self.vocab.encode(text);
-        if tokens.len() <= 2 {
-            return Err(SentenceProblem::NoTokens);
-        }
-        SentenceProblem::within(tokens.len(), self.shape.max_tokens)?;
-        Ok(tokens)
+        self.vocab.sentence(text, self.shape.max_tokens)
     }
 
     fn forward(&self, _: &Input, _: &RunOptions) -> Result<Encoding, ModelError> {

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use attention_lab::core::block::{Block, LayerNorm};
-use attention_lab::core::model::stack::{run_layers, Layer};
+use attention_lab::core::model::stack::{Embedded, Layer};
 use attention_lab::core::model::{
     Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token,
 };
@@ -87,15 +87,6 @@ impl Model for Toy {
         let n = tokens.len();
         let embedding = Array2::from_shape_fn((n, D_MODEL), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
         let position = self.pos.slice(s![..n, ..]).to_owned();
-        let layers = run_layers(&embedding + &position, None, &self.layers, 2, options)?;
-        Ok(Encoding {
-            shape: self.shape.clone(),
-            options: options.clone(),
-            tokens,
-            kv_tokens: None,
-            embedding,
-            position: Some(position),
-            layers,
-        })
+        Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
     }
 }

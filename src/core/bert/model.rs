@@ -9,7 +9,7 @@ use super::asset::{Asset, AssetError, Tensor};
 use super::chars::CharTable;
 use super::wordpiece::Vocab;
 use crate::block::{Activation, Block, Dense, LayerNorm, Mlp};
-use crate::model::stack::{run_layers, Layer};
+use crate::model::stack::{Embedded, Layer};
 use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
 use crate::projections::Projections;
 use ndarray::{s, Array1, Array2};
@@ -174,12 +174,7 @@ impl Model for Bert {
 
     /// WordPiece tokens with [CLS] and [SEP]; those two alone are not a sentence.
     fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
-        let tokens = self.vocab.encode(text);
-        if tokens.len() <= 2 {
-            return Err(SentenceProblem::NoTokens);
-        }
-        SentenceProblem::within(tokens.len(), self.shape.max_tokens)?;
-        Ok(tokens)
+        self.vocab.sentence(text, self.shape.max_tokens)
     }
 
     /// The run options apply to every layer (the model was trained with no mask, ÷√d_k and
@@ -197,18 +192,11 @@ impl Model for Bert {
             row.assign(&self.word_embedding(token.id));
         }
         let position = &self.position.slice(s![..n, ..]) + &self.segment;
-        let mut x = &embedding + &position;
-        self.embedding_norm.apply(&mut x);
-        let layers = run_layers(x, None, &self.layers, self.config.n_heads, options)?;
-        Ok(Encoding {
-            shape: self.shape.clone(),
-            options: options.clone(),
-            tokens,
-            kv_tokens: None,
-            embedding,
-            position: Some(position),
-            layers,
-        })
+        let first = |mut x: Array2<f32>| {
+            self.embedding_norm.apply(&mut x);
+            x
+        };
+        Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, first)
     }
 }
 

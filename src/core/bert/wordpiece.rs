@@ -6,7 +6,7 @@
 //! `tests/fixtures/model/wordpiece.json`.
 
 use super::chars::CharTable;
-use crate::model::Token;
+use crate::model::{SentenceProblem, Token};
 use std::collections::HashMap;
 
 /// Longer words become [UNK] whole, as in the reference.
@@ -61,6 +61,17 @@ impl Vocab {
     /// The text of token `id` ("" past the end).
     pub fn token(&self, id: u32) -> &str {
         self.tokens.get(id as usize).map_or("", String::as_str)
+    }
+
+    /// [`Vocab::encode`] for a model of at most `max_tokens`: [CLS] and [SEP] alone are not a
+    /// sentence.
+    pub fn sentence(&self, text: &str, max_tokens: usize) -> Result<Vec<Token>, SentenceProblem> {
+        let tokens = self.encode(text);
+        if tokens.len() <= 2 {
+            return Err(SentenceProblem::NoTokens);
+        }
+        SentenceProblem::within(tokens.len(), max_tokens)?;
+        Ok(tokens)
     }
 
     /// `text` as the model reads it: [CLS], the pieces, [SEP] ([UNK] for a word the vocabulary

@@ -1,7 +1,7 @@
 //! The layers every model runs the same way: attention (the core's one `attention::run`), then
 //! the layer's residual path (`block`), the output feeding the next layer.
 
-use super::{LayerTrace, RunOptions};
+use super::{Encoding, LayerTrace, ModelError, RunOptions, Shape, Token};
 use crate::attention::run;
 use crate::block::Block;
 use crate::error::AttnError;
@@ -15,6 +15,40 @@ pub struct Layer {
     pub projections: Arc<Projections>,
     /// `None`: a lone attention layer, whose output is attention's own.
     pub block: Option<Block<f32>>,
+}
+
+/// A sentence as a model of self-attention layers reads it, before its first layer.
+#[derive(Debug, Clone)]
+pub struct Embedded {
+    pub tokens: Vec<Token>,
+    /// The token embeddings E: (n, d_model).
+    pub embedding: Array2<f32>,
+    /// What is added to them for the positions: (n, d_model).
+    pub position: Array2<f32>,
+}
+
+impl Embedded {
+    /// The sentence through `layers` of the model `shape` describes (its `n_heads` per layer):
+    /// `first` makes the first layer's input of E + position (a model may normalise it).
+    pub fn encode(
+        self,
+        shape: &Shape,
+        layers: &[Layer],
+        options: &RunOptions,
+        first: impl FnOnce(Array2<f32>) -> Array2<f32>,
+    ) -> Result<Encoding, ModelError> {
+        let x = first(&self.embedding + &self.position);
+        let layers = run_layers(x, None, layers, shape.n_heads, options)?;
+        Ok(Encoding {
+            shape: shape.clone(),
+            options: options.clone(),
+            tokens: self.tokens,
+            kv_tokens: None,
+            embedding: self.embedding,
+            position: Some(self.position),
+            layers,
+        })
+    }
 }
 
 /// Run `layers` on `x` (n, d_model), the first layer's input; `x_kv` (n_kv, d_model) gives the

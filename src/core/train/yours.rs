@@ -10,7 +10,7 @@ use super::session::{digits_of, Session};
 use super::tasks::token_text;
 use super::Task;
 use crate::block::{Activation, Block, Dense, Mlp};
-use crate::model::stack::{run_layers, Layer};
+use crate::model::stack::{Embedded, Layer};
 use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
 use crate::projections::Projections;
 use crate::tokenize::tokenize;
@@ -77,19 +77,7 @@ impl YourModel {
                 Layer { projections: Arc::clone(p), block: Some(Block { mlp, ..Block::residual_only() }) }
             })
             .collect();
-        let shape = Shape {
-            n_layers: projections.len(),
-            n_heads,
-            d_model: embed.ncols(),
-            max_tokens: pos.nrows(),
-            causal: true,
-            input: InputRule::Learned,
-            framed: false,
-            unknown: None,
-            cross: false,
-            biases: false,
-            origin: Origin::Yours,
-        };
+        let shape = Self::shape_of(projections.len(), n_heads, embed.ncols(), pos.nrows());
         Self { task, steps, n_heads, scaled, vocab, embed, pos, projections, mlps, example, layers, shape }
     }
 
@@ -222,6 +210,24 @@ impl YourModel {
         whole
             .then(|| Self::assemble(task, steps, n_heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
     }
+
+    /// The shape of a model of the training view with these counts and sizes (a causal stack
+    /// of learned token and position embeddings; the largest one bounds what a link may name).
+    pub fn shape_of(n_layers: usize, n_heads: usize, d_model: usize, max_tokens: usize) -> Shape {
+        Shape {
+            n_layers,
+            n_heads,
+            d_model,
+            max_tokens,
+            causal: true,
+            input: InputRule::Learned,
+            framed: false,
+            unknown: None,
+            cross: false,
+            biases: false,
+            origin: Origin::Yours,
+        }
+    }
 }
 
 impl Model for YourModel {
@@ -252,17 +258,7 @@ impl Model for YourModel {
         let embedding =
             Array2::from_shape_fn((tokens.len(), self.width()), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
         let position = self.pos.slice(ndarray::s![..tokens.len(), ..]).to_owned();
-        let x = &embedding + &position;
-        let layers = run_layers(x, None, &self.layers, self.n_heads, options)?;
-        Ok(Encoding {
-            shape: self.shape.clone(),
-            options: options.clone(),
-            tokens,
-            kv_tokens: None,
-            embedding,
-            position: Some(position),
-            layers,
-        })
+        Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
     }
 
     fn example(&self) -> Option<String> {
