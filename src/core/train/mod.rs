@@ -12,6 +12,7 @@
 pub mod adam;
 pub mod backward;
 pub mod model;
+pub mod replica;
 pub mod session;
 pub mod tasks;
 pub mod yours;
@@ -21,50 +22,30 @@ pub use model::{Config, Forward, Params};
 pub use tasks::{Batch, Task};
 
 use model::{cross_entropy, forward, predictions};
+use std::ops::Range;
 
 /// One step of training on `batch`: the gradient of the mean loss, then Adam. Returns the loss
 /// before the step.
 pub fn step(params: &mut Params, cfg: &Config, adam: &mut Adam, batch: Batch) -> f64 {
-    let mut pending = Pending::new(params, batch);
-    pending.add(params, cfg, usize::MAX);
-    pending.finish(params, adam)
+    let (loss, grads) = gradients(params, cfg, &batch, 0..batch.sequences.len());
+    adam.update(params, &grads);
+    loss
 }
 
-/// A step under way, a few sequences at a time (so a page can spread a large model's step over
-/// several frames): its batch, how many sequences are in, their summed gradient and loss. The
-/// same sequences in the same order give exactly [`step`]'s result.
-#[derive(Debug, Clone)]
-pub struct Pending {
-    batch: Batch,
-    done: usize,
-    grads: Params,
-    loss: f64,
-}
-
-impl Pending {
-    /// A step on `batch` for a model shaped like `params`, nothing added yet.
-    pub fn new(params: &Params, batch: Batch) -> Self {
-        Self { batch, done: 0, grads: params.zeros_like(), loss: 0.0 }
+/// The gradient of the mean loss over the whole of `batch` from its `sequences` only, and their
+/// share of that loss: the parts of a batch's ranges add up to the whole batch's (a worker
+/// computes one part, `session::Shard`).
+pub fn gradients(params: &Params, cfg: &Config, batch: &Batch, sequences: Range<usize>) -> (f64, Params) {
+    let total = batch.targets();
+    let mut grads = params.zeros_like();
+    let mut loss = 0.0;
+    for (tokens, targets) in batch.sequences.get(sequences).unwrap_or_default() {
+        let fwd = forward(params, cfg, tokens);
+        let (l, dlogits) = cross_entropy(&fwd.logits, targets, total);
+        loss += l;
+        backward::accumulate(params, cfg, tokens, &fwd, &dlogits, &mut grads);
     }
-
-    /// Add the gradient of up to `count` more sequences; `true` once every sequence is in.
-    pub fn add(&mut self, params: &Params, cfg: &Config, count: usize) -> bool {
-        let total = self.batch.targets();
-        for (tokens, targets) in self.batch.sequences.iter().skip(self.done).take(count) {
-            let fwd = forward(params, cfg, tokens);
-            let (l, dlogits) = cross_entropy(&fwd.logits, targets, total);
-            self.loss += l;
-            backward::accumulate(params, cfg, tokens, &fwd, &dlogits, &mut self.grads);
-            self.done += 1;
-        }
-        self.done >= self.batch.sequences.len()
-    }
-
-    /// Apply Adam with the gradient added up; the batch's loss before the step.
-    pub fn finish(self, params: &mut Params, adam: &mut Adam) -> f64 {
-        adam.update(params, &self.grads);
-        self.loss
-    }
+    (loss, grads)
 }
 
 /// The share of `batch`'s targets the model predicts exactly (its most likely token).

@@ -139,6 +139,36 @@ impl Params {
         all
     }
 
+    /// Every number, tensor after tensor in the order of [`Params::tensors`], row-major: what a
+    /// worker sends of a model or a gradient.
+    pub fn flat(&self) -> Vec<f64> {
+        self.tensors().into_iter().flat_map(|(_, t)| t.iter().copied().collect::<Vec<_>>()).collect()
+    }
+
+    /// Take every number from `flat` (as [`Params::flat`] wrote it for these shapes); `false`,
+    /// changing nothing, when its length is not theirs.
+    pub fn set_flat(&mut self, flat: &[f64]) -> bool {
+        let len: usize = self.tensors().iter().map(|(_, t)| t.len()).sum();
+        if flat.len() != len {
+            return false;
+        }
+        let mut at = 0;
+        for t in self.tensors_mut() {
+            for v in t.iter_mut() {
+                *v = flat[at];
+                at += 1;
+            }
+        }
+        true
+    }
+
+    /// Add `other` (of the same shapes) to these, tensor by tensor.
+    pub fn add(&mut self, other: &Params) {
+        for (t, (_, o)) in self.tensors_mut().into_iter().zip(other.tensors()) {
+            *t += o;
+        }
+    }
+
     /// Zeros of the same shapes (the start of a gradient sum).
     pub fn zeros_like(&self) -> Self {
         let z = |a: &Array2<f64>| Array2::zeros(a.dim());

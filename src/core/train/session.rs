@@ -4,7 +4,7 @@
 //! fit in a frame); a loss that is not finite stops it, naming the step.
 
 use super::model::forward;
-use super::{accuracy, right_answers, Adam, Batch, Config, Params, Pending, Task};
+use super::{accuracy, right_answers, Adam, Batch, Config, Params, Task};
 use crate::rng::SplitMix64;
 use ndarray::Array2;
 
@@ -130,10 +130,74 @@ pub struct Point {
     pub accuracy: f64,
 }
 
+/// A run as the page shows it (what the worker that leads a run reports of it): its setup,
+/// steps, held-out accuracy, history, whether its loss stopped being a number, and the scaling
+/// experiment's record of the softmax gradient.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub setup: Setup,
+    pub steps: usize,
+    pub accuracy: f64,
+    pub history: Vec<Point>,
+    pub diverged: Option<Diverged>,
+    pub gradients: Vec<(usize, f64)>,
+}
+
+impl Progress {
+    /// `session` as it is now (no gradient record).
+    pub fn of(session: &Session) -> Self {
+        Self {
+            setup: session.setup,
+            steps: session.steps,
+            accuracy: session.accuracy,
+            history: session.history.clone(),
+            diverged: session.diverged,
+            gradients: vec![],
+        }
+    }
+}
+
 /// The loss stopped being a number (too high a learning rate): at which step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Diverged {
     pub step: usize,
+}
+
+/// Which share of every batch (and of the held-out set) one of `of` replicas of a run
+/// computes: the `index`-th of `of` contiguous parts. The parts' gradients, summed in order,
+/// are the whole batch's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub of: usize,
+}
+
+impl Shard {
+    /// All of it: a run on one worker.
+    pub const WHOLE: Shard = Shard { index: 0, of: 1 };
+
+    /// This part of `len` items.
+    pub fn range(self, len: usize) -> std::ops::Range<usize> {
+        let of = self.of.max(1);
+        len * self.index / of..len * (self.index + 1).min(of) / of
+    }
+}
+
+/// What a round of a run does: a step (and the held-out measurement the last step left
+/// waiting, if any), or only that measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Step,
+    Settle,
+}
+
+/// One replica's share of a round: the right answers of its held-out sequences (when a
+/// measurement was waiting), and for a step, its sequences' share of the loss and their
+/// gradient.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partial {
+    pub right: usize,
+    pub step: Option<(f64, Params)>,
 }
 
 /// A training run.
@@ -143,8 +207,6 @@ pub struct Session {
     pub params: Params,
     adam: Adam,
     rng: SplitMix64,
-    /// The step under way, when the page spreads one over several frames.
-    pending: Option<Pending>,
     held_out: Batch,
     /// Steps taken.
     pub steps: usize,
@@ -152,18 +214,9 @@ pub struct Session {
     /// Set once the loss is not finite; no step is taken after it.
     pub diverged: Option<Diverged>,
     accuracy: f64,
-    /// A held-out measurement under way (after a step at a measuring point, when the page
-    /// spreads the work over frames).
-    measuring: Option<Measuring>,
-}
-
-/// The held-out accuracy of the step just taken, a few sequences at a time: that step's loss
-/// (its history point waits for the accuracy), the right answers and sequences so far.
-#[derive(Debug, Clone, Copy)]
-struct Measuring {
-    loss: f64,
-    right: usize,
-    done: usize,
+    /// The loss of the step just taken when its history point waits for a held-out
+    /// measurement (after the first step and every tenth).
+    awaiting: Option<f64>,
 }
 
 impl Session {
@@ -171,107 +224,103 @@ impl Session {
     pub fn new(setup: Setup) -> Result<Self, SetupError> {
         setup.check()?;
         let config = setup.config();
-        let (n, digits) = digits_of(setup.task);
         let params = Params::init(&config, setup.seed);
         let adam = Adam::new(&params, setup.learning_rate);
-        let held_out = setup.task.batch(n, digits, HELD_OUT, &mut SplitMix64::new(setup.seed ^ 0x5A5A));
         let mut session = Self {
             setup,
             config,
             params,
             adam,
             rng: SplitMix64::new(setup.seed ^ 0xA5A5),
-            pending: None,
-            held_out,
+            held_out: held_out(&setup),
             steps: 0,
             history: Vec::new(),
             diverged: None,
             accuracy: 0.0,
-            measuring: None,
+            awaiting: None,
         };
         session.accuracy = accuracy(&session.params, &session.config, &session.held_out);
         Ok(session)
     }
 
-    /// One step of Adam on a fresh batch (or the rest of the step under way); the loss before
-    /// it. After the loss stops being finite, nothing changes and the step it happened at is
-    /// returned.
+    /// One step of Adam on a fresh batch and, at a measuring point, the held-out accuracy; the
+    /// loss before it. After the loss stops being finite, nothing changes and the step it
+    /// happened at is returned.
     pub fn step(&mut self) -> Result<f64, Diverged> {
-        loop {
-            if let Some(done) = self.advance(usize::MAX) {
-                return done;
-            }
+        let partial = self.partial(Shard::WHOLE, Kind::Step);
+        let done = self.apply(&[partial]).unwrap_or(Err(Diverged { step: self.steps }));
+        if self.awaiting() {
+            let settle = self.partial(Shard::WHOLE, Kind::Settle);
+            self.apply(&[settle]);
         }
+        done
     }
 
-    /// Up to `sequences` more sequences of the step under way (a fresh batch's, if none is):
-    /// the step's result once its last sequence is in, `None` before. The page calls this a
-    /// few sequences at a time, so even the largest model's step never holds a frame long;
-    /// the same sequences give exactly [`Session::step`]'s model.
-    pub fn advance(&mut self, sequences: usize) -> Option<Result<f64, Diverged>> {
-        if let Some(d) = self.diverged {
-            return Some(Err(d));
-        }
-        // The last step's held-out measurement comes first: the next step changes the model.
-        let sequences = self.measure(sequences);
-        if self.measuring.is_some() || sequences == 0 {
-            return None;
-        }
-        let mut pending = match self.pending.take() {
-            Some(p) => p,
-            None => {
-                let (n, digits) = digits_of(self.setup.task);
-                Pending::new(&self.params, self.setup.task.batch(n, digits, self.setup.batch, &mut self.rng))
+    /// `shard`'s share of a round of `kind`. Every replica of a run draws the same batch (the
+    /// same seed), so all must compute every round, in the same order.
+    pub fn partial(&mut self, shard: Shard, kind: Kind) -> Partial {
+        let right = match self.awaiting {
+            Some(_) => {
+                let range = shard.range(self.held_out.sequences.len());
+                let held_out = self.held_out.sequences.get(range).unwrap_or_default();
+                held_out.iter().map(|s| right_answers(&self.params, &self.config, s)).sum()
             }
+            None => 0,
         };
-        if !pending.add(&self.params, &self.config, sequences) {
-            self.pending = Some(pending);
-            return None;
-        }
-        let loss = pending.finish(&mut self.params, &mut self.adam);
-        let done = self.record(loss);
-        // A whole step at once (`Session::step`) measures at once too.
-        if sequences == usize::MAX {
-            self.measure(usize::MAX);
-        }
-        Some(done)
+        let step = (kind == Kind::Step && self.diverged.is_none()).then(|| {
+            let (n, digits) = digits_of(self.setup.task);
+            let batch = self.setup.task.batch(n, digits, self.setup.batch, &mut self.rng);
+            let range = shard.range(batch.sequences.len());
+            super::gradients(&self.params, &self.config, &batch, range)
+        });
+        Partial { right, step }
     }
 
-    /// Whether a held-out measurement is still under way (the step's history point waits).
-    pub fn measuring(&self) -> bool {
-        self.measuring.is_some()
+    /// Finish a round from every replica's share, in shard order: the waiting measurement's
+    /// accuracy (and its history point), then, for a step, the summed gradient's Adam step;
+    /// the step's loss (`None` for a round that only measured).
+    pub fn apply(&mut self, partials: &[Partial]) -> Option<Result<f64, Diverged>> {
+        if let Some(loss) = self.awaiting.take() {
+            let right: usize = partials.iter().map(|p| p.right).sum();
+            self.accuracy = right as f64 / self.held_out.targets().max(1) as f64;
+            self.remember(loss);
+        }
+        if let Some(d) = self.diverged {
+            return partials.first().and_then(|p| p.step.as_ref()).map(|_| Err(d));
+        }
+        let mut steps = partials.iter().filter_map(|p| p.step.as_ref());
+        let (mut loss, mut grads) = steps.next().cloned()?;
+        for (l, g) in steps {
+            loss += l;
+            grads.add(g);
+        }
+        self.adam.update(&mut self.params, &grads);
+        Some(self.record(loss))
     }
 
-    /// Up to `sequences` held-out sequences of the measurement under way; the budget left.
-    /// Once the last is in, the accuracy and the step's history point are set.
-    fn measure(&mut self, sequences: usize) -> usize {
-        let Some(mut m) = self.measuring.take() else { return sequences };
-        let left = self.held_out.sequences.len() - m.done;
-        let take = sequences.min(left);
-        for s in &self.held_out.sequences[m.done..m.done + take] {
-            m.right += right_answers(&self.params, &self.config, s);
-        }
-        m.done += take;
-        if take < left {
-            self.measuring = Some(m);
-        } else {
-            self.accuracy = m.right as f64 / self.held_out.targets().max(1) as f64;
-            self.remember(m.loss);
-        }
-        sequences - take
+    /// Whether the last step's history point waits for a held-out measurement.
+    pub fn awaiting(&self) -> bool {
+        self.awaiting.is_some()
     }
 
-    /// Count a step whose batch had `loss`: stop at a loss that is not a number, start a
-    /// held-out measurement now and then, else add the step to the history.
+    /// Whether the next step would leave a measurement waiting (the first and every tenth).
+    pub fn measures_after_next_step(&self) -> bool {
+        let next = self.steps + 1;
+        next == 1 || next.is_multiple_of(MEASURE_EVERY)
+    }
+
+    /// Count a step whose batch had `loss`: stop at a loss that is not a number, leave a
+    /// held-out measurement waiting now and then, else add the step to the history.
     fn record(&mut self, loss: f64) -> Result<f64, Diverged> {
+        let measures = self.measures_after_next_step();
         self.steps += 1;
         if !loss.is_finite() {
             let d = Diverged { step: self.steps };
             self.diverged = Some(d);
             return Err(d);
         }
-        if self.steps.is_multiple_of(MEASURE_EVERY) || self.steps == 1 {
-            self.measuring = Some(Measuring { loss, right: 0, done: 0 });
+        if measures {
+            self.awaiting = Some(loss);
         } else {
             self.remember(loss);
         }
@@ -297,7 +346,7 @@ impl Session {
 
     /// The first held-out sequence: the example shown until the learner types one.
     pub fn example(&self) -> Vec<usize> {
-        self.held_out.sequences.first().map(|(t, _)| t.clone()).unwrap_or_default()
+        example_of(&self.held_out)
     }
 
     /// The attention weights of every head of every layer on `tokens`, `[layer][head]`, each
@@ -305,6 +354,22 @@ impl Session {
     pub fn weights(&self, tokens: &[usize]) -> Vec<Vec<Array2<f64>>> {
         forward(&self.params, &self.config, tokens).layers.into_iter().map(|l| l.weights).collect()
     }
+}
+
+/// The held-out sequences of `setup`'s run (the same for its seed wherever it trains).
+fn held_out(setup: &Setup) -> Batch {
+    let (n, digits) = digits_of(setup.task);
+    setup.task.batch(n, digits, HELD_OUT, &mut SplitMix64::new(setup.seed ^ 0x5A5A))
+}
+
+fn example_of(held_out: &Batch) -> Vec<usize> {
+    held_out.sequences.first().map(|(t, _)| t.clone()).unwrap_or_default()
+}
+
+/// The example `setup`'s run shows first (its first held-out sequence), without building
+/// the run.
+pub fn example(setup: &Setup) -> Vec<usize> {
+    example_of(&held_out(setup))
 }
 
 impl Session {
@@ -343,37 +408,38 @@ impl Experiment {
     /// Steps each run takes.
     pub const STEPS: usize = 600;
 
+    /// The setups of the two runs for `setup`'s task, learning rate, batch and seed: with
+    /// ÷√d_k, then without.
+    pub fn setups(setup: Setup) -> [Setup; 2] {
+        [true, false].map(|scaled| Setup { d_model: Self::D_K, n_heads: 1, scaled, ..setup })
+    }
+
     /// The two runs for `setup`'s task, learning rate, batch and seed.
     pub fn new(setup: Setup) -> Result<Self, SetupError> {
-        let at = |scaled| Session::new(Setup { d_model: Self::D_K, n_heads: 1, scaled, ..setup });
-        let runs = [at(true)?, at(false)?];
+        let [with, without] = Self::setups(setup);
+        let runs = [Session::new(with)?, Session::new(without)?];
         let gradients = [vec![(0, runs[0].softmax_gradient())], vec![(0, runs[1].softmax_gradient())]];
         Ok(Self { runs, gradients })
+    }
+
+    /// Whether the softmax gradient is recorded after `steps` steps.
+    pub fn records_gradient(steps: usize) -> bool {
+        steps.is_multiple_of(MEASURE_EVERY)
     }
 
     /// One step of each run that is still going; `false` once both are done (all their steps
     /// taken, or stopped by a loss that is not a number).
     pub fn step(&mut self) -> bool {
-        self.advance(usize::MAX)
-    }
-
-    /// Up to `sequences` more sequences of each run's step under way (see
-    /// [`Session::advance`]); `false` once both runs are done.
-    pub fn advance(&mut self, sequences: usize) -> bool {
         let mut going = false;
         for (run, gradients) in self.runs.iter_mut().zip(&mut self.gradients) {
-            if run.steps >= Self::STEPS && !run.measuring() {
+            if run.steps >= Self::STEPS || run.diverged.is_some() {
                 continue;
             }
-            match run.advance(sequences) {
-                None => going = true,
-                Some(Ok(_)) => {
-                    going = true;
-                    if run.steps % MEASURE_EVERY == 0 {
-                        gradients.push((run.steps, run.softmax_gradient()));
-                    }
+            if run.step().is_ok() {
+                going = true;
+                if Self::records_gradient(run.steps) {
+                    gradients.push((run.steps, run.softmax_gradient()));
                 }
-                Some(Err(_)) => {}
             }
         }
         going
@@ -412,32 +478,58 @@ mod tests {
         assert!(last < first / 4.0, "loss {first} → {last}");
     }
 
-    /// A step spread over calls (as the page spreads a large model's over frames), and the
-    /// held-out measurement after it, are the same step and measurement: the same losses,
-    /// weights, accuracy and history.
+    /// A run split over replicas (each computing its share of every batch and of the
+    /// held-out set, the shares summed in order) trains as one: the same losses, history and
+    /// accuracy, and the same weights to float tolerance.
     #[test]
-    fn a_step_taken_a_few_sequences_at_a_time_is_the_same_step() {
+    fn a_run_split_over_replicas_is_the_same_run() {
         let setup = Setup { batch: 7, mlp: true, ..Setup::default() };
-        let (mut whole, mut spread) = (Session::new(setup).unwrap(), Session::new(setup).unwrap());
-        for step in 1..=12 {
-            let want = whole.step();
-            let mut calls = 1;
-            let got = loop {
-                if let Some(done) = spread.advance(3) {
-                    break done;
+        for of in [2, 3, 8] {
+            let mut whole = Session::new(setup).unwrap();
+            let mut replicas: Vec<Session> = (0..of).map(|_| Session::new(setup).unwrap()).collect();
+            for step in 1..=12 {
+                let want = whole.step().unwrap();
+                let mut got = None;
+                for kind in [Kind::Step, Kind::Settle] {
+                    if kind == Kind::Settle && !replicas[0].awaiting() {
+                        break;
+                    }
+                    let partials: Vec<Partial> =
+                        replicas.iter_mut().enumerate().map(|(index, r)| r.partial(Shard { index, of }, kind)).collect();
+                    for r in &mut replicas {
+                        let done = r.apply(&partials);
+                        if kind == Kind::Step {
+                            got = done;
+                        }
+                    }
                 }
-                calls += 1;
-            };
-            assert_eq!(got, want, "step {step}");
-            // 7 sequences, 3 at a time; after steps 1 and 10, first 128 held-out ones.
-            let measured = [2, 11].contains(&step);
-            assert_eq!(calls, if measured { 3 + 128 / 3 } else { 3 }, "step {step}");
+                let got = got.unwrap().unwrap();
+                assert!((got - want).abs() < 1e-12, "{of} replicas, step {step}: loss {got} against {want}");
+            }
+            for r in &replicas {
+                assert_eq!((r.steps, r.accuracy()), (whole.steps, whole.accuracy()));
+                assert_eq!(r.history.len(), whole.history.len());
+                for (a, b) in r.history.iter().zip(&whole.history) {
+                    assert!(a.step == b.step && (a.loss - b.loss).abs() < 1e-12 && a.accuracy == b.accuracy);
+                }
+                let (a, b) = (r.params.flat(), whole.params.flat());
+                let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+                assert!(worst < 1e-9, "{of} replicas: weights differ by {worst}");
+            }
+            assert!(replicas.iter().all(|r| r.params == replicas[0].params), "the replicas stay identical");
         }
-        while spread.measuring() {
-            spread.advance(3);
+    }
+
+    #[test]
+    fn shards_cover_a_batch_once_in_order() {
+        for len in [0, 1, 7, 32, 256] {
+            for of in 1..=9 {
+                let ranges: Vec<_> = (0..of).map(|index| Shard { index, of }.range(len)).collect();
+                assert_eq!(ranges[0].start, 0);
+                assert_eq!(ranges[of - 1].end, len);
+                assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+            }
         }
-        assert!(whole.params == spread.params && whole.history == spread.history);
-        assert_eq!((whole.accuracy(), whole.steps), (spread.accuracy(), spread.steps));
     }
 
     #[test]
