@@ -10,7 +10,8 @@
 3. The modules of views the page starts when they open (`bridge::Hosted`: the training view,
    the pretrained model's views): Trunk builds each (the `learn` and `pretrained` binaries)
    without loading it; a small start script imports it, and the page names that script in
-   <meta name="attention-lab-{name}"> for the view to add when it opens.
+   <meta name="attention-lab-{name}"> for the view to add when it opens. The training worker
+   (the `trainer` binary) likewise, its start script run as a module worker.
 4. Service worker: sw.js from assets/sw.template.js, listing every file of the build but the
    model (fetched on demand) and versioned by their contents, so the site keeps working
    offline once loaded.
@@ -34,7 +35,10 @@ html = index.read_text(encoding="utf-8")
 html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
 html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
 MODULES = ["learn", "pretrained"]
-for name in MODULES:
+# Modules that run in Web Workers (`bridge::TRAINER_META`): started by the page's code, not by a
+# view's script element.
+WORKERS = ["trainer"]
+for name in MODULES + WORKERS:
     html = re.sub(rf'\s*<meta name="attention-lab-{name}"[^>]*>', "", html)
 html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)
 
@@ -46,7 +50,32 @@ head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
 # 3. Each module's start script (before the version: it is one of the files).
-for name in MODULES:
+def start_script(name, js):
+    if name in WORKERS:
+        # A module worker: messages that arrive while its .wasm loads wait, then go to the
+        # module's own handler in order.
+        return (
+            f"// Written by scripts/postbuild.py: starts a {name} worker; messages that arrive\n"
+            "// before its module is ready wait for it.\n"
+            "const waiting = [];\n"
+            "self.onmessage = (e) => waiting.push(e);\n"
+            f'import("./{js}").then(async (m) => {{\n'
+            "  await m.default();\n"
+            "  for (const e of waiting) self.onmessage(e);\n"
+            f'}}).catch((e) => self.postMessage("the {name} worker could not start: " + e));\n'
+        )
+    return (
+        f"// Written by scripts/postbuild.py: starts the {name} module (the page adds this script\n"
+        "// when one of its views first opens); if it cannot, the view says so.\n"
+        f'import("./{js}").then((m) => m.default()).catch((e) => {{\n'
+        f'  console.error("the {name} module:", e);\n'
+        f'  document.querySelector("[data-module-failed={name}]")?.removeAttribute("hidden");\n'
+        f'  document.querySelector("[data-module-status={name}]")?.setAttribute("hidden", "");\n'
+        "});\n"
+    )
+
+
+for name in MODULES + WORKERS:
     for old in staging.glob(f"{name}-start-*.js"):
         old.unlink()
     js = sorted(p.name for p in staging.glob(f"{name}*.js"))
@@ -56,15 +85,7 @@ for name in MODULES:
     if len(wasm) != 1:
         sys.exit(f"postbuild: expected the {name} module's one {name}*_bg.wasm, found {wasm}")
     # Named by its contents and the module's, so a cached copy never imports a module that is gone.
-    start = (
-        f"// Written by scripts/postbuild.py: starts the {name} module (the page adds this script\n"
-        "// when one of its views first opens); if it cannot, the view says so.\n"
-        f'import("./{js[0]}").then((m) => m.default()).catch((e) => {{\n'
-        f'  console.error("the {name} module:", e);\n'
-        f'  document.querySelector("[data-module-failed={name}]")?.removeAttribute("hidden");\n'
-        f'  document.querySelector("[data-module-status={name}]")?.setAttribute("hidden", "");\n'
-        "});\n"
-    )
+    start = start_script(name, js[0])
     digest = hashlib.sha256(start.encode() + (staging / js[0]).read_bytes() + (staging / wasm[0]).read_bytes())
     start_name = f"{name}-start-{digest.hexdigest()[:16]}.js"
     (staging / start_name).write_text(start, encoding="utf-8")

@@ -19,6 +19,10 @@ pub const YOURS_KEY: &str = "attention-lab-trained";
 /// (and kept what the link needs): the page reads both.
 pub const LINK_EVENT: &str = "attention-lab-link";
 
+/// The `<meta>` that names the training worker's start script (written by
+/// scripts/postbuild.py), read by whichever module starts a pool of them.
+pub const TRAINER_META: &str = "attention-lab-trainer";
+
 crate::slugged! {
     /// The modules the page starts when one of their views opens.
     pub enum Hosted {

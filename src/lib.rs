@@ -9,7 +9,7 @@
 //! - [`app`]: the page's Leptos interface; [`i18n`]: every string in English and Chinese;
 //! - [`learn`]: the training view, and [`pretrained`]: the pretrained model's views, each its
 //!   own .wasm loaded when its view first opens ([`hosted`]); [`bridge`]: all the page and
-//!   they share.
+//!   they share; [`trainer`]: training in a pool of Web Workers (the `trainer` binary).
 
 pub use attention_core as core;
 pub use attention_core::slugged;
@@ -31,3 +31,4 @@ pub mod pretrained;
 pub mod reading;
 pub mod settings;
 pub mod shared;
+pub mod trainer;

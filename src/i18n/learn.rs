@@ -102,6 +102,16 @@ super::catalogue! {
             "留出集准确率（答对的答案比例）",
         ),
         Speed => ("Steps per second", "每秒步数"),
+        Workers => ("Workers", "工作线程"),
+        WorkersHint => (
+            "How many of this computer's cores train the model: each worker computes the gradients of its share of every batch, the shares are summed in a fixed order, and one Adam step follows, so the run is the same on any number (to rounding). The page itself only draws. A new number starts a fresh run.",
+            "用这台电脑的几个核心来训练模型：每个工作线程计算每一批中自己那一份样本的梯度，各份按固定顺序相加，再做一次 Adam 更新，所以无论用几个线程，训练结果都相同（只差舍入误差）。页面本身只负责绘图。换一个数字会重新开始训练。",
+        ),
+        WorkersInUse => ("{n} in use", "正在使用 {n} 个"),
+        WorkerFailed => (
+            "Training stopped: a worker failed ({why}). The page keeps working; press Reset to start a fresh run.",
+            "训练已停止：一个工作线程出错（{why}）。页面仍可正常使用；点“重置”重新开始训练。",
+        ),
         Diverged => (
             "Learning rate too high: the loss stopped being a finite number (NaN or ∞) at step {step}. Training stopped; enter a smaller learning rate to start a fresh run.",
             "学习率太高：第 {step} 步的损失变成了 NaN 或无穷大。训练已停止；请输入更小的学习率，重新开始训练。",

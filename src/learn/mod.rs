@@ -5,8 +5,8 @@
 //!
 //! The run lives here, outside the components, so it survives the view being closed and
 //! opened again and a change of language or theme (the page then asks for a new mount).
-//! Training goes in slices of a few milliseconds per animation frame: the page stays
-//! responsive while it trains.
+//! It trains in a pool of Web Workers (`crate::trainer`), one per core by default: the page
+//! only sends the learner's commands and draws what the pool reports.
 
 mod charts;
 pub mod query;
@@ -15,23 +15,65 @@ mod view;
 
 use crate::bridge::{lesson_query, Hosted, YOURS_KEY};
 use crate::core::model::Model;
-use crate::core::train::session::{Diverged, Experiment, Session, Setup, SetupError};
+use crate::core::train::replica::{Command, Job};
+use crate::core::train::session::{example, Experiment, Progress, Setup, SetupError};
 use crate::core::train::yours::YourModel;
+use crate::core::train::Params;
 use crate::hosted::{host, open_link, shown};
+use crate::trainer::pool::{default_workers, Heard, Pool};
 use leptos::prelude::*;
 use std::cell::RefCell;
-use wasm_bindgen::prelude::*;
 
-/// Training time per animation frame, ms: at 60 frames a second, most of each frame stays free.
-const SLICE_MS: f64 = 6.0;
-/// The share of the time training may take: a slice that ran past it of a 60 Hz frame (its
-/// last sequence was long) is followed by a rest 1.5 times as long before the next.
-const BUSY_SHARE: f64 = 0.4;
-const FRAME_MS: f64 = 1000.0 / 60.0;
+/// A run training on a pool of workers, as the page last heard of it.
+struct Trained {
+    progress: Progress,
+    /// The model as the leader last sent it.
+    params: Params,
+    /// `None` when the pool could not start.
+    pool: Option<Pool>,
+    /// The leader's wish as last reported: training.
+    running: bool,
+}
+
+impl Trained {
+    /// A pool of `workers` starting on `setup`: the fresh model until the first report.
+    fn start(setup: Setup, job: Job, workers: usize, target: Target) -> (Self, Option<String>) {
+        let config = setup.config();
+        let params = Params::init(&config, setup.seed);
+        let progress = Progress { setup, steps: 0, accuracy: 0.0, history: vec![], diverged: None, gradients: vec![] };
+        let pool = Pool::start(setup, job, workers, move |heard| hear(target, heard));
+        let (pool, failed) = match pool {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e)),
+        };
+        (Self { progress, params, pool, running: false }, failed)
+    }
+
+    fn command(&self, command: Command) {
+        if let Some(pool) = &self.pool {
+            pool.command(command);
+        }
+    }
+
+    /// Its model, with `example` as the sentence.
+    fn model(&self, example: &[usize]) -> Option<YourModel> {
+        let p = &self.progress;
+        YourModel::trained(&p.setup, &self.params, p.steps, example).ok()
+    }
+}
+
+/// Which run a pool trains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Main,
+    /// The scaling experiment's run: 0 with ÷√d_k, 1 without.
+    Experiment(usize),
+}
 
 /// The run: the model training, whether it is running, its speed, the example shown.
 struct Run {
-    session: Session,
+    main: Trained,
+    /// The learner's wish: training (what the button shows).
     running: bool,
     /// Steps per second over the last second of training.
     speed: f64,
@@ -41,13 +83,30 @@ struct Run {
     example: Vec<usize>,
     /// The scaling experiment, when the learner started it: the button trains it instead of
     /// the run until Reset.
-    experiment: Option<Experiment>,
+    experiment: Option<[Trained; 2]>,
+    /// Workers per pool, as the learner chose.
+    workers: usize,
+    /// Why training stopped, when a worker failed.
+    failed: Option<String>,
 }
 
 impl Run {
     /// Steps taken by what trains: the experiment's runs, else the run.
     fn steps(&self) -> usize {
-        self.experiment.as_ref().map_or(self.session.steps, |e| e.runs[0].steps)
+        self.experiment.as_ref().map_or(self.main.progress.steps, |e| e[0].progress.steps)
+    }
+
+    /// The pools the button drives: the experiment's, else the run's.
+    fn driven(&self) -> Vec<&Trained> {
+        match &self.experiment {
+            Some(e) => e.iter().collect(),
+            None => vec![&self.main],
+        }
+    }
+
+    /// The workers the run's pool has.
+    fn pool_workers(&self) -> usize {
+        self.main.pool.as_ref().map_or(0, Pool::workers)
     }
 }
 
@@ -55,8 +114,6 @@ thread_local! {
     static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
     /// Bumped whenever the run changes: the mounted view redraws from it.
     static CHANGED: RefCell<Option<RwSignal<u64>>> = const { RefCell::new(None) };
-    /// A frame of training is already asked for (one loop at a time).
-    static FRAME_PENDING: RefCell<bool> = const { RefCell::new(false) };
     /// The link's setup was out of range (the default one runs instead): said once, beside
     /// the setting, when the view first mounts.
     static LINK_ERROR: RefCell<Option<SetupError>> = const { RefCell::new(None) };
@@ -66,15 +123,16 @@ thread_local! {
 /// whenever the page asks.
 pub fn start() {
     let asked = query::read();
-    let session = Session::new(asked).or_else(|e| {
-        LINK_ERROR.with(|l| *l.borrow_mut() = Some(e));
-        let fallback = Setup::default();
-        query::write(&fallback);
-        Session::new(fallback)
-    });
-    if let Ok(session) = session {
-        reset(session);
-    }
+    let setup = match asked.check() {
+        Ok(()) => asked,
+        Err(e) => {
+            LINK_ERROR.with(|l| *l.borrow_mut() = Some(e));
+            let fallback = Setup::default();
+            query::write(&fallback);
+            fallback
+        }
+    };
+    reset_on(setup, default_workers());
     host(Hosted::Learn, || {
         let changed = RwSignal::new(0_u64);
         CHANGED.with(|c| *c.borrow_mut() = Some(changed));
@@ -107,36 +165,115 @@ fn update_run<T>(f: impl FnOnce(&mut Run) -> T) -> Option<T> {
     out
 }
 
-/// Replace the run with a fresh `session` (stopped; its own example).
-fn reset(session: Session) {
-    let example = session.example();
-    let run = Run { session, running: false, speed: 0.0, speed_mark: (0.0, 0), example, experiment: None };
+/// Replace the run with a fresh one of `setup` (checked), on as many workers as before.
+fn reset(setup: Setup) {
+    let workers = with_run(|run| run.workers).unwrap_or_else(default_workers);
+    reset_on(setup, workers);
+}
+
+/// A fresh run of the run's setup on `workers` workers per pool.
+fn set_workers(workers: usize) {
+    if let Some(setup) = with_run(|run| run.main.progress.setup) {
+        reset_on(setup, workers);
+    }
+}
+
+/// Replace the run with a fresh one of `setup` (checked) on a pool of `workers` (stopped; its
+/// own example). The old run's workers end at once.
+fn reset_on(setup: Setup, workers: usize) {
+    RUN.with(|r| drop(r.borrow_mut().take()));
+    let (main, failed) = Trained::start(setup, Job::default(), workers, Target::Main);
+    let run = Run {
+        main,
+        running: false,
+        speed: 0.0,
+        speed_mark: (0.0, 0),
+        example: example(&setup),
+        experiment: None,
+        workers,
+        failed,
+    };
     RUN.with(|r| *r.borrow_mut() = Some(run));
     changed();
 }
 
-/// Start the scaling experiment from the run's task, learning rate, batch and seed.
-fn start_experiment() {
-    let started = update_run(|run| match Experiment::new(run.session.setup) {
-        Ok(e) => {
-            run.experiment = Some(e);
-            run.running = true;
-            run.speed_mark = (now(), 0);
-            true
+/// What a pool said.
+fn hear(target: Target, heard: Heard) {
+    update_run(|run| {
+        let trained = match target {
+            Target::Main => &mut run.main,
+            Target::Experiment(k) => match &mut run.experiment {
+                Some(e) => &mut e[k],
+                None => return,
+            },
+        };
+        match heard {
+            Heard::Report(report) => {
+                if let Some(flat) = &report.params {
+                    trained.params.set_flat(flat);
+                }
+                trained.progress = report.progress;
+                trained.running = report.running;
+                // Nobody is watching (the view was closed): pause.
+                if run.running && !shown(Hosted::Learn) {
+                    run.running = false;
+                    for t in run.driven() {
+                        t.command(Command::Pause);
+                    }
+                }
+                let driven = run.driven();
+                // Every pool the button drives has stopped (paused, done or diverged).
+                if driven.iter().all(|t| !t.running) {
+                    run.running = false;
+                }
+                let (t0, s0) = run.speed_mark;
+                let (t, steps) = (now(), run.steps());
+                if t - t0 >= 1000.0 {
+                    if run.running {
+                        run.speed = steps.saturating_sub(s0) as f64 * 1000.0 / (t - t0);
+                    }
+                    run.speed_mark = (t, steps);
+                }
+            }
+            Heard::Failed(why) => {
+                run.failed = Some(why);
+                run.running = false;
+                trained.running = false;
+            }
         }
-        Err(_) => false,
     });
-    if started == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
-        schedule();
-    }
+}
+
+/// Start the scaling experiment from the run's task, learning rate, batch and seed, each of its
+/// two runs on half the workers.
+fn start_experiment() {
+    update_run(|run| {
+        run.main.command(Command::Pause);
+        let workers = (run.workers / 2).max(1);
+        let setups = Experiment::setups(run.main.progress.setup);
+        let mut failed = None;
+        let runs = [0, 1].map(|k| {
+            let (trained, why) = Trained::start(setups[k], Job::EXPERIMENT, workers, Target::Experiment(k));
+            failed = failed.take().or(why);
+            trained.command(Command::Run);
+            trained
+        });
+        run.experiment = Some(runs);
+        run.failed = failed;
+        run.running = run.failed.is_none();
+        run.speed_mark = (now(), 0);
+    });
 }
 
 /// One step, from the button.
-fn single_step() -> Option<Result<f64, Diverged>> {
+fn single_step() {
     update_run(|run| {
         run.running = false;
-        run.session.step()
-    })
+        for t in run.driven() {
+            t.command(Command::Pause);
+            t.command(Command::Step);
+        }
+    });
 }
 
 /// Keep the run's model (the scaled run's, during the experiment) where the lesson reads it,
@@ -145,8 +282,11 @@ fn single_step() -> Option<Result<f64, Diverged>> {
 fn open_in_lesson() -> bool {
     let kept = update_run(|run| {
         run.running = false;
-        let session = run.experiment.as_ref().map_or(&run.session, |e| &e.runs[0]);
-        let model = YourModel::of(session, &run.example).ok()?;
+        for t in run.driven() {
+            t.command(Command::Pause);
+        }
+        let trained = run.experiment.as_ref().map_or(&run.main, |e| &e[0]);
+        let model = trained.model(&run.example)?;
         let storage = window().local_storage().ok().flatten()?;
         storage.set_item(YOURS_KEY, &model.to_text()).ok()?;
         Some((model.example().unwrap_or_default(), model.scaled()))
@@ -161,64 +301,17 @@ fn open_in_lesson() -> bool {
 
 /// Start or pause training.
 fn toggle() {
-    let start = update_run(|run| {
-        run.running = !run.running && (run.experiment.is_some() || run.session.diverged.is_none());
+    update_run(|run| {
+        let can = run.failed.is_none() && run.driven().iter().any(|t| t.progress.diverged.is_none());
+        run.running = !run.running && can;
+        let command = if run.running { Command::Run } else { Command::Pause };
+        for t in run.driven() {
+            t.command(command);
+        }
         run.speed_mark = (now(), run.steps());
-        run.running
     });
-    if start == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
-        schedule();
-    }
 }
 
 pub(crate) fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
-}
-
-/// Train for one slice on the next animation frame, and again after it while running (after
-/// a rest, when a slice ran long).
-fn schedule() {
-    let frame = Closure::once_into_js(move || {
-        FRAME_PENDING.with(|p| *p.borrow_mut() = false);
-        // Nobody is watching (the view was closed): pause.
-        let shown = shown(Hosted::Learn);
-        let start = now();
-        let again = update_run(|run| {
-            if !shown {
-                run.running = false;
-            }
-            if !run.running {
-                return false;
-            }
-            while now() - start < SLICE_MS {
-                let going = match &mut run.experiment {
-                    Some(e) => e.advance(1),
-                    // A sequence at a time: a large model's step spreads over frames.
-                    None => !matches!(run.session.advance(1), Some(Err(_))),
-                };
-                if !going {
-                    run.running = false;
-                    break;
-                }
-            }
-            let (t0, s0) = run.speed_mark;
-            let (t, steps) = (now(), run.steps());
-            if t - t0 >= 1000.0 {
-                run.speed = steps.saturating_sub(s0) as f64 * 1000.0 / (t - t0);
-                run.speed_mark = (t, steps);
-            }
-            run.running
-        });
-        if again == Some(true) && !FRAME_PENDING.with(|p| p.replace(true)) {
-            let busy = now() - start;
-            if busy > BUSY_SHARE * FRAME_MS {
-                let next = Closure::once_into_js(schedule);
-                let rest = (busy * (1.0 - BUSY_SHARE) / BUSY_SHARE) as i32;
-                let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(next.unchecked_ref(), rest);
-            } else {
-                schedule();
-            }
-        }
-    });
-    let _ = window().request_animation_frame(frame.unchecked_ref());
 }

@@ -4,7 +4,7 @@
 //! changed, and the last good run stays.
 
 use super::{query, reset};
-use crate::core::train::session::{Session, Setup, SetupError};
+use crate::core::train::session::{Setup, SetupError};
 use crate::core::train::Task;
 use crate::i18n::{fill, t, Lang, LearnMsg};
 use leptos::prelude::*;
@@ -77,11 +77,11 @@ pub fn SetupForm(
             error.set(Some((field, unreadable(lang, field))));
             return;
         }
-        match Session::new(next) {
-            Ok(session) => {
+        match next.check() {
+            Ok(()) => {
                 error.set(None);
                 query::write(&next);
-                reset(session);
+                reset(next);
             }
             Err(e) => error.set(Some((field, range_message(lang, e)))),
         }

@@ -4,14 +4,14 @@
 
 use super::charts::{head_spec, RunChart};
 use super::setup::{field_of, range_message, Field, SetupForm};
-use super::{open_in_lesson, reset, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run};
+use super::{open_in_lesson, reset, set_workers, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run, Trained};
 use crate::chart::ink::Ink;
 use crate::core::model::{Input, Model, RunOptions};
-use crate::core::train::session::{digits_of, Experiment, Session, Setup};
+use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup};
 use crate::core::train::tasks::token_text;
-use crate::core::train::yours::YourModel;
 use crate::core::Mask;
 use crate::figures::Heatmap;
+use crate::trainer::pool::default_workers;
 use crate::hosted::page_lang_and_ink;
 use crate::i18n::{fill, t, Lang, LearnMsg};
 use leptos::prelude::*;
@@ -26,6 +26,11 @@ struct Snapshot {
     accuracy: f64,
     speed: f64,
     running: bool,
+    /// Workers per pool, as chosen, and the run's pool's (fewer for a small batch).
+    workers: usize,
+    pool_workers: usize,
+    /// Why training stopped, when a worker failed.
+    failed: Option<String>,
     diverged: Option<usize>,
     losses: Vec<(usize, f64)>,
     accuracies: Vec<(usize, f64)>,
@@ -49,21 +54,18 @@ struct ExperimentShown {
 }
 
 impl ExperimentShown {
-    fn of(e: &Experiment) -> Self {
-        let curve = |r: &Session, f: fn(&crate::core::train::session::Point) -> f64| {
-            r.history.iter().map(|p| (p.step, f(p))).collect::<Vec<_>>()
-        };
+    fn of(runs: &[Trained; 2]) -> Self {
+        let curve = |r: &Progress, f: fn(&Point) -> f64| r.history.iter().map(|p| (p.step, f(p))).collect::<Vec<_>>();
+        let runs = runs.each_ref().map(|r| &r.progress);
         Self {
-            losses: e.runs.iter().map(|r| curve(r, |p| p.loss)).collect(),
-            accuracies: e.runs.iter().map(|r| curve(r, |p| p.accuracy)).collect(),
-            gradients: e.gradients.to_vec(),
-            last: e
-                .runs
+            losses: runs.iter().map(|r| curve(r, |p| p.loss)).collect(),
+            accuracies: runs.iter().map(|r| curve(r, |p| p.accuracy)).collect(),
+            gradients: runs.iter().map(|r| r.gradients.clone()).collect(),
+            last: runs
                 .iter()
-                .zip(&e.gradients)
-                .map(|(r, g)| {
+                .map(|r| {
                     let loss = r.history.last().map_or(f64::NAN, |p| p.loss);
-                    (r.steps, loss, r.accuracy(), g.last().map_or(f64::NAN, |p| p.1))
+                    (r.steps, loss, r.accuracy, r.gradients.last().map_or(f64::NAN, |p| p.1))
                 })
                 .collect(),
         }
@@ -73,10 +75,10 @@ impl ExperimentShown {
 /// Every head's attention on `example`, `[layer][head]`: the run's model as it is now, read
 /// through the same interface as the lesson's models (it is the model "Open in the lesson"
 /// keeps), with the causal mask it trains with.
-fn attention_of(session: &Session, example: &[usize]) -> Vec<Vec<Array2<f32>>> {
-    let Ok(model) = YourModel::of(session, example) else { return vec![] };
+fn attention_of(trained: &Trained, example: &[usize]) -> Vec<Vec<Array2<f32>>> {
+    let Some(model) = trained.model(example) else { return vec![] };
     let input = Input { text: model.sentence(example), kv_text: None };
-    let options = RunOptions { mask: Mask::Causal, scaled: session.config.scaled, ..RunOptions::default() };
+    let options = RunOptions { mask: Mask::Causal, scaled: model.scaled(), ..RunOptions::default() };
     let Ok(encoding) = model.forward(&input, &options) else { return vec![] };
     encoding.layers.into_iter().map(|l| l.trace.head_traces.into_iter().map(|h| h.weights).collect()).collect()
 }
@@ -96,7 +98,7 @@ thread_local! {
 /// The heads' attention for `run` as the view shows it: the model's at this step, or, while it
 /// trains, at a step at most [`ATTENTION_EVERY_MS`] ago (the last step once it stops).
 fn shown_attention(run: &Run) -> Vec<Vec<Array2<f32>>> {
-    let (steps, now) = ((run.session.setup, run.session.steps), super::now());
+    let (steps, now) = ((run.main.progress.setup, run.main.progress.steps), super::now());
     ATTENTION.with(|kept| {
         let mut kept = kept.borrow_mut();
         if let Some((at, example, when, weights)) = kept.as_ref() {
@@ -106,7 +108,7 @@ fn shown_attention(run: &Run) -> Vec<Vec<Array2<f32>>> {
                 return weights.clone();
             }
         }
-        let weights = attention_of(&run.session, &run.example);
+        let weights = attention_of(&run.main, &run.example);
         *kept = Some((steps, run.example.clone(), now, weights.clone()));
         weights
     })
@@ -114,15 +116,18 @@ fn shown_attention(run: &Run) -> Vec<Vec<Array2<f32>>> {
 
 impl Snapshot {
     fn of(run: &Run) -> Self {
-        let s = &run.session;
+        let s = &run.main.progress;
         let weights = shown_attention(run);
         Self {
             setup: s.setup,
             steps: s.steps,
             loss: s.history.last().map(|p| p.loss),
-            accuracy: s.accuracy(),
+            accuracy: s.accuracy,
             speed: run.speed,
             running: run.running,
+            workers: run.workers,
+            pool_workers: run.pool_workers(),
+            failed: run.failed.clone(),
             diverged: s.diverged.map(|d| d.step),
             losses: s.history.iter().map(|p| (p.step, p.loss)).collect(),
             accuracies: s.history.iter().map(|p| (p.step, p.accuracy)).collect(),
@@ -210,9 +215,10 @@ pub fn LearnApp(
                 <button type="button" class="button" data-testid="learn-step" disabled=move || diverged.get().is_some()
                     on:click=move |_| { single_step(); }>{tr(LearnMsg::Step)}</button>
                 <button type="button" class="button" data-testid="learn-reset" on:click=move |_| {
-                    if let Ok(session) = Session::new(setup.get_untracked()) {
+                    let setup = setup.get_untracked();
+                    if setup.check().is_ok() {
                         error.set(None);
-                        reset(session);
+                        reset(setup);
                     }
                 }>{tr(LearnMsg::Reset)}</button>
                 <button type="button" class="button" data-testid="learn-open-lesson" title=tr(LearnMsg::OpenLessonHint)
@@ -220,6 +226,9 @@ pub fn LearnApp(
             </div>
             <p class="field__error" role="alert" data-testid="learn-open-error">
                 {move || open_failed.get().then(|| tr(LearnMsg::OpenFailed))}
+            </p>
+            <p class="field__error" role="alert" data-testid="learn-failed">
+                {move || snap.with(|s| s.as_ref().and_then(|s| s.failed.clone())).map(|why| fill(tr(LearnMsg::WorkerFailed), &[("why", &why)]))}
             </p>
             <p class="field__error" role="alert" data-testid="learn-diverged">
                 {move || diverged.get().map(|step| fill(tr(LearnMsg::Diverged), &[("step", &step.to_string())]))}
@@ -230,6 +239,25 @@ pub fn LearnApp(
                 <div class="readouts__item"><dt>{tr(LearnMsg::Accuracy)}</dt><dd data-testid="learn-accuracy">{readout(|s| format!("{:.3}", s.accuracy))}</dd></div>
                 <div class="readouts__item"><dt>{tr(LearnMsg::Speed)}</dt><dd data-testid="learn-speed">{readout(|s| format!("{:.0}", s.speed))}</dd></div>
             </dl>
+            <div class="field">
+                <label class="field__label" for="learn-workers">{tr(LearnMsg::Workers)}</label>
+                <select id="learn-workers" data-testid="learn-workers" title=tr(LearnMsg::WorkersHint)
+                    on:change=move |ev| {
+                        if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                            set_workers(n);
+                        }
+                    }>
+                    {move || {
+                        let chosen = snap.with(|s| s.as_ref().map_or(1, |s| s.workers));
+                        (1..=default_workers().max(chosen)).map(|n| {
+                            view! { <option value=n.to_string() selected=n == chosen>{n.to_string()}</option> }
+                        }).collect_view()
+                    }}
+                </select>
+                <p class="field__hint" data-testid="learn-workers-in-use">
+                    {move || snap.with(|s| s.as_ref().map(|s| fill(tr(LearnMsg::WorkersInUse), &[("n", &s.pool_workers.to_string())])))}
+                </p>
+            </div>
           </div>
           <div class="learn__main">
             <div class="stage__grid">

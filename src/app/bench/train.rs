@@ -2,13 +2,77 @@
 //! 32): our step beside TensorFlow.js's (`cpu` and `wasm` backends) on the same model, batch,
 //! loss and optimiser in the same page, each timed as the median of the second half of
 //! [`STEPS`] steps with the first and last loss printed (both learn); then our steps and
-//! compute to 99 % held-out accuracy (the page adds its frames: it trains 6 ms a frame), and
-//! the largest model a learner can set: one whole step, and one sequence of it (the most a
-//! frame holds, since the page spreads a step over frames a sequence at a time).
+//! compute to 99 % held-out accuracy, and the largest model a learner can set: one whole step.
+//! Each model also trains as the training view trains it, off the page's thread, on one
+//! worker and on the pool (one per core): `train workers=k … steps_per_s=…`.
 
 use super::{now, peer};
+use crate::core::train::replica::{Command, Job};
 use crate::core::train::session::{digits_of, Session, Setup};
+use crate::core::train::wire::Report;
 use crate::core::train::Task;
+use crate::trainer::pool::{default_workers, Heard, Pool};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen_futures::JsFuture;
+
+/// Seconds each pool is timed for.
+const POOL_SECONDS: f64 = 4.0;
+
+/// Wait `ms` milliseconds.
+async fn sleep(ms: f64) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Steps per second of `setup` training on a pool of `workers` (as the training view runs it:
+/// off the page's thread), after `warm_up` steps, over [`POOL_SECONDS`] or at least `min_steps`
+/// steps: (the pool's workers, steps per second), or why not.
+async fn pool_speed(setup: Setup, workers: usize, warm_up: usize, min_steps: usize) -> Result<(usize, f64), String> {
+    let last: Rc<RefCell<Result<Option<Report>, String>>> = Rc::new(RefCell::new(Ok(None)));
+    let heard = Rc::clone(&last);
+    let pool = Pool::start(setup, Job::default(), workers, move |h| match h {
+        Heard::Report(r) => *heard.borrow_mut() = Ok(Some(r)),
+        Heard::Failed(e) => *heard.borrow_mut() = Err(e),
+    })?;
+    let steps = || last.borrow().clone().map(|r| r.map(|r| r.progress.steps));
+    let wait_for = |at_least: usize| {
+        let steps = &steps;
+        async move {
+            let t0 = now();
+            loop {
+                match steps()? {
+                    Some(s) if s >= at_least => return Ok::<_, String>((now(), s)),
+                    _ if now() - t0 > 600_000.0 => return Err("no report in 10 minutes".to_string()),
+                    _ => sleep(5.0).await,
+                }
+            }
+        }
+    };
+    wait_for(0).await?;
+    pool.command(Command::Run);
+    let (t0, s0) = wait_for(warm_up).await?;
+    sleep(POOL_SECONDS * 1000.0).await;
+    let (t1, s1) = wait_for(s0 + min_steps).await?;
+    pool.command(Command::Pause);
+    Ok((pool.workers(), (s1 - s0) as f64 * 1000.0 / (t1 - t0)))
+}
+
+/// The `train workers=…` lines: `setup` on one worker and on the pool.
+async fn pool_lines(print: &impl Fn(String), setup: Setup, label: &str, warm_up: usize, min_steps: usize) {
+    let mut counts = vec![1, default_workers()];
+    counts.dedup();
+    for workers in counts {
+        print(match pool_speed(setup, workers, warm_up, min_steps).await {
+            Ok((k, per_s)) => format!("train workers={k} {label} steps_per_s={per_s:.2}"),
+            Err(e) => format!("train workers={workers} {label} unavailable: {e}"),
+        });
+    }
+}
 
 /// Steps per run; the second half is timed.
 const STEPS: usize = 100;
@@ -37,6 +101,7 @@ pub async fn run(print: &impl Fn(String)) {
         let (first, last) = (losses.first().copied(), losses.last().copied());
         print(line("train", tail, first.unwrap_or(f64::NAN), last.unwrap_or(f64::NAN)));
     }
+    pool_lines(print, setup, &label, 20, 20).await;
     match peer::load_trainer().await {
         Ok(()) => {
             for backend in ["cpu", "wasm"] {
@@ -61,30 +126,16 @@ pub async fn run(print: &impl Fn(String)) {
     }
     let (d_model, heads, layers, batch) = (Setup::D_MODEL.1, Setup::HEADS.1, Setup::LAYERS.1, Setup::BATCH.1);
     let largest = Setup { task: Task::Induction, d_model, n_heads: heads, n_layers: layers, batch, mlp: true, ..setup };
+    let label = format!("task=induction n=8 d_model={d_model} heads={heads} layers={layers} batch={batch} mlp=1");
     if let Ok(mut session) = Session::new(largest) {
-        let mut timed = |f: &mut dyn FnMut(&mut Session)| {
-            let t0 = now();
-            f(&mut session);
-            now() - t0
-        };
         let steps: Vec<f64> = (0..3)
             .map(|_| {
-                timed(&mut |s| {
-                    let _ = s.step();
-                })
+                let t0 = now();
+                let _ = session.step();
+                now() - t0
             })
             .collect();
-        let sequences: Vec<f64> = (0..40)
-            .map(|_| {
-                timed(&mut |s| {
-                    let _ = s.advance(1);
-                })
-            })
-            .collect();
-        let (sequence, sequence_p95) = super::median_p95(sequences);
-        print(format!(
-            "train largest task=induction n=8 d_model={d_model} heads={heads} layers={layers} batch={batch} mlp=1 step_ms={:.1} sequence_ms={sequence:.2} sequence_p95_ms={sequence_p95:.2}",
-            super::median_p95(steps).0
-        ));
+        print(format!("train largest {label} step_ms={:.1}", super::median_p95(steps).0));
     }
+    pool_lines(print, largest, &label, 1, 3).await;
 }

@@ -15,6 +15,7 @@ pub mod model;
 pub mod replica;
 pub mod session;
 pub mod tasks;
+pub mod wire;
 pub mod yours;
 
 pub use adam::Adam;

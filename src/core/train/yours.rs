@@ -6,9 +6,9 @@
 //! hex of its bits, so it comes back bit for bit) into the browser's storage; the lesson reads
 //! it back ([`YourModel::parse`]).
 
-use super::session::{digits_of, Session};
+use super::session::{digits_of, Session, Setup};
 use super::tasks::token_text;
-use super::Task;
+use super::{Params, Task};
 use crate::block::{Activation, Block, Dense, Mlp};
 use crate::model::stack::{Embedded, Layer};
 use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
@@ -83,22 +83,28 @@ impl YourModel {
 
     /// The session's model as it is now, with `example` (token ids) as its sentence.
     pub fn of(session: &Session, example: &[usize]) -> Result<Self, ModelError> {
-        let task = session.setup.task;
+        Self::trained(&session.setup, &session.params, session.steps, example)
+    }
+
+    /// The model of a run of `setup` with `params` after `steps` steps (a copy of a run
+    /// trained elsewhere: a worker's), with `example` (token ids) as its sentence.
+    pub fn trained(setup: &Setup, params: &Params, steps: usize, example: &[usize]) -> Result<Self, ModelError> {
+        let config = setup.config();
+        let task = setup.task;
         let (_, digits) = digits_of(task);
         let vocab: Vec<String> = (0..task.vocab(digits)).map(|t| token_text(t, digits)).collect();
         let f32s = |a: &Array2<f64>| a.mapv(|v| v as f32);
-        let projections = session
-            .params
+        let projections = params
             .layers
             .iter()
             .map(|l| Projections::from_matrices(f32s(&l.wq), f32s(&l.wk), f32s(&l.wv), f32s(&l.wo)).map(Arc::new))
             .collect::<Result<_, _>>()?;
-        let mlps = session.config.mlp.then(|| {
-            let layers = session.params.layers.iter().filter_map(|l| l.block.mlp.as_ref());
+        let mlps = config.mlp.then(|| {
+            let layers = params.layers.iter().filter_map(|l| l.block.mlp.as_ref());
             layers.map(|m| [f32s(&m.up.weight), f32s(&m.up.bias), f32s(&m.down.weight), f32s(&m.down.bias)]).collect()
         });
-        let embeddings = [f32s(&session.params.embed), f32s(&session.params.pos)];
-        let (steps, n_heads, scaled) = (session.steps, session.config.n_heads, session.config.scaled);
+        let embeddings = [f32s(&params.embed), f32s(&params.pos)];
+        let (n_heads, scaled) = (config.n_heads, config.scaled);
         Ok(Self::assemble(task, steps, n_heads, scaled, vocab, embeddings, projections, mlps, example.to_vec()))
     }
 

@@ -1,0 +1,288 @@
+//! The messages between the page and its training workers, and between the workers, as flat
+//! lists of numbers (one `Float64Array` each, whose buffer moves without a copy): the page
+//! starts each worker on its shard of a run, commands the leader, and draws the leader's
+//! reports; the workers exchange their shares of every round (`replica`). Reading a list that
+//! is not one of these gives `None`, never a panic.
+
+use super::replica::{Command, Job, Share};
+use super::session::{Diverged, Kind, Partial, Point, Progress, Setup, Shard};
+use super::{Params, Task};
+
+/// A message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// Page → every worker of a pool: train `shard` of a run of `setup`.
+    Start { setup: Setup, shard: Shard, job: Job },
+    /// Page → the leading worker.
+    Command(Command),
+    /// Worker → worker: its share of a round.
+    Share(Share),
+    /// The leading worker → page.
+    Report(Report),
+}
+
+/// What the leading worker tells the page of its run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub progress: Progress,
+    /// The learner's wish: training (and it still can).
+    pub running: bool,
+    /// A round is under way or promised.
+    pub busy: bool,
+    /// The model's numbers ([`Params::flat`]), when they changed since the last report that
+    /// had them.
+    pub params: Option<Vec<f64>>,
+}
+
+const START: f64 = 1.0;
+const COMMAND: f64 = 2.0;
+const SHARE: f64 = 3.0;
+const REPORT: f64 = 4.0;
+
+impl Message {
+    /// As a list of numbers.
+    pub fn encode(&self) -> Vec<f64> {
+        let mut out = Vec::new();
+        match self {
+            Message::Start { setup, shard, job } => {
+                out.push(START);
+                put_setup(&mut out, setup);
+                out.extend([shard.index as f64, shard.of as f64]);
+                out.extend([job.limit.map_or(-1.0, |l| l as f64), flag(job.track_gradient)]);
+            }
+            Message::Command(c) => {
+                out.extend([COMMAND, command_code(*c)]);
+            }
+            Message::Share(s) => {
+                out.extend([SHARE, s.round as f64, s.shard as f64, kind_code(Some(s.kind)), kind_code(s.then)]);
+                out.push(s.partial.right as f64);
+                match &s.partial.step {
+                    Some((loss, grads)) => {
+                        out.extend([1.0, *loss]);
+                        out.extend(grads.flat());
+                    }
+                    None => out.push(0.0),
+                }
+            }
+            Message::Report(r) => {
+                out.extend([REPORT, flag(r.running), flag(r.busy)]);
+                let p = &r.progress;
+                put_setup(&mut out, &p.setup);
+                out.extend([p.steps as f64, p.accuracy, p.diverged.map_or(-1.0, |d| d.step as f64)]);
+                out.push(p.history.len() as f64);
+                out.extend(p.history.iter().flat_map(|h| [h.step as f64, h.loss, h.accuracy]));
+                out.push(p.gradients.len() as f64);
+                out.extend(p.gradients.iter().flat_map(|&(s, g)| [s as f64, g]));
+                match &r.params {
+                    Some(params) => {
+                        out.push(params.len() as f64);
+                        out.extend(params);
+                    }
+                    None => out.push(-1.0),
+                }
+            }
+        }
+        out
+    }
+
+    /// Read `data`; a share's gradient takes the shapes of `model` (the reader's own run).
+    pub fn decode(data: &[f64], model: Option<&Params>) -> Option<Message> {
+        let mut r = Reader { data, at: 0 };
+        let message = match r.next()? {
+            START => {
+                let setup = r.setup()?;
+                let shard = Shard { index: r.count()?, of: r.count()? };
+                if shard.of == 0 || shard.index >= shard.of {
+                    return None;
+                }
+                let limit = r.next()?;
+                let limit = if limit < 0.0 { None } else { Some(r.counted(limit)?) };
+                Message::Start { setup, shard, job: Job { limit, track_gradient: r.flag()? } }
+            }
+            COMMAND => Message::Command(match r.next()? {
+                0.0 => Command::Run,
+                1.0 => Command::Pause,
+                2.0 => Command::Step,
+                _ => return None,
+            }),
+            SHARE => {
+                let (round, shard) = (r.count()? as u64, r.count()?);
+                let kind = r.kind()??;
+                let then = r.kind()?;
+                let right = r.count()?;
+                let step = if r.flag()? {
+                    let loss = r.next()?;
+                    let mut grads = model?.zeros_like();
+                    grads.set_flat(r.rest()).then_some(())?;
+                    Some((loss, grads))
+                } else {
+                    None
+                };
+                Message::Share(Share { round, shard, kind, partial: Partial { right, step }, then })
+            }
+            REPORT => {
+                let (running, busy) = (r.flag()?, r.flag()?);
+                let setup = r.setup()?;
+                let (steps, accuracy) = (r.count()?, r.next()?);
+                let diverged = r.next()?;
+                let diverged = if diverged < 0.0 { None } else { Some(Diverged { step: r.counted(diverged)? }) };
+                let n = r.count()?;
+                let history = (0..n)
+                    .map(|_| Some(Point { step: r.count()?, loss: r.next()?, accuracy: r.next()? }))
+                    .collect::<Option<_>>()?;
+                let n = r.count()?;
+                let gradients = (0..n).map(|_| Some((r.count()?, r.next()?))).collect::<Option<_>>()?;
+                let n = r.next()?;
+                let params = if n < 0.0 { None } else { Some(r.take(r.counted(n)?)?.to_vec()) };
+                let progress = Progress { setup, steps, accuracy, history, diverged, gradients };
+                Message::Report(Report { progress, running, busy, params })
+            }
+            _ => return None,
+        };
+        r.finished().then_some(message)
+    }
+}
+
+fn flag(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+fn command_code(c: Command) -> f64 {
+    match c {
+        Command::Run => 0.0,
+        Command::Pause => 1.0,
+        Command::Step => 2.0,
+    }
+}
+
+fn kind_code(k: Option<Kind>) -> f64 {
+    match k {
+        None => -1.0,
+        Some(Kind::Step) => 0.0,
+        Some(Kind::Settle) => 1.0,
+    }
+}
+
+fn put_setup(out: &mut Vec<f64>, s: &Setup) {
+    out.extend([s.task.index() as f64, s.d_model as f64, s.n_heads as f64, s.n_layers as f64, s.learning_rate]);
+    out.extend([s.batch as f64, (s.seed >> 32) as f64, (s.seed & 0xFFFF_FFFF) as f64, flag(s.scaled), flag(s.mlp)]);
+}
+
+/// Reads numbers off a list, each checked for what it must be.
+struct Reader<'a> {
+    data: &'a [f64],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn next(&mut self) -> Option<f64> {
+        let v = *self.data.get(self.at)?;
+        self.at += 1;
+        Some(v)
+    }
+
+    fn take(&mut self, n: usize) -> Option<&'a [f64]> {
+        let slice = self.data.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(slice)
+    }
+
+    fn rest(&mut self) -> &'a [f64] {
+        let rest = self.data.get(self.at..).unwrap_or_default();
+        self.at = self.data.len();
+        rest
+    }
+
+    fn finished(&self) -> bool {
+        self.at == self.data.len()
+    }
+
+    /// A whole number from 0 to 2³².
+    fn counted(&self, v: f64) -> Option<usize> {
+        (v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= 4_294_967_296.0).then_some(v as usize)
+    }
+
+    fn count(&mut self) -> Option<usize> {
+        let v = self.next()?;
+        self.counted(v)
+    }
+
+    fn flag(&mut self) -> Option<bool> {
+        match self.next()? {
+            0.0 => Some(false),
+            1.0 => Some(true),
+            _ => None,
+        }
+    }
+
+    /// A kind, or none (−1).
+    fn kind(&mut self) -> Option<Option<Kind>> {
+        match self.next()? {
+            -1.0 => Some(None),
+            0.0 => Some(Some(Kind::Step)),
+            1.0 => Some(Some(Kind::Settle)),
+            _ => None,
+        }
+    }
+
+    fn setup(&mut self) -> Option<Setup> {
+        let task = *Task::ALL.get(self.count()?)?;
+        let (d_model, n_heads, n_layers, learning_rate) = (self.count()?, self.count()?, self.count()?, self.next()?);
+        let (batch, hi, lo) = (self.count()?, self.count()? as u64, self.count()? as u64);
+        let (scaled, mlp) = (self.flag()?, self.flag()?);
+        Some(Setup { task, d_model, n_heads, n_layers, learning_rate, batch, seed: (hi << 32) | lo, scaled, mlp })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::session::Session;
+
+    #[test]
+    fn every_message_reads_back_as_written() {
+        let setup = Setup { seed: u64::MAX - 5, mlp: true, n_layers: 2, ..Setup::default() };
+        let mut session = Session::new(setup).unwrap();
+        for _ in 0..11 {
+            session.step().unwrap();
+        }
+        let partial = session.partial(Shard { index: 1, of: 3 }, Kind::Step);
+        let messages = [
+            Message::Start { setup, shard: Shard { index: 2, of: 3 }, job: Job::EXPERIMENT },
+            Message::Start { setup, shard: Shard::WHOLE, job: Job::default() },
+            Message::Command(Command::Run),
+            Message::Command(Command::Pause),
+            Message::Command(Command::Step),
+            Message::Share(Share { round: 7, shard: 1, kind: Kind::Step, partial, then: Some(Kind::Settle) }),
+            Message::Share(Share { round: 8, shard: 0, kind: Kind::Settle, partial: Partial { right: 3, step: None }, then: None }),
+            Message::Report(Report {
+                progress: Progress { gradients: vec![(0, 0.25), (10, 0.5)], ..Progress::of(&session) },
+                running: true,
+                busy: false,
+                params: Some(session.params.flat()),
+            }),
+            Message::Report(Report { progress: Progress::of(&session), running: false, busy: true, params: None }),
+        ];
+        for m in messages {
+            assert_eq!(Message::decode(&m.encode(), Some(&session.params)), Some(m));
+        }
+    }
+
+    #[test]
+    fn a_list_that_is_not_a_message_reads_as_none() {
+        let setup = Setup::default();
+        let start = Message::Start { setup, shard: Shard::WHOLE, job: Job::default() }.encode();
+        let cut = &start[..start.len() - 1];
+        let mut longer = start.clone();
+        longer.push(0.0);
+        let mut bad_shard = start.clone();
+        bad_shard[11] = 1.0; // shard 1 of 1
+        for data in [&[][..], &[9.0], cut, &longer, &bad_shard, &[COMMAND, 7.0], &[SHARE, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.5]] {
+            assert_eq!(Message::decode(data, None), None, "{data:?}");
+        }
+    }
+}

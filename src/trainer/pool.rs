@@ -1,0 +1,136 @@
+//! The page's side of a training pool: it starts the workers (the script the page names in
+//! `<meta name="attention-lab-trainer">`, `bridge::TRAINER_META`), joins every pair with a
+//! message channel, gives each its shard of the run, sends the learner's commands to the
+//! leader and hands its reports (or a worker's failure, in words) to the view. Dropping the
+//! pool ends its workers at once, even in the middle of a long step.
+
+use super::{numbers_of, numbers_to_js};
+use crate::bridge::TRAINER_META;
+use crate::core::train::replica::{Command, Job};
+use crate::core::train::session::{Setup, Shard};
+use crate::core::train::wire::{Message, Report};
+use js_sys::Array;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType};
+
+/// What the view hears from a pool.
+pub enum Heard {
+    Report(Report),
+    /// A worker failed (a panic, out of memory, its script would not load): why, in the words
+    /// the browser or the worker gave.
+    Failed(String),
+}
+
+/// A run training on a pool of workers.
+pub struct Pool {
+    workers: Vec<Worker>,
+    _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
+    _errors: Vec<Closure<dyn Fn(ErrorEvent)>>,
+}
+
+/// The workers a pool gets unless the learner chooses: one per core the browser reports
+/// (`navigator.hardwareConcurrency`), at most [`MAX_WORKERS`].
+pub fn default_workers() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, MAX_WORKERS)
+}
+
+/// The most workers a pool may have.
+pub const MAX_WORKERS: usize = 8;
+
+/// The worker's start script, as the page names it.
+fn script_url() -> Result<String, String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let meta = document.query_selector(&format!("meta[name='{TRAINER_META}']")).ok().flatten();
+    meta.and_then(|m| m.get_attribute("content")).ok_or_else(|| "this build has no training worker".to_string())
+}
+
+fn describe(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+impl Pool {
+    /// Start `workers` workers (at most one per sequence of a batch) on a run of `setup`;
+    /// `hear` gets every report and failure.
+    pub fn start(setup: Setup, job: Job, workers: usize, hear: impl Fn(Heard) + 'static) -> Result<Pool, String> {
+        let of = workers.clamp(1, MAX_WORKERS).min(setup.batch.max(1));
+        let url = script_url()?;
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let workers: Vec<Worker> =
+            (0..of).map(|_| Worker::new_with_options(&url, &options)).collect::<Result<_, _>>().map_err(describe)?;
+        let hear: Rc<dyn Fn(Heard)> = Rc::new(hear);
+        let (mut listeners, mut errors) = (Vec::new(), Vec::new());
+        for (index, worker) in workers.iter().enumerate() {
+            let heard = Rc::clone(&hear);
+            let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+                let data = event.data();
+                if let Some(text) = data.as_string() {
+                    return heard(Heard::Failed(text));
+                }
+                match numbers_of(&data).and_then(|d| Message::decode(&d, None)) {
+                    Some(Message::Report(report)) if index == 0 => heard(Heard::Report(report)),
+                    _ => heard(Heard::Failed("a message from the worker that the page cannot read".into())),
+                }
+            });
+            let heard = Rc::clone(&hear);
+            let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
+                event.prevent_default();
+                let message = event.message();
+                heard(Heard::Failed(if message.is_empty() { "the worker stopped".into() } else { message }));
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            listeners.push(on_message);
+            errors.push(on_error);
+        }
+        // A channel between every pair; each worker gets its ends in the order of the others'
+        // shards.
+        let mut ports: Vec<Vec<MessagePort>> = (0..of).map(|_| Vec::new()).collect();
+        for i in 0..of {
+            for j in i + 1..of {
+                let channel = MessageChannel::new().map_err(describe)?;
+                ports[i].push(channel.port1());
+                ports[j].push(channel.port2());
+            }
+        }
+        // Worker j's list gets its port to i (i < j) before any to k > j: the loops above
+        // push in that order already.
+        for (index, (worker, ports)) in workers.iter().zip(ports).enumerate() {
+            let start = Message::Start { setup, shard: Shard { index, of }, job }.encode();
+            let (array, _) = numbers_to_js(&start);
+            let transfer = Array::new();
+            for port in ports {
+                transfer.push(&port);
+            }
+            worker.post_message_with_transfer(&array, &transfer).map_err(describe)?;
+        }
+        Ok(Pool { workers, _listeners: listeners, _errors: errors })
+    }
+
+    /// Its workers.
+    pub fn workers(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Tell the leader.
+    pub fn command(&self, command: Command) {
+        if let Some(leader) = self.workers.first() {
+            let (array, transfer) = numbers_to_js(&Message::Command(command).encode());
+            let _ = leader.post_message_with_transfer(&array, &transfer);
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for worker in &self.workers {
+            worker.set_onmessage(None);
+            worker.set_onerror(None);
+            worker.terminate();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Inside a training worker: the replica of its shard of a run (`core::train::replica`), its
+//! ports to the other workers of the pool, and the reports the leader sends the page. A round
+//! that finishes schedules the next through a message to itself, so the page's commands and the
+//! other workers' shares are read between rounds.
+
+use super::{numbers_of, numbers_to_js};
+use crate::core::train::replica::Replica;
+use crate::core::train::session::Session;
+use crate::core::train::wire::{Message, Report};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
+
+/// The leader reports at most this often while it trains (ms), and sends the model at most
+/// every [`PARAMS_EVERY_MS`]; always when it stops.
+const REPORT_EVERY_MS: f64 = 50.0;
+const PARAMS_EVERY_MS: f64 = 100.0;
+
+struct State {
+    replica: Replica,
+    /// The other workers' ports, in shard order.
+    peers: Vec<MessagePort>,
+    /// A channel to itself: the next round starts from a message on it.
+    tick: MessageChannel,
+    /// When the last report went, and the last one with the model (and at which step).
+    reported_at: f64,
+    params_at: (f64, Option<usize>),
+    /// Kept alive while the worker runs.
+    _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
+}
+
+thread_local! {
+    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn now() -> f64 {
+    scope().performance().map_or(0.0, |p| p.now())
+}
+
+/// Say to the page, in words, why training stopped (a panic, a message it cannot read).
+fn tell_page(text: &str) {
+    let _ = scope().post_message(&JsValue::from_str(text));
+}
+
+/// Start the worker: listen to the page.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| tell_page(&format!("panic: {info}"))));
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(from_page);
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+}
+
+/// A message from the page: start a shard of a run, or a command for the leader.
+fn from_page(event: MessageEvent) {
+    let message = numbers_of(&event.data()).and_then(|data| Message::decode(&data, None));
+    match message {
+        Some(Message::Start { setup, shard, job }) => {
+            let session = match Session::new(setup) {
+                Ok(s) => s,
+                Err(e) => return tell_page(&format!("setup out of range: {e:?}")),
+            };
+            let ports: Vec<MessagePort> = event.ports().iter().filter_map(|p| p.dyn_into().ok()).collect();
+            if ports.len() + 1 != shard.of {
+                return tell_page("the pool's ports do not match its workers");
+            }
+            let Ok(tick) = MessageChannel::new() else { return tell_page("no message channel") };
+            let listeners: Vec<Closure<dyn Fn(MessageEvent)>> =
+                vec![Closure::new(from_peer), Closure::new(|_: MessageEvent| pump())];
+            for port in &ports {
+                port.set_onmessage(Some(listeners[0].as_ref().unchecked_ref()));
+            }
+            tick.port1().set_onmessage(Some(listeners[1].as_ref().unchecked_ref()));
+            let state = State {
+                replica: Replica::new(session, shard, job),
+                peers: ports,
+                tick,
+                reported_at: f64::NEG_INFINITY,
+                params_at: (f64::NEG_INFINITY, None),
+                _listeners: listeners,
+            };
+            STATE.with(|s| *s.borrow_mut() = Some(state));
+            report(true);
+        }
+        Some(Message::Command(command)) => {
+            with_state(|s| s.replica.command(command));
+            pump();
+            report(true);
+        }
+        _ => tell_page("the trainer got a message it does not know"),
+    }
+}
+
+/// Another worker's share of a round.
+fn from_peer(event: MessageEvent) {
+    let Some(data) = numbers_of(&event.data()) else { return };
+    with_state(|s| {
+        if let Some(Message::Share(share)) = Message::decode(&data, Some(s.replica.params())) {
+            s.replica.receive(share);
+        }
+    });
+    pump();
+}
+
+fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> Option<T> {
+    STATE.with(|s| s.borrow_mut().as_mut().map(f))
+}
+
+/// Do what can be done now: send this worker's share of the round, finish the round once every
+/// share is in (then report, and schedule the next round).
+fn pump() {
+    let finished = with_state(|s| {
+        if let Some(share) = s.replica.work() {
+            let data = Message::Share(share).encode();
+            for port in &s.peers {
+                let (array, transfer) = numbers_to_js(&data);
+                let _ = port.post_message_with_transferable(&array, &transfer);
+            }
+        }
+        let finished = s.replica.complete().is_some();
+        if finished && s.replica.busy() {
+            let _ = s.tick.port2().post_message(&JsValue::NULL);
+        }
+        finished
+    });
+    if finished == Some(true) {
+        let idle = with_state(|s| !s.replica.busy()).unwrap_or(true);
+        report(idle);
+    }
+}
+
+/// The leader's report to the page: at most every [`REPORT_EVERY_MS`] unless `now_anyway`;
+/// with the model when it changed, at most every [`PARAMS_EVERY_MS`] while training.
+fn report(now_anyway: bool) {
+    let message = with_state(|s| {
+        if !s.replica.leads() {
+            return None;
+        }
+        let t = now();
+        if !now_anyway && t - s.reported_at < REPORT_EVERY_MS {
+            return None;
+        }
+        s.reported_at = t;
+        let progress = s.replica.progress();
+        let busy = s.replica.busy();
+        let (sent_at, sent_step) = s.params_at;
+        let changed = sent_step != Some(progress.steps);
+        let params = (changed && (!busy || t - sent_at >= PARAMS_EVERY_MS)).then(|| {
+            s.params_at = (t, Some(progress.steps));
+            s.replica.params().flat()
+        });
+        Some(Message::Report(Report { progress, running: s.replica.running(), busy, params }).encode())
+    });
+    if let Some(Some(data)) = message {
+        let (array, transfer) = numbers_to_js(&data);
+        let _ = scope().post_message_with_transfer(&array, &transfer);
+    }
+}
