@@ -27,8 +27,9 @@ use std::cell::RefCell;
 /// A run training on a pool of workers, as the page last heard of it.
 struct Trained {
     progress: Progress,
-    /// The model as the leader last sent it.
+    /// The model as the leader last sent it, and the step it is of.
     params: Params,
+    params_step: usize,
     /// `None` when the pool could not start.
     pool: Option<Pool>,
     /// The leader's wish as last reported: training.
@@ -46,7 +47,7 @@ impl Trained {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e)),
         };
-        (Self { progress, params, pool, running: false }, failed)
+        (Self { progress, params, params_step: 0, pool, running: false }, failed)
     }
 
     fn command(&self, command: Command) {
@@ -57,8 +58,7 @@ impl Trained {
 
     /// Its model, with `example` as the sentence.
     fn model(&self, example: &[usize]) -> Option<YourModel> {
-        let p = &self.progress;
-        YourModel::trained(&p.setup, &self.params, p.steps, example).ok()
+        YourModel::trained(&self.progress.setup, &self.params, self.params_step, example).ok()
     }
 }
 
@@ -210,7 +210,9 @@ fn hear(target: Target, heard: Heard) {
         match heard {
             Heard::Report(report) => {
                 if let Some(flat) = &report.params {
-                    trained.params.set_flat(flat);
+                    if trained.params.set_flat(flat) {
+                        trained.params_step = report.progress.steps;
+                    }
                 }
                 trained.progress = report.progress;
                 trained.running = report.running;

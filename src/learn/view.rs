@@ -4,16 +4,19 @@
 
 use super::charts::{head_spec, RunChart};
 use super::setup::{field_of, range_message, Field, SetupForm};
-use super::{open_in_lesson, reset, set_workers, single_step, start_experiment, take_link_error, toggle, update_run, with_run, Run, Trained};
+use super::{
+    open_in_lesson, reset, set_workers, single_step, start_experiment, take_link_error, toggle, update_run, with_run,
+    Run, Trained,
+};
 use crate::chart::ink::Ink;
 use crate::core::model::{Input, Model, RunOptions};
 use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup};
 use crate::core::train::tasks::token_text;
 use crate::core::Mask;
 use crate::figures::Heatmap;
-use crate::trainer::pool::default_workers;
 use crate::hosted::page_lang_and_ink;
 use crate::i18n::{fill, t, Lang, LearnMsg};
+use crate::trainer::pool::default_workers;
 use leptos::prelude::*;
 use ndarray::Array2;
 
@@ -83,33 +86,27 @@ fn attention_of(trained: &Trained, example: &[usize]) -> Vec<Vec<Array2<f32>>> {
     encoding.layers.into_iter().map(|l| l.trace.head_traces.into_iter().map(|h| h.weights).collect()).collect()
 }
 
-/// While training, the heads are redrawn at most this often (ms): each redraw copies the model
-/// to f32 and runs it, which every frame would take from training.
-const ATTENTION_EVERY_MS: f64 = 100.0;
-
-/// The attention last computed: for which run (its setup) and step, on which example, when,
-/// and the weights.
-type Kept = ((Setup, usize), Vec<usize>, f64, Vec<Vec<Array2<f32>>>);
+/// The attention last computed: for which run (its setup) and model (the step its numbers
+/// are of), on which example, and the weights.
+type Kept = ((Setup, usize), Vec<usize>, Vec<Vec<Array2<f32>>>);
 
 thread_local! {
     static ATTENTION: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The heads' attention for `run` as the view shows it: the model's at this step, or, while it
-/// trains, at a step at most [`ATTENTION_EVERY_MS`] ago (the last step once it stops).
+/// The heads' attention for `run` as the view shows it: its model as the pool last sent it
+/// (a few times a second while it trains, and once it stops), computed once per model.
 fn shown_attention(run: &Run) -> Vec<Vec<Array2<f32>>> {
-    let (steps, now) = ((run.main.progress.setup, run.main.progress.steps), super::now());
+    let at = (run.main.progress.setup, run.main.params_step);
     ATTENTION.with(|kept| {
         let mut kept = kept.borrow_mut();
-        if let Some((at, example, when, weights)) = kept.as_ref() {
-            let recent = run.running && now - when < ATTENTION_EVERY_MS;
-            let fresh = at.0 == steps.0 && (at.1 == steps.1 || recent);
-            if fresh && *example == run.example {
+        if let Some((was, example, weights)) = kept.as_ref() {
+            if *was == at && *example == run.example {
                 return weights.clone();
             }
         }
         let weights = attention_of(&run.main, &run.example);
-        *kept = Some((steps, run.example.clone(), now, weights.clone()));
+        *kept = Some((at, run.example.clone(), weights.clone()));
         weights
     })
 }

@@ -13,8 +13,8 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessageP
 
 /// The leader reports at most this often while it trains (ms), and sends the model at most
 /// every [`PARAMS_EVERY_MS`]; always when it stops.
-const REPORT_EVERY_MS: f64 = 50.0;
-const PARAMS_EVERY_MS: f64 = 100.0;
+const REPORT_EVERY_MS: f64 = 100.0;
+const PARAMS_EVERY_MS: f64 = 200.0;
 
 struct State {
     replica: Replica,
@@ -110,25 +110,33 @@ fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> Option<T> {
 }
 
 /// Do what can be done now: send this worker's share of the round, finish the round once every
-/// share is in (then report, and schedule the next round).
+/// share is in (then report), and go on to the next. Alone, a worker starts each round from a
+/// message to itself, so the page's commands are read between rounds; in a pool, waiting for
+/// the others' shares does that.
 fn pump() {
-    let finished = with_state(|s| {
-        if let Some(share) = s.replica.work() {
-            let data = Message::Share(share).encode();
-            for port in &s.peers {
-                let (array, transfer) = numbers_to_js(&data);
-                let _ = port.post_message_with_transferable(&array, &transfer);
+    loop {
+        let finished = with_state(|s| {
+            if let Some(share) = s.replica.work() {
+                let data = Message::Share(share).encode();
+                for port in &s.peers {
+                    let (array, transfer) = numbers_to_js(&data);
+                    let _ = port.post_message_with_transferable(&array, &transfer);
+                }
             }
+            let finished = s.replica.complete().is_some();
+            let (busy, alone) = (s.replica.busy(), s.peers.is_empty());
+            if finished && busy && alone {
+                let _ = s.tick.port2().post_message(&JsValue::NULL);
+            }
+            (finished, busy, alone)
+        });
+        let Some((finished, busy, alone)) = finished else { return };
+        if finished {
+            report(!busy);
         }
-        let finished = s.replica.complete().is_some();
-        if finished && s.replica.busy() {
-            let _ = s.tick.port2().post_message(&JsValue::NULL);
+        if !(finished && busy && !alone) {
+            return;
         }
-        finished
-    });
-    if finished == Some(true) {
-        let idle = with_state(|s| !s.replica.busy()).unwrap_or(true);
-        report(idle);
     }
 }
 

@@ -162,6 +162,12 @@ impl Browser {
         self.client.execute(script, args).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// Run `script`, a function body that finishes by calling its last argument with the result
+    /// (WebDriver's asynchronous script).
+    pub async fn js_async(&self, script: &str) -> Value {
+        self.client.execute_async(script, vec![]).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
     /// Pixel statistics of the canvas inside the element with `data-testid` = `id`:
     /// (painted pixels, distinct colours), read back from the canvas itself.
     pub async fn canvas_paint(&self, id: &str) -> (u64, u64) {

@@ -4,9 +4,9 @@
 
 use crate::server::{dist_dir, gzip_len};
 
-/// Every .wasm of the build: the page's, and the modules of the views the page starts
-/// (fetched only when one of their views opens: the training view, the pretrained model's
-/// views), with their names.
+/// Every .wasm of the build: the page's, the modules of the views the page starts (fetched
+/// only when one of their views opens: the training view, the pretrained model's views) and
+/// the training worker's (fetched when the training view starts its pool), with their names.
 fn wasm_files() -> Vec<(String, Vec<u8>)> {
     let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dist_dir())
         .expect("dist/ exists: build the site first")
@@ -15,7 +15,11 @@ fn wasm_files() -> Vec<(String, Vec<u8>)> {
         .filter(|name| name.ends_with("_bg.wasm"))
         .map(|name| (name.clone(), std::fs::read(dist_dir().join(&name)).expect("read the .wasm")))
         .collect();
-    assert_eq!(files.len(), 3, "the page's .wasm, the training module's and the pretrained views'");
+    assert_eq!(
+        files.len(),
+        4,
+        "the page's .wasm, the training module's, the pretrained views' and the training worker's"
+    );
     files
 }
 
@@ -122,7 +126,7 @@ fn function_names(wasm: &[u8]) -> Vec<String> {
 }
 
 /// No benchmark code in the published build: none of the benchmark build's own items (read
-/// from `src/`) has a function in the release .wasm of either binary (read from its name
+/// from `src/`) has a function in the release .wasm of any binary (read from its name
 /// section before wasm-opt strips it), and none of its page marks is in `dist/`.
 #[test]
 #[ignore = "needs the built site: scripts/test.sh"]
@@ -132,15 +136,16 @@ fn the_published_wasm_carries_no_benchmark_code() {
         [vec!["app".to_string(), "bench".to_string()], ["chart", "heatmap", "draw_naive"].map(String::from).to_vec()];
     assert!(expected.iter().all(|e| items.contains(e)), "the bench-only items were not all found: {items:?}");
     let release = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown/release");
-    for bin in ["attention-lab", "learn", "pretrained"] {
+    for bin in ["attention-lab", "learn", "pretrained", "trainer"] {
         let path = release.join(format!("{bin}.wasm"));
         let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: build the site first", path.display()));
         let names = function_names(&wasm);
-        assert!(names.len() > 1000, "{bin}: its name section was not read ({} names)", names.len());
+        assert!(names.len() > 300, "{bin}: its name section was not read ({} names)", names.len());
         // The names are read as the check expects them: the binary's own code is there.
         let own = match bin {
             "learn" => "13attention_lab5learn",
             "pretrained" => "13attention_lab10pretrained",
+            "trainer" => "13attention_lab7trainer6worker",
             _ => "13attention_lab3app7stepper",
         };
         assert!(names.iter().any(|n| n.contains(own)), "{bin}: no function of {own} found by name");

@@ -74,7 +74,17 @@ impl Replica {
     pub fn new(session: Session, shard: Shard, job: Job) -> Self {
         let leads = shard.index == 0;
         let gradients = if leads && job.track_gradient { vec![(0, session.softmax_gradient())] } else { vec![] };
-        Self { session, shard, job, round: 0, inbox: BTreeMap::new(), next: None, sent: false, running: false, gradients }
+        Self {
+            session,
+            shard,
+            job,
+            round: 0,
+            inbox: BTreeMap::new(),
+            next: None,
+            sent: false,
+            running: false,
+            gradients,
+        }
     }
 
     /// The first replica leads.
@@ -211,9 +221,8 @@ mod tests {
 
     impl Pool {
         fn new(setup: Setup, of: usize, job: Job, seed: u64) -> Self {
-            let replicas = (0..of)
-                .map(|index| Replica::new(Session::new(setup).unwrap(), Shard { index, of }, job))
-                .collect();
+            let replicas =
+                (0..of).map(|index| Replica::new(Session::new(setup).unwrap(), Shard { index, of }, job)).collect();
             Self { replicas, in_flight: vec![], rng: SplitMix64::new(seed) }
         }
 
@@ -283,8 +292,12 @@ mod tests {
             }
             for r in &pool.replicas {
                 let (got, want) = (r.progress(), Progress::of(&alone));
-                assert_eq!((got.steps, got.accuracy, got.history.len()), (want.steps, want.accuracy, want.history.len()));
-                let worst = r.params().flat().iter().zip(alone.params.flat()).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+                assert_eq!(
+                    (got.steps, got.accuracy, got.history.len()),
+                    (want.steps, want.accuracy, want.history.len())
+                );
+                let worst =
+                    r.params().flat().iter().zip(alone.params.flat()).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
                 assert!(worst < 1e-9, "{of} workers: weights differ by {worst}");
             }
             assert!(!pool.replicas[0].running());

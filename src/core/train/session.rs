@@ -494,8 +494,11 @@ mod tests {
                     if kind == Kind::Settle && !replicas[0].awaiting() {
                         break;
                     }
-                    let partials: Vec<Partial> =
-                        replicas.iter_mut().enumerate().map(|(index, r)| r.partial(Shard { index, of }, kind)).collect();
+                    let partials: Vec<Partial> = replicas
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(index, r)| r.partial(Shard { index, of }, kind))
+                        .collect();
                     for r in &mut replicas {
                         let done = r.apply(&partials);
                         if kind == Kind::Step {

@@ -258,7 +258,13 @@ mod tests {
             Message::Command(Command::Pause),
             Message::Command(Command::Step),
             Message::Share(Share { round: 7, shard: 1, kind: Kind::Step, partial, then: Some(Kind::Settle) }),
-            Message::Share(Share { round: 8, shard: 0, kind: Kind::Settle, partial: Partial { right: 3, step: None }, then: None }),
+            Message::Share(Share {
+                round: 8,
+                shard: 0,
+                kind: Kind::Settle,
+                partial: Partial { right: 3, step: None },
+                then: None,
+            }),
             Message::Report(Report {
                 progress: Progress { gradients: vec![(0, 0.25), (10, 0.5)], ..Progress::of(&session) },
                 running: true,
@@ -281,7 +287,9 @@ mod tests {
         longer.push(0.0);
         let mut bad_shard = start.clone();
         bad_shard[11] = 1.0; // shard 1 of 1
-        for data in [&[][..], &[9.0], cut, &longer, &bad_shard, &[COMMAND, 7.0], &[SHARE, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.5]] {
+        for data in
+            [&[][..], &[9.0], cut, &longer, &bad_shard, &[COMMAND, 7.0], &[SHARE, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.5]]
+        {
             assert_eq!(Message::decode(data, None), None, "{data:?}");
         }
     }
