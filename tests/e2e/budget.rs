@@ -135,9 +135,11 @@ fn the_published_wasm_carries_no_benchmark_code() {
     let expected =
         [vec!["app".to_string(), "bench".to_string()], ["chart", "heatmap", "draw_naive"].map(String::from).to_vec()];
     assert!(expected.iter().all(|e| items.contains(e)), "the bench-only items were not all found: {items:?}");
-    let release = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown/release");
+    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown");
     for bin in ["attention-lab", "learn", "pretrained", "trainer"] {
-        let path = release.join(format!("{bin}.wasm"));
+        // The training worker builds with its own profile (index.html: `worker`).
+        let profile = if bin == "trainer" { "worker" } else { "release" };
+        let path = built.join(profile).join(format!("{bin}.wasm"));
         let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: build the site first", path.display()));
         let names = function_names(&wasm);
         assert!(names.len() > 300, "{bin}: its name section was not read ({} names)", names.len());
