@@ -8,6 +8,7 @@ use super::{
     open_in_lesson, reset, set_workers, single_step, start_experiment, take_link_error, toggle, update_run, with_run,
     Run, Trained,
 };
+use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
 use crate::core::model::{Input, Model, RunOptions};
 use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup};
@@ -275,10 +276,13 @@ pub fn LearnApp(
                 {move || {
                     let (layers, heads) = shape.get();
                     (0..layers).flat_map(|l| (0..heads).map(move |h| (l, h))).map(|(l, h)| {
-                        let spec = Signal::derive(move || {
+                        // Redrawn only when this head's weights change (a new model from the
+                        // pool, another example), not at every report.
+                        let spec = Memo::new(move |_| {
                             let values = snap.with(|s| s.as_ref().and_then(|s| s.weights.get(l)?.get(h).cloned()))?;
                             Some(head_spec(values, labels()))
                         });
+                        let spec: Signal<Option<HeatmapSpec>> = spec.into();
                         let caption = fill(tr(LearnMsg::HeadMap), &[("l", &(l + 1).to_string()), ("h", &(h + 1).to_string())]);
                         view! { <Heatmap spec=spec name=caption testid="learn-head" ink=ink lang=lang /> }
                     }).collect_view()

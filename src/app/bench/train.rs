@@ -9,7 +9,6 @@
 use super::{now, peer};
 use crate::core::train::replica::{Command, Job};
 use crate::core::train::session::{digits_of, Session, Setup};
-use crate::core::train::wire::Report;
 use crate::core::train::Task;
 use crate::trainer::pool::{default_workers, Heard, Pool};
 use std::cell::RefCell;
@@ -34,20 +33,21 @@ async fn sleep(ms: f64) {
 /// off the page's thread), after `warm_up` steps and [`WARM_UP_SECONDS`], over [`POOL_SECONDS`] or at least `min_steps`
 /// steps: (the pool's workers, steps per second), or why not.
 async fn pool_speed(setup: Setup, workers: usize, warm_up: usize, min_steps: usize) -> Result<(usize, f64), String> {
-    let last: Rc<RefCell<Result<Option<Report>, String>>> = Rc::new(RefCell::new(Ok(None)));
+    // The last report's steps and when it arrived: the rate is taken between two arrivals.
+    let last: Rc<RefCell<Result<Option<(f64, usize)>, String>>> = Rc::new(RefCell::new(Ok(None)));
     let heard = Rc::clone(&last);
     let pool = Pool::start(setup, Job::default(), workers, move |h| match h {
-        Heard::Report(r) => *heard.borrow_mut() = Ok(Some(r)),
+        Heard::Report(r) => *heard.borrow_mut() = Ok(Some((now(), r.progress.steps))),
         Heard::Failed(e) => *heard.borrow_mut() = Err(e),
     })?;
-    let steps = || last.borrow().clone().map(|r| r.map(|r| r.progress.steps));
     let wait_for = |at_least: usize| {
-        let steps = &steps;
+        let last = Rc::clone(&last);
         async move {
             let t0 = now();
             loop {
-                match steps()? {
-                    Some(s) if s >= at_least => return Ok::<_, String>((now(), s)),
+                let seen = last.borrow().clone()?;
+                match seen {
+                    Some((at, s)) if s >= at_least => return Ok::<_, String>((at, s)),
                     _ if now() - t0 > 600_000.0 => return Err("no report in 10 minutes".to_string()),
                     _ => sleep(5.0).await,
                 }
@@ -57,11 +57,12 @@ async fn pool_speed(setup: Setup, workers: usize, warm_up: usize, min_steps: usi
     wait_for(0).await?;
     pool.command(Command::Run);
     // The engine compiles hot code again, optimised, while it runs: time it after that.
-    wait_for(warm_up).await?;
+    let (_, warm) = wait_for(warm_up).await?;
     sleep(WARM_UP_SECONDS * 1000.0).await;
-    let (t0, s0) = wait_for(0).await?;
+    let (t0, s0) = wait_for(warm + 1).await?;
     sleep(POOL_SECONDS * 1000.0).await;
-    let (t1, s1) = wait_for(s0 + min_steps).await?;
+    let (_, now_at) = wait_for(s0).await?;
+    let (t1, s1) = wait_for(now_at.max(s0 + min_steps) + 1).await?;
     pool.command(Command::Pause);
     Ok((pool.workers(), (s1 - s0) as f64 * 1000.0 / (t1 - t0)))
 }
