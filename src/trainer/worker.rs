@@ -110,10 +110,11 @@ fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> Option<T> {
 }
 
 /// Do what can be done now: send this worker's share of the round, finish the round once every
-/// share is in (then report), and go on to the next. Alone, a worker starts each round from a
-/// message to itself, so the page's commands are read between rounds; in a pool, waiting for
-/// the others' shares does that.
+/// share is in (then report), and go on to the next. In a pool, waiting for the others' shares
+/// lets the page's commands in; alone, a worker goes on for up to [`ALONE_MS`], then starts
+/// the next round from a message to itself.
 fn pump() {
+    let started = now();
     loop {
         let finished = with_state(|s| {
             if let Some(share) = s.replica.work() {
@@ -123,22 +124,24 @@ fn pump() {
                     let _ = port.post_message_with_transferable(&array, &transfer);
                 }
             }
-            let finished = s.replica.complete().is_some();
-            let (busy, alone) = (s.replica.busy(), s.peers.is_empty());
-            if finished && busy && alone {
-                let _ = s.tick.port2().post_message(&JsValue::NULL);
-            }
-            (finished, busy, alone)
+            (s.replica.complete().is_some(), s.replica.busy(), s.peers.is_empty())
         });
         let Some((finished, busy, alone)) = finished else { return };
         if finished {
             report(!busy);
         }
-        if !(finished && busy && !alone) {
+        if !(finished && busy) {
+            return;
+        }
+        if alone && now() - started >= ALONE_MS {
+            with_state(|s| s.tick.port2().post_message(&JsValue::NULL));
             return;
         }
     }
 }
+
+/// How long a worker alone trains before it reads its messages (ms).
+const ALONE_MS: f64 = 20.0;
 
 /// The leader's report to the page: at most every [`REPORT_EVERY_MS`] unless `now_anyway`;
 /// with the model when it changed, at most every [`PARAMS_EVERY_MS`] while training.

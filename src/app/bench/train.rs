@@ -29,12 +29,15 @@ async fn sleep(ms: f64) {
     let _ = JsFuture::from(promise).await;
 }
 
+/// What a pool said last: when its last report arrived and the steps it gave, or why it failed.
+type LastReport = Result<Option<(f64, usize)>, String>;
+
 /// Steps per second of `setup` training on a pool of `workers` (as the training view runs it:
 /// off the page's thread), after `warm_up` steps and [`WARM_UP_SECONDS`], over [`POOL_SECONDS`] or at least `min_steps`
 /// steps: (the pool's workers, steps per second), or why not.
 async fn pool_speed(setup: Setup, workers: usize, warm_up: usize, min_steps: usize) -> Result<(usize, f64), String> {
     // The last report's steps and when it arrived: the rate is taken between two arrivals.
-    let last: Rc<RefCell<Result<Option<(f64, usize)>, String>>> = Rc::new(RefCell::new(Ok(None)));
+    let last: Rc<RefCell<LastReport>> = Rc::new(RefCell::new(Ok(None)));
     let heard = Rc::clone(&last);
     let pool = Pool::start(setup, Job::default(), workers, move |h| match h {
         Heard::Report(r) => *heard.borrow_mut() = Ok(Some((now(), r.progress.steps))),
