@@ -22,14 +22,18 @@ use crate::core::train::Params;
 use crate::hosted::{host, open_link, shown};
 use crate::trainer::pool::{default_workers, Heard, Pool};
 use leptos::prelude::*;
+use ndarray::Array2;
 use std::cell::RefCell;
 
 /// A run training on a pool of workers, as the page last heard of it.
 struct Trained {
     progress: Progress,
-    /// The model as the leader last sent it, and the step it is of.
+    /// The model as the leader last sent it (once the run came to rest), and the step it is of.
     params: Params,
     params_step: usize,
+    /// The example and every head's attention on it as the leader last sent them,
+    /// `[layer][head]`.
+    attention: (Vec<usize>, Vec<Vec<Array2<f32>>>),
     /// `None` when the pool could not start.
     pool: Option<Pool>,
     /// The leader's wish as last reported: training.
@@ -47,7 +51,7 @@ impl Trained {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e)),
         };
-        (Self { progress, params, params_step: 0, pool, running: false }, failed)
+        (Self { progress, params, params_step: 0, attention: (vec![], vec![]), pool, running: false }, failed)
     }
 
     fn command(&self, command: Command) {
@@ -56,8 +60,12 @@ impl Trained {
         }
     }
 
-    /// Its model, with `example` as the sentence.
+    /// Its model, with `example` as the sentence: the model as it is now, once the run is at
+    /// rest (`None` before its model has come).
     fn model(&self, example: &[usize]) -> Option<YourModel> {
+        if self.params_step != self.progress.steps {
+            return None;
+        }
         YourModel::trained(&self.progress.setup, &self.params, self.params_step, example).ok()
     }
 }
@@ -88,6 +96,10 @@ struct Run {
     workers: usize,
     /// Why training stopped, when a worker failed.
     failed: Option<String>,
+    /// "Open in the lesson" waits for the run to come to rest with its model.
+    opening: bool,
+    /// The browser would not keep the model "Open in the lesson" asked for.
+    open_failed: bool,
 }
 
 impl Run {
@@ -102,6 +114,12 @@ impl Run {
             Some(e) => e.iter().collect(),
             None => vec![&self.main],
         }
+    }
+
+    /// The model "Open in the lesson" keeps: the scaled run's during the experiment, else the
+    /// run's, once at rest.
+    fn driven_model(&self, example: &[usize]) -> Option<YourModel> {
+        self.experiment.as_ref().map_or(&self.main, |e| &e[0]).model(example)
     }
 
     /// The workers the run's pool has.
@@ -192,6 +210,8 @@ fn reset_on(setup: Setup, workers: usize) {
         experiment: None,
         workers,
         failed,
+        opening: false,
+        open_failed: false,
     };
     RUN.with(|r| *r.borrow_mut() = Some(run));
     changed();
@@ -199,12 +219,12 @@ fn reset_on(setup: Setup, workers: usize) {
 
 /// What a pool said.
 fn hear(target: Target, heard: Heard) {
-    update_run(|run| {
+    let open = update_run(|run| {
         let trained = match target {
             Target::Main => &mut run.main,
             Target::Experiment(k) => match &mut run.experiment {
                 Some(e) => &mut e[k],
-                None => return,
+                None => return false,
             },
         };
         match heard {
@@ -213,6 +233,10 @@ fn hear(target: Target, heard: Heard) {
                     if trained.params.set_flat(flat) {
                         trained.params_step = report.progress.steps;
                     }
+                }
+                if let Some((tokens, attention)) = report.attention {
+                    let f32s = |l: Vec<Array2<f64>>| l.into_iter().map(|a| a.mapv(|v| v as f32)).collect();
+                    trained.attention = (tokens, attention.into_iter().map(f32s).collect());
                 }
                 trained.progress = report.progress;
                 trained.running = report.running;
@@ -241,9 +265,15 @@ fn hear(target: Target, heard: Heard) {
                 run.failed = Some(why);
                 run.running = false;
                 trained.running = false;
+                run.opening = false;
             }
         }
+        // "Open in the lesson" was waiting for this model.
+        run.opening && run.driven_model(&run.example).is_some()
     });
+    if open == Some(true) {
+        open_in_lesson();
+    }
 }
 
 /// Start the scaling experiment from the run's task, learning rate, batch and seed, each of its
@@ -279,26 +309,43 @@ fn single_step() {
 }
 
 /// Keep the run's model (the scaled run's, during the experiment) where the lesson reads it,
-/// pause, and open the lesson on it with the example as the sentence, as `bridge` says.
-/// `false` when the browser would not keep it.
-fn open_in_lesson() -> bool {
+/// and open the lesson on it with the example as the sentence, as `bridge` says: at once when
+/// the run is at rest, else once the pool, paused now, has sent its model (the view says when
+/// the browser would not keep it).
+fn open_in_lesson() {
     let kept = update_run(|run| {
         run.running = false;
         for t in run.driven() {
             t.command(Command::Pause);
         }
-        let trained = run.experiment.as_ref().map_or(&run.main, |e| &e[0]);
-        let model = trained.model(&run.example)?;
-        let storage = window().local_storage().ok().flatten()?;
-        storage.set_item(YOURS_KEY, &model.to_text()).ok()?;
-        Some((model.example().unwrap_or_default(), model.scaled()))
+        let Some(model) = run.driven_model(&run.example) else {
+            run.opening = run.failed.is_none();
+            return None;
+        };
+        run.opening = false;
+        let storage = window().local_storage().ok().flatten();
+        let stored = storage.is_some_and(|s| s.set_item(YOURS_KEY, &model.to_text()).is_ok());
+        run.open_failed = !stored;
+        stored.then(|| (model.example().unwrap_or_default(), model.scaled()))
     });
-    let Some(Some((sentence, scaled))) = kept else { return false };
+    let Some(Some((sentence, scaled))) = kept else { return };
     // The model the registry reads from where this one was kept.
-    let Some(model) = crate::models::stored_under(YOURS_KEY) else { return false };
+    let Some(model) = crate::models::stored_under(YOURS_KEY) else {
+        update_run(|run| run.open_failed = true);
+        return;
+    };
     let search = window().location().search().unwrap_or_default();
     open_link(&lesson_query(&search, model.slug(), &sentence, scaled));
-    true
+}
+
+/// Show `tokens` as the example (their attention comes with the pool's next report).
+fn set_example(tokens: Vec<usize>) {
+    update_run(|run| {
+        if let Some(pool) = &run.main.pool {
+            pool.example(&tokens);
+        }
+        run.example = tokens;
+    });
 }
 
 /// Start or pause training.

@@ -5,15 +5,13 @@
 use super::charts::{head_spec, RunChart};
 use super::setup::{field_of, range_message, Field, SetupForm};
 use super::{
-    open_in_lesson, reset, set_workers, single_step, start_experiment, take_link_error, toggle, update_run, with_run,
+    open_in_lesson, reset, set_example, set_workers, single_step, start_experiment, take_link_error, toggle, with_run,
     Run, Trained,
 };
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
-use crate::core::model::{Input, Model, RunOptions};
 use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup};
 use crate::core::train::tasks::token_text;
-use crate::core::Mask;
 use crate::figures::Heatmap;
 use crate::hosted::page_lang_and_ink;
 use crate::i18n::{fill, t, Lang, LearnMsg};
@@ -35,10 +33,14 @@ struct Snapshot {
     pool_workers: usize,
     /// Why training stopped, when a worker failed.
     failed: Option<String>,
+    /// The browser would not keep the model "Open in the lesson" asked for.
+    open_failed: bool,
     diverged: Option<usize>,
     losses: Vec<(usize, f64)>,
     accuracies: Vec<(usize, f64)>,
     example: Vec<usize>,
+    /// The example the heads' weights are of (the one typed, once the pool has answered).
+    attended: Vec<usize>,
     /// `[layer][head]`, (n, n).
     weights: Vec<Vec<Array2<f32>>>,
     experiment: Option<ExperimentShown>,
@@ -76,46 +78,11 @@ impl ExperimentShown {
     }
 }
 
-/// Every head's attention on `example`, `[layer][head]`: the run's model as it is now, read
-/// through the same interface as the lesson's models (it is the model "Open in the lesson"
-/// keeps), with the causal mask it trains with.
-fn attention_of(trained: &Trained, example: &[usize]) -> Vec<Vec<Array2<f32>>> {
-    let Some(model) = trained.model(example) else { return vec![] };
-    let input = Input { text: model.sentence(example), kv_text: None };
-    let options = RunOptions { mask: Mask::Causal, scaled: model.scaled(), ..RunOptions::default() };
-    let Ok(encoding) = model.forward(&input, &options) else { return vec![] };
-    encoding.layers.into_iter().map(|l| l.trace.head_traces.into_iter().map(|h| h.weights).collect()).collect()
-}
-
-/// The attention last computed: for which run (its setup) and model (the step its numbers
-/// are of), on which example, and the weights.
-type Kept = ((Setup, usize), Vec<usize>, Vec<Vec<Array2<f32>>>);
-
-thread_local! {
-    static ATTENTION: std::cell::RefCell<Option<Kept>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The heads' attention for `run` as the view shows it: its model as the pool last sent it
-/// (a few times a second while it trains, and once it stops), computed once per model.
-fn shown_attention(run: &Run) -> Vec<Vec<Array2<f32>>> {
-    let at = (run.main.progress.setup, run.main.params_step);
-    ATTENTION.with(|kept| {
-        let mut kept = kept.borrow_mut();
-        if let Some((was, example, weights)) = kept.as_ref() {
-            if *was == at && *example == run.example {
-                return weights.clone();
-            }
-        }
-        let weights = attention_of(&run.main, &run.example);
-        *kept = Some((at, run.example.clone(), weights.clone()));
-        weights
-    })
-}
-
 impl Snapshot {
     fn of(run: &Run) -> Self {
         let s = &run.main.progress;
-        let weights = shown_attention(run);
+        // Computed by the pool's leader (the page only draws), with the example they are of.
+        let (attended, weights) = run.main.attention.clone();
         Self {
             setup: s.setup,
             steps: s.steps,
@@ -126,10 +93,12 @@ impl Snapshot {
             workers: run.workers,
             pool_workers: run.pool_workers(),
             failed: run.failed.clone(),
+            open_failed: run.open_failed,
             diverged: s.diverged.map(|d| d.step),
             losses: s.history.iter().map(|p| (p.step, p.loss)).collect(),
             accuracies: s.history.iter().map(|p| (p.step, p.accuracy)).collect(),
             example: run.example.clone(),
+            attended,
             weights,
             experiment: run.experiment.as_ref().map(ExperimentShown::of),
         }
@@ -172,15 +141,17 @@ pub fn LearnApp(
     let running = Memo::new(move |_| snap.with(|s| s.as_ref().is_some_and(|s| s.running)));
     let diverged = Memo::new(move |_| snap.with(|s| s.as_ref().and_then(|s| s.diverged)));
     let readout = move |f: fn(&Snapshot) -> String| move || snap.with(|s| s.as_ref().map(f).unwrap_or_default());
-    let labels = move || {
+    let attended = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.attended.clone())).unwrap_or_default());
+    let texts = move |tokens: Memo<Vec<usize>>| {
         let digits = digits_of(setup.get().task).1;
-        example.get().iter().map(|&t| token_text(t, digits)).collect::<Vec<_>>()
+        tokens.get().iter().map(|&t| token_text(t, digits)).collect::<Vec<_>>()
     };
+    let labels = move || texts(example);
     let on_example = move |ev: leptos::ev::Event| match parse_example(&event_target_value(&ev), &setup.get_untracked())
     {
         Some(tokens) => {
             error.set(None);
-            update_run(|run| run.example = tokens);
+            set_example(tokens);
         }
         None => {
             let s = setup.get_untracked();
@@ -196,7 +167,7 @@ pub fn LearnApp(
             .map(|(_, m)| view! { <p class="field__error" role="alert">{m}</p> })
     };
 
-    let open_failed = RwSignal::new(false);
+    let open_failed = Memo::new(move |_| snap.with(|s| s.as_ref().is_some_and(|s| s.open_failed)));
     view! {
         // Two parts: what the learner sets and reads, and what the run draws (side by side on a
         // projector, see the stylesheet).
@@ -220,7 +191,7 @@ pub fn LearnApp(
                     }
                 }>{tr(LearnMsg::Reset)}</button>
                 <button type="button" class="button" data-testid="learn-open-lesson" title=tr(LearnMsg::OpenLessonHint)
-                    on:click=move |_| open_failed.set(!open_in_lesson())>{tr(LearnMsg::OpenLesson)}</button>
+                    on:click=move |_| open_in_lesson()>{tr(LearnMsg::OpenLesson)}</button>
             </div>
             <p class="field__error" role="alert" data-testid="learn-open-error">
                 {move || open_failed.get().then(|| tr(LearnMsg::OpenFailed))}
@@ -280,7 +251,7 @@ pub fn LearnApp(
                         // pool, another example), not at every report.
                         let spec = Memo::new(move |_| {
                             let values = snap.with(|s| s.as_ref().and_then(|s| s.weights.get(l)?.get(h).cloned()))?;
-                            Some(head_spec(values, labels()))
+                            Some(head_spec(values, texts(attended)))
                         });
                         let spec: Signal<Option<HeatmapSpec>> = spec.into();
                         let caption = fill(tr(LearnMsg::HeadMap), &[("l", &(l + 1).to_string()), ("h", &(h + 1).to_string())]);

@@ -125,6 +125,16 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// Tell the leader which example's attention to report.
+    pub fn example(&self, tokens: &[usize]) {
+        if let Some(leader) = self.workers.first() {
+            let (array, transfer) = numbers_to_js(&Message::Example(tokens.to_vec()).encode());
+            let _ = leader.post_message_with_transfer(&array, &transfer);
+        }
+    }
+}
+
 impl Drop for Pool {
     fn drop(&mut self) {
         for worker in &self.workers {

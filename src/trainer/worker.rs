@@ -11,10 +11,10 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
 
-/// The leader reports at most this often while it trains (ms), and sends the model at most
-/// every [`PARAMS_EVERY_MS`]; always when it stops.
+/// The leader reports at most this often while it trains (ms), and the example's attention at
+/// most every [`ATTENTION_EVERY_MS`]; always when it stops.
 const REPORT_EVERY_MS: f64 = 100.0;
-const PARAMS_EVERY_MS: f64 = 200.0;
+const ATTENTION_EVERY_MS: f64 = 200.0;
 
 struct State {
     replica: Replica,
@@ -22,9 +22,13 @@ struct State {
     peers: Vec<MessagePort>,
     /// A channel to itself: the next round starts from a message on it.
     tick: MessageChannel,
-    /// When the last report went, and the last one with the model (and at which step).
+    /// The example whose attention the reports carry.
+    example: Vec<usize>,
+    /// When the last report went; the step of the last model sent; when the last attention
+    /// went, and of which step and example.
     reported_at: f64,
-    params_at: (f64, Option<usize>),
+    params_at: Option<usize>,
+    attention_at: (f64, Option<(usize, Vec<usize>)>),
     /// Kept alive while the worker runs.
     _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
 }
@@ -75,11 +79,13 @@ fn from_page(event: MessageEvent) {
             }
             tick.port1().set_onmessage(Some(listeners[1].as_ref().unchecked_ref()));
             let state = State {
+                example: session.example(),
                 replica: Replica::new(session, shard, job),
                 peers: ports,
                 tick,
                 reported_at: f64::NEG_INFINITY,
-                params_at: (f64::NEG_INFINITY, None),
+                params_at: None,
+                attention_at: (f64::NEG_INFINITY, None),
                 _listeners: listeners,
             };
             STATE.with(|s| *s.borrow_mut() = Some(state));
@@ -88,6 +94,10 @@ fn from_page(event: MessageEvent) {
         Some(Message::Command(command)) => {
             with_state(|s| s.replica.command(command));
             pump();
+            report(true);
+        }
+        Some(Message::Example(tokens)) => {
+            with_state(|s| s.example = tokens);
             report(true);
         }
         _ => tell_page("the trainer got a message it does not know"),
@@ -144,7 +154,8 @@ fn pump() {
 const ALONE_MS: f64 = 20.0;
 
 /// The leader's report to the page: at most every [`REPORT_EVERY_MS`] unless `now_anyway`;
-/// with the model when it changed, at most every [`PARAMS_EVERY_MS`] while training.
+/// with the example's attention when the model or the example changed (at most every
+/// [`ATTENTION_EVERY_MS`] while training), and with the model itself once the run is at rest.
 fn report(now_anyway: bool) {
     let message = with_state(|s| {
         if !s.replica.leads() {
@@ -157,13 +168,18 @@ fn report(now_anyway: bool) {
         s.reported_at = t;
         let progress = s.replica.progress();
         let busy = s.replica.busy();
-        let (sent_at, sent_step) = s.params_at;
-        let changed = sent_step != Some(progress.steps);
-        let params = (changed && (!busy || t - sent_at >= PARAMS_EVERY_MS)).then(|| {
-            s.params_at = (t, Some(progress.steps));
+        let params = (!busy && s.params_at != Some(progress.steps)).then(|| {
+            s.params_at = Some(progress.steps);
             s.replica.params().flat()
         });
-        Some(Message::Report(Report { progress, running: s.replica.running(), busy, params }).encode())
+        let shown = Some((progress.steps, s.example.clone()));
+        let due = !busy || t - s.attention_at.0 >= ATTENTION_EVERY_MS;
+        let attention = (s.attention_at.1 != shown && due).then(|| {
+            s.attention_at = (t, shown);
+            (s.example.clone(), s.replica.attention(&s.example))
+        });
+        let report = Report { progress, running: s.replica.running(), busy, params, attention };
+        Some(Message::Report(report).encode())
     });
     if let Some(Some(data)) = message {
         let (array, transfer) = numbers_to_js(&data);

@@ -195,6 +195,18 @@ impl Replica {
         Progress { gradients: self.gradients.clone(), ..Progress::of(&self.session) }
     }
 
+    /// Every head's attention on `tokens` with the model as it is now, `[layer][head]`; none
+    /// for tokens the model cannot read (an id outside its vocabulary, more than its context).
+    pub fn attention(&self, tokens: &[usize]) -> Vec<Vec<ndarray::Array2<f64>>> {
+        let config = &self.session.config;
+        let readable = !tokens.is_empty() && tokens.len() <= config.context && tokens.iter().all(|&t| t < config.vocab);
+        if readable {
+            self.session.weights(tokens)
+        } else {
+            vec![]
+        }
+    }
+
     /// The model as it is now.
     pub fn params(&self) -> &Params {
         &self.session.params

@@ -7,6 +7,7 @@
 use super::replica::{Command, Job, Share};
 use super::session::{Diverged, Kind, Partial, Point, Progress, Setup, Shard};
 use super::{Params, Task};
+use ndarray::Array2;
 
 /// A message.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +16,8 @@ pub enum Message {
     Start { setup: Setup, shard: Shard, job: Job },
     /// Page → the leading worker.
     Command(Command),
+    /// Page → the leading worker: the example whose attention the reports carry.
+    Example(Vec<usize>),
     /// Worker → worker: its share of a round.
     Share(Share),
     /// The leading worker → page.
@@ -29,15 +32,22 @@ pub struct Report {
     pub running: bool,
     /// A round is under way or promised.
     pub busy: bool,
-    /// The model's numbers ([`Params::flat`]), when they changed since the last report that
-    /// had them.
+    /// The model's numbers ([`Params::flat`]), in a report of a run at rest whose model
+    /// changed since the last report that had them (what "Open in the lesson" keeps).
     pub params: Option<Vec<f64>>,
+    /// The example and every head's attention on it, `[layer][head]` (n × n), when the model
+    /// or the example changed since the last report that had them.
+    pub attention: Option<(Vec<usize>, Attention)>,
 }
+
+/// Every head's attention on one example, `[layer][head]`, each (n, n).
+pub type Attention = Vec<Vec<Array2<f64>>>;
 
 const START: f64 = 1.0;
 const COMMAND: f64 = 2.0;
 const SHARE: f64 = 3.0;
 const REPORT: f64 = 4.0;
+const EXAMPLE: f64 = 5.0;
 
 impl Message {
     /// As a list of numbers.
@@ -52,6 +62,10 @@ impl Message {
             }
             Message::Command(c) => {
                 out.extend([COMMAND, command_code(*c)]);
+            }
+            Message::Example(tokens) => {
+                out.push(EXAMPLE);
+                out.extend(tokens.iter().map(|&t| t as f64));
             }
             Message::Share(s) => {
                 out.extend([SHARE, s.round as f64, s.shard as f64, kind_code(Some(s.kind)), kind_code(s.then)]);
@@ -80,6 +94,17 @@ impl Message {
                     }
                     None => out.push(-1.0),
                 }
+                match &r.attention {
+                    Some((tokens, layers)) => {
+                        out.push(tokens.len() as f64);
+                        out.extend(tokens.iter().map(|&t| t as f64));
+                        let heads = layers.first().map_or(0, Vec::len);
+                        let n = layers.first().and_then(|l| l.first()).map_or(0, |a| a.nrows());
+                        out.extend([layers.len() as f64, heads as f64, n as f64]);
+                        out.extend(layers.iter().flatten().flat_map(|a| a.iter().copied()));
+                    }
+                    None => out.push(-1.0),
+                }
             }
         }
         out
@@ -98,6 +123,10 @@ impl Message {
                 let limit = r.next()?;
                 let limit = if limit < 0.0 { None } else { Some(r.counted(limit)?) };
                 Message::Start { setup, shard, job: Job { limit, track_gradient: r.flag()? } }
+            }
+            EXAMPLE => {
+                let tokens = r.rest().iter().map(|&v| counted(v)).collect::<Option<_>>()?;
+                Message::Example(tokens)
             }
             COMMAND => Message::Command(match r.next()? {
                 0.0 => Command::Run,
@@ -134,8 +163,19 @@ impl Message {
                 let gradients = (0..n).map(|_| Some((r.count()?, r.next()?))).collect::<Option<_>>()?;
                 let n = r.next()?;
                 let params = if n < 0.0 { None } else { Some(r.take(r.counted(n)?)?.to_vec()) };
+                let tokens = r.next()?;
+                let attention = if tokens < 0.0 {
+                    None
+                } else {
+                    let tokens = (0..r.counted(tokens)?).map(|_| r.count()).collect::<Option<Vec<_>>>()?;
+                    let (layers, heads, n) = (r.count()?, r.count()?, r.count()?);
+                    let square =
+                        |r: &mut Reader| Array2::from_shape_vec((n, n), r.take(n.checked_mul(n)?)?.to_vec()).ok();
+                    let layer = |r: &mut Reader| (0..heads).map(|_| square(r)).collect::<Option<Vec<_>>>();
+                    Some((tokens, (0..layers).map(|_| layer(&mut r)).collect::<Option<Vec<_>>>()?))
+                };
                 let progress = Progress { setup, steps, accuracy, history, diverged, gradients };
-                Message::Report(Report { progress, running, busy, params })
+                Message::Report(Report { progress, running, busy, params, attention })
             }
             _ => return None,
         };
@@ -172,6 +212,11 @@ fn put_setup(out: &mut Vec<f64>, s: &Setup) {
     out.extend([s.batch as f64, (s.seed >> 32) as f64, (s.seed & 0xFFFF_FFFF) as f64, flag(s.scaled), flag(s.mlp)]);
 }
 
+/// A whole number from 0 to 2³².
+fn counted(v: f64) -> Option<usize> {
+    (v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= 4_294_967_296.0).then_some(v as usize)
+}
+
 /// Reads numbers off a list, each checked for what it must be.
 struct Reader<'a> {
     data: &'a [f64],
@@ -201,9 +246,8 @@ impl<'a> Reader<'a> {
         self.at == self.data.len()
     }
 
-    /// A whole number from 0 to 2³².
     fn counted(&self, v: f64) -> Option<usize> {
-        (v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= 4_294_967_296.0).then_some(v as usize)
+        counted(v)
     }
 
     fn count(&mut self) -> Option<usize> {
@@ -270,8 +314,17 @@ mod tests {
                 running: true,
                 busy: false,
                 params: Some(session.params.flat()),
+                attention: Some((session.example(), session.weights(&session.example()))),
             }),
-            Message::Report(Report { progress: Progress::of(&session), running: false, busy: true, params: None }),
+            Message::Report(Report {
+                progress: Progress::of(&session),
+                running: false,
+                busy: true,
+                params: None,
+                attention: None,
+            }),
+            Message::Example(vec![3, 1, 4, 1, 5]),
+            Message::Example(vec![]),
         ];
         for m in messages {
             assert_eq!(Message::decode(&m.encode(), Some(&session.params)), Some(m));
