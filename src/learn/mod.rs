@@ -36,7 +36,8 @@ struct Trained {
     attention: (Vec<usize>, Vec<Vec<Array2<f32>>>),
     /// `None` when the pool could not start.
     pool: Option<Pool>,
-    /// The leader's wish as last reported: training.
+    /// Training: as last asked, until the leader has read every command sent, then as it
+    /// reports.
     running: bool,
 }
 
@@ -54,7 +55,8 @@ impl Trained {
         (Self { progress, params, params_step: 0, attention: (vec![], vec![]), pool, running: false }, failed)
     }
 
-    fn command(&self, command: Command) {
+    fn command(&mut self, command: Command) {
+        self.running = command == Command::Run;
         if let Some(pool) = &self.pool {
             pool.command(command);
         }
@@ -114,6 +116,15 @@ impl Run {
             Some(e) => e.iter().collect(),
             None => vec![&self.main],
         }
+    }
+
+    /// Tell every pool the button drives.
+    fn command(&mut self, command: Command) {
+        match &mut self.experiment {
+            Some(e) => e.iter_mut().for_each(|t| t.command(command)),
+            None => self.main.command(command),
+        }
+        self.running = command == Command::Run;
     }
 
     /// The model "Open in the lesson" keeps: the scaled run's during the experiment, else the
@@ -239,18 +250,14 @@ fn hear(target: Target, heard: Heard) {
                     trained.attention = (tokens, attention.into_iter().map(f32s).collect());
                 }
                 trained.progress = report.progress;
-                trained.running = report.running;
+                // A report the leader sent before it read the latest command says nothing of it.
+                if trained.pool.as_ref().is_none_or(|p| report.heard >= p.sent()) {
+                    trained.running = report.running;
+                }
+                run.running = run.driven().iter().any(|t| t.running);
                 // Nobody is watching (the view was closed): pause.
                 if run.running && !shown(Hosted::Learn) {
-                    run.running = false;
-                    for t in run.driven() {
-                        t.command(Command::Pause);
-                    }
-                }
-                let driven = run.driven();
-                // Every pool the button drives has stopped (paused, done or diverged).
-                if driven.iter().all(|t| !t.running) {
-                    run.running = false;
+                    run.command(Command::Pause);
                 }
                 let (t0, s0) = run.speed_mark;
                 let (t, steps) = (now(), run.steps());
@@ -285,7 +292,7 @@ fn start_experiment() {
         let setups = Experiment::setups(run.main.progress.setup);
         let mut failed = None;
         let runs = [0, 1].map(|k| {
-            let (trained, why) = Trained::start(setups[k], Job::EXPERIMENT, workers, Target::Experiment(k));
+            let (mut trained, why) = Trained::start(setups[k], Job::EXPERIMENT, workers, Target::Experiment(k));
             failed = failed.take().or(why);
             trained.command(Command::Run);
             trained
@@ -300,11 +307,8 @@ fn start_experiment() {
 /// One step, from the button.
 fn single_step() {
     update_run(|run| {
-        run.running = false;
-        for t in run.driven() {
-            t.command(Command::Pause);
-            t.command(Command::Step);
-        }
+        run.command(Command::Pause);
+        run.command(Command::Step);
     });
 }
 
@@ -314,10 +318,7 @@ fn single_step() {
 /// the browser would not keep it).
 fn open_in_lesson() {
     let kept = update_run(|run| {
-        run.running = false;
-        for t in run.driven() {
-            t.command(Command::Pause);
-        }
+        run.command(Command::Pause);
         let Some(model) = run.driven_model(&run.example) else {
             run.opening = run.failed.is_none();
             return None;
@@ -352,11 +353,7 @@ fn set_example(tokens: Vec<usize>) {
 fn toggle() {
     update_run(|run| {
         let can = run.failed.is_none() && run.driven().iter().any(|t| t.progress.diverged.is_none());
-        run.running = !run.running && can;
-        let command = if run.running { Command::Run } else { Command::Pause };
-        for t in run.driven() {
-            t.command(command);
-        }
+        run.command(if !run.running && can { Command::Run } else { Command::Pause });
         run.speed_mark = (now(), run.steps());
     });
 }

@@ -25,6 +25,8 @@ pub enum Heard {
 /// A run training on a pool of workers.
 pub struct Pool {
     workers: Vec<Worker>,
+    /// Commands sent to the leader so far.
+    sent: std::cell::Cell<usize>,
     _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
     _errors: Vec<Closure<dyn Fn(ErrorEvent)>>,
 }
@@ -108,7 +110,7 @@ impl Pool {
             }
             worker.post_message_with_transfer(&array, &transfer).map_err(describe)?;
         }
-        Ok(Pool { workers, _listeners: listeners, _errors: errors })
+        Ok(Pool { workers, sent: std::cell::Cell::new(0), _listeners: listeners, _errors: errors })
     }
 
     /// Its workers.
@@ -116,9 +118,16 @@ impl Pool {
         self.workers.len()
     }
 
+    /// Commands sent to the leader so far (a report whose `heard` is below it was sent before
+    /// the leader read the latest).
+    pub fn sent(&self) -> usize {
+        self.sent.get()
+    }
+
     /// Tell the leader.
     pub fn command(&self, command: Command) {
         if let Some(leader) = self.workers.first() {
+            self.sent.set(self.sent.get() + 1);
             let (array, transfer) = numbers_to_js(&Message::Command(command).encode());
             let _ = leader.post_message_with_transfer(&array, &transfer);
         }

@@ -24,6 +24,8 @@ struct State {
     tick: MessageChannel,
     /// The example whose attention the reports carry.
     example: Vec<usize>,
+    /// The page's commands read so far.
+    heard: usize,
     /// When the last report went; the step of the last model sent; when the last attention
     /// went, and of which step and example.
     reported_at: f64,
@@ -80,6 +82,7 @@ fn from_page(event: MessageEvent) {
             tick.port1().set_onmessage(Some(listeners[1].as_ref().unchecked_ref()));
             let state = State {
                 example: session.example(),
+                heard: 0,
                 replica: Replica::new(session, shard, job),
                 peers: ports,
                 tick,
@@ -92,7 +95,10 @@ fn from_page(event: MessageEvent) {
             report(true);
         }
         Some(Message::Command(command)) => {
-            with_state(|s| s.replica.command(command));
+            with_state(|s| {
+                s.heard += 1;
+                s.replica.command(command);
+            });
             pump();
             report(true);
         }
@@ -178,7 +184,7 @@ fn report(now_anyway: bool) {
             s.attention_at = (t, shown);
             (s.example.clone(), s.replica.attention(&s.example))
         });
-        let report = Report { progress, running: s.replica.running(), busy, params, attention };
+        let report = Report { progress, running: s.replica.running(), busy, heard: s.heard, params, attention };
         Some(Message::Report(report).encode())
     });
     if let Some(Some(data)) = message {

@@ -32,6 +32,9 @@ pub struct Report {
     pub running: bool,
     /// A round is under way or promised.
     pub busy: bool,
+    /// How many of the page's commands the leader had read (so the page can tell a report
+    /// sent before its latest command from one sent after).
+    pub heard: usize,
     /// The model's numbers ([`Params::flat`]), in a report of a run at rest whose model
     /// changed since the last report that had them (what "Open in the lesson" keeps).
     pub params: Option<Vec<f64>>,
@@ -79,7 +82,7 @@ impl Message {
                 }
             }
             Message::Report(r) => {
-                out.extend([REPORT, flag(r.running), flag(r.busy)]);
+                out.extend([REPORT, flag(r.running), flag(r.busy), r.heard as f64]);
                 let p = &r.progress;
                 put_setup(&mut out, &p.setup);
                 out.extend([p.steps as f64, p.accuracy, p.diverged.map_or(-1.0, |d| d.step as f64)]);
@@ -150,7 +153,7 @@ impl Message {
                 Message::Share(Share { round, shard, kind, partial: Partial { right, step }, then })
             }
             REPORT => {
-                let (running, busy) = (r.flag()?, r.flag()?);
+                let (running, busy, heard) = (r.flag()?, r.flag()?, r.count()?);
                 let setup = r.setup()?;
                 let (steps, accuracy) = (r.count()?, r.next()?);
                 let diverged = r.next()?;
@@ -175,7 +178,7 @@ impl Message {
                     Some((tokens, (0..layers).map(|_| layer(&mut r)).collect::<Option<Vec<_>>>()?))
                 };
                 let progress = Progress { setup, steps, accuracy, history, diverged, gradients };
-                Message::Report(Report { progress, running, busy, params, attention })
+                Message::Report(Report { progress, running, busy, heard, params, attention })
             }
             _ => return None,
         };
@@ -313,6 +316,7 @@ mod tests {
                 progress: Progress { gradients: vec![(0, 0.25), (10, 0.5)], ..Progress::of(&session) },
                 running: true,
                 busy: false,
+                heard: 3,
                 params: Some(session.params.flat()),
                 attention: Some((session.example(), session.weights(&session.example()))),
             }),
@@ -320,6 +324,7 @@ mod tests {
                 progress: Progress::of(&session),
                 running: false,
                 busy: true,
+                heard: 0,
                 params: None,
                 attention: None,
             }),
