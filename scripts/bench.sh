@@ -8,7 +8,10 @@
 # beside "peer ort-web model n=… forward_ms=…"), the training view's model ("train task=reverse
 # … step_ms=… steps_per_s=…" beside TensorFlow.js's "peer tfjs-cpu …" and "peer tfjs-wasm …" on
 # the same model, batch, loss and optimiser, then our steps and compute to 99 % held-out
-# accuracy), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
+# accuracy, and "train workers=k … steps_per_s=…" for one worker and the pool, for that model and
+# the largest), the page's main thread while the largest model trains ("main-thread
+# scenario=train-largest tasks_over_50ms=… longest_task_ms=…"), and "size wasm_gz=… js_gz=…
+# first_heatmap_ms=…".
 # Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
