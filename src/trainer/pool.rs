@@ -126,19 +126,18 @@ impl Pool {
 
     /// Tell the leader.
     pub fn command(&self, command: Command) {
-        if let Some(leader) = self.workers.first() {
-            self.sent.set(self.sent.get() + 1);
-            let (array, transfer) = numbers_to_js(&Message::Command(command).encode());
-            let _ = leader.post_message_with_transfer(&array, &transfer);
-        }
+        self.sent.set(self.sent.get() + 1);
+        self.tell_leader(&Message::Command(command));
     }
-}
 
-impl Pool {
     /// Tell the leader which example's attention to report.
     pub fn example(&self, tokens: &[usize]) {
+        self.tell_leader(&Message::Example(tokens.to_vec()));
+    }
+
+    fn tell_leader(&self, message: &Message) {
         if let Some(leader) = self.workers.first() {
-            let (array, transfer) = numbers_to_js(&Message::Example(tokens.to_vec()).encode());
+            let (array, transfer) = numbers_to_js(&message.encode());
             let _ = leader.post_message_with_transfer(&array, &transfer);
         }
     }
