@@ -49,6 +49,70 @@ async fn main_thread_while_training(site: &Site) {
     b.close().await;
 }
 
+/// 21 × "the cat sat on the mat": 126 words, 128 tokens with [CLS] and [SEP], the most the
+/// pretrained model reads.
+#[cfg(not(target_arch = "wasm32"))]
+const SENTENCE_128: &str = "the cat sat on the mat";
+
+/// The page's main thread while the pretrained model computes in its worker: typing a 128-token
+/// sentence into the sentence box one character every 20 ms (`type-128-minilm`), and dragging
+/// the temperature slider ten steps, one every 100 ms, at 128 tokens (`slider-minilm-128`).
+/// Each waits for the last answer; tasks over 50 ms and the longest, as a `PerformanceObserver`
+/// for long tasks saw them, and how long the last answer took after the last change.
+#[cfg(not(target_arch = "wasm32"))]
+async fn main_thread_with_the_pretrained_model(site: &Site) {
+    let long = vec![SENTENCE_128; 21].join(" ");
+    let settled = "const main = document.querySelector('.page__main');
+         const settled = async () => { while (main.dataset.computing !== 'false') await new Promise((r) => setTimeout(r, 5)); };
+         const long = [];
+         new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+         const report = (t0) => done([long.length, Math.max(0, ...long), performance.now() - t0]);";
+    let scenarios = [
+        (
+            "type-128-minilm",
+            "the".to_string(),
+            "const box = document.querySelector(`[data-testid='token-input']`);
+             let t0 = 0;
+             for (const c of TYPED) {
+               box.value += c; box.dispatchEvent(new Event('input', { bubbles: true }));
+               t0 = performance.now();
+               await new Promise((r) => setTimeout(r, 20));
+             }",
+        ),
+        (
+            "slider-minilm-128",
+            long.clone(),
+            "const slider = document.querySelector(`[data-testid='temperature-slider']`);
+             let t0 = 0;
+             for (let i = 1; i <= 10; i++) {
+               slider.value = String(-0.5 + i * 0.1); slider.dispatchEvent(new Event('input', { bubbles: true }));
+               t0 = performance.now();
+               await new Promise((r) => setTimeout(r, 100));
+             }",
+        ),
+    ];
+    for (name, text, drive) in scenarios {
+        let b = Browser::open(1280, 900).await;
+        let text = text.replace(' ', "%20");
+        b.open_page(&site.url(&format!("?lang=en&model=minilm&stage=softmax&text={text}"))).await;
+        b.wait_for("[data-testid='weights-note'][data-weights='minilm']").await;
+        b.wait_for(".page__main[data-computing='false']").await;
+        let typed = serde_json::to_string(&long[3..]).unwrap_or_default();
+        let script = format!(
+            "const done = arguments[arguments.length - 1]; const TYPED = {typed};
+             (async () => {{ {settled} {drive} await settled(); report(t0); }})();"
+        );
+        let seen = b.js_async(&script).await;
+        println!(
+            "main-thread scenario={name} tasks_over_50ms={} longest_task_ms={:.0} last_answer_ms={:.0}",
+            seen[0],
+            seen[1].as_f64().unwrap_or(f64::NAN),
+            seen[2].as_f64().unwrap_or(f64::NAN)
+        );
+        b.close().await;
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[tokio::main]
 async fn main() {
@@ -91,6 +155,7 @@ async fn main() {
         return;
     }
     main_thread_while_training(&site).await;
+    main_thread_with_the_pretrained_model(&site).await;
     if mode != "1" {
         return;
     }

@@ -48,7 +48,7 @@ cp target/index.html.orig index.html
 # The benchmark build wrote its .wasm (with the benchmark code) where cargo keeps the published
 # build's, which the end-to-end check reads by name: put the published one back.
 cargo build --locked --release --target wasm32-unknown-unknown --bins --features external-texts
-cargo build --locked --profile worker --target wasm32-unknown-unknown --bin trainer --features external-texts
+cargo build --locked --profile worker --target wasm32-unknown-unknown --bin trainer --bin forward --features external-texts
 mkdir -p target/bench-dist/peer
 cp "$ort_dir/ort.wasm.min.js" "$ort_dir/ort-wasm-simd-threaded.mjs" "$ort_dir/ort-wasm-simd-threaded.wasm" \
   benches/peer/peer.js benches/peer/train_peer.js benches/peer/*.onnx target/bench-dist/peer/

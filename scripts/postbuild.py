@@ -37,7 +37,7 @@ html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
 MODULES = ["learn", "pretrained"]
 # Modules that run in Web Workers (`bridge::TRAINER_META`): started by the page's code, not by a
 # view's script element.
-WORKERS = ["trainer"]
+WORKERS = ["trainer", "forward"]
 for name in MODULES + WORKERS:
     html = re.sub(rf'\s*<meta name="attention-lab-{name}"[^>]*>', "", html)
 html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)

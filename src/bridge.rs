@@ -23,6 +23,10 @@ pub const LINK_EVENT: &str = "attention-lab-link";
 /// scripts/postbuild.py), read by whichever module starts a pool of them.
 pub const TRAINER_META: &str = "attention-lab-trainer";
 
+/// The `<meta>` that names the forward worker's start script (written by
+/// scripts/postbuild.py), read by the page when a model that runs there is first shown.
+pub const FORWARD_META: &str = "attention-lab-forward";
+
 crate::slugged! {
     /// The modules the page starts when one of their views opens.
     pub enum Hosted {

@@ -9,7 +9,8 @@
 //! - [`app`]: the page's Leptos interface; [`i18n`]: every string in English and Chinese;
 //! - [`learn`]: the training view, and [`pretrained`]: the pretrained model's views, each its
 //!   own .wasm loaded when its view first opens ([`hosted`]); [`bridge`]: all the page and
-//!   they share; [`trainer`]: training in a pool of Web Workers (the `trainer` binary).
+//!   they share; [`trainer`]: training in a pool of Web Workers (the `trainer` binary);
+//!   `compute`: the downloaded models' forward passes in a Web Worker (the `forward` binary).
 
 pub use attention_core as core;
 pub use attention_core::slugged;
@@ -17,6 +18,7 @@ pub use attention_core::slugged;
 pub mod app;
 pub mod bridge;
 pub mod chart;
+pub mod compute;
 pub mod export;
 pub mod fetch;
 pub mod figures;

@@ -78,6 +78,14 @@ impl ModelId {
         (self == ModelId::Yours).then_some(crate::bridge::YOURS_KEY)
     }
 
+    /// Its forward passes run in the forward worker (`compute`), not on the page's thread: the
+    /// downloaded models, whose pass takes a long task (MiniLM at 128 tokens, ~200 ms).
+    /// Seeded random weights at the lesson's sizes and the learner's small model compute in
+    /// the page, cheaper than a round trip (the README's benchmark: ~1 ms at 32 × 64).
+    pub fn computed_in_worker(self) -> bool {
+        matches!(self.delivery(), Delivery::Download { .. })
+    }
+
     /// How the page gets it.
     pub fn delivery(self) -> Delivery {
         match self {

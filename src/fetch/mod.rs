@@ -1,8 +1,9 @@
 //! Bringing a model file into a page: from the browser's Cache Storage when an earlier visit
 //! kept it, else downloaded with its progress reported, its SHA-256 checked, and kept for the
 //! next visit and for offline use (the service worker never precaches it: a learner who never
-//! asks for it downloads nothing). The page's lesson and the pretrained model's views (their
-//! own module) both load through here; [`status`] shows where a load is.
+//! asks for it downloads nothing). The page's lesson, the pretrained model's views (their own
+//! module) and the worker that computes its forward passes (`compute`) all load through here;
+//! [`status`] shows where a load is.
 
 pub mod status;
 
@@ -11,7 +12,6 @@ use crate::core::bert::Asset;
 use crate::core::model::Model;
 use crate::i18n::{fill, t, Lang, ModelMsg};
 use js_sys::{Reflect, Uint8Array};
-use leptos::prelude::window;
 use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -123,7 +123,7 @@ pub async fn load(
 /// The page's cache for the model; `None` where Cache Storage is unavailable (a page served
 /// over plain http from another machine): the model is then downloaded on every visit.
 async fn open_cache(file: &ModelFile) -> Option<Cache> {
-    let caches = window().caches().ok()?;
+    let caches = global_caches()?;
     JsFuture::from(caches.open(&cache_name(file))).await.ok()?.dyn_into().ok()
 }
 
@@ -151,7 +151,7 @@ async fn keep(cache: &Cache, file: &ModelFile, bytes: &[u8]) {
 
 /// Download the file, reporting the bytes received as they arrive.
 async fn download(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Vec<u8>, LoadError> {
-    let fetched = JsFuture::from(window().fetch_with_str(file.name)).await.map_err(|_| LoadError::Network)?;
+    let fetched = JsFuture::from(global_fetch(file.name)?).await.map_err(|_| LoadError::Network)?;
     let response: Response = fetched.dyn_into().map_err(|_| LoadError::Network)?;
     if !response.ok() {
         return Err(LoadError::Status(response.status()));
@@ -176,6 +176,24 @@ async fn download(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Vec<u8>
         return Err(LoadError::Truncated { received: bytes.len(), total });
     }
     Ok(bytes)
+}
+
+/// Cache Storage of the page or the worker this runs in.
+fn global_caches() -> Option<web_sys::CacheStorage> {
+    let global = js_sys::global();
+    match global.dyn_ref::<web_sys::WorkerGlobalScope>() {
+        Some(worker) => worker.caches().ok(),
+        None => global.dyn_ref::<web_sys::Window>()?.caches().ok(),
+    }
+}
+
+/// Fetch `url` from the page or the worker this runs in.
+fn global_fetch(url: &str) -> Result<js_sys::Promise, LoadError> {
+    let global = js_sys::global();
+    match global.dyn_ref::<web_sys::WorkerGlobalScope>() {
+        Some(worker) => Ok(worker.fetch_with_str(url)),
+        None => global.dyn_ref::<web_sys::Window>().map(|w| w.fetch_with_str(url)).ok_or(LoadError::Network),
+    }
 }
 
 fn field(object: &JsValue, name: &str) -> JsValue {

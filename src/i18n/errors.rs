@@ -41,6 +41,10 @@ super::catalogue! {
             "These weights read one sentence, and this view needs a second one for cross-attention: switch to the random weights to see all three variants.",
             "这种权重只读一个句子，而本视图的交叉注意力需要第二个句子：切换到随机权重才能看到全部三种变体。",
         ),
+        Worker => (
+            "The background computation stopped ({why}). The last result stays on screen; change any setting to try again.",
+            "后台计算中断了（{why}）。屏幕上保留上一次的结果；改动任一设置即可重试。",
+        ),
         WhichQuery => ("sentence", "句子"),
         WhichKeyValue => ("second sentence", "第二个句子"),
         WhichLayer => ("chosen layer", "所选的层"),
@@ -71,6 +75,7 @@ pub fn model_error(lang: Lang, e: &ModelError) -> String {
         ModelError::UnknownToken(token) => unknown_token(lang, token),
         ModelError::NotKept => t(lang, ErrMsg::NotKept).to_string(),
         ModelError::OneSentence => t(lang, ErrMsg::OneSentence).to_string(),
+        ModelError::Worker(why) => fill(t(lang, ErrMsg::Worker), &[("why", why)]),
     }
 }
 

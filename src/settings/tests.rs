@@ -27,6 +27,10 @@ impl Model for Framed {
     fn forward(&self, _: &Input, _: &RunOptions) -> Result<Encoding, ModelError> {
         Err(ModelError::NotKept)
     }
+
+    fn layer_projections(&self) -> Vec<Arc<crate::core::projections::Projections>> {
+        vec![]
+    }
 }
 
 fn with_framed() -> Models {

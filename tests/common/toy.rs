@@ -89,4 +89,8 @@ impl Model for Toy {
         let position = self.pos.slice(s![..n, ..]).to_owned();
         Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
     }
+
+    fn layer_projections(&self) -> Vec<Arc<Projections>> {
+        self.layers.iter().map(|l| Arc::clone(&l.projections)).collect()
+    }
 }

@@ -167,6 +167,9 @@ async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
     assert_eq!(violations, json!([]), "Content-Security-Policy violations");
     let foreign = js(&b, "return performance.getEntriesByType('resource').map(e => e.name).filter(n => new URL(n).origin !== location.origin);").await;
     assert_eq!(foreign, json!([]), "requests to other origins");
+    // None of these views needs another module or a worker: nothing of theirs was fetched.
+    let lazy = js(&b, "return performance.getEntriesByType('resource').map(e => e.name).filter(n => /(learn|pretrained|trainer|forward)[-_]/.test(n));").await;
+    assert_eq!(lazy, json!([]), "modules fetched that no view asked for");
     let csp = js(
         &b,
         "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m ? m.content : '';",

@@ -204,3 +204,43 @@ async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// 21 × "the cat sat on the mat": 128 tokens with [CLS] and [SEP], the most the model reads.
+fn longest_sentence() -> String {
+    vec!["the%20cat%20sat%20on%20the%20mat"; 21].join("%20")
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url(&format!("?lang=en&model=minilm&stage=softmax&text={}", longest_sentence()))).await;
+    trained_shown(&b, 60).await;
+    b.wait_for(".page__main[data-computing='false']").await;
+    assert_eq!(b.text_of("stage-count").await, "Step 5 of 7");
+    // Move the temperature, then (in the next task, as a click would come) step on: the step
+    // takes effect while the model is still computing, and its answer still arrives.
+    let seen = b
+        .js_async(
+            "const done = arguments[arguments.length - 1];
+             const main = document.querySelector('.page__main');
+             const slider = document.querySelector(`[data-testid='temperature-slider']`);
+             slider.value = '0.5'; slider.dispatchEvent(new Event('input', { bubbles: true }));
+             setTimeout(() => {
+               document.querySelector(`[data-testid='next-stage']`).click();
+               setTimeout(() => done([main.dataset.computing,
+                 document.querySelector(`[data-testid='stage-count']`).textContent]), 0);
+             }, 0);",
+        )
+        .await;
+    assert_eq!(seen[1], "Step 6 of 7", "the click took effect");
+    assert_eq!(seen[0], "true", "before the model's answer came");
+    b.wait_for(".page__main[data-computing='false']").await;
+    assert_eq!(b.js("return document.querySelectorAll(`[data-testid='compute-error']`).length;", vec![]).await, 0);
+    let search = b.js("return location.search;", vec![]).await;
+    assert!(search.as_str().is_some_and(|s| s.contains("t=3.1") && s.contains("stage=output")), "{search}");
+    assert!(b.console_errors().await.is_empty(), "console errors");
+    b.assert_no_panic().await;
+    b.close().await;
+}

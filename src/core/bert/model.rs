@@ -198,6 +198,10 @@ impl Model for Bert {
         };
         Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, first)
     }
+
+    fn layer_projections(&self) -> Vec<Arc<Projections>> {
+        self.layers.iter().map(|l| Arc::clone(&l.projections)).collect()
+    }
 }
 
 fn shape_error(name: &str, expected: &str, t: &Tensor) -> AssetError {

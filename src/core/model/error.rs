@@ -48,6 +48,9 @@ pub enum ModelError {
     NotKept,
     /// Cross-attention was asked of a model that reads one sentence.
     OneSentence,
+    /// The worker computing it failed (a panic, out of memory, the model would not load), in
+    /// the words the worker or the browser gave.
+    Worker(String),
 }
 
 impl ModelError {
@@ -78,6 +81,7 @@ impl std::fmt::Display for ModelError {
             Self::UnknownToken(t) => write!(f, "your model has no token \"{t}\""),
             Self::NotKept => write!(f, "no model of yours is kept in this browser"),
             Self::OneSentence => write!(f, "this model reads one sentence: cross-attention needs a second"),
+            Self::Worker(why) => write!(f, "the worker computing it failed: {why}"),
         }
     }
 }

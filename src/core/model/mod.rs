@@ -11,11 +11,14 @@ mod error;
 pub mod random;
 pub mod stack;
 pub mod standin;
+pub mod wire;
 
 pub use encoding::{similarity, Encoding, LayerTrace, Outcome};
 pub use error::{ModelError, SentenceProblem};
 
 use super::attention::{AttentionConfig, Mask};
+use super::projections::Projections;
+use std::sync::Arc;
 use std::fmt;
 
 /// A model the lesson can show.
@@ -29,6 +32,10 @@ pub trait Model: Send + Sync {
 
     /// Every layer on `input`, every intermediate kept.
     fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError>;
+
+    /// Every layer's projections, first to last: what an encoding computed elsewhere (in a
+    /// worker, [`wire`]) is shown with.
+    fn layer_projections(&self) -> Vec<Arc<Projections>>;
 
     /// The sentence a lesson on this model opens with, when the one on screen is not one it
     /// can read (a model that reads only its task's tokens has one).

@@ -140,6 +140,10 @@ impl Model for Random {
             layers,
         })
     }
+
+    fn layer_projections(&self) -> Vec<Arc<Projections>> {
+        self.projections().into_iter().collect()
+    }
 }
 
 /// The lesson's default sentence through the default random weights under `options` (the

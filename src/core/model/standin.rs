@@ -5,6 +5,7 @@
 //! why there are none.
 
 use super::{Encoding, Input, Model, ModelError, RunOptions, SentenceProblem, Shape, Token};
+use crate::projections::Projections;
 use std::sync::Arc;
 
 /// What a stand-in shows while it waits.
@@ -52,6 +53,13 @@ impl Model for Standin {
         match &self.meanwhile {
             Meanwhile::Show(model) => model.forward(input, options),
             Meanwhile::Refuse(e) => Err(e.clone()),
+        }
+    }
+
+    fn layer_projections(&self) -> Vec<Arc<Projections>> {
+        match &self.meanwhile {
+            Meanwhile::Show(model) => model.layer_projections(),
+            Meanwhile::Refuse(_) => vec![],
         }
     }
 }

@@ -267,6 +267,10 @@ impl Model for YourModel {
         Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
     }
 
+    fn layer_projections(&self) -> Vec<Arc<Projections>> {
+        self.layers.iter().map(|l| Arc::clone(&l.projections)).collect()
+    }
+
     fn example(&self) -> Option<String> {
         Some(self.sentence(&self.example))
     }

@@ -1,0 +1,200 @@
+//! The page's side of the forward worker: it starts the worker when first asked (the script the
+//! page names in `<meta name="attention-lab-forward">`, `bridge::FORWARD_META`), keeps one
+//! question in flight and only the latest one waiting (a question overtaken before it was sent
+//! is never sent), drops the answer to any question but the latest, and turns the answer's
+//! numbers back into an encoding with what the page's own copy of the model knows. A worker
+//! that fails (a panic, out of memory, its script would not load) answers its question with
+//! why, and a new one starts with the next question.
+
+use super::message::{Answer, Question};
+use crate::bridge::FORWARD_META;
+use crate::core::model::wire::{decode, Frame};
+use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
+use crate::models::ModelId;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// A question as the page asked it: with its copy of the model, which reads the answer.
+#[derive(Clone)]
+pub struct Asked {
+    pub question: Question,
+    pub model: Arc<dyn Model>,
+}
+
+/// The answer to the latest question.
+pub struct Reply {
+    pub asked: Asked,
+    pub result: Result<Encoding, ModelError>,
+}
+
+/// The page's forward worker.
+#[derive(Clone)]
+pub struct Forwarder(Rc<Inner>);
+
+struct Inner {
+    script: String,
+    running: RefCell<Option<Running>>,
+    in_flight: RefCell<Option<Asked>>,
+    waiting: RefCell<Option<Asked>>,
+    latest: Cell<u32>,
+    told: Box<dyn Fn(Reply)>,
+}
+
+struct Running {
+    worker: Worker,
+    _on_message: Closure<dyn Fn(MessageEvent)>,
+    _on_error: Closure<dyn Fn(ErrorEvent)>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// Whether the page has a forward worker to start (natively, in the unit tests, it has none).
+pub fn forward_worker() -> bool {
+    cfg!(target_arch = "wasm32") && script_url().is_some()
+}
+
+/// The worker's start script, if the page names one (a test page has none).
+fn script_url() -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let meta = document.query_selector(&format!("meta[name='{FORWARD_META}']")).ok().flatten()?;
+    meta.get_attribute("content")
+}
+
+impl Forwarder {
+    /// A forwarder telling `told` every answer to the latest question; `None` if this page
+    /// has no forward worker (then the page computes in place).
+    pub fn new(told: impl Fn(Reply) + 'static) -> Option<Forwarder> {
+        let inner = Inner {
+            script: script_url()?,
+            running: RefCell::new(None),
+            in_flight: RefCell::new(None),
+            waiting: RefCell::new(None),
+            latest: Cell::new(0),
+            told: Box::new(told),
+        };
+        Some(Forwarder(Rc::new(inner)))
+    }
+
+    /// Ask for `model` (the registry's `id`) on `input` under `options`.
+    pub fn ask(&self, id: ModelId, model: Arc<dyn Model>, input: Input, options: RunOptions) {
+        let number = self.0.latest.get() + 1;
+        self.0.latest.set(number);
+        let asked = Asked { question: Question { number, model: id, input, options }, model };
+        if self.0.in_flight.borrow().is_some() {
+            *self.0.waiting.borrow_mut() = Some(asked);
+        } else {
+            self.send(asked);
+        }
+    }
+
+    fn send(&self, asked: Asked) {
+        if self.0.running.borrow().is_none() {
+            match self.start() {
+                Ok(running) => *self.0.running.borrow_mut() = Some(running),
+                Err(why) => return (self.0.told)(Reply { asked, result: Err(ModelError::Worker(why)) }),
+            }
+        }
+        let message = asked.question.to_js();
+        *self.0.in_flight.borrow_mut() = Some(asked);
+        let posted = self.0.running.borrow().as_ref().map(|r| r.worker.post_message(&message));
+        if let Some(Err(e)) = posted {
+            self.failed(describe(e));
+        }
+    }
+
+    fn start(&self) -> Result<Running, String> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(&self.0.script, &options).map_err(describe)?;
+        let weak = Rc::downgrade(&self.0);
+        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+            let Some(inner) = weak.upgrade() else { return };
+            let me = Forwarder(inner);
+            let data = event.data();
+            match data.as_string() {
+                Some(text) => me.failed(text),
+                None => me.answered(Answer::from_js(&data)),
+            }
+        });
+        let weak = Rc::downgrade(&self.0);
+        let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            let Some(inner) = weak.upgrade() else { return };
+            let message = event.message();
+            Forwarder(inner).failed(if message.is_empty() { "the worker stopped".into() } else { message });
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Running { worker, _on_message: on_message, _on_error: on_error })
+    }
+
+    /// The question in flight is answered: tell its answer if it is the latest, then send the
+    /// one waiting.
+    fn answered(&self, answer: Option<Answer>) {
+        let asked = self.0.in_flight.borrow_mut().take();
+        let Some(asked) = asked else { return };
+        let result = match answer {
+            Some(Answer::Encoded { number, numbers }) if number == asked.question.number => {
+                let frame = frame(&asked);
+                frame.and_then(|f| decode(&numbers.data, &numbers.sizes, f).ok_or(ModelError::Worker(
+                    "an answer that does not fit the model".into(),
+                )))
+            }
+            Some(Answer::Failed { number, why }) if number == asked.question.number => Err(ModelError::Worker(why)),
+            _ => Err(ModelError::Worker("an answer the page cannot read".into())),
+        };
+        self.tell_and_go_on(asked, result);
+    }
+
+    /// The worker failed: its question is answered with why, and the next starts a new worker.
+    fn failed(&self, why: String) {
+        drop(self.0.running.borrow_mut().take());
+        let asked = self.0.in_flight.borrow_mut().take();
+        if let Some(asked) = asked {
+            self.tell_and_go_on(asked, Err(ModelError::Worker(why)));
+        }
+    }
+
+    fn tell_and_go_on(&self, asked: Asked, result: Result<Encoding, ModelError>) {
+        if asked.question.number == self.0.latest.get() {
+            (self.0.told)(Reply { asked, result });
+        }
+        let next = self.0.waiting.borrow_mut().take();
+        if let Some(next) = next {
+            self.send(next);
+        }
+    }
+}
+
+/// What the page's copy of the model knows of an answer: its shape and tokens, the options
+/// asked for, its layers' projections.
+fn frame(asked: &Asked) -> Result<Frame, ModelError> {
+    let (model, q) = (&asked.model, &asked.question);
+    let tokens = model.tokenize(&q.input.text).map_err(|p| p.of("query"))?;
+    let kv_tokens = match &q.input.kv_text {
+        Some(t) => Some(model.tokenize(t).map_err(|p| p.of("key/value"))?),
+        None => None,
+    };
+    Ok(Frame {
+        shape: model.shape().clone(),
+        options: q.options.clone(),
+        tokens,
+        kv_tokens,
+        projections: model.layer_projections(),
+    })
+}
+
+fn describe(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| format!("{e:?}"))
+}

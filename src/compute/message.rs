@@ -1,0 +1,111 @@
+//! What the page and the forward worker say to each other, as plain JS objects: a question (a
+//! model, a sentence and run options, numbered) and its answer (the encoding's numbers, or why
+//! there are none). A message that does not read as one of these reads as `None`.
+
+use crate::core::attention::Mask;
+use crate::core::model::wire::Numbers;
+use crate::core::model::{Input, RunOptions};
+use crate::models::ModelId;
+use js_sys::{Array, Float32Array, Float64Array, Object, Reflect, Uint32Array};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A forward pass asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// Counts up on the page: the answer names the question it answers.
+    pub number: u32,
+    pub model: ModelId,
+    pub input: Input,
+    pub options: RunOptions,
+}
+
+/// What the worker answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Encoded { number: u32, numbers: Numbers },
+    /// The forward pass refused, or the model would not load: why.
+    Failed { number: u32, why: String },
+}
+
+fn set(object: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(object, &JsValue::from_str(key), value);
+}
+
+fn get(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn number_of(object: &JsValue, key: &str) -> Option<u32> {
+    get(object, key).as_f64().filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n)).map(|n| n as u32)
+}
+
+impl Question {
+    pub fn to_js(&self) -> JsValue {
+        let o = Object::new();
+        set(&o, "number", &self.number.into());
+        set(&o, "model", &self.model.slug().into());
+        set(&o, "text", &self.input.text.as_str().into());
+        set(&o, "kv", &self.input.kv_text.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+        set(&o, "mask", &self.options.mask.slug().into());
+        set(&o, "scaled", &self.options.scaled.into());
+        set(&o, "temperature", &self.options.temperature.into());
+        let off: Vec<f64> = self.options.switched_off.iter().flat_map(|&(l, h)| [l as f64, h as f64]).collect();
+        set(&o, "off", &Float64Array::from(&off[..]));
+        o.into()
+    }
+
+    pub fn from_js(value: &JsValue) -> Option<Question> {
+        let model = ModelId::from_slug(&get(value, "model").as_string()?)?;
+        let kv = get(value, "kv");
+        let kv_text = if kv.is_null() { None } else { Some(kv.as_string()?) };
+        let off = get(value, "off").dyn_into::<Float64Array>().ok()?.to_vec();
+        if off.len() % 2 != 0 || off.iter().any(|x| x.fract() != 0.0 || *x < 0.0) {
+            return None;
+        }
+        let options = RunOptions {
+            mask: Mask::from_slug(&get(value, "mask").as_string()?)?,
+            scaled: get(value, "scaled").as_bool()?,
+            temperature: get(value, "temperature").as_f64()? as f32,
+            switched_off: off.chunks(2).map(|p| (p[0] as usize, p[1] as usize)).collect(),
+        };
+        Some(Question {
+            number: number_of(value, "number")?,
+            model,
+            input: Input { text: get(value, "text").as_string()?, kv_text },
+            options,
+        })
+    }
+}
+
+impl Answer {
+    /// The message, and the list of buffers to move with it.
+    pub fn to_js(&self) -> (JsValue, Array) {
+        let o = Object::new();
+        let moved = Array::new();
+        match self {
+            Answer::Encoded { number, numbers } => {
+                set(&o, "number", &(*number).into());
+                let (data, sizes) = (Float32Array::from(&numbers.data[..]), Uint32Array::from(&numbers.sizes[..]));
+                moved.push(&data.buffer());
+                moved.push(&sizes.buffer());
+                set(&o, "data", &data);
+                set(&o, "sizes", &sizes);
+            }
+            Answer::Failed { number, why } => {
+                set(&o, "number", &(*number).into());
+                set(&o, "why", &why.as_str().into());
+            }
+        }
+        (o.into(), moved)
+    }
+
+    pub fn from_js(value: &JsValue) -> Option<Answer> {
+        let number = number_of(value, "number")?;
+        if let Some(why) = get(value, "why").as_string() {
+            return Some(Answer::Failed { number, why });
+        }
+        let data = get(value, "data").dyn_into::<Float32Array>().ok()?.to_vec();
+        let sizes = get(value, "sizes").dyn_into::<Uint32Array>().ok()?.to_vec();
+        Some(Answer::Encoded { number, numbers: Numbers { data, sizes } })
+    }
+}

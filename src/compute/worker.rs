@@ -1,0 +1,64 @@
+//! Inside the forward worker: it brings each model it is asked about once (from the cache the
+//! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
+//! the forward pass's numbers, or why there are none. A panic is said to the page in words.
+
+use super::message::{Answer, Question};
+use crate::core::model::wire::encode;
+use crate::core::model::Model;
+use crate::models::{Delivery, ModelId};
+use std::cell::RefCell;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+thread_local! {
+    /// The models brought so far.
+    static KEPT: RefCell<Vec<(ModelId, Arc<dyn Model>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+/// Start the worker: listen to the page.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let _ = scope().post_message(&JsValue::from_str(&format!("panic: {info}")));
+    }));
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
+        let Some(question) = Question::from_js(&event.data()) else {
+            let _ = scope().post_message(&JsValue::from_str("a question the worker cannot read"));
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            let (message, moved) = answer(question).await.to_js();
+            let _ = scope().post_message_with_transfer(&message, &moved);
+        });
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+}
+
+async fn answer(q: Question) -> Answer {
+    let number = q.number;
+    match model(q.model).await {
+        Ok(model) => match model.forward(&q.input, &q.options) {
+            Ok(encoding) => Answer::Encoded { number, numbers: encode(&encoding) },
+            Err(e) => Answer::Failed { number, why: e.to_string() },
+        },
+        Err(why) => Answer::Failed { number, why },
+    }
+}
+
+/// Model `id`, brought the first time it is asked about.
+async fn model(id: ModelId) -> Result<Arc<dyn Model>, String> {
+    if let Some(m) = KEPT.with(|k| k.borrow().iter().find(|(i, _)| *i == id).map(|(_, m)| Arc::clone(m))) {
+        return Ok(m);
+    }
+    let Delivery::Download { file, build } = id.delivery() else {
+        return Err(format!("the model “{}” is not computed in a worker", id.slug()));
+    };
+    let model = crate::fetch::load(&file, build, |_| {}).await.map_err(|e| format!("the model did not load: {e:?}"))?;
+    KEPT.with(|k| k.borrow_mut().push((id, Arc::clone(&model))));
+    Ok(model)
+}
