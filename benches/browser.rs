@@ -49,6 +49,59 @@ async fn main_thread_while_training(site: &Site) {
     b.close().await;
 }
 
+/// The page's benchmark mode `mode` (`?bench=…`): its lines once it is done.
+#[cfg(not(target_arch = "wasm32"))]
+async fn bench_page(site: &Site, mode: &str) -> String {
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url(&format!("?bench={mode}&lang=en"))).await;
+    let started = Instant::now();
+    let mut shown = 0;
+    loop {
+        // The page may be busy for a while (a long measurement): a timed-out poll is retried.
+        let state = b
+            .client
+            .execute("const o = document.querySelector(`[data-testid='bench-output']`); return o ? [o.dataset.done === 'true', o.textContent] : [false, ''];", vec![])
+            .await;
+        if let Ok(state) = state {
+            let text = state[1].as_str().unwrap_or_default();
+            if std::env::var_os("BENCH_PROGRESS").is_some() && text.len() > shown {
+                eprint!("{}", &text[shown..]);
+                shown = text.len();
+            }
+            if state[0] == true {
+                break;
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(900), "the benchmark did not finish in 15 minutes");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let text = b.text_of("bench-output").await;
+    b.close().await;
+    text
+}
+
+/// The value of `key=` in `line`.
+#[cfg(not(target_arch = "wasm32"))]
+fn field(line: &str, key: &str) -> Option<f64> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+}
+
+/// A `peer ort-web-2t …` line with `ratio=` ours ÷ theirs, ours read from the main run's lines
+/// for the same case (the single layer's first pass, or the model's worker forward).
+#[cfg(not(target_arch = "wasm32"))]
+fn with_our_ratio(line: &str, ours: &str) -> String {
+    let case = |l: &str| (field(l, "n"), field(l, "d_model"));
+    let (theirs, our_key, prefix) = match line.contains(" model ") {
+        true => (field(line, "forward_ms"), "forward_ms", "model "),
+        false => (field(line, "run_ms"), "trace_ms", "bench "),
+    };
+    let ours = ours.lines().find(|l| l.starts_with(prefix) && case(l) == case(line)).and_then(|l| field(l, our_key));
+    match (ours, theirs) {
+        (Some(o), Some(t)) if t > 0.0 => format!("{line} ratio={:.2}", o / t),
+        _ => line.to_string(),
+    }
+}
+
 /// 21 × "the cat sat on the mat": 126 words, 128 tokens with [CLS] and [SEP], the most the
 /// pretrained model reads.
 #[cfg(not(target_arch = "wasm32"))]
@@ -116,41 +169,25 @@ async fn main_thread_with_the_pretrained_model(site: &Site) {
 #[cfg(not(target_arch = "wasm32"))]
 #[tokio::main]
 async fn main() {
-    let site = Site::start("").await;
+    // Cross-origin isolated: the peer's two-thread line needs it (our page runs the same).
+    let site = Site::start_isolated("").await;
 
-    let b = Browser::open(1280, 900).await;
     // BENCH_QUICK=1: the corners only (see src/app/bench), for working on the kernels;
-    // BENCH_TRAIN=1: the training lines only.
+    // BENCH_TRAIN=1: the training lines and the main-thread scenarios only.
     let mode = match (std::env::var_os("BENCH_QUICK"), std::env::var_os("BENCH_TRAIN")) {
         (Some(_), _) => "quick",
         (None, Some(_)) => "train",
         _ => "1",
     };
-    b.open_page(&site.url(&format!("?bench={mode}&lang=en"))).await;
-    let started = Instant::now();
-    let mut shown = 0;
-    loop {
-        // The page may be busy for a while (a long measurement): a timed-out poll is retried.
-        let state = b
-            .client
-            .execute("const o = document.querySelector(`[data-testid='bench-output']`); return o ? [o.dataset.done === 'true', o.textContent] : [false, ''];", vec![])
-            .await;
-        if let Ok(state) = state {
-            let text = state[1].as_str().unwrap_or_default();
-            if std::env::var_os("BENCH_PROGRESS").is_some() && text.len() > shown {
-                eprint!("{}", &text[shown..]);
-                shown = text.len();
-            }
-            if state[0] == true {
-                break;
-            }
+    let ours = bench_page(&site, mode).await;
+    print!("{ours}");
+    if mode == "1" {
+        // The peer with two threads, in a page of its own, each line with our ratio to it.
+        for line in bench_page(&site, "ort2t").await.lines() {
+            println!("{}", with_our_ratio(line, &ours));
         }
-        assert!(started.elapsed() < Duration::from_secs(900), "the benchmark did not finish in 15 minutes");
-        tokio::time::sleep(Duration::from_millis(500)).await;
     }
-    print!("{}", b.text_of("bench-output").await);
     println!();
-    b.close().await;
     if mode == "quick" {
         return;
     }

@@ -10,8 +10,9 @@
 3. The modules of views the page starts when they open (`bridge::Hosted`: the training view,
    the pretrained model's views): Trunk builds each (the `learn` and `pretrained` binaries)
    without loading it; a small start script imports it, and the page names that script in
-   <meta name="attention-lab-{name}"> for the view to add when it opens. The training worker
-   (the `trainer` binary) likewise, its start script run as a module worker.
+   <meta name="attention-lab-{name}"> for the view to add when it opens. The workers (the
+   `trainer` binary, and `forward` with its relaxed-SIMD build `forward-relaxed`) likewise,
+   each start script run as a module worker.
 4. Service worker: sw.js from assets/sw.template.js, listing every file of the build but the
    model (fetched on demand) and versioned by their contents, so the site keeps working
    offline once loaded.
@@ -37,7 +38,7 @@ html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
 MODULES = ["learn", "pretrained"]
 # Modules that run in Web Workers (`bridge::TRAINER_META`): started by the page's code, not by a
 # view's script element.
-WORKERS = ["trainer", "forward"]
+WORKERS = ["trainer", "forward", "forward-relaxed"]
 for name in MODULES + WORKERS:
     html = re.sub(rf'\s*<meta name="attention-lab-{name}"[^>]*>', "", html)
 html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)
@@ -78,10 +79,14 @@ def start_script(name, js):
 for name in MODULES + WORKERS:
     for old in staging.glob(f"{name}-start-*.js"):
         old.unlink()
-    js = sorted(p.name for p in staging.glob(f"{name}*.js"))
+    # Its own files only (the `forward` worker's names begin the `forward-relaxed` one's).
+    own = lambda ending: sorted(
+        p.name for p in staging.iterdir() if re.fullmatch(rf"{re.escape(name)}(-[0-9a-f]+)?{ending}", p.name)
+    )
+    js = own(r"\.js")
     if len(js) != 1:
         sys.exit(f"postbuild: expected the {name} module's one {name}*.js, found {js}")
-    wasm = sorted(p.name for p in staging.glob(f"{name}*_bg.wasm"))
+    wasm = own(r"_bg\.wasm")
     if len(wasm) != 1:
         sys.exit(f"postbuild: expected the {name} module's one {name}*_bg.wasm, found {wasm}")
     # Named by its contents and the module's, so a cached copy never imports a module that is gone.

@@ -22,12 +22,17 @@ cargo fmt --all --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features bench -- -D warnings
+cargo clippy --locked -p attention-kernels --target wasm32-unknown-unknown --features relaxed -- -D warnings
 
 step "native tests"
 cargo test --locked --workspace 2>&1 | tee -a "$log"
 
 step "in-browser tests (wasm-bindgen-test, headless Chromium; with the benchmark build's counters)"
 cargo test --locked --target wasm32-unknown-unknown --features bench --test web 2>&1 | tee -a "$log"
+
+step "the kernels in the browser: the page's simd128 build, and the forward worker's relaxed-SIMD build"
+cargo test --locked --target wasm32-unknown-unknown --test kernels 2>&1 | tee -a "$log"
+cargo test --locked --target wasm32-unknown-unknown --features relaxed --test kernels 2>&1 | tee -a "$log"
 
 step "release build of the site and its archive, as a teacher publishes it (scripts/build.sh)"
 bash scripts/build.sh

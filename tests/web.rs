@@ -8,8 +8,6 @@ use attention_lab::app::App;
 use attention_lab::chart::colormap::{Maps, Scale};
 use attention_lab::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Sizing};
 use attention_lab::chart::ink::Ink;
-use attention_lab::core::kernels::{exp_shifted_sum, matmul, matmul_t};
-use attention_lab::core::rng::normal_matrix;
 use attention_lab::figures::Heatmap;
 use attention_lab::i18n::Lang;
 use leptos::prelude::*;
@@ -144,60 +142,6 @@ async fn next_button_advances_the_stage() {
     assert!(host.query_selector("[data-testid='stage-projection']").unwrap().is_some());
     assert!(host.query_selector("[data-testid='stage-input']").unwrap().is_none(), "only the active stage is mounted");
     host.remove();
-}
-
-/// The reference fixtures made with ONNX Runtime that are small enough to build into the test
-/// (the two d_k = 256 ones, 3.6 MB each, run natively in `tests/golden.rs`).
-const FIXTURES: [(&str, &str); 13] = [
-    ("causal_4heads", include_str!("fixtures/causal_4heads.json")),
-    ("causal_single_token", include_str!("fixtures/causal_single_token.json")),
-    ("cross_causal_nq5_nkv8", include_str!("fixtures/cross_causal_nq5_nkv8.json")),
-    ("cross_nq3_nkv7", include_str!("fixtures/cross_nq3_nkv7.json")),
-    ("cross_nq9_nkv2", include_str!("fixtures/cross_nq9_nkv2.json")),
-    ("dk1_four_heads", include_str!("fixtures/dk1_four_heads.json")),
-    ("magnitude30", include_str!("fixtures/magnitude30.json")),
-    ("magnitude30_unscaled_causal", include_str!("fixtures/magnitude30_unscaled_causal.json")),
-    ("n64_4heads", include_str!("fixtures/n64_4heads.json")),
-    ("n64_causal_8heads", include_str!("fixtures/n64_causal_8heads.json")),
-    ("single_token", include_str!("fixtures/single_token.json")),
-    ("tiny_two_heads", include_str!("fixtures/tiny_two_heads.json")),
-    ("unscaled_dk64_causal", include_str!("fixtures/unscaled_dk64_causal.json")),
-];
-
-#[wasm_bindgen_test]
-fn the_simd_core_in_the_browser_matches_onnx_runtime() {
-    // The same check as tests/golden.rs, but through the Wasm SIMD kernels the page runs.
-    for (name, text) in FIXTURES {
-        let fixture: common::Fixture = serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let failures = common::check(&fixture);
-        assert!(failures.is_empty(), "{name}:\n{}", failures.join("\n"));
-    }
-}
-
-#[wasm_bindgen_test]
-fn simd_kernels_agree_with_the_definitions() {
-    // Products around the 6 × 8 blocks, and a strided (per-head) view.
-    for (m, k, n) in [(1, 1, 1), (6, 8, 8), (7, 9, 17), (13, 64, 33), (64, 64, 64)] {
-        let (a, b) = (normal_matrix(m, k, 1, 1), normal_matrix(k, n, 1, 2));
-        let got = matmul(a.view(), b.view());
-        for ((i, j), g) in got.indexed_iter() {
-            let want: f32 = (0..k).map(|p| a[[i, p]] * b[[p, j]]).sum();
-            assert!((g - want).abs() < 1e-4, "{m}×{k}·{k}×{n} at ({i},{j}): {g} vs {want}");
-        }
-    }
-    let q = normal_matrix(7, 32, 3, 1);
-    let head = q.slice(ndarray::s![.., 8..16]);
-    let s = matmul_t(head, head);
-    assert!((s[[2, 2]] - head.row(2).dot(&head.row(2))).abs() < 1e-4);
-    // Four lanes and a remainder of exponentials, against f64.
-    let input: Vec<f32> = (0..11).map(|i| -0.7 * i as f32).collect();
-    let mut out = vec![0.0f32; 11];
-    let sum = exp_shifted_sum(&input, 0.0, 1.0, &mut out);
-    for (x, e) in input.iter().zip(&out) {
-        let want = (*x as f64).exp();
-        assert!(((*e as f64) - want).abs() <= 2e-7 * want, "e^{x} = {e}, want {want}");
-    }
-    assert!((sum - out.iter().sum::<f32>()).abs() < 1e-6);
 }
 
 /// Counts forward passes with the benchmark build's counter: `scripts/test.sh` runs these

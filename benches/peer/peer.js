@@ -1,4 +1,4 @@
-// The benchmark's peer: onnxruntime-web 1.30 (wasm backend, one thread) running the same
+// The benchmark's peer: onnxruntime-web 1.30 (wasm backend, one thread, or two in the ?bench=ort2t page) running the same
 // multi-head attention layer as the core (the graphs from make_graphs.py), on the same input
 // and weights, and the same trained model (make_model.py) on the same tokens. Loaded only by the benchmark build's page, after ort.wasm.min.js; scripts/bench.sh
 // copies both (and ORT's .wasm) into the benchmark build's peer/ folder, never into dist/.
@@ -10,7 +10,7 @@
   function session(dModel, heads) {
     const key = `${dModel}/${heads}`;
     if (!sessions.has(key)) {
-      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.numThreads = window.attentionPeer.threads;
       ort.env.wasm.wasmPaths = base;
       const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
       sessions.set(key, ort.InferenceSession.create(`${base}mha_d${dModel}_h${heads}.onnx`, options));
@@ -19,6 +19,9 @@
   }
 
   window.attentionPeer = {
+    // Threads for every session (the page sets it before the first: ORT fixes it then); two
+    // need cross-origin isolation.
+    threads: 1,
     // Load the layer for x (n × dModel, row-major) and the four (dModel × dModel) weights, run
     // it once, and return its output and weights for comparison with the core's.
     async prepare(dModel, heads, n, x, wq, wk, wv, wo) {
@@ -40,7 +43,7 @@
     // run it once and return its sentence embedding and layer 1's weights, then `sample` times it.
     async prepareModel(ids) {
       if (!sessions.has('model')) {
-        ort.env.wasm.numThreads = 1;
+        ort.env.wasm.numThreads = window.attentionPeer.threads;
         ort.env.wasm.wasmPaths = base;
         const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
         sessions.set('model', ort.InferenceSession.create(`${base}minilm.onnx`, options));

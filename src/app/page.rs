@@ -275,7 +275,8 @@ impl Remote {
             };
             self.forwarder.set_value(Forwarder::new(told));
         }
-        self.forwarder.with_value(|f| f.iter().for_each(|f| f.ask(id, Arc::clone(&model.0), input.clone(), options.clone())));
+        self.forwarder
+            .with_value(|f| f.iter().for_each(|f| f.ask(id, Arc::clone(&model.0), input.clone(), options.clone())));
     }
 }
 

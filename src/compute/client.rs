@@ -6,8 +6,8 @@
 //! that fails (a panic, out of memory, its script would not load) answers its question with
 //! why, and a new one starts with the next question.
 
-use super::message::{Answer, Question};
-use crate::bridge::FORWARD_META;
+use super::message::{Answer, Question, Work};
+use crate::bridge::{FORWARD_META, FORWARD_RELAXED_META};
 use crate::core::model::wire::{decode, Frame};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
 use crate::models::ModelId;
@@ -28,6 +28,8 @@ pub struct Asked {
 pub struct Reply {
     pub asked: Asked,
     pub result: Result<Encoding, ModelError>,
+    /// How the worker computed it, if it did.
+    pub work: Option<Work>,
 }
 
 /// The page's forward worker.
@@ -62,11 +64,31 @@ pub fn forward_worker() -> bool {
     cfg!(target_arch = "wasm32") && script_url().is_some()
 }
 
-/// The worker's start script, if the page names one (a test page has none).
+/// The worker's start script, if the page names one (a test page has none): its relaxed-SIMD
+/// build where this engine has relaxed SIMD, else the simd128 one.
 fn script_url() -> Option<String> {
     let document = web_sys::window()?.document()?;
-    let meta = document.query_selector(&format!("meta[name='{FORWARD_META}']")).ok().flatten()?;
-    meta.get_attribute("content")
+    let named = |name: &str| {
+        let meta = document.query_selector(&format!("meta[name='{name}']")).ok().flatten()?;
+        meta.get_attribute("content")
+    };
+    has_relaxed_simd().then(|| named(FORWARD_RELAXED_META)).flatten().or_else(|| named(FORWARD_META))
+}
+
+/// Does this engine validate relaxed SIMD (Chrome 114+, Firefox 146+; not Safari)?
+pub fn has_relaxed_simd() -> bool {
+    // A module of one function, () → v128, returning f32x4.relaxed_madd (0xFD 0x105) of three
+    // zero vectors (v128.const, 0xFD 0x0C, sixteen bytes each).
+    let mut module = vec![0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]; // "\0asm", version 1
+    module.extend([1, 5, 1, 0x60, 0, 1, 0x7b]); // types: one, () → v128
+    module.extend([3, 2, 1, 0]); // functions: one, of type 0
+    module.extend([0x0a, 0x3d, 1, 0x3b, 0]); // code: one body of 59 bytes, no locals
+    for _ in 0..3 {
+        module.extend([0xfd, 0x0c]);
+        module.extend([0; 16]);
+    }
+    module.extend([0xfd, 0x85, 0x02, 0x0b]);
+    js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&module[..])).unwrap_or(false)
 }
 
 impl Forwarder {
@@ -100,7 +122,7 @@ impl Forwarder {
         if self.0.running.borrow().is_none() {
             match self.start() {
                 Ok(running) => *self.0.running.borrow_mut() = Some(running),
-                Err(why) => return (self.0.told)(Reply { asked, result: Err(ModelError::Worker(why)) }),
+                Err(why) => return (self.0.told)(Reply { asked, result: Err(ModelError::Worker(why)), work: None }),
             }
         }
         let message = asked.question.to_js();
@@ -142,17 +164,18 @@ impl Forwarder {
     fn answered(&self, answer: Option<Answer>) {
         let asked = self.0.in_flight.borrow_mut().take();
         let Some(asked) = asked else { return };
-        let result = match answer {
-            Some(Answer::Encoded { number, numbers }) if number == asked.question.number => {
+        let (result, work) = match answer {
+            Some(Answer::Encoded { number, numbers, work }) if number == asked.question.number => {
                 let frame = frame(&asked);
-                frame.and_then(|f| decode(&numbers.data, &numbers.sizes, f).ok_or(ModelError::Worker(
-                    "an answer that does not fit the model".into(),
-                )))
+                let unfit = || ModelError::Worker("an answer that does not fit the model".into());
+                (frame.and_then(|f| decode(&numbers.data, &numbers.sizes, f).ok_or_else(unfit)), Some(work))
             }
-            Some(Answer::Failed { number, why }) if number == asked.question.number => Err(ModelError::Worker(why)),
-            _ => Err(ModelError::Worker("an answer the page cannot read".into())),
+            Some(Answer::Failed { number, why }) if number == asked.question.number => {
+                (Err(ModelError::Worker(why)), None)
+            }
+            _ => (Err(ModelError::Worker("an answer the page cannot read".into())), None),
         };
-        self.tell_and_go_on(asked, result);
+        self.tell_and_go_on(asked, result, work);
     }
 
     /// The worker failed: its question is answered with why, and the next starts a new worker.
@@ -160,13 +183,13 @@ impl Forwarder {
         drop(self.0.running.borrow_mut().take());
         let asked = self.0.in_flight.borrow_mut().take();
         if let Some(asked) = asked {
-            self.tell_and_go_on(asked, Err(ModelError::Worker(why)));
+            self.tell_and_go_on(asked, Err(ModelError::Worker(why)), None);
         }
     }
 
-    fn tell_and_go_on(&self, asked: Asked, result: Result<Encoding, ModelError>) {
+    fn tell_and_go_on(&self, asked: Asked, result: Result<Encoding, ModelError>, work: Option<Work>) {
         if asked.question.number == self.0.latest.get() {
-            (self.0.told)(Reply { asked, result });
+            (self.0.told)(Reply { asked, result, work });
         }
         let next = self.0.waiting.borrow_mut().take();
         if let Some(next) = next {

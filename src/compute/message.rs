@@ -22,9 +22,25 @@ pub struct Question {
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    Encoded { number: u32, numbers: Numbers },
+    Encoded {
+        number: u32,
+        numbers: Numbers,
+        work: Work,
+    },
     /// The forward pass refused, or the model would not load: why.
-    Failed { number: u32, why: String },
+    Failed {
+        number: u32,
+        why: String,
+    },
+}
+
+/// How the worker computed an answer (the benchmark prints it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Work {
+    /// The forward pass alone, in the worker (ms).
+    pub ms: f64,
+    /// Which build of the kernels ran (`core::kernels::BUILD`).
+    pub kernels: String,
 }
 
 fn set(object: &Object, key: &str, value: &JsValue) {
@@ -83,8 +99,10 @@ impl Answer {
         let o = Object::new();
         let moved = Array::new();
         match self {
-            Answer::Encoded { number, numbers } => {
+            Answer::Encoded { number, numbers, work } => {
                 set(&o, "number", &(*number).into());
+                set(&o, "ms", &work.ms.into());
+                set(&o, "kernels", &work.kernels.as_str().into());
                 let (data, sizes) = (Float32Array::from(&numbers.data[..]), Uint32Array::from(&numbers.sizes[..]));
                 moved.push(&data.buffer());
                 moved.push(&sizes.buffer());
@@ -106,6 +124,7 @@ impl Answer {
         }
         let data = get(value, "data").dyn_into::<Float32Array>().ok()?.to_vec();
         let sizes = get(value, "sizes").dyn_into::<Uint32Array>().ok()?.to_vec();
-        Some(Answer::Encoded { number, numbers: Numbers { data, sizes } })
+        let work = Work { ms: get(value, "ms").as_f64()?, kernels: get(value, "kernels").as_string()? };
+        Some(Answer::Encoded { number, numbers: Numbers { data, sizes }, work })
     }
 }

@@ -2,7 +2,8 @@
 //! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
 //! the forward pass's numbers, or why there are none. A panic is said to the page in words.
 
-use super::message::{Answer, Question};
+use super::message::{Answer, Question, Work};
+use crate::core::kernels::BUILD;
 use crate::core::model::wire::encode;
 use crate::core::model::Model;
 use crate::models::{Delivery, ModelId};
@@ -18,6 +19,10 @@ thread_local! {
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
+}
+
+fn now() -> f64 {
+    scope().performance().map_or(0.0, |p| p.now())
 }
 
 /// Start the worker: listen to the page.
@@ -42,10 +47,16 @@ pub fn start() {
 async fn answer(q: Question) -> Answer {
     let number = q.number;
     match model(q.model).await {
-        Ok(model) => match model.forward(&q.input, &q.options) {
-            Ok(encoding) => Answer::Encoded { number, numbers: encode(&encoding) },
-            Err(e) => Answer::Failed { number, why: e.to_string() },
-        },
+        Ok(model) => {
+            let t0 = now();
+            match model.forward(&q.input, &q.options) {
+                Ok(encoding) => {
+                    let work = Work { ms: now() - t0, kernels: BUILD.to_string() };
+                    Answer::Encoded { number, numbers: encode(&encoding), work }
+                }
+                Err(e) => Answer::Failed { number, why: e.to_string() },
+            }
+        }
         Err(why) => Answer::Failed { number, why },
     }
 }

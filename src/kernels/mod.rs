@@ -22,6 +22,13 @@ use simd as lanes;
 use ndarray::{Array2, ArrayView2};
 pub use pack::{PackedA, PackedB};
 
+/// Which build of the loops runs: "simd128", "relaxed" (simd128 with relaxed SIMD's fused
+/// multiply–add, the `relaxed` feature) or "plain" (natively).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub const BUILD: &str = simd::BUILD;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+pub const BUILD: &str = "plain";
+
 /// Rows × columns of C computed together by the micro-kernel.
 const MR: usize = 6;
 const NR: usize = 8;

@@ -4,9 +4,24 @@ use super::plain::{LN2_HI, LN2_LO, LOG2_E, OVERFLOW, POLY, UNDERFLOW};
 use super::{store, Block, MR, NR};
 use core::arch::wasm32::*;
 
+/// c + a · b in four lanes: one fused multiply–add where the build has relaxed SIMD (the
+/// `relaxed` feature: the engine may round once or twice, both within the tests' tolerance),
+/// else a product and a sum.
+#[inline(always)]
+fn madd(a: v128, b: v128, c: v128) -> v128 {
+    #[cfg(feature = "relaxed")]
+    return f32x4_relaxed_madd(a, b, c);
+    #[cfg(not(feature = "relaxed"))]
+    f32x4_add(c, f32x4_mul(a, b))
+}
+
+/// Which build of the lanes this is, as the benchmark's lines say it.
+pub const BUILD: &str = if cfg!(feature = "relaxed") { "relaxed" } else { "simd128" };
+
 /// C[block] = panel (k × MR, interleaved) · strip (k × NR). Twelve accumulators (six rows ×
 /// two 4-lane halves) stay in registers; each step loads two vectors of the strip and
 /// broadcasts six numbers of the panel straight from memory.
+#[cfg_attr(feature = "relaxed", target_feature(enable = "relaxed-simd"))]
 pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Block) {
     assert!(panel.len() >= k * MR && strip.len() >= k * NR); // once per block, never fails
     let zero = f32x4_splat(0.0);
@@ -21,8 +36,8 @@ pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Bl
             macro_rules! row {
                 ($r:expr, $lo:ident, $hi:ident) => {
                     let x = v128_load32_splat(a.add($r) as *const u32);
-                    $lo = f32x4_add($lo, f32x4_mul(x, b0));
-                    $hi = f32x4_add($hi, f32x4_mul(x, b1));
+                    $lo = madd(x, b0, $lo);
+                    $hi = madd(x, b1, $hi);
                 };
             }
             row!(0, c00, c01);

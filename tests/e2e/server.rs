@@ -20,9 +20,19 @@ impl Site {
         Site::start_in(dist_dir(), prefix).await
     }
 
+    /// Serve the built site as [`Site::start`] does, cross-origin isolated (COOP same-origin,
+    /// COEP require-corp): the benchmark's server, for the peer's threads.
+    pub async fn start_isolated(prefix: &str) -> Site {
+        Site::serve(dist_dir(), prefix, true).await
+    }
+
     /// Serve the folder `root` (a build) the same way; its files are read at each request,
     /// so changing them publishes a new version to the running server.
     pub async fn start_in(root: PathBuf, prefix: &str) -> Site {
+        Site::serve(root, prefix, false).await
+    }
+
+    async fn serve(root: PathBuf, prefix: &str, isolated: bool) -> Site {
         assert!(
             root.join("index.html").is_file(),
             "{} has no index.html: build the site first (scripts/test.sh does)",
@@ -40,7 +50,7 @@ impl Site {
                     let Ok(n) = stream.read(&mut buf).await else { return };
                     let request = String::from_utf8_lossy(&buf[..n]);
                     let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let response = respond(&root, &prefix, &path);
+                    let response = respond(&root, &prefix, &path, isolated);
                     let _ = stream.write_all(&response).await;
                     let _ = stream.shutdown().await;
                 });
@@ -136,7 +146,7 @@ pub fn published_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("dist")
 }
 
-fn respond(root: &Path, prefix: &str, raw_path: &str) -> Vec<u8> {
+fn respond(root: &Path, prefix: &str, raw_path: &str, isolated: bool) -> Vec<u8> {
     let path = raw_path.split(['?', '#']).next().unwrap_or("/");
     let Some(rel) = path.strip_prefix(prefix) else { return status(404) };
     let rel = rel.trim_start_matches('/');
@@ -156,8 +166,13 @@ fn respond(root: &Path, prefix: &str, raw_path: &str) -> Vec<u8> {
                 Some("png") => "image/png",
                 _ => "application/octet-stream",
             };
+            let isolation = if isolated {
+                "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n"
+            } else {
+                ""
+            };
             let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n{isolation}Cache-Control: no-cache\r\nConnection: close\r\n\r\n",
                 body.len()
             );
             [head.into_bytes(), body].concat()

@@ -12,6 +12,7 @@
 
 mod model;
 mod peer;
+mod threads;
 mod train;
 
 use super::page::Page;
@@ -197,7 +198,8 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
     let (setup_ms, _) = median_p95(setup_times);
     let (update_ms, update_p95) = median_p95(update);
     let ours = format!(
-        "bench n={n} d_model={d_model} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2} update_compute_ms={compute_ms:.2} update_draw_ms={draw_ms:.2}"
+        "bench n={n} d_model={d_model} kernels={} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2} update_compute_ms={compute_ms:.2} update_draw_ms={draw_ms:.2}",
+        crate::core::kernels::BUILD
     );
     (ours, peer_line)
 }
@@ -212,6 +214,8 @@ pub enum Mode {
     Quick,
     /// The training lines only (`?bench=train`), for working on training.
     Train,
+    /// onnxruntime-web with two threads only (`?bench=ort2t`, a page of its own).
+    PeerThreads,
 }
 
 impl Mode {
@@ -221,6 +225,8 @@ impl Mode {
             Mode::Quick
         } else if query.contains("bench=train") {
             Mode::Train
+        } else if query.contains("bench=ort2t") {
+            Mode::PeerThreads
         } else {
             Mode::Full
         }
@@ -237,6 +243,11 @@ pub async fn run(page: Page, mode: Mode) {
     let print =
         |line: String| out.set_text_content(Some(&format!("{}{line}\n", out.text_content().unwrap_or_default())));
 
+    if mode == Mode::PeerThreads {
+        threads::run(&print).await;
+        let _ = out.set_attribute("data-done", "true");
+        return;
+    }
     if mode == Mode::Train {
         train::run(&print).await;
         let _ = out.set_attribute("data-done", "true");

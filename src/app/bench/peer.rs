@@ -23,10 +23,20 @@ async fn load_script(src: &str) -> Result<(), String> {
         .map_err(|_| format!("{src} did not load (run scripts/bench.sh, which copies it)"))
 }
 
-/// Load onnxruntime-web and the page's driver for it.
+/// Load onnxruntime-web and the page's driver for it (one thread).
 pub async fn load() -> Result<(), String> {
+    load_with_threads(1).await
+}
+
+/// Load onnxruntime-web and its driver, its sessions to run on `threads` threads (fixed for
+/// the page once the first starts).
+pub async fn load_with_threads(threads: usize) -> Result<(), String> {
     load_script("peer/ort.wasm.min.js").await?;
-    load_script("peer/peer.js").await
+    load_script("peer/peer.js").await?;
+    let window = web_sys::window().ok_or("no window")?;
+    Reflect::set(&get(&window, "attentionPeer")?, &"threads".into(), &JsValue::from_f64(threads as f64))
+        .map(|_| ())
+        .map_err(|_| "cannot set the peer's threads".to_string())
 }
 
 fn get(target: &JsValue, key: &str) -> Result<JsValue, String> {

@@ -18,8 +18,8 @@ pub use error::{ModelError, SentenceProblem};
 
 use super::attention::{AttentionConfig, Mask};
 use super::projections::Projections;
-use std::sync::Arc;
 use std::fmt;
+use std::sync::Arc;
 
 /// A model the lesson can show.
 pub trait Model: Send + Sync {
