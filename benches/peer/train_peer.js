@@ -34,7 +34,12 @@
     // (batch drawn, forward, backward, Adam, loss read back) over the second half of the run,
     // and the loss of the first and the last step.
     async train(backend, n, digits, dModel, heads, batch, learningRate, steps) {
-      if (backend === 'wasm') tf.wasm.setWasmPaths(base);
+      // One thread, as before the benchmark's page was cross-origin isolated (where TensorFlow.js
+      // would pick its threaded build, whose workers the site's policy does not allow).
+      if (backend === 'wasm') {
+        tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+        tf.wasm.setWasmPaths(base);
+      }
       if (!(await tf.setBackend(backend))) throw new Error(`backend ${backend} did not start`);
       await tf.ready();
       const context = 2 * n;
