@@ -180,7 +180,7 @@ async fn main() {
         _ => "1",
     };
     let ours = bench_page(&site, mode).await;
-    print!("{ours}");
+    println!("{}", ours.trim_end());
     if mode == "1" {
         // The peer with two threads, in a page of its own, each line with our ratio to it.
         for line in bench_page(&site, "ort2t").await.lines() {

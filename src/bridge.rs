@@ -188,3 +188,12 @@ mod tests {
         assert!(query.starts_with("lang=zh&task=sort&ld=32"), "{query}");
     }
 }
+
+/// What the browser says went wrong, in its words: a thrown string or `Error`'s message (a
+/// worker that would not start, a message that could not be sent).
+pub fn describe(e: wasm_bindgen::JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| format!("{e:?}"))
+}

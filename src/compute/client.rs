@@ -7,7 +7,7 @@
 //! why, and a new one starts with the next question.
 
 use super::message::{Answer, Question, Work};
-use crate::bridge::{FORWARD_META, FORWARD_RELAXED_META};
+use crate::bridge::{describe, FORWARD_META, FORWARD_RELAXED_META};
 use crate::core::model::wire::{decode, Frame};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
 use crate::models::ModelId;
@@ -214,10 +214,4 @@ fn frame(asked: &Asked) -> Result<Frame, ModelError> {
         kv_tokens,
         projections: model.layer_projections(),
     })
-}
-
-fn describe(e: JsValue) -> String {
-    e.as_string()
-        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| format!("{e:?}"))
 }

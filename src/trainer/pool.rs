@@ -5,7 +5,7 @@
 //! pool ends its workers at once, even in the middle of a long step.
 
 use super::{numbers_of, numbers_to_js};
-use crate::bridge::TRAINER_META;
+use crate::bridge::{describe, TRAINER_META};
 use crate::core::train::replica::{Command, Job};
 use crate::core::train::session::{Setup, Shard};
 use crate::core::train::wire::{Message, Report};
@@ -46,12 +46,6 @@ fn script_url() -> Result<String, String> {
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let meta = document.query_selector(&format!("meta[name='{TRAINER_META}']")).ok().flatten();
     meta.and_then(|m| m.get_attribute("content")).ok_or_else(|| "this build has no training worker".to_string())
-}
-
-fn describe(e: JsValue) -> String {
-    e.as_string()
-        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 impl Pool {
