@@ -145,6 +145,15 @@ pub fn lesson_query(query: &str, model: &str, sentence: &str, scaled: bool) -> S
     with_pairs(query, &lesson_pairs(model, sentence, scaled))
 }
 
+/// What the browser says went wrong, in its words: a thrown string or `Error`'s message (a
+/// worker that would not start, a message that could not be sent).
+pub fn describe(e: wasm_bindgen::JsValue) -> String {
+    use wasm_bindgen::JsCast;
+    e.as_string()
+        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,13 +196,4 @@ mod tests {
         assert_eq!(query.matches("task=").count(), 1, "an encoded key is replaced too");
         assert!(query.starts_with("lang=zh&task=sort&ld=32"), "{query}");
     }
-}
-
-/// What the browser says went wrong, in its words: a thrown string or `Error`'s message (a
-/// worker that would not start, a message that could not be sent).
-pub fn describe(e: wasm_bindgen::JsValue) -> String {
-    use wasm_bindgen::JsCast;
-    e.as_string()
-        .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| format!("{e:?}"))
 }
