@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Sets everything up, builds the release site and runs the benchmark in headless Chromium.
-# Prints, for each n × d_model, our line ("bench n=… d_model=… setup_ms=… trace_ms=… ratio=…
-# update_ms=… update_p95_ms=… pass=…") and the peer's ("peer ort-web n=… d_model=… run_ms=…
-# max_diff_output=… max_diff_weights=…"), the whole list forwards then backwards after an
-# untimed warm-up; then the saturation lab's slider-to-paint, fast against naive heatmap
-# drawing, the trained model ("model n=… forward_ms=… load_ms=… first_heatmap_ms=… memory_mb=…"
-# beside "peer ort-web model n=… forward_ms=…"), the training view's model ("train task=reverse
-# … step_ms=… steps_per_s=…" beside TensorFlow.js's "peer tfjs-cpu …" and "peer tfjs-wasm …" on
-# the same model, batch, loss and optimiser, then our steps and compute to 99 % held-out
-# accuracy, and "train workers=k … steps_per_s=…" for one worker and the pool, for that model and
-# the largest), the page's main thread while the largest model trains ("main-thread
-# scenario=train-largest tasks_over_50ms=… longest_task_ms=…"), and "size wasm_gz=… js_gz=…
-# first_heatmap_ms=…".
+# Prints, for each n × d_model, our line ("bench n=… d_model=… kernels=simd128 setup_ms=…
+# trace_ms=… ratio=… update_ms=… update_p95_ms=… pass=…") and the peer's ("peer ort-web n=…
+# d_model=… run_ms=… max_diff_output=… max_diff_weights=…"), the whole list forwards then
+# backwards after an untimed warm-up; then the trained model in the forward worker ("model n=…
+# forward_ms=… kernels=simd128|relaxed round_trip_ms=… page_forward_ms=… load_ms=…
+# first_heatmap_ms=… memory_mb=…" beside "peer ort-web model n=… forward_ms=… ratio=…"), the
+# saturation lab's slider-to-paint, fast against naive heatmap drawing, the training view's
+# model ("train task=reverse … step_ms=… steps_per_s=…" beside TensorFlow.js's "peer tfjs-cpu …"
+# and "peer tfjs-wasm …" on the same model, batch, loss and optimiser, then our steps and compute
+# to 99 % held-out accuracy, and "train workers=k … steps_per_s=…" for one worker and the pool,
+# for that model and the largest); onnxruntime-web with two threads on the same cases, in a page
+# of its own ("peer ort-web-2t n=… d_model=… run_ms=… ratio=…", "peer ort-web-2t model n=…
+# forward_ms=… ratio=…"; the server is cross-origin isolated for its threads); the page's main
+# thread ("main-thread scenario=train-largest|type-128-minilm|slider-minilm-128
+# tasks_over_50ms=… longest_task_ms=…"), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
 # Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
