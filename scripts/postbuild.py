@@ -38,7 +38,17 @@ html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
 MODULES = ["learn", "pretrained"]
 # Modules that run in Web Workers (`bridge::TRAINER_META`): started by the page's code, not by a
 # view's script element.
-WORKERS = ["trainer", "forward", "forward-relaxed"]
+WORKERS = ["trainer", "forward"]
+# A worker with a second build for engines with relaxed SIMD: its start script imports that one
+# where the engine validates a module using f32x4.relaxed_madd (Chromium, Firefox), else the
+# plain simd128 build (Safari's engine).
+RELAXED = {"forward": "forward-relaxed"}
+# () -> v128 returning f32x4.relaxed_madd (0xFD 0x105) of three zero v128.const (0xFD 0x0C).
+RELAXED_PROBE = (
+    [0, 0x61, 0x73, 0x6D, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7B, 3, 2, 1, 0, 0x0A, 0x3D, 1, 0x3B, 0]
+    + [0xFD, 0x0C] + [0] * 16 + [0xFD, 0x0C] + [0] * 16 + [0xFD, 0x0C] + [0] * 16
+    + [0xFD, 0x85, 0x02, 0x0B]
+)
 for name in MODULES + WORKERS:
     html = re.sub(rf'\s*<meta name="attention-lab-{name}"[^>]*>', "", html)
 html = re.sub(r'\s*<script type="application/json" id="attention-lab-texts">.*?</script>', "", html, flags=re.S)
@@ -51,16 +61,20 @@ head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
 # 3. Each module's start script (before the version: it is one of the files).
-def start_script(name, js):
+def start_script(name, js, relaxed_js=None):
     if name in WORKERS:
         # A module worker: messages that arrive while its .wasm loads wait, then go to the
         # module's own handler in order.
+        chosen = f'"./{js}"'
+        if relaxed_js:
+            probe = ", ".join(str(b) for b in RELAXED_PROBE)
+            chosen = f'(WebAssembly.validate(new Uint8Array([{probe}])) ? "./{relaxed_js}" : "./{js}")'
         return (
             f"// Written by scripts/postbuild.py: starts a {name} worker; messages that arrive\n"
             "// before its module is ready wait for it.\n"
             "const waiting = [];\n"
             "self.onmessage = (e) => waiting.push(e);\n"
-            f'import("./{js}").then(async (m) => {{\n'
+            f"import({chosen}).then(async (m) => {{\n'
             "  await m.default();\n"
             "  for (const e of waiting) self.onmessage(e);\n"
             f'}}).catch((e) => self.postMessage("the {name} worker could not start: " + e));\n'
@@ -76,22 +90,26 @@ def start_script(name, js):
     )
 
 
+def own_files(name):
+    """The module's .js and _bg.wasm (its own only: `forward`'s names begin `forward-relaxed`'s)."""
+    found = []
+    for ending in (r"\.js", r"_bg\.wasm"):
+        names = sorted(
+            p.name for p in staging.iterdir() if re.fullmatch(rf"{re.escape(name)}(-[0-9a-f]+)?{ending}", p.name)
+        )
+        if len(names) != 1:
+            sys.exit(f"postbuild: expected the {name} module's one {name}{ending}, found {names}")
+        found.append(names[0])
+    return found
+
+
 for name in MODULES + WORKERS:
     for old in staging.glob(f"{name}-start-*.js"):
         old.unlink()
-    # Its own files only (the `forward` worker's names begin the `forward-relaxed` one's).
-    own = lambda ending: sorted(
-        p.name for p in staging.iterdir() if re.fullmatch(rf"{re.escape(name)}(-[0-9a-f]+)?{ending}", p.name)
-    )
-    js = own(r"\.js")
-    if len(js) != 1:
-        sys.exit(f"postbuild: expected the {name} module's one {name}*.js, found {js}")
-    wasm = own(r"_bg\.wasm")
-    if len(wasm) != 1:
-        sys.exit(f"postbuild: expected the {name} module's one {name}*_bg.wasm, found {wasm}")
-    # Named by its contents and the module's, so a cached copy never imports a module that is gone.
-    start = start_script(name, js[0])
-    digest = hashlib.sha256(start.encode() + (staging / js[0]).read_bytes() + (staging / wasm[0]).read_bytes())
+    files = own_files(name) + (own_files(RELAXED[name]) if name in RELAXED else [])
+    # Named by its contents and the modules', so a cached copy never imports a module that is gone.
+    start = start_script(name, files[0], files[2] if name in RELAXED else None)
+    digest = hashlib.sha256(start.encode() + b"".join((staging / f).read_bytes() for f in files))
     start_name = f"{name}-start-{digest.hexdigest()[:16]}.js"
     (staging / start_name).write_text(start, encoding="utf-8")
     html = html.replace("</head>", f'  <meta name="attention-lab-{name}" content="./{start_name}" />\n  </head>', 1)

@@ -26,8 +26,6 @@ pub const TRAINER_META: &str = "attention-lab-trainer";
 /// The `<meta>` that names the forward worker's start script (written by
 /// scripts/postbuild.py), read by the page when a model that runs there is first shown.
 pub const FORWARD_META: &str = "attention-lab-forward";
-/// The same for its relaxed-SIMD build, started where the engine validates relaxed SIMD.
-pub const FORWARD_RELAXED_META: &str = "attention-lab-forward-relaxed";
 
 crate::slugged! {
     /// The modules the page starts when one of their views opens.

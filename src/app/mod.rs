@@ -12,6 +12,7 @@ mod bench;
 mod charts;
 mod clipboard;
 mod controls;
+mod forward;
 mod header;
 mod keys;
 mod model_loader;

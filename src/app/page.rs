@@ -1,16 +1,16 @@
 //! The page's shared state, provided once by `App` as a context: the settings (split by
 //! owner, see `settings`), the models that have arrived, the lesson's model and its forward
-//! pass (computed once per change of what it reads: in the page, or for a downloaded model in
-//! the forward worker, `compute`), the last good outcome, the language and the theme with its
+//! pass (`forward`: computed once per change of what it reads, in the page or in the forward
+//! worker), the last good outcome, the language and the theme with its
 //! chart ink.
 
+use super::forward::forward_of;
 use crate::chart::ink::Ink;
-use crate::compute::client::{forward_worker, Forwarder, Reply};
-use crate::core::model::{Encoding, Input, Model, ModelError, Outcome, RunOptions};
+use crate::core::model::{Encoding, Model, ModelError, Outcome};
 use crate::export::file_stem;
 use crate::fetch::LoadState;
 use crate::i18n::{t, Lang, Text};
-use crate::models::{Arrival, Catalog, ModelId, Models};
+use crate::models::{Catalog, ModelId, Models};
 use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -181,102 +181,6 @@ impl Page {
         msg: M,
     ) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
         move || self.t(msg)
-    }
-}
-
-/// The forward pass of `model` on what the lesson's settings give it to read: recomputed only
-/// when the model, the sentence or the run options change. A downloaded model that has arrived
-/// runs in the forward worker where the page has one (`ModelId::computed_in_worker`): `None`
-/// until the worker answers the latest question (a sentence the model cannot read is refused
-/// at once, in the page).
-fn forward_of(
-    settings: RwSignal<Settings>,
-    models: RwSignal<Models>,
-    model: Memo<Shared<dyn Model>>,
-) -> Memo<Option<Computed>> {
-    let request = Memo::new(move |_| {
-        let model = model.get();
-        settings.with(|s| (s.input(&*model.0), s.run_options(&*model.0)))
-    });
-    let elsewhere = Memo::new(move |_| {
-        let id = settings.with(|s| s.choice().id());
-        let arrived = models.with(|m| matches!(m.arrival(id), Some(Arrival::Ready(_))));
-        (arrived && id.computed_in_worker() && forward_worker()).then_some(id)
-    });
-    let answer = RwSignal::new(None::<Answered>);
-    if forward_worker() {
-        let remote = Remote::new(answer);
-        Effect::new(move |_| {
-            let Some(id) = elsewhere.get() else { return };
-            let model = model.get();
-            request.with(|(input, options)| {
-                if refused(&*model.0, input).is_none() {
-                    remote.ask(id, model, input.clone(), options.clone());
-                }
-            });
-        });
-    }
-    Memo::new(move |_| {
-        let model = model.get();
-        let elsewhere = elsewhere.get().is_some();
-        request.with(|(input, options)| {
-            if !elsewhere {
-                let e = crate::timed!(Compute, model.0.forward(input, options));
-                return Some(e.map(|e| Shared(Arc::new(e))));
-            }
-            if let Some(e) = refused(&*model.0, input) {
-                return Some(Err(e));
-            }
-            answer.with(|a| {
-                a.as_ref()
-                    .filter(|a| a.model == model && a.input == *input && a.options == *options)
-                    .map(|a| a.result.clone())
-            })
-        })
-    })
-}
-
-/// Why `model` cannot read `input`, if it cannot: said at once, without asking the worker.
-fn refused(model: &dyn Model, input: &Input) -> Option<ModelError> {
-    let query = model.tokenize(&input.text).err().map(|p| p.of("query"));
-    let kv = || input.kv_text.as_deref().and_then(|t| model.tokenize(t).err()).map(|p| p.of("key/value"));
-    query.or_else(kv)
-}
-
-/// The worker's answer to the latest question, with what it was asked.
-#[derive(Debug, Clone, PartialEq)]
-struct Answered {
-    model: Shared<dyn Model>,
-    input: Input,
-    options: RunOptions,
-    result: Computed,
-}
-
-/// The forward worker as the page's state keeps it: started by the first question.
-#[derive(Clone, Copy)]
-struct Remote {
-    forwarder: StoredValue<Option<Forwarder>, LocalStorage>,
-    answer: RwSignal<Option<Answered>>,
-}
-
-impl Remote {
-    fn new(answer: RwSignal<Option<Answered>>) -> Self {
-        Self { forwarder: StoredValue::new_local(None), answer }
-    }
-
-    /// Ask the worker for `model` (the registry's `id`) on `input`.
-    fn ask(self, id: ModelId, model: Shared<dyn Model>, input: Input, options: RunOptions) {
-        let answer = self.answer;
-        if self.forwarder.with_value(Option::is_none) {
-            let told = move |reply: Reply| {
-                let (q, model) = (reply.asked.question, Shared(reply.asked.model));
-                let result = reply.result.map(|e| Shared(Arc::new(e)));
-                answer.set(Some(Answered { model, input: q.input, options: q.options, result }));
-            };
-            self.forwarder.set_value(Forwarder::new(told));
-        }
-        self.forwarder
-            .with_value(|f| f.iter().for_each(|f| f.ask(id, Arc::clone(&model.0), input.clone(), options.clone())));
     }
 }
 

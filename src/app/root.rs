@@ -119,7 +119,7 @@ pub fn App(
             <main class="page">
                 <Controls />
                 <div class="page__main" data-computing=move || page.computing.get().to_string()>
-                    <p class="computing" role="status" data-testid="computing">{page.text(Msg::Computing)}</p>
+                    <p class="page__computing" role="status" data-testid="computing">{page.text(Msg::Computing)}</p>
                     {move || page.error.get().map(|e| view! {
                         <p class="error" role="alert" data-testid="compute-error">{page.t(Msg::ComputeError)} ": " {model_error(page.lang.get(), &e)}</p>
                     })}

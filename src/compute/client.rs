@@ -7,7 +7,7 @@
 //! why, and a new one starts with the next question.
 
 use super::message::{Answer, Question, Work};
-use crate::bridge::{describe, FORWARD_META, FORWARD_RELAXED_META};
+use crate::bridge::{describe, FORWARD_META};
 use crate::core::model::wire::{decode, Frame};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
 use crate::models::ModelId;
@@ -15,18 +15,23 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// A question as the page asked it: with its copy of the model, which reads the answer.
 #[derive(Clone)]
 pub struct Asked {
+    /// What the worker is told.
     pub question: Question,
+    /// The page's own copy of the model: its tokens, shape and projections frame the answer.
     pub model: Arc<dyn Model>,
 }
 
-/// The answer to the latest question.
+/// The answer to the latest question, as the page reads it (what [`Forwarder::new`]'s
+/// callback is told).
 pub struct Reply {
+    /// The question it answers.
     pub asked: Asked,
+    /// The encoding rebuilt, or why there is none.
     pub result: Result<Encoding, ModelError>,
     /// How the worker computed it, if it did.
     pub work: Option<Work>,
@@ -48,7 +53,7 @@ struct Inner {
 struct Running {
     worker: Worker,
     _on_message: Closure<dyn Fn(MessageEvent)>,
-    _on_error: Closure<dyn Fn(ErrorEvent)>,
+    _on_error: Closure<dyn Fn(Event)>,
 }
 
 impl Drop for Running {
@@ -59,36 +64,22 @@ impl Drop for Running {
     }
 }
 
+thread_local! {
+    /// The worker's start script, looked up once.
+    static SCRIPT: std::cell::OnceCell<Option<String>> = const { std::cell::OnceCell::new() };
+}
+
 /// Whether the page has a forward worker to start (natively, in the unit tests, it has none).
 pub fn forward_worker() -> bool {
-    cfg!(target_arch = "wasm32") && script_url().is_some()
+    cfg!(target_arch = "wasm32") && SCRIPT.with(|s| s.get_or_init(script_url).is_some())
 }
 
-/// The worker's start script, if the page names one (a test page has none): its relaxed-SIMD
-/// build where this engine has relaxed SIMD, else the simd128 one.
+/// The worker's start script, if the page names one (a test page has none). The script picks
+/// the relaxed-SIMD build where the engine has it (scripts/postbuild.py).
 fn script_url() -> Option<String> {
     let document = web_sys::window()?.document()?;
-    let named = |name: &str| {
-        let meta = document.query_selector(&format!("meta[name='{name}']")).ok().flatten()?;
-        meta.get_attribute("content")
-    };
-    has_relaxed_simd().then(|| named(FORWARD_RELAXED_META)).flatten().or_else(|| named(FORWARD_META))
-}
-
-/// Does this engine validate relaxed SIMD (Chrome 114+, Firefox 146+; not Safari)?
-pub fn has_relaxed_simd() -> bool {
-    // A module of one function, () → v128, returning f32x4.relaxed_madd (0xFD 0x105) of three
-    // zero vectors (v128.const, 0xFD 0x0C, sixteen bytes each).
-    let mut module = vec![0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]; // "\0asm", version 1
-    module.extend([1, 5, 1, 0x60, 0, 1, 0x7b]); // types: one, () → v128
-    module.extend([3, 2, 1, 0]); // functions: one, of type 0
-    module.extend([0x0a, 0x3d, 1, 0x3b, 0]); // code: one body of 59 bytes, no locals
-    for _ in 0..3 {
-        module.extend([0xfd, 0x0c]);
-        module.extend([0; 16]);
-    }
-    module.extend([0xfd, 0x85, 0x02, 0x0b]);
-    js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&module[..])).unwrap_or(false)
+    let meta = document.query_selector(&format!("meta[name='{FORWARD_META}']")).ok().flatten()?;
+    meta.get_attribute("content")
 }
 
 impl Forwarder {
@@ -96,7 +87,7 @@ impl Forwarder {
     /// has no forward worker (then the page computes in place).
     pub fn new(told: impl Fn(Reply) + 'static) -> Option<Forwarder> {
         let inner = Inner {
-            script: script_url()?,
+            script: SCRIPT.with(|s| s.get_or_init(script_url).clone())?,
             running: RefCell::new(None),
             in_flight: RefCell::new(None),
             waiting: RefCell::new(None),
@@ -148,10 +139,12 @@ impl Forwarder {
             }
         });
         let weak = Rc::downgrade(&self.0);
-        let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
+        // An `ErrorEvent` for a panic or a script that throws; a plain `Event` for a script
+        // that would not load.
+        let on_error = Closure::<dyn Fn(Event)>::new(move |event: Event| {
             event.prevent_default();
             let Some(inner) = weak.upgrade() else { return };
-            let message = event.message();
+            let message = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
             Forwarder(inner).failed(if message.is_empty() { "the worker stopped".into() } else { message });
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -187,13 +180,15 @@ impl Forwarder {
         }
     }
 
+    /// Send the question waiting, then tell `asked`'s answer if it is the latest (so a
+    /// question asked from `told` finds the forwarder as it will stay).
     fn tell_and_go_on(&self, asked: Asked, result: Result<Encoding, ModelError>, work: Option<Work>) {
-        if asked.question.number == self.0.latest.get() {
-            (self.0.told)(Reply { asked, result, work });
-        }
         let next = self.0.waiting.borrow_mut().take();
         if let Some(next) = next {
             self.send(next);
+        }
+        if asked.question.number == self.0.latest.get() {
+            (self.0.told)(Reply { asked, result, work });
         }
     }
 }

@@ -14,24 +14,21 @@ use wasm_bindgen::{JsCast, JsValue};
 pub struct Question {
     /// Counts up on the page: the answer names the question it answers.
     pub number: u32,
+    /// The registry's model, which the worker brings itself.
     pub model: ModelId,
+    /// The sentence (and the second one of cross-attention).
     pub input: Input,
+    /// How attention runs in every layer.
     pub options: RunOptions,
 }
 
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    Encoded {
-        number: u32,
-        numbers: Numbers,
-        work: Work,
-    },
+    /// The encoding's numbers (`core::model::wire`), and how long they took.
+    Encoded { number: u32, numbers: Numbers, work: Work },
     /// The forward pass refused, or the model would not load: why.
-    Failed {
-        number: u32,
-        why: String,
-    },
+    Failed { number: u32, why: String },
 }
 
 /// How the worker computed an answer (the benchmark prints it).

@@ -42,8 +42,8 @@ super::catalogue! {
             "这种权重只读一个句子，而本视图的交叉注意力需要第二个句子：切换到随机权重才能看到全部三种变体。",
         ),
         Worker => (
-            "The background computation stopped ({why}). The last result stays on screen; change any setting to try again.",
-            "后台计算中断了（{why}）。屏幕上保留上一次的结果；改动任一设置即可重试。",
+            "The background computation stopped ({why}). The last result stays on screen; change the sentence or a setting of the run (mask, scaling, temperature) to try again.",
+            "后台计算中断了（{why}）。屏幕上保留上一次的结果；改动句子或运行设置（掩码、缩放、温度）即可重试。",
         ),
         WhichQuery => ("sentence", "句子"),
         WhichKeyValue => ("second sentence", "第二个句子"),

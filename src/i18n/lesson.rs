@@ -12,8 +12,8 @@ super::catalogue! {
         SwitchLanguage => ("中文", "English"),
         ComputeError => ("Could not compute attention", "无法计算注意力"),
         Computing => (
-            "Computing in the background… the figures below are the last result until it arrives.",
-            "正在后台计算……结果到来之前，下面仍是上一次的结果。",
+            "Computing in the background… the figures shown are the last result until it arrives.",
+            "正在后台计算……结果到来之前，显示的仍是上一次的结果。",
         ),
         PanicNotice => (
             "Something went wrong inside the page and it stopped. Please reload. Details:",

@@ -12,7 +12,7 @@ use crate::core::train::wire::{Message, Report};
 use js_sys::Array;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType};
 
 /// What the view hears from a pool.
 pub enum Heard {
@@ -28,7 +28,7 @@ pub struct Pool {
     /// Commands sent to the leader so far.
     sent: std::cell::Cell<usize>,
     _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
-    _errors: Vec<Closure<dyn Fn(ErrorEvent)>>,
+    _errors: Vec<Closure<dyn Fn(Event)>>,
 }
 
 /// The workers a pool gets unless the learner chooses: one per core the browser reports
@@ -73,9 +73,11 @@ impl Pool {
                 }
             });
             let heard = Rc::clone(&hear);
-            let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |event: ErrorEvent| {
+            // An `ErrorEvent` for a panic or a script that throws; a plain `Event` for a
+            // script that would not load.
+            let on_error = Closure::<dyn Fn(Event)>::new(move |event: Event| {
                 event.prevent_default();
-                let message = event.message();
+                let message = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
                 heard(Heard::Failed(if message.is_empty() { "the worker stopped".into() } else { message }));
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

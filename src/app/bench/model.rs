@@ -69,7 +69,7 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
     let first_heatmap_ms = now() - t0;
     let memory = memory_mb();
     let options = RunOptions::default();
-    let worker = Worker::start();
+    let worker = WorkerRun::start();
     for n in NS {
         let input = sentence(n);
         let ids: Vec<u32> = model.tokenize(&input.text).map(|t| t.iter().map(|p| p.id).collect()).unwrap_or_default();
@@ -126,17 +126,17 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
 }
 
 /// The page's forward worker, driven one question at a time.
-struct Worker {
+struct WorkerRun {
     forwarder: Forwarder,
     replies: Rc<RefCell<Vec<Option<Work>>>>,
 }
 
-impl Worker {
-    fn start() -> Option<Worker> {
+impl WorkerRun {
+    fn start() -> Option<WorkerRun> {
         let replies = Rc::new(RefCell::new(Vec::new()));
         let kept = Rc::clone(&replies);
         let forwarder = Forwarder::new(move |reply: Reply| kept.borrow_mut().push(reply.result.ok().and(reply.work)))?;
-        Some(Worker { forwarder, replies })
+        Some(WorkerRun { forwarder, replies })
     }
 
     /// How the worker computed `model` on `input`, once it answers.

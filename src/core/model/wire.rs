@@ -52,10 +52,11 @@ pub fn encode(encoding: &Encoding) -> Numbers {
 }
 
 /// The encoding `numbers` are of, with what `frame` knows; `None` if they are not a whole
-/// encoding or do not fit the frame (as many layers as projections).
+/// encoding or do not fit the frame (a row per token, as many layers as projections).
 pub fn decode(data: &[f32], sizes: &[u32], frame: Frame) -> Option<Encoding> {
     let mut r = Reader { data, sizes, at_data: 0, at_size: 0 };
-    let embedding = r.array()?;
+    // One row per token the page read the sentence into.
+    let embedding = r.array().filter(|e| e.nrows() == frame.tokens.len())?;
     let position = r.optional()?;
     let n_layers = r.count()?;
     if n_layers != frame.projections.len() {
@@ -174,7 +175,7 @@ impl Reader<'_> {
         let x_kv = self.optional()?;
         let blocked = self.array()?.mapv(|b| b != 0.0);
         let n_heads = self.count()?;
-        let mut head_traces = Vec::with_capacity(n_heads);
+        let mut head_traces = Vec::new();
         for _ in 0..n_heads {
             head_traces.push(HeadTrace {
                 q: self.array()?,
@@ -256,7 +257,7 @@ mod tests {
     }
 
     #[test]
-    fn numbers_cut_short_lengthened_or_for_another_model_are_refused() {
+    fn numbers_cut_short_lengthened_or_for_another_model_or_sentence_are_refused() {
         let model = Random::new(RandomSetup::default(), 64, Arc::new(RandomCache::default()));
         let input = Input { text: "one two three".into(), kv_text: None };
         let e = model.forward(&input, &model_options()).expect("computes");
@@ -270,5 +271,7 @@ mod tests {
         assert!(decode(&n.data, &sizes, frame()).is_none());
         let two_layers = Frame { projections: vec![Arc::clone(&frame().projections[0]); 2], ..frame() };
         assert!(decode(&n.data, &n.sizes, two_layers).is_none());
+        let fewer_tokens = Frame { tokens: frame().tokens[..2].to_vec(), ..frame() };
+        assert!(decode(&n.data, &n.sizes, fewer_tokens).is_none());
     }
 }
