@@ -2,13 +2,17 @@
 //! reads changes, or, for a downloaded model, asked of the forward worker (`compute::client`)
 //! and drawn when the answer to the latest question arrives.
 
-use super::page::{Computed, Shared};
 use crate::compute::client::{forward_worker, Forwarder, Reply};
+use crate::core::model::Encoding;
 use crate::core::model::{Input, Model, ModelError, RunOptions};
 use crate::models::{Arrival, ModelId, Models};
 use crate::settings::Settings;
+use crate::shared::Shared;
 use leptos::prelude::*;
 use std::sync::Arc;
+
+/// A forward pass's result as the page keeps it.
+pub type Computed = Result<Shared<Encoding>, ModelError>;
 
 /// The forward pass of `model` on what the lesson's settings give it to read: recomputed only
 /// when the model, the sentence or the run options change. A downloaded model that has arrived

@@ -6,7 +6,7 @@
 
 use super::forward::forward_of;
 use crate::chart::ink::Ink;
-use crate::core::model::{Encoding, Model, ModelError, Outcome};
+use crate::core::model::{Model, ModelError, Outcome};
 use crate::export::file_stem;
 use crate::fetch::LoadState;
 use crate::i18n::{t, Lang, Text};
@@ -17,8 +17,7 @@ use std::sync::Arc;
 
 pub use crate::shared::Shared;
 
-/// A forward pass's result as the page keeps it.
-pub type Computed = Result<Shared<Encoding>, ModelError>;
+pub use super::forward::Computed;
 
 /// The context every component reads.
 #[derive(Debug, Clone, Copy)]
