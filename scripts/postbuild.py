@@ -74,7 +74,7 @@ def start_script(name, js, relaxed_js=None):
             "// before its module is ready wait for it.\n"
             "const waiting = [];\n"
             "self.onmessage = (e) => waiting.push(e);\n"
-            f"import({chosen}).then(async (m) => {{\n'
+            f"import({chosen}).then(async (m) => {{\n"
             "  await m.default();\n"
             "  for (const e of waiting) self.onmessage(e);\n"
             f'}}).catch((e) => self.postMessage("the {name} worker could not start: " + e));\n'
