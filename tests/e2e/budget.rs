@@ -7,7 +7,8 @@ use crate::server::{dist_dir, gzip_len};
 /// Every .wasm of the build: the page's, the modules of the views the page starts (fetched
 /// only when one of their views opens: the training view, the pretrained model's views), the
 /// training worker's (fetched when the training view starts its pool) and the forward
-/// worker's (fetched when a downloaded model is first shown), with their names.
+/// worker's in its two builds (one fetched when a downloaded model is first shown), with their
+/// names.
 fn wasm_files() -> Vec<(String, Vec<u8>)> {
     let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dist_dir())
         .expect("dist/ exists: build the site first")
@@ -18,8 +19,8 @@ fn wasm_files() -> Vec<(String, Vec<u8>)> {
         .collect();
     assert_eq!(
         files.len(),
-        5,
-        "the page's .wasm, the training module's, the pretrained views', the training worker's and the forward worker's"
+        6,
+        "the page's .wasm, the training module's, the pretrained views', the training worker's and the forward worker's two"
     );
     files
 }
@@ -137,9 +138,9 @@ fn the_published_wasm_carries_no_benchmark_code() {
         [vec!["app".to_string(), "bench".to_string()], ["chart", "heatmap", "draw_naive"].map(String::from).to_vec()];
     assert!(expected.iter().all(|e| items.contains(e)), "the bench-only items were not all found: {items:?}");
     let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown");
-    for bin in ["attention-lab", "learn", "pretrained", "trainer", "forward"] {
+    for bin in ["attention-lab", "learn", "pretrained", "trainer", "forward", "forward-relaxed"] {
         // The workers build with their own profile (index.html: `worker`).
-        let profile = if matches!(bin, "trainer" | "forward") { "worker" } else { "release" };
+        let profile = if matches!(bin, "trainer" | "forward" | "forward-relaxed") { "worker" } else { "release" };
         let path = built.join(profile).join(format!("{bin}.wasm"));
         let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: build the site first", path.display()));
         let names = function_names(&wasm);
@@ -149,7 +150,7 @@ fn the_published_wasm_carries_no_benchmark_code() {
             "learn" => "13attention_lab5learn",
             "pretrained" => "13attention_lab10pretrained",
             "trainer" => "13attention_lab7trainer6worker",
-            "forward" => "13attention_lab7compute6worker",
+            "forward" | "forward-relaxed" => "13attention_lab7compute6worker",
             _ => "13attention_lab3app7stepper",
         };
         assert!(names.iter().any(|n| n.contains(own)), "{bin}: no function of {own} found by name");
