@@ -3,7 +3,7 @@
 //! pieces that are written once for both (the softmax, the residual block) are generic over
 //! [`Real`], which says how each type multiplies by a kept matrix and exponentiates a row.
 
-use super::kernels::{exp_shifted_sum, matmul_packed, max, scale, PackedA, PackedB};
+use super::kernels::{exp_shifted_sum, gelu, matmul_packed, max, scale, PackedA, PackedB};
 use ndarray::{Array2, ArrayView2, NdFloat};
 
 /// f32 or f64, with the loops the generic code runs on.
@@ -28,6 +28,9 @@ pub trait Real: NdFloat + Default {
 
     /// Multiply every value by `factor`.
     fn scale_row(row: &mut [Self], factor: Self);
+
+    /// GELU, x · Φ(x), in place.
+    fn gelu_all(values: &mut [Self]);
 
     /// From an f64 constant.
     fn of(v: f64) -> Self;
@@ -58,6 +61,10 @@ impl Real for f32 {
 
     fn scale_row(row: &mut [f32], factor: f32) {
         scale(row, factor)
+    }
+
+    fn gelu_all(values: &mut [f32]) {
+        gelu(values)
     }
 
     fn of(v: f64) -> f32 {
@@ -95,6 +102,11 @@ impl Real for f64 {
 
     fn scale_row(row: &mut [f64], factor: f64) {
         row.iter_mut().for_each(|v| *v *= factor);
+    }
+
+    fn gelu_all(values: &mut [f64]) {
+        use std::f64::consts::FRAC_1_SQRT_2;
+        values.iter_mut().for_each(|v| *v = 0.5 * *v * (1.0 + super::block::erf(*v * FRAC_1_SQRT_2)));
     }
 
     fn of(v: f64) -> f64 {

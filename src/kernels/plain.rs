@@ -32,6 +32,19 @@ pub fn exp(x: f32) -> f32 {
     p * f32::from_bits(((n as i32 + 127) << 23) as u32)
 }
 
+/// Abramowitz & Stegun 7.1.26: erfc(z) ≈ t·(a₁ + t·(a₂ + … + t·a₅))·e^(−z²) with
+/// t = 1 / (1 + p·z), for z ≥ 0, absolute error below 1.5e-7. `ERFC[0]` is p, then a₅ … a₁.
+pub const ERFC: [f32; 6] = [0.327_591_1, 1.061_405_4, -1.453_152, 1.421_413_7, -0.284_496_74, 0.254_829_6];
+
+/// x · Φ(x) = x/2 · (1 + erf(x/√2)), with 1 + erf written as erfc of |x|/√2 (or 2 minus it) so
+/// that nothing cancels for negative x; absolute error below 1e-7·(1 + |x|).
+pub fn gelu(x: f32) -> f32 {
+    let z = x.abs() * std::f32::consts::FRAC_1_SQRT_2;
+    let t = 1.0 / (1.0 + ERFC[0] * z);
+    let erfc = ERFC[2..].iter().fold(ERFC[1], |p, c| p * t + c) * t * exp(-z * z);
+    0.5 * x * if x >= 0.0 { 2.0 - erfc } else { erfc }
+}
+
 /// C[block] = panel (k × MR, interleaved) · strip (k × NR).
 pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Block) {
     let mut result = [0.0f32; MR * NR];
@@ -60,4 +73,8 @@ pub fn max(values: &[f32]) -> f32 {
 
 pub fn scale(values: &mut [f32], factor: f32) {
     values.iter_mut().for_each(|v| *v *= factor);
+}
+
+pub fn gelu_all(values: &mut [f32]) {
+    values.iter_mut().for_each(|v| *v = gelu(*v));
 }

@@ -1,6 +1,6 @@
 //! Wasm simd128: the micro-kernel and the softmax pieces four f32 lanes at a time.
 
-use super::plain::{LN2_HI, LN2_LO, LOG2_E, OVERFLOW, POLY, UNDERFLOW};
+use super::plain::{ERFC, LN2_HI, LN2_LO, LOG2_E, OVERFLOW, POLY, UNDERFLOW};
 use super::{store, Block, MR, NR};
 use core::arch::wasm32::*;
 
@@ -18,39 +18,28 @@ fn madd(a: v128, b: v128, c: v128) -> v128 {
 /// Which build of the lanes this is, as the benchmark's lines say it.
 pub const BUILD: &str = if cfg!(feature = "relaxed") { "relaxed" } else { "simd128" };
 
-/// C[block] = panel (k × MR, interleaved) · strip (k × NR). Twelve accumulators (six rows ×
+/// C[block] = panel (k × MR, interleaved) · strip (k × NR). MR × 2 accumulators (each row's
 /// two 4-lane halves) stay in registers; each step loads two vectors of the strip and
-/// broadcasts six numbers of the panel straight from memory.
+/// broadcasts MR numbers of the panel straight from memory.
 #[cfg_attr(feature = "relaxed", target_feature(enable = "relaxed-simd"))]
 pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Block) {
     assert!(panel.len() >= k * MR && strip.len() >= k * NR); // once per block, never fails
-    let zero = f32x4_splat(0.0);
-    let (mut c00, mut c01, mut c10, mut c11, mut c20, mut c21) = (zero, zero, zero, zero, zero, zero);
-    let (mut c30, mut c31, mut c40, mut c41, mut c50, mut c51) = (zero, zero, zero, zero, zero, zero);
+    let mut c = [f32x4_splat(0.0); 2 * MR];
     // SAFETY: the panel holds k × MR floats and the strip k × NR (checked above), so a[0..MR]
     // and b[0..NR] are in bounds at every step p < k; the loads are unaligned.
     unsafe {
         let (mut a, mut b) = (panel.as_ptr(), strip.as_ptr());
         for _ in 0..k {
             let (b0, b1) = (v128_load(b as *const v128), v128_load(b.add(4) as *const v128));
-            macro_rules! row {
-                ($r:expr, $lo:ident, $hi:ident) => {
-                    let x = v128_load32_splat(a.add($r) as *const u32);
-                    $lo = madd(x, b0, $lo);
-                    $hi = madd(x, b1, $hi);
-                };
+            for r in 0..MR {
+                let x = v128_load32_splat(a.add(r) as *const u32);
+                c[2 * r] = madd(x, b0, c[2 * r]);
+                c[2 * r + 1] = madd(x, b1, c[2 * r + 1]);
             }
-            row!(0, c00, c01);
-            row!(1, c10, c11);
-            row!(2, c20, c21);
-            row!(3, c30, c31);
-            row!(4, c40, c41);
-            row!(5, c50, c51);
             a = a.add(MR);
             b = b.add(NR);
         }
     }
-    let c = [c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51];
     if block.rows == MR && block.cols == NR {
         for (r, pair) in c.chunks_exact(2).enumerate() {
             let at = block.first + r * block.stride;
@@ -149,4 +138,23 @@ pub fn scale(values: &mut [f32], factor: f32) {
         }
     }
     chunks.into_remainder().iter_mut().for_each(|v| *v *= factor);
+}
+
+pub fn gelu_all(values: &mut [f32]) {
+    let (half, one, two) = (f32x4_splat(0.5), f32x4_splat(1.0), f32x4_splat(2.0));
+    let mut chunks = values.chunks_exact_mut(4);
+    for c in &mut chunks {
+        // SAFETY: the chunk holds exactly four floats; unaligned load and store.
+        unsafe {
+            let p = c.as_mut_ptr() as *mut v128;
+            let x = v128_load(p);
+            let z = f32x4_mul(f32x4_abs(x), f32x4_splat(std::f32::consts::FRAC_1_SQRT_2));
+            let t = f32x4_div(one, f32x4_add(one, f32x4_mul(f32x4_splat(ERFC[0]), z)));
+            let poly = ERFC[2..].iter().fold(f32x4_splat(ERFC[1]), |p, &c| f32x4_add(f32x4_mul(p, t), f32x4_splat(c)));
+            let erfc = f32x4_mul(f32x4_mul(poly, t), exp4(f32x4_neg(f32x4_mul(z, z))));
+            let cdf2 = v128_bitselect(f32x4_sub(two, erfc), erfc, f32x4_ge(x, f32x4_splat(0.0)));
+            v128_store(p, f32x4_mul(f32x4_mul(half, x), cdf2));
+        }
+    }
+    chunks.into_remainder().iter_mut().for_each(|v| *v = super::plain::gelu(*v));
 }
