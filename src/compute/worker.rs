@@ -2,7 +2,7 @@
 //! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
 //! the forward pass's numbers, or why there are none. A panic is said to the page in words.
 
-use super::message::{Answer, Question, Work};
+use super::message::{Answer, Moved, Question, Work};
 use crate::core::kernels::BUILD;
 use crate::core::model::wire::encode;
 use crate::core::model::Model;
@@ -52,7 +52,7 @@ async fn answer(q: Question) -> Answer {
             match model.forward(&q.input, &q.options) {
                 Ok(encoding) => {
                     let work = Work { ms: now() - t0, kernels: BUILD.to_string() };
-                    Answer::Encoded { number, numbers: encode(&encoding), work }
+                    Answer::Encoded { number, numbers: Moved::of(encode(&encoding)), work }
                 }
                 Err(e) => Answer::Failed { number, why: e.to_string() },
             }

@@ -4,22 +4,47 @@
 //! tokens and each layer's projections) stays out: the page supplies it as a [`Frame`].
 //!
 //! Sizes list: for each array its (rows, cols); for each optional part a flag (0 absent, 1
-//! present); the counts of layers and heads. Numbers list: the arrays row by row, then each
-//! trace's scalars (scaled, scale, temperature, d_k, mask).
+//! present); the counts of layers and heads. Numbers list: the arrays row by row, each trace's
+//! scalars (scaled, scale, temperature, d_k, mask) before its heads.
+//!
+//! What the page can rebuild exactly is not sent: a head's Q_h, K_h and V_h are columns of the
+//! layer's Q, K and V, and its scaled scores are its scores divided by the trace's scale (the
+//! same f32 division the core does, so the same bits). That is a quarter of the numbers at 128
+//! tokens; a head's output is sent, since a switched-off head's is not in the concatenation.
 
 use super::{Encoding, LayerTrace, RunOptions, Shape, Token};
 use crate::block::BlockTrace;
 use crate::mask::Mask;
 use crate::projections::Projections;
 use crate::trace::{HeadTrace, Trace};
-use ndarray::Array2;
+use ndarray::{s, Array2};
 use std::sync::Arc;
 
-/// An encoding's numbers: the arrays' values and their sizes.
+/// An encoding's numbers: the arrays' values and their sizes. The values are a `Vec` where
+/// they are written, and whatever holds them where they are read ([`Values`]).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Numbers {
-    pub data: Vec<f32>,
+pub struct Numbers<D = Vec<f32>> {
+    pub data: D,
     pub sizes: Vec<u32>,
+}
+
+/// Values to read arrays from, one array at a time: a slice, or (on the page) the buffer a
+/// worker moved, copied array by array into the page's memory and never whole.
+pub trait Values {
+    /// How many values there are.
+    fn count(&self) -> usize;
+    /// The `n` values from `at` (`at + n ≤ count()`, which the reader checks first).
+    fn read(&self, at: usize, n: usize) -> Vec<f32>;
+}
+
+impl Values for [f32] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn read(&self, at: usize, n: usize) -> Vec<f32> {
+        self[at..at + n].to_vec()
+    }
 }
 
 /// What the numbers leave out, known to the side that asked.
@@ -53,7 +78,7 @@ pub fn encode(encoding: &Encoding) -> Numbers {
 
 /// The encoding `numbers` are of, with what `frame` knows; `None` if they are not a whole
 /// encoding or do not fit the frame (a row per token, as many layers as projections).
-pub fn decode(data: &[f32], sizes: &[u32], frame: Frame) -> Option<Encoding> {
+pub fn decode(data: &(impl Values + ?Sized), sizes: &[u32], frame: Frame) -> Option<Encoding> {
     let mut r = Reader { data, sizes, at_data: 0, at_size: 0 };
     // One row per token the page read the sentence into.
     let embedding = r.array().filter(|e| e.nrows() == frame.tokens.len())?;
@@ -71,7 +96,7 @@ pub fn decode(data: &[f32], sizes: &[u32], frame: Frame) -> Option<Encoding> {
         };
         layers.push(LayerTrace { trace, projections, block });
     }
-    let whole = r.at_data == data.len() && r.at_size == sizes.len();
+    let whole = r.at_data == data.count() && r.at_size == sizes.len();
     whole.then_some(Encoding {
         shape: frame.shape,
         options: frame.options,
@@ -110,26 +135,26 @@ impl Numbers {
         }
         self.optional(t.x_kv.as_ref());
         self.array(&t.blocked.mapv(|b| f32::from(u8::from(b))));
-        self.count(t.head_traces.len());
-        for h in &t.head_traces {
-            for a in [&h.q, &h.k, &h.v, &h.scores, &h.scaled_scores, &h.weights, &h.output] {
-                self.array(a);
-            }
-        }
         let causal = t.mask == Mask::Causal;
         self.data.extend([f32::from(u8::from(t.scaled)), t.scale, t.temperature, t.d_k as f32]);
         self.data.push(f32::from(u8::from(causal)));
+        self.count(t.head_traces.len());
+        for h in &t.head_traces {
+            for a in [&h.scores, &h.weights, &h.output] {
+                self.array(a);
+            }
+        }
     }
 }
 
-struct Reader<'a> {
-    data: &'a [f32],
+struct Reader<'a, D: Values + ?Sized> {
+    data: &'a D,
     sizes: &'a [u32],
     at_data: usize,
     at_size: usize,
 }
 
-impl Reader<'_> {
+impl<D: Values + ?Sized> Reader<'_, D> {
     fn size(&mut self) -> Option<usize> {
         let s = *self.sizes.get(self.at_size)?;
         self.at_size += 1;
@@ -148,16 +173,16 @@ impl Reader<'_> {
         }
     }
 
-    fn values(&mut self, n: usize) -> Option<&[f32]> {
-        let end = self.at_data.checked_add(n)?;
-        let values = self.data.get(self.at_data..end)?;
+    fn values(&mut self, n: usize) -> Option<Vec<f32>> {
+        let end = self.at_data.checked_add(n).filter(|&end| end <= self.data.count())?;
+        let values = self.data.read(self.at_data, n);
         self.at_data = end;
         Some(values)
     }
 
     fn array(&mut self) -> Option<Array2<f32>> {
         let (rows, cols) = (self.size()?, self.size()?);
-        let values = self.values(rows.checked_mul(cols)?)?.to_vec();
+        let values = self.values(rows.checked_mul(cols)?)?;
         Array2::from_shape_vec((rows, cols), values).ok()
     }
 
@@ -174,21 +199,29 @@ impl Reader<'_> {
             (self.array()?, self.array()?, self.array()?, self.array()?, self.array()?, self.array()?);
         let x_kv = self.optional()?;
         let blocked = self.array()?.mapv(|b| b != 0.0);
-        let n_heads = self.count()?;
-        let mut head_traces = Vec::new();
-        for _ in 0..n_heads {
+        let scalars = self.values(5)?;
+        let (scaled, scale, temperature, d_k, causal) = (scalars[0], scalars[1], scalars[2], scalars[3], scalars[4]);
+        let (d_k, n_heads) = (d_k as usize, self.count()?);
+        // Every head's columns must lie inside Q, K and V.
+        let width = n_heads.checked_mul(d_k)?;
+        if [&q, &k, &v].iter().any(|a| a.ncols() < width) {
+            return None;
+        }
+        let mut head_traces = Vec::with_capacity(n_heads);
+        for h in 0..n_heads {
+            let cols = s![.., h * d_k..(h + 1) * d_k];
+            let scores = self.array()?;
+            let scaled_scores = &scores / scale;
             head_traces.push(HeadTrace {
-                q: self.array()?,
-                k: self.array()?,
-                v: self.array()?,
-                scores: self.array()?,
-                scaled_scores: self.array()?,
+                q: q.slice(cols).to_owned(),
+                k: k.slice(cols).to_owned(),
+                v: v.slice(cols).to_owned(),
+                scores,
+                scaled_scores,
                 weights: self.array()?,
                 output: self.array()?,
             });
         }
-        let scalars = self.values(5)?;
-        let (scaled, scale, temperature, d_k, causal) = (scalars[0], scalars[1], scalars[2], scalars[3], scalars[4]);
         Some(Trace {
             x,
             x_kv,
@@ -200,7 +233,7 @@ impl Reader<'_> {
             scaled: scaled != 0.0,
             scale,
             temperature,
-            d_k: d_k as usize,
+            d_k,
             head_traces,
             concat,
             output,
@@ -228,7 +261,7 @@ mod tests {
 
     fn round_trip(model: &dyn Model, e: &Encoding) -> Option<Encoding> {
         let n = encode(e);
-        decode(&n.data, &n.sizes, frame_of(model, e))
+        decode(&n.data[..], &n.sizes, frame_of(model, e))
     }
 
     #[test]
@@ -264,14 +297,14 @@ mod tests {
         let n = encode(&e);
         let frame = || frame_of(&model, &e);
         assert!(decode(&n.data[..n.data.len() - 1], &n.sizes, frame()).is_none());
-        assert!(decode(&n.data, &n.sizes[..n.sizes.len() - 1], frame()).is_none());
-        assert!(decode(&[n.data.clone(), vec![0.0]].concat(), &n.sizes, frame()).is_none());
+        assert!(decode(&n.data[..], &n.sizes[..n.sizes.len() - 1], frame()).is_none());
+        assert!(decode(&[n.data.clone(), vec![0.0]].concat()[..], &n.sizes, frame()).is_none());
         let mut sizes = n.sizes.clone();
         sizes[0] = u32::MAX;
-        assert!(decode(&n.data, &sizes, frame()).is_none());
+        assert!(decode(&n.data[..], &sizes, frame()).is_none());
         let two_layers = Frame { projections: vec![Arc::clone(&frame().projections[0]); 2], ..frame() };
-        assert!(decode(&n.data, &n.sizes, two_layers).is_none());
+        assert!(decode(&n.data[..], &n.sizes, two_layers).is_none());
         let fewer_tokens = Frame { tokens: frame().tokens[..2].to_vec(), ..frame() };
-        assert!(decode(&n.data, &n.sizes, fewer_tokens).is_none());
+        assert!(decode(&n.data[..], &n.sizes, fewer_tokens).is_none());
     }
 }
