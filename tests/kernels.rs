@@ -5,8 +5,8 @@
 
 mod common;
 
-use attention_lab::core::block::erf;
 use attention_lab::core::kernels::{exp_shifted_sum, gelu, matmul, matmul_t, BUILD};
+use attention_lab::core::real::erf;
 use attention_lab::core::rng::normal_matrix;
 use wasm_bindgen_test::*;
 

@@ -2,13 +2,14 @@
 //! page names in `<meta name="attention-lab-forward">`, `bridge::FORWARD_META`), keeps one
 //! question in flight and only the latest one waiting (a question overtaken before it was sent
 //! is never sent), drops the answer to any question but the latest, and turns the answer's
-//! numbers back into an encoding with what the page's own copy of the model knows. A worker
+//! numbers back into an encoding with what the page's own copy of the model knows, a part (the
+//! input, then each layer) per message, so that no task of the page's rebuilds it all. A worker
 //! that fails (a panic, out of memory, its script would not load) answers its question with
 //! why, and a new one starts with the next question.
 
-use super::message::{Answer, Question, Work};
+use super::message::{Answer, Moved, Question, Work};
 use crate::bridge::{describe, FORWARD_META};
-use crate::core::model::wire::{decode, Frame};
+use crate::core::model::wire::{Frame, Rebuild};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
 use crate::models::ModelId;
 use std::cell::{Cell, RefCell};
@@ -45,6 +46,8 @@ struct Inner {
     script: String,
     running: RefCell<Option<Running>>,
     in_flight: RefCell<Option<Asked>>,
+    /// The in-flight question's answer, from the parts heard so far.
+    rebuilding: RefCell<Option<Rebuild>>,
     waiting: RefCell<Option<Asked>>,
     latest: Cell<u32>,
     told: Box<dyn Fn(Reply)>,
@@ -90,6 +93,7 @@ impl Forwarder {
             script: SCRIPT.with(|s| s.get_or_init(script_url).clone())?,
             running: RefCell::new(None),
             in_flight: RefCell::new(None),
+            rebuilding: RefCell::new(None),
             waiting: RefCell::new(None),
             latest: Cell::new(0),
             told: Box::new(told),
@@ -118,6 +122,7 @@ impl Forwarder {
         }
         let message = asked.question.to_js();
         *self.0.in_flight.borrow_mut() = Some(asked);
+        *self.0.rebuilding.borrow_mut() = None;
         let posted = self.0.running.borrow().as_ref().map(|r| r.worker.post_message(&message));
         if let Some(Err(e)) = posted {
             self.failed(describe(e));
@@ -135,7 +140,7 @@ impl Forwarder {
             let data = event.data();
             match data.as_string() {
                 Some(text) => me.failed(text),
-                None => me.answered(Answer::from_js(&data)),
+                None => me.heard(Answer::from_js(&data)),
             }
         });
         let weak = Rc::downgrade(&self.0);
@@ -152,32 +157,60 @@ impl Forwarder {
         Ok(Running { worker, _on_message: on_message, _on_error: on_error })
     }
 
+    /// A message from the worker: a part of the answer to the question in flight (told once
+    /// the last part is in), or why it has none. A part of an earlier question's answer (after
+    /// one of its parts did not fit) is passed over.
+    fn heard(&self, answer: Option<Answer>) {
+        let in_flight = self.0.in_flight.borrow().as_ref().map(|a| a.question.number);
+        let Some(asked) = in_flight else { return };
+        let unfit = || ModelError::Worker("an answer that does not fit the model".into());
+        match answer {
+            Some(Answer::Encoded { number, numbers, work }) if number == asked => {
+                match self.rebuilt(&numbers.data, &numbers.sizes) {
+                    Ok(None) => {}
+                    Ok(Some(encoding)) => self.answered(Ok(encoding), Some(work)),
+                    Err(e) => self.answered(Err(e.unwrap_or_else(unfit)), Some(work)),
+                }
+            }
+            Some(Answer::Failed { number, why }) if number == asked => {
+                self.answered(Err(ModelError::Worker(why)), None)
+            }
+            Some(_) => {}
+            None => self.answered(Err(ModelError::Worker("an answer the page cannot read".into())), None),
+        }
+    }
+
+    /// Add one part to the answer being rebuilt: the encoding once it is whole, `None` while
+    /// parts are to come; an error (`None` inside: the part does not fit) otherwise.
+    fn rebuilt(&self, data: &Moved, sizes: &[u32]) -> Result<Option<Encoding>, Option<ModelError>> {
+        let mut rebuilding = self.0.rebuilding.borrow_mut();
+        match rebuilding.as_mut() {
+            Some(r) => r.add(data, sizes).ok_or(None)?,
+            None => {
+                let frame = self.0.in_flight.borrow().as_ref().map(frame).ok_or(None)?.map_err(Some)?;
+                *rebuilding = Some(Rebuild::start(data, sizes, frame).ok_or(None)?);
+            }
+        }
+        if !rebuilding.as_ref().is_some_and(Rebuild::complete) {
+            return Ok(None);
+        }
+        Ok(rebuilding.take().and_then(Rebuild::finish))
+    }
+
     /// The question in flight is answered: tell its answer if it is the latest, then send the
     /// one waiting.
-    fn answered(&self, answer: Option<Answer>) {
+    fn answered(&self, result: Result<Encoding, ModelError>, work: Option<Work>) {
         let asked = self.0.in_flight.borrow_mut().take();
-        let Some(asked) = asked else { return };
-        let (result, work) = match answer {
-            Some(Answer::Encoded { number, numbers, work }) if number == asked.question.number => {
-                let frame = frame(&asked);
-                let unfit = || ModelError::Worker("an answer that does not fit the model".into());
-                (frame.and_then(|f| decode(&numbers.data, &numbers.sizes, f).ok_or_else(unfit)), Some(work))
-            }
-            Some(Answer::Failed { number, why }) if number == asked.question.number => {
-                (Err(ModelError::Worker(why)), None)
-            }
-            _ => (Err(ModelError::Worker("an answer the page cannot read".into())), None),
-        };
-        self.tell_and_go_on(asked, result, work);
+        *self.0.rebuilding.borrow_mut() = None;
+        if let Some(asked) = asked {
+            self.tell_and_go_on(asked, result, work);
+        }
     }
 
     /// The worker failed: its question is answered with why, and the next starts a new worker.
     fn failed(&self, why: String) {
         drop(self.0.running.borrow_mut().take());
-        let asked = self.0.in_flight.borrow_mut().take();
-        if let Some(asked) = asked {
-            self.tell_and_go_on(asked, Err(ModelError::Worker(why)), None);
-        }
+        self.answered(Err(ModelError::Worker(why)), None);
     }
 
     /// Send the question waiting, then tell `asked`'s answer if it is the latest (so a

@@ -25,7 +25,8 @@ pub struct Question {
 /// What the worker answers.
 #[derive(Debug, Clone)]
 pub enum Answer {
-    /// The encoding's numbers (`core::model::wire`), and how long they took.
+    /// One part of the encoding's numbers (`core::model::wire`: the input, then each layer, in
+    /// order), and how long the forward pass took.
     Encoded { number: u32, numbers: Numbers<Moved>, work: Work },
     /// The forward pass refused, or the model would not load: why.
     Failed { number: u32, why: String },

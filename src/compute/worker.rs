@@ -36,15 +36,19 @@ pub fn start() {
             return;
         };
         wasm_bindgen_futures::spawn_local(async move {
-            let (message, moved) = answer(question).await.to_js();
-            let _ = scope().post_message_with_transfer(&message, &moved);
+            // One message per part: the page rebuilds each in a task of its own.
+            for part in answer(question).await {
+                let (message, moved) = part.to_js();
+                let _ = scope().post_message_with_transfer(&message, &moved);
+            }
         });
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
 }
 
-async fn answer(q: Question) -> Answer {
+/// The answer to `q`: the encoding's parts (`wire::encode`), or why there is none.
+async fn answer(q: Question) -> Vec<Answer> {
     let number = q.number;
     match model(q.model).await {
         Ok(model) => {
@@ -52,12 +56,13 @@ async fn answer(q: Question) -> Answer {
             match model.forward(&q.input, &q.options) {
                 Ok(encoding) => {
                     let work = Work { ms: now() - t0, kernels: BUILD.to_string() };
-                    Answer::Encoded { number, numbers: Moved::of(encode(&encoding)), work }
+                    let parts = encode(&encoding).into_iter().map(Moved::of);
+                    parts.map(|numbers| Answer::Encoded { number, numbers, work: work.clone() }).collect()
                 }
-                Err(e) => Answer::Failed { number, why: e.to_string() },
+                Err(e) => vec![Answer::Failed { number, why: e.to_string() }],
             }
         }
-        Err(why) => Answer::Failed { number, why },
+        Err(why) => vec![Answer::Failed { number, why }],
     }
 }
 

@@ -140,28 +140,10 @@ impl<F: Real> Block<F> {
     }
 }
 
-/// The error function, from Numerical Recipes' Chebyshev fit of erfc (fractional error below
-/// 1.2e-7 everywhere).
-pub fn erf(x: f64) -> f64 {
-    let t = 1.0 / (1.0 + 0.5 * x.abs());
-    let poly = -x * x - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let erfc = t * poly.exp();
-    if x >= 0.0 {
-        1.0 - erfc
-    } else {
-        erfc - 1.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::real::erf;
     use ndarray::array;
 
     #[test]
@@ -191,7 +173,7 @@ mod tests {
         for (g, w) in x.iter().zip(want) {
             assert!((g - w).abs() < 1e-6, "{g} vs {w}");
         }
-        // The f32 path (the kernels) and the f64 one (erf above) agree over the range BERT's
+        // The f32 path (the kernels) and the f64 one (`real::erf`) agree over the range BERT's
         // hidden values take, in column-major order too.
         let wide = Array2::from_shape_fn((4, 2001), |(r, i)| (r as f32 - 1.5) + (i as f32 - 1000.0) / 100.0);
         let (mut f32s, mut f64s) = (wide.clone().reversed_axes(), wide.mapv(f64::from));

@@ -58,13 +58,17 @@ pub struct Frame {
     pub projections: Vec<Arc<Projections>>,
 }
 
-/// `encoding`'s numbers.
-pub fn encode(encoding: &Encoding) -> Numbers {
-    let mut w = Numbers::default();
-    w.array(&encoding.embedding);
-    w.optional(encoding.position.as_ref());
-    w.count(encoding.layers.len());
+/// `encoding`'s numbers in parts: first the input (the embedding, the positions, the count of
+/// layers), then one part per layer, so that the side reading them can rebuild each part in a
+/// task of its own (at 128 tokens a layer is about 4 MB of numbers).
+pub fn encode(encoding: &Encoding) -> Vec<Numbers> {
+    let mut first = Numbers::default();
+    first.array(&encoding.embedding);
+    first.optional(encoding.position.as_ref());
+    first.count(encoding.layers.len());
+    let mut parts = vec![first];
     for layer in &encoding.layers {
+        let mut w = Numbers::default();
         w.trace(&layer.trace);
         w.flag(layer.block.is_some());
         if let Some(b) = &layer.block {
@@ -72,40 +76,74 @@ pub fn encode(encoding: &Encoding) -> Numbers {
             w.optional(b.hidden.as_ref());
             w.array(&b.output);
         }
+        parts.push(w);
     }
-    w
+    parts
 }
 
-/// The encoding `numbers` are of, with what `frame` knows; `None` if they are not a whole
-/// encoding or do not fit the frame (a row per token, as many layers as projections).
-pub fn decode(data: &(impl Values + ?Sized), sizes: &[u32], frame: Frame) -> Option<Encoding> {
-    let mut r = Reader { data, sizes, at_data: 0, at_size: 0 };
-    // One row per token the page read the sentence into.
-    let embedding = r.array().filter(|e| e.nrows() == frame.tokens.len())?;
-    let position = r.optional()?;
-    let n_layers = r.count()?;
-    if n_layers != frame.projections.len() {
-        return None;
+/// An encoding being rebuilt from its parts, in [`encode`]'s order, with what the frame knows.
+pub struct Rebuild {
+    frame: Frame,
+    embedding: Array2<f32>,
+    position: Option<Array2<f32>>,
+    layers: Vec<LayerTrace>,
+}
+
+impl Rebuild {
+    /// From the first part; `None` if it is not whole or does not fit the frame (a row per
+    /// token, as many layers as projections).
+    pub fn start(data: &(impl Values + ?Sized), sizes: &[u32], frame: Frame) -> Option<Rebuild> {
+        let mut r = Reader::new(data, sizes);
+        let embedding = r.array().filter(|e| e.nrows() == frame.tokens.len())?;
+        let position = r.optional()?;
+        let fits = r.count()? == frame.projections.len() && r.whole();
+        let layers = Vec::with_capacity(frame.projections.len());
+        fits.then_some(Rebuild { frame, embedding, position, layers })
     }
-    let mut layers = Vec::with_capacity(n_layers);
-    for projections in frame.projections {
+
+    /// The next layer's part; `None` if it is not whole or every layer is already in.
+    pub fn add(&mut self, data: &(impl Values + ?Sized), sizes: &[u32]) -> Option<()> {
+        let projections = Arc::clone(self.frame.projections.get(self.layers.len())?);
+        let mut r = Reader::new(data, sizes);
         let trace = r.trace()?;
         let block = match r.flag()? {
             true => Some(BlockTrace { attended: r.array()?, hidden: r.optional()?, output: r.array()? }),
             false => None,
         };
-        layers.push(LayerTrace { trace, projections, block });
+        r.whole().then_some(())?;
+        self.layers.push(LayerTrace { trace, projections, block });
+        Some(())
     }
-    let whole = r.at_data == data.count() && r.at_size == sizes.len();
-    whole.then_some(Encoding {
-        shape: frame.shape,
-        options: frame.options,
-        tokens: frame.tokens,
-        kv_tokens: frame.kv_tokens,
-        embedding,
-        position,
-        layers,
-    })
+
+    /// Every layer is in.
+    pub fn complete(&self) -> bool {
+        self.layers.len() == self.frame.projections.len()
+    }
+
+    /// The encoding, once [`Self::complete`].
+    pub fn finish(self) -> Option<Encoding> {
+        let f = self.frame;
+        (self.layers.len() == f.projections.len()).then_some(Encoding {
+            shape: f.shape,
+            options: f.options,
+            tokens: f.tokens,
+            kv_tokens: f.kv_tokens,
+            embedding: self.embedding,
+            position: self.position,
+            layers: self.layers,
+        })
+    }
+}
+
+/// The encoding `parts` are of, all at once; `None` where [`Rebuild`] would refuse a part, or
+/// a layer is missing.
+pub fn decode(parts: &[Numbers], frame: Frame) -> Option<Encoding> {
+    let (first, layers) = parts.split_first()?;
+    let mut rebuild = Rebuild::start(&first.data[..], &first.sizes, frame)?;
+    for part in layers {
+        rebuild.add(&part.data[..], &part.sizes)?;
+    }
+    rebuild.finish()
 }
 
 impl Numbers {
@@ -154,7 +192,16 @@ struct Reader<'a, D: Values + ?Sized> {
     at_size: usize,
 }
 
-impl<D: Values + ?Sized> Reader<'_, D> {
+impl<'a, D: Values + ?Sized> Reader<'a, D> {
+    fn new(data: &'a D, sizes: &'a [u32]) -> Self {
+        Reader { data, sizes, at_data: 0, at_size: 0 }
+    }
+
+    /// Every value and size was read.
+    fn whole(&self) -> bool {
+        self.at_data == self.data.count() && self.at_size == self.sizes.len()
+    }
+
     fn size(&mut self) -> Option<usize> {
         let s = *self.sizes.get(self.at_size)?;
         self.at_size += 1;
@@ -260,8 +307,7 @@ mod tests {
     }
 
     fn round_trip(model: &dyn Model, e: &Encoding) -> Option<Encoding> {
-        let n = encode(e);
-        decode(&n.data[..], &n.sizes, frame_of(model, e))
+        decode(&encode(e), frame_of(model, e))
     }
 
     #[test]
@@ -294,17 +340,31 @@ mod tests {
         let model = Random::new(RandomSetup::default(), 64, Arc::new(RandomCache::default()));
         let input = Input { text: "one two three".into(), kv_text: None };
         let e = model.forward(&input, &model_options()).expect("computes");
-        let n = encode(&e);
+        let parts = encode(&e);
+        assert_eq!(parts.len(), 2, "the input, then the one layer");
         let frame = || frame_of(&model, &e);
-        assert!(decode(&n.data[..n.data.len() - 1], &n.sizes, frame()).is_none());
-        assert!(decode(&n.data[..], &n.sizes[..n.sizes.len() - 1], frame()).is_none());
-        assert!(decode(&[n.data.clone(), vec![0.0]].concat()[..], &n.sizes, frame()).is_none());
-        let mut sizes = n.sizes.clone();
-        sizes[0] = u32::MAX;
-        assert!(decode(&n.data[..], &sizes, frame()).is_none());
+        let with_layer = |f: &dyn Fn(&mut Numbers)| {
+            let mut p = parts.clone();
+            f(&mut p[1]);
+            decode(&p, frame())
+        };
+        assert!(with_layer(&|l| l.data.truncate(l.data.len() - 1)).is_none());
+        assert!(with_layer(&|l| l.sizes.truncate(l.sizes.len() - 1)).is_none());
+        assert!(with_layer(&|l| l.data.push(0.0)).is_none());
+        // A d_k (the trace's fourth scalar, after its arrays) wider than Q's columns allow.
+        let t = &e.layers[0].trace;
+        let d_k_at =
+            t.x.len() + t.q.len() + t.k.len() + t.v.len() + t.concat.len() + t.output.len() + t.blocked.len() + 3;
+        assert_eq!(parts[1].data[d_k_at], t.d_k as f32);
+        assert!(with_layer(&|l| l.data[d_k_at] = (t.d_k + 1) as f32).is_none());
+        assert!(decode(&parts[..1], frame()).is_none(), "a layer missing");
+        assert!(decode(&[parts.clone(), vec![parts[1].clone()]].concat(), frame()).is_none(), "a layer too many");
+        let mut first = parts.clone();
+        first[0].sizes[0] = u32::MAX;
+        assert!(decode(&first, frame()).is_none());
         let two_layers = Frame { projections: vec![Arc::clone(&frame().projections[0]); 2], ..frame() };
-        assert!(decode(&n.data[..], &n.sizes, two_layers).is_none());
+        assert!(decode(&parts, two_layers).is_none());
         let fewer_tokens = Frame { tokens: frame().tokens[..2].to_vec(), ..frame() };
-        assert!(decode(&n.data[..], &n.sizes, fewer_tokens).is_none());
+        assert!(decode(&parts, fewer_tokens).is_none());
     }
 }
