@@ -23,6 +23,7 @@ cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features bench -- -D warnings
 cargo clippy --locked -p attention-kernels --target wasm32-unknown-unknown --features relaxed -- -D warnings
+cargo clippy --locked --bin attention-lab --target wasm32-unknown-unknown --features external-texts,page -- -D warnings
 
 step "native tests"
 cargo test --locked --workspace 2>&1 | tee -a "$log"

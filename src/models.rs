@@ -92,9 +92,7 @@ impl ModelId {
             ModelId::Random => Delivery::Made,
             ModelId::Minilm => Delivery::Download {
                 file: MINILM_FILE,
-                build: |asset| {
-                    Bert::from_asset(asset).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
-                },
+                build: |asset| Bert::from_asset(asset).map(framing).map_err(|e| e.to_string()),
             },
             ModelId::Yours => Delivery::Stored {
                 key: crate::bridge::YOURS_KEY,
@@ -308,5 +306,50 @@ mod tests {
         choice.set_id(ModelId::Yours);
         let m = models.model(&choice);
         assert_eq!((m.shape().n_layers, m.shape().n_heads), (Setup::LAYERS.1, Setup::HEADS.1));
+    }
+}
+
+/// A downloaded model as this build keeps it: whole, or in the page's own build (feature
+/// `page`) only what frames the forward worker's answers (its shape, tokenizer and
+/// projections), since there its forward passes run in the worker (`computed_in_worker`) and
+/// the page's module need not carry them.
+#[cfg(not(feature = "page"))]
+fn framing(model: impl Model + 'static) -> Arc<dyn Model> {
+    Arc::new(model)
+}
+
+#[cfg(feature = "page")]
+fn framing(model: impl Model + 'static) -> Arc<dyn Model> {
+    Arc::new(Framing(model))
+}
+
+/// A model whose forward passes run elsewhere (see [`framing`]).
+#[cfg(feature = "page")]
+struct Framing<M>(M);
+
+#[cfg(feature = "page")]
+impl<M: Model> Model for Framing<M> {
+    fn shape(&self) -> &crate::core::model::Shape {
+        self.0.shape()
+    }
+
+    fn tokenize(&self, text: &str) -> Result<Vec<crate::core::model::Token>, crate::core::model::SentenceProblem> {
+        self.0.tokenize(text)
+    }
+
+    fn forward(
+        &self,
+        _: &crate::core::model::Input,
+        _: &crate::core::model::RunOptions,
+    ) -> Result<crate::core::model::Encoding, crate::core::model::ModelError> {
+        Err(crate::core::model::ModelError::Worker("this model computes in the forward worker".into()))
+    }
+
+    fn layer_projections(&self) -> Vec<Arc<crate::core::projections::Projections>> {
+        self.0.layer_projections()
+    }
+
+    fn example(&self) -> Option<String> {
+        self.0.example()
     }
 }

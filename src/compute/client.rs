@@ -7,7 +7,7 @@
 //! that fails (a panic, out of memory, its script would not load) answers its question with
 //! why, and a new one starts with the next question.
 
-use super::message::{Answer, Moved, Question, Work};
+use super::message::{Answer, Question, Work};
 use crate::bridge::{describe, FORWARD_META};
 use crate::core::model::wire::{Frame, Rebuild};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
@@ -166,7 +166,7 @@ impl Forwarder {
         let unfit = || ModelError::Worker("an answer that does not fit the model".into());
         match answer {
             Some(Answer::Encoded { number, numbers, work }) if number == asked => {
-                match self.rebuilt(&numbers.data, &numbers.sizes) {
+                match self.rebuilt(&numbers.data[..], &numbers.sizes) {
                     Ok(None) => {}
                     Ok(Some(encoding)) => self.answered(Ok(encoding), Some(work)),
                     Err(e) => self.answered(Err(e.unwrap_or_else(unfit)), Some(work)),
@@ -182,7 +182,7 @@ impl Forwarder {
 
     /// Add one part to the answer being rebuilt: the encoding once it is whole, `None` while
     /// parts are to come; an error (`None` inside: the part does not fit) otherwise.
-    fn rebuilt(&self, data: &Moved, sizes: &[u32]) -> Result<Option<Encoding>, Option<ModelError>> {
+    fn rebuilt(&self, data: &[f32], sizes: &[u32]) -> Result<Option<Encoding>, Option<ModelError>> {
         let mut rebuilding = self.0.rebuilding.borrow_mut();
         match rebuilding.as_mut() {
             Some(r) => r.add(data, sizes).ok_or(None)?,

@@ -3,7 +3,7 @@
 //! there are none). A message that does not read as one of these reads as `None`.
 
 use crate::core::attention::Mask;
-use crate::core::model::wire::{Numbers, Values};
+use crate::core::model::wire::Numbers;
 use crate::core::model::{Input, RunOptions};
 use crate::models::ModelId;
 use js_sys::{Array, Float32Array, Float64Array, Object, Reflect, Uint32Array};
@@ -27,32 +27,9 @@ pub struct Question {
 pub enum Answer {
     /// One part of the encoding's numbers (`core::model::wire`: the input, then each layer, in
     /// order), and how long the forward pass took.
-    Encoded { number: u32, numbers: Numbers<Moved>, work: Work },
+    Encoded { number: u32, numbers: Numbers, work: Work },
     /// The forward pass refused, or the model would not load: why.
     Failed { number: u32, why: String },
-}
-
-/// An answer's values as the worker moved them (a `Float32Array` outside the Wasm memory): the
-/// page copies each array in as it rebuilds it, never the whole list at once (at 128 tokens
-/// the list is about 25 MB, and one copy of it was most of the page's longest task).
-#[derive(Debug, Clone)]
-pub struct Moved(pub Float32Array);
-
-impl Moved {
-    /// Values written in this Wasm memory, copied out for moving.
-    pub fn of(numbers: Numbers) -> Numbers<Moved> {
-        Numbers { data: Moved(Float32Array::from(&numbers.data[..])), sizes: numbers.sizes }
-    }
-}
-
-impl Values for Moved {
-    fn count(&self) -> usize {
-        self.0.length() as usize
-    }
-
-    fn read(&self, at: usize, n: usize) -> Vec<f32> {
-        self.0.subarray(at as u32, (at + n) as u32).to_vec()
-    }
 }
 
 /// How the worker computed an answer (the benchmark prints it).
@@ -124,10 +101,10 @@ impl Answer {
                 set(&o, "number", &(*number).into());
                 set(&o, "ms", &work.ms.into());
                 set(&o, "kernels", &work.kernels.as_str().into());
-                let (data, sizes) = (&numbers.data.0, Uint32Array::from(&numbers.sizes[..]));
+                let (data, sizes) = (Float32Array::from(&numbers.data[..]), Uint32Array::from(&numbers.sizes[..]));
                 moved.push(&data.buffer());
                 moved.push(&sizes.buffer());
-                set(&o, "data", data);
+                set(&o, "data", &data);
                 set(&o, "sizes", &sizes);
             }
             Answer::Failed { number, why } => {
@@ -143,7 +120,7 @@ impl Answer {
         if let Some(why) = get(value, "why").as_string() {
             return Some(Answer::Failed { number, why });
         }
-        let data = Moved(get(value, "data").dyn_into::<Float32Array>().ok()?);
+        let data = get(value, "data").dyn_into::<Float32Array>().ok()?.to_vec();
         let sizes = get(value, "sizes").dyn_into::<Uint32Array>().ok()?.to_vec();
         let work = Work { ms: get(value, "ms").as_f64()?, kernels: get(value, "kernels").as_string()? };
         Some(Answer::Encoded { number, numbers: Numbers { data, sizes }, work })

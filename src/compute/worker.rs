@@ -2,7 +2,7 @@
 //! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
 //! the forward pass's numbers, or why there are none. A panic is said to the page in words.
 
-use super::message::{Answer, Moved, Question, Work};
+use super::message::{Answer, Question, Work};
 use crate::core::kernels::BUILD;
 use crate::core::model::wire::encode;
 use crate::core::model::Model;
@@ -56,7 +56,7 @@ async fn answer(q: Question) -> Vec<Answer> {
             match model.forward(&q.input, &q.options) {
                 Ok(encoding) => {
                     let work = Work { ms: now() - t0, kernels: BUILD.to_string() };
-                    let parts = encode(&encoding).into_iter().map(Moved::of);
+                    let parts = encode(&encoding).into_iter();
                     parts.map(|numbers| Answer::Encoded { number, numbers, work: work.clone() }).collect()
                 }
                 Err(e) => vec![Answer::Failed { number, why: e.to_string() }],
