@@ -194,7 +194,7 @@ impl Forwarder {
         if !rebuilding.as_ref().is_some_and(Rebuild::complete) {
             return Ok(None);
         }
-        Ok(rebuilding.take().and_then(Rebuild::finish))
+        rebuilding.take().and_then(Rebuild::finish).map(Some).ok_or(None)
     }
 
     /// The question in flight is answered: tell its answer if it is the latest, then send the
