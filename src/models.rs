@@ -280,35 +280,6 @@ impl Catalog for Models {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn heads_follow_the_width() {
-        let mut c = Choice::default();
-        assert!(!c.set_n_heads(3), "3 does not divide 64");
-        assert!(c.set_d_model(8) && c.random().n_heads == 4);
-        assert!(c.set_n_heads(2) && c.set_d_model(16) && c.random().n_heads == 2, "a wider model keeps the head count");
-        assert_eq!(c.heads_offered().collect::<Vec<_>>(), [1, 2, 4, 8, 16]);
-        assert!(!c.set_d_model(48));
-        assert_eq!((fit_heads(8, 16), fit_heads(16, 3)), (8, 2));
-    }
-
-    #[test]
-    fn a_model_on_its_way_stands_in_with_its_own_shape() {
-        let models = Models::default();
-        let mut choice = Choice::default();
-        choice.set_id(ModelId::Minilm);
-        let m = models.model(&choice);
-        assert_eq!((m.shape().n_layers, m.shape().n_heads), (6, 12));
-        assert_eq!(m.tokenize("two words").map(|t| t.len()), Ok(4), "the words between [CLS] and [SEP]");
-        choice.set_id(ModelId::Yours);
-        let m = models.model(&choice);
-        assert_eq!((m.shape().n_layers, m.shape().n_heads), (Setup::LAYERS.1, Setup::HEADS.1));
-    }
-}
-
 /// A downloaded model as this build keeps it: whole, or in the page's own build (feature
 /// `page`) only what frames the forward worker's answers (its shape, tokenizer and
 /// projections), since there its forward passes run in the worker (`computed_in_worker`) and
@@ -351,5 +322,34 @@ impl<M: Model> Model for Framing<M> {
 
     fn example(&self) -> Option<String> {
         self.0.example()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_follow_the_width() {
+        let mut c = Choice::default();
+        assert!(!c.set_n_heads(3), "3 does not divide 64");
+        assert!(c.set_d_model(8) && c.random().n_heads == 4);
+        assert!(c.set_n_heads(2) && c.set_d_model(16) && c.random().n_heads == 2, "a wider model keeps the head count");
+        assert_eq!(c.heads_offered().collect::<Vec<_>>(), [1, 2, 4, 8, 16]);
+        assert!(!c.set_d_model(48));
+        assert_eq!((fit_heads(8, 16), fit_heads(16, 3)), (8, 2));
+    }
+
+    #[test]
+    fn a_model_on_its_way_stands_in_with_its_own_shape() {
+        let models = Models::default();
+        let mut choice = Choice::default();
+        choice.set_id(ModelId::Minilm);
+        let m = models.model(&choice);
+        assert_eq!((m.shape().n_layers, m.shape().n_heads), (6, 12));
+        assert_eq!(m.tokenize("two words").map(|t| t.len()), Ok(4), "the words between [CLS] and [SEP]");
+        choice.set_id(ModelId::Yours);
+        let m = models.model(&choice);
+        assert_eq!((m.shape().n_layers, m.shape().n_heads), (Setup::LAYERS.1, Setup::HEADS.1));
     }
 }
