@@ -20,31 +20,11 @@ use crate::trace::{HeadTrace, Trace};
 use ndarray::{s, Array2};
 use std::sync::Arc;
 
-/// An encoding's numbers: the arrays' values and their sizes. The values are a `Vec` where
-/// they are written, and whatever holds them where they are read ([`Values`]).
+/// An encoding's numbers: the arrays' values and their sizes.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Numbers<D = Vec<f32>> {
-    pub data: D,
+pub struct Numbers {
+    pub data: Vec<f32>,
     pub sizes: Vec<u32>,
-}
-
-/// Values to read arrays from, one array at a time: a slice, or (on the page) the buffer a
-/// worker moved, copied array by array into the page's memory and never whole.
-pub trait Values {
-    /// How many values there are.
-    fn count(&self) -> usize;
-    /// The `n` values from `at` (`at + n ≤ count()`, which the reader checks first).
-    fn read(&self, at: usize, n: usize) -> Vec<f32>;
-}
-
-impl Values for [f32] {
-    fn count(&self) -> usize {
-        self.len()
-    }
-
-    fn read(&self, at: usize, n: usize) -> Vec<f32> {
-        self[at..at + n].to_vec()
-    }
 }
 
 /// What the numbers leave out, known to the side that asked.
@@ -92,7 +72,7 @@ pub struct Rebuild {
 impl Rebuild {
     /// From the first part; `None` if it is not whole or does not fit the frame (a row per
     /// token, as many layers as projections).
-    pub fn start(data: &(impl Values + ?Sized), sizes: &[u32], frame: Frame) -> Option<Rebuild> {
+    pub fn start(data: &[f32], sizes: &[u32], frame: Frame) -> Option<Rebuild> {
         let mut r = Reader::new(data, sizes);
         let embedding = r.array().filter(|e| e.nrows() == frame.tokens.len())?;
         let position = r.optional()?;
@@ -102,7 +82,7 @@ impl Rebuild {
     }
 
     /// The next layer's part; `None` if it is not whole or every layer is already in.
-    pub fn add(&mut self, data: &(impl Values + ?Sized), sizes: &[u32]) -> Option<()> {
+    pub fn add(&mut self, data: &[f32], sizes: &[u32]) -> Option<()> {
         let projections = Arc::clone(self.frame.projections.get(self.layers.len())?);
         let mut r = Reader::new(data, sizes);
         let trace = r.trace()?;
@@ -185,21 +165,21 @@ impl Numbers {
     }
 }
 
-struct Reader<'a, D: Values + ?Sized> {
-    data: &'a D,
+struct Reader<'a> {
+    data: &'a [f32],
     sizes: &'a [u32],
     at_data: usize,
     at_size: usize,
 }
 
-impl<'a, D: Values + ?Sized> Reader<'a, D> {
-    fn new(data: &'a D, sizes: &'a [u32]) -> Self {
+impl<'a> Reader<'a> {
+    fn new(data: &'a [f32], sizes: &'a [u32]) -> Self {
         Reader { data, sizes, at_data: 0, at_size: 0 }
     }
 
     /// Every value and size was read.
     fn whole(&self) -> bool {
-        self.at_data == self.data.count() && self.at_size == self.sizes.len()
+        self.at_data == self.data.len() && self.at_size == self.sizes.len()
     }
 
     fn size(&mut self) -> Option<usize> {
@@ -221,8 +201,8 @@ impl<'a, D: Values + ?Sized> Reader<'a, D> {
     }
 
     fn values(&mut self, n: usize) -> Option<Vec<f32>> {
-        let end = self.at_data.checked_add(n).filter(|&end| end <= self.data.count())?;
-        let values = self.data.read(self.at_data, n);
+        let end = self.at_data.checked_add(n)?;
+        let values = self.data.get(self.at_data..end)?.to_vec();
         self.at_data = end;
         Some(values)
     }
