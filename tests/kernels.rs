@@ -5,7 +5,7 @@
 
 mod common;
 
-use attention_lab::core::kernels::{exp_shifted_sum, gelu, matmul, matmul_t, BUILD};
+use attention_lab::core::kernels::{exp_shifted_sum, gelu, matmul, matmul_packed, matmul_t, PackedA, PackedB, BUILD};
 use attention_lab::core::real::erf;
 use attention_lab::core::rng::normal_matrix;
 use wasm_bindgen_test::*;
@@ -69,6 +69,21 @@ fn simd_kernels_agree_with_the_definitions() {
         assert!(((*e as f64) - want).abs() <= 2e-7 * want, "e^{x} = {e}, want {want}");
     }
     assert!((sum - out.iter().sum::<f32>()).abs() < 1e-6);
+}
+
+#[wasm_bindgen_test]
+fn int8_weights_widen_in_lanes_to_their_exact_values() {
+    // Every int8 value (−128…127) in a 256 × 20 weight, scaled per row: widened in the lanes and
+    // multiplied, it must give the very product of the dequantised f32 matrix.
+    let (n, k) = (20, 256);
+    let q: Vec<i8> = (0..n * k).map(|i| ((i % k) as u8).wrapping_add((i / k) as u8) as i8).collect();
+    let scales: Vec<f32> = (0..n).map(|j| 0.004 + j as f32 * 1e-4).collect();
+    let w = ndarray::Array2::from_shape_fn((n, k), |(j, p)| f32::from(q[j * k + p]) * scales[j]);
+    let Some(packed) = PackedB::from_int8_rows(n, k, &scales, &q) else { panic!("lengths match") };
+    assert_eq!(packed.unpacked(), w.t());
+    let a = normal_matrix(6, k, 1, 9);
+    let want = matmul_packed(&PackedA::new(a.view()), &PackedB::new(w.t()));
+    assert_eq!(matmul_packed(&PackedA::new(a.view()), &packed), want);
 }
 
 #[wasm_bindgen_test]

@@ -45,8 +45,13 @@ pub struct Dense<F: Real> {
 impl<F: Real> Dense<F> {
     /// A layer of `weight` (d_in, d_out) and `bias` (d_out).
     pub fn new(weight: ArrayView2<F>, bias: Array1<F>) -> Self {
+        Self::kept(F::keep(weight), bias)
+    }
+
+    /// A layer of a weight already kept for products (such as int8 strips) and `bias` (d_out).
+    pub fn kept(weight: F::Kept, bias: Array1<F>) -> Self {
         let d_out = bias.len();
-        Self { weight: F::keep(weight), bias: bias.into_shape_with_order((1, d_out)).unwrap_or_default() }
+        Self { weight, bias: bias.into_shape_with_order((1, d_out)).unwrap_or_default() }
     }
 
     /// (n, d_in) → (n, d_out).

@@ -54,6 +54,21 @@ impl Projections {
         Ok(Self::packing(w_q, w_k, w_v, w_o))
     }
 
+    /// Weights already packed (such as a model file's int8 strips), each (d_model, d_model): the
+    /// matrices are read back from them, so what is shown is exactly what multiplies.
+    pub fn from_packed(packed: [PackedB; 4]) -> Result<Self, AttnError> {
+        let [w_q, w_k, w_v, w_o] = packed.each_ref().map(PackedB::unpacked);
+        let d_model = w_q.nrows();
+        if d_model == 0 {
+            return Err(AttnError::ZeroModelWidth);
+        }
+        for (what, w) in [("W_Q", &w_q), ("W_K", &w_k), ("W_V", &w_v), ("W_O", &w_o)] {
+            check_shape(what, w, d_model, d_model)?;
+            check_finite(what, w)?;
+        }
+        Ok(Self { w_q, w_k, w_v, w_o, biases: None, packed })
+    }
+
     fn packing(w_q: Array2<f32>, w_k: Array2<f32>, w_v: Array2<f32>, w_o: Array2<f32>) -> Self {
         let packed = [&w_q, &w_k, &w_v, &w_o].map(|w| PackedB::new(w.view()));
         Self { w_q, w_k, w_v, w_o, biases: None, packed }
@@ -100,8 +115,13 @@ pub(crate) fn check_shape(what: &'static str, m: &Array2<f32>, rows: usize, cols
 
 /// `Err` naming the first NaN or ±∞ in `m`.
 pub(crate) fn check_finite(what: &'static str, m: &Array2<f32>) -> Result<(), AttnError> {
-    // The quick pass first; only a failure needs the position.
-    if m.iter().all(|v| v.is_finite()) {
+    // The quick pass first (over the memory in order when it is one block); only a failure
+    // needs the position.
+    let finite = match m.as_slice_memory_order() {
+        Some(values) => values.iter().all(|v| v.is_finite()),
+        None => m.iter().all(|v| v.is_finite()),
+    };
+    if finite {
         return Ok(());
     }
     match m.indexed_iter().find(|(_, v)| !v.is_finite()) {

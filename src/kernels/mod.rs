@@ -58,8 +58,9 @@ pub fn matmul_packed(a: &PackedA, b: &PackedB) -> Array2<f32> {
         return c;
     }
     // Strip by strip of B: each strip stays in the L1 cache while every panel of A meets it.
-    for (s, strip) in b.strips().enumerate() {
-        let j0 = s * NR;
+    let mut scratch = Vec::new();
+    for s in 0..b.strip_count() {
+        let (strip, j0) = (b.strip(s, &mut scratch), s * NR);
         for (p, panel) in a.panels().enumerate() {
             let i0 = p * MR;
             let block = Block { first: i0 * n + j0, stride: n, rows: MR.min(m - i0), cols: NR.min(n - j0) };
@@ -142,6 +143,25 @@ mod tests {
             let err = got.iter().zip(&want).map(|(g, w)| (g - w).abs()).fold(0.0f32, f32::max);
             assert!(err < 1e-4, "{m}×{k}·{k}×{n}: max error {err}");
         }
+    }
+
+    #[test]
+    fn int8_strips_multiply_exactly_as_their_dequantised_matrix() {
+        // W (n × k) int8 per row with a scale per row, as the model file stores a Linear layer;
+        // B = Wᵀ. Widths around the 8-column strips, and a row of zeros.
+        for (m, k, n) in [(1, 1, 1), (5, 3, 7), (4, 16, 8), (9, 33, 17)] {
+            let q: Vec<i8> = (0..n * k).map(|i| ((i * 37 + 11) % 255) as u8 as i8).collect();
+            let scales: Vec<f32> = (0..n).map(|j| if j == 2 { 0.0 } else { 0.013 + j as f32 * 0.0007 }).collect();
+            let w = Array2::from_shape_fn((n, k), |(j, p)| f32::from(q[j * k + p]) * scales[j]);
+            let Some(packed) = PackedB::from_int8_rows(n, k, &scales, &q) else { panic!("lengths match") };
+            assert_eq!(packed.dim(), (k, n));
+            assert_eq!(packed.unpacked(), w.t(), "{n}×{k}: read back");
+            let a = sample(m, k, 5);
+            let want = matmul_packed(&PackedA::new(a.view()), &PackedB::new(w.t()));
+            assert_eq!(matmul_packed(&PackedA::new(a.view()), &packed), want, "{m}×{k}·{k}×{n}");
+        }
+        assert_eq!(PackedB::from_int8_rows(2, 3, &[1.0], &[0; 6]), None);
+        assert_eq!(PackedB::from_int8_rows(2, 3, &[1.0, 1.0], &[0; 5]), None);
     }
 
     #[test]

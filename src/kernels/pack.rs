@@ -1,9 +1,12 @@
 //! The operands of the matrix product laid out for the micro-kernel: A in panels of MR rows,
 //! B in strips of NR columns, padded with zeros. Packing reads each element once; a packed B
-//! (the weights) is kept and reused by every product.
+//! (the weights) is kept and reused by every product. Weights stored as int8 with a scale per
+//! output column stay int8 in their strips (a quarter of the bytes to stream from memory, which
+//! is what bounds a product of few rows) and are widened one strip at a time, each value to
+//! exactly the f32 the dequantised matrix holds.
 
-use super::{MR, NR};
-use ndarray::ArrayView2;
+use super::{lanes, MR, NR};
+use ndarray::{Array2, ArrayView2};
 
 /// A (m × k) as ⌈m / MR⌉ panels of MR × k, each interleaved p-major (panel[p·MR + r] =
 /// A[i0 + r, p]), zero rows past m.
@@ -45,7 +48,14 @@ impl PackedA {
 pub struct PackedB {
     k: usize,
     n: usize,
-    data: Vec<f32>,
+    strips: Strips,
+}
+
+/// The strips' numbers: f32, or int8 with one f32 scale per column (B[p, j] = q · scale[j]).
+#[derive(Debug, Clone, PartialEq)]
+enum Strips {
+    F32(Vec<f32>),
+    Int8 { data: Vec<i8>, scales: Vec<f32> },
 }
 
 impl PackedB {
@@ -79,7 +89,27 @@ impl PackedB {
                 }
             }
         }
-        PackedB { k, n, data }
+        PackedB { k, n, strips: Strips::F32(data) }
+    }
+
+    /// B = Wᵀ (k × n) for W (n × k) stored as int8 rows, W[j, p] = `data[j·k + p]` · `scales[j]`
+    /// (a PyTorch Linear's (out, in) weight quantised per output row). None if the lengths are
+    /// not n · k and n.
+    pub fn from_int8_rows(n: usize, k: usize, scales: &[f32], data: &[i8]) -> Option<Self> {
+        if scales.len() != n || data.len() != n * k {
+            return None;
+        }
+        let width = n.div_ceil(NR) * NR;
+        let mut packed = vec![0i8; width * k];
+        for (j, row) in data.chunks_exact(k.max(1)).enumerate().take(n) {
+            let strip = &mut packed[(j / NR) * k * NR..(j / NR + 1) * k * NR];
+            for (p, q) in row.iter().enumerate() {
+                strip[p * NR + j % NR] = *q;
+            }
+        }
+        let mut padded = scales.to_vec();
+        padded.resize(width, 0.0);
+        Some(PackedB { k, n, strips: Strips::Int8 { data: packed, scales: padded } })
     }
 
     /// (k, n).
@@ -87,8 +117,39 @@ impl PackedB {
         (self.k, self.n)
     }
 
-    /// The strips, left to right, each k × NR.
-    pub(super) fn strips(&self) -> impl Iterator<Item = &[f32]> {
-        self.data.chunks_exact((self.k * NR).max(1))
+    /// B itself, (k, n), exactly as packed: the f32 values, or the int8 ones widened.
+    pub fn unpacked(&self) -> Array2<f32> {
+        let mut b = Array2::zeros((self.k, self.n));
+        let mut scratch = Vec::new();
+        for s in 0..self.strip_count() {
+            let (strip, j0) = (self.strip(s, &mut scratch), s * NR);
+            let width = NR.min(self.n - j0);
+            for (mut row, values) in b.rows_mut().into_iter().zip(strip.chunks_exact(NR)) {
+                for (jj, v) in values.iter().take(width).enumerate() {
+                    row[j0 + jj] = *v;
+                }
+            }
+        }
+        b
+    }
+
+    /// How many strips of NR columns.
+    pub(super) fn strip_count(&self) -> usize {
+        self.n.div_ceil(NR)
+    }
+
+    /// Strip `s` (k × NR) as f32: borrowed, or widened from int8 into `scratch`.
+    pub(super) fn strip<'a>(&'a self, s: usize, scratch: &'a mut Vec<f32>) -> &'a [f32] {
+        let len = self.k * NR;
+        match &self.strips {
+            Strips::F32(data) => &data[s * len..(s + 1) * len],
+            Strips::Int8 { data, scales } => {
+                scratch.resize(len, 0.0);
+                if let Ok(scale) = <&[f32; NR]>::try_from(&scales[s * NR..(s + 1) * NR]) {
+                    lanes::widen(&data[s * len..(s + 1) * len], scale, scratch);
+                }
+                scratch
+            }
+        }
     }
 }

@@ -45,6 +45,15 @@ pub fn gelu(x: f32) -> f32 {
     0.5 * x * if x >= 0.0 { 2.0 - erfc } else { erfc }
 }
 
+/// `out[p·NR + j] = q[p·NR + j] · scale[j]`, in f32 as the dequantised matrix has it.
+pub fn widen(q: &[i8], scale: &[f32; NR], out: &mut [f32]) {
+    for (dst, src) in out.chunks_exact_mut(NR).zip(q.chunks_exact(NR)) {
+        for ((d, v), s) in dst.iter_mut().zip(src).zip(scale) {
+            *d = f32::from(*v) * s;
+        }
+    }
+}
+
 /// C[block] = panel (k × MR, interleaved) · strip (k × NR).
 pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Block) {
     let mut result = [0.0f32; MR * NR];

@@ -60,6 +60,24 @@ pub fn kernel(panel: &[f32], strip: &[f32], k: usize, out: &mut [f32], block: Bl
     }
 }
 
+/// `out[p·NR + j] = q[p·NR + j] · scale[j]` (NR = 8 columns): each int8 row of the strip widened
+/// to i16, i32 and f32 (exact) and multiplied by its column's scale (the one rounding, as the
+/// dequantised matrix has it).
+pub fn widen(q: &[i8], scale: &[f32; NR], out: &mut [f32]) {
+    // SAFETY: `scale` holds NR = 8 floats; each step reads 8 bytes of `q` and writes 8 floats
+    // of `out`, both whole chunks of NR; the loads and stores are unaligned.
+    unsafe {
+        let (s0, s1) = (v128_load(scale.as_ptr() as *const v128), v128_load(scale.as_ptr().add(4) as *const v128));
+        for (dst, src) in out.chunks_exact_mut(NR).zip(q.chunks_exact(NR)) {
+            let wide = i16x8_extend_low_i8x16(v128_load64_zero(src.as_ptr() as *const u64));
+            let lo = f32x4_convert_i32x4(i32x4_extend_low_i16x8(wide));
+            let hi = f32x4_convert_i32x4(i32x4_extend_high_i16x8(wide));
+            v128_store(dst.as_mut_ptr() as *mut v128, f32x4_mul(lo, s0));
+            v128_store(dst.as_mut_ptr().add(4) as *mut v128, f32x4_mul(hi, s1));
+        }
+    }
+}
+
 /// 1.5 · 2²³ + 127: added to a float of size below 2²², it rounds it to the nearest integer
 /// (ties to even) and leaves that integer plus 127 in the low mantissa bits.
 const ROUNDER: f32 = 12_582_912.0 + 127.0;

@@ -2,13 +2,14 @@
 //! a model file ([`Asset`]), and its forward pass as a [`Model`]: word + position + segment
 //! embeddings through LayerNorm, then per layer attention, residual + LayerNorm, GELU
 //! feed-forward, residual + LayerNorm (the core's one `block`). Matrices are stored in the file
-//! as PyTorch has them, (out, in), int8 per output row; here they are dequantised and turned to
-//! (in, out) for X · W.
+//! as PyTorch has them, (out, in), int8 per output row; here they stay int8, packed as (in, out)
+//! for X · W (see [`PackedB::from_int8_rows`]).
 
 use super::asset::{Asset, AssetError, Tensor};
 use super::chars::CharTable;
 use super::wordpiece::Vocab;
 use crate::block::{Activation, Block, Dense, LayerNorm, Mlp};
+use crate::kernels::PackedB;
 use crate::model::stack::{Embedded, Layer};
 use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
 use crate::projections::Projections;
@@ -117,24 +118,22 @@ impl Bert {
         let layers = (0..c.n_layers)
             .map(|l| {
                 let p = format!("encoder.layer.{l}");
-                let linear =
-                    |name: &str, d_out: usize, d_in: usize| -> Result<(Array2<f32>, Array1<f32>), AssetError> {
-                        let w = matrix(asset, &format!("{p}.{name}.weight"), d_out, d_in)?;
-                        Ok((
-                            w.reversed_axes().as_standard_layout().to_owned(),
-                            vector(asset, &format!("{p}.{name}.bias"), d_out)?,
-                        ))
-                    };
+                let linear = |name: &str, d_out: usize, d_in: usize| -> Result<(PackedB, Array1<f32>), AssetError> {
+                    Ok((
+                        kept(asset, &format!("{p}.{name}.weight"), d_out, d_in)?,
+                        vector(asset, &format!("{p}.{name}.bias"), d_out)?,
+                    ))
+                };
                 let (w_q, b_q) = linear("attention.self.query", d, d)?;
                 let (w_k, b_k) = linear("attention.self.key", d, d)?;
                 let (w_v, b_v) = linear("attention.self.value", d, d)?;
                 let (w_o, b_o) = linear("attention.output.dense", d, d)?;
                 let invalid =
                     |e: crate::AttnError| AssetError::Invalid { name: format!("{p}.attention"), reason: e.to_string() };
-                let projections = Projections::from_matrices(w_q, w_k, w_v, w_o)
+                let projections = Projections::from_packed([w_q, w_k, w_v, w_o])
                     .and_then(|w| w.with_biases([b_q, b_k, b_v, b_o]))
                     .map_err(invalid)?;
-                let dense = |(w, b): (Array2<f32>, Array1<f32>)| Dense::new(w.view(), b);
+                let dense = |(w, b): (PackedB, Array1<f32>)| Dense::kept(w, b);
                 let mlp = Mlp {
                     up: dense(linear("intermediate.dense", c.d_ff, d)?),
                     down: dense(linear("output.dense", d, c.d_ff)?),
@@ -214,6 +213,18 @@ fn matrix(asset: &Asset, name: &str, rows: usize, cols: usize) -> Result<Array2<
     let data = t.to_f32().filter(|_| t.dim() == (rows, cols));
     let data = data.ok_or_else(|| shape_error(name, &format!("{rows} × {cols}"), t))?;
     Array2::from_shape_vec((rows, cols), data).map_err(|_| shape_error(name, &format!("{rows} × {cols}"), t))
+}
+
+/// The weight `name`, stored (d_out, d_in) as PyTorch has it, kept as X · W needs it, (d_in,
+/// d_out): int8 stays int8 in the strips.
+fn kept(asset: &Asset, name: &str, d_out: usize, d_in: usize) -> Result<PackedB, AssetError> {
+    match asset.get(name)? {
+        Tensor::Int8 { rows, cols, scales, data } if (*rows, *cols) == (d_out, d_in) => {
+            let reason = "its int8 values or scales do not fill its shape".to_string();
+            PackedB::from_int8_rows(d_out, d_in, scales, data).ok_or(AssetError::Invalid { name: name.into(), reason })
+        }
+        _ => Ok(PackedB::new(matrix(asset, name, d_out, d_in)?.t())),
+    }
 }
 
 /// The vector `name` of length `len`, stored as a 1 × len tensor.
