@@ -5,7 +5,9 @@
 
 mod common;
 
-use attention_lab::core::kernels::{exp_shifted_sum, gelu, matmul, matmul_packed, matmul_t, PackedA, PackedB, BUILD};
+use attention_lab::core::kernels::{
+    exp_shifted_sum, gelu, matmul, matmul_f64, matmul_packed, matmul_t, PackedA, PackedB, BUILD,
+};
 use attention_lab::core::real::erf;
 use attention_lab::core::rng::normal_matrix;
 use wasm_bindgen_test::*;
@@ -84,6 +86,30 @@ fn int8_weights_widen_in_lanes_to_their_exact_values() {
     let a = normal_matrix(6, k, 1, 9);
     let want = matmul_packed(&PackedA::new(a.view()), &PackedB::new(w.t()));
     assert_eq!(matmul_packed(&PackedA::new(a.view()), &packed), want);
+}
+
+#[wasm_bindgen_test]
+fn the_f64_product_in_lanes_sums_in_the_definitions_order() {
+    // Training's shapes: rows and columns around the 2 × 8 blocks, through transposed views on
+    // either side (Xᵀ · dQ, dX · Wᵀ), and a column slice (one head's Q_h). Summed p = 0, 1, …
+    // with no fused multiply–add, every entry equals the plain loop's exactly.
+    let naive = |a: ndarray::ArrayView2<f64>, b: ndarray::ArrayView2<f64>| {
+        ndarray::Array2::from_shape_fn((a.nrows(), b.ncols()), |(i, j)| {
+            (0..a.ncols()).fold(0.0, |sum, p| sum + a[[i, p]] * b[[p, j]])
+        })
+    };
+    let wide = |m: usize, n: usize, salt: u64| normal_matrix(m, n, 3, salt).mapv(f64::from);
+    for (m, k, n) in [(1, 1, 1), (3, 5, 7), (16, 16, 16), (17, 32, 11), (8, 128, 512), (2, 0, 3)] {
+        let (a, b) = (wide(m, k, 1), wide(k, n, 2));
+        assert_eq!(matmul_f64(a.view(), b.view()), naive(a.view(), b.view()), "{m}×{k}·{k}×{n}");
+        let (at, bt) = (wide(k, m, 3), wide(n, k, 4));
+        assert_eq!(matmul_f64(at.t(), b.view()), naive(at.t(), b.view()), "Aᵀ {m}×{k}·{k}×{n}");
+        assert_eq!(matmul_f64(a.view(), bt.t()), naive(a.view(), bt.t()), "Bᵀ {m}×{k}·{k}×{n}");
+    }
+    let q = wide(9, 64, 5);
+    let head = q.slice(ndarray::s![.., 16..32]);
+    let w = wide(16, 24, 6);
+    assert_eq!(matmul_f64(head, w.view()), naive(head, w.view()));
 }
 
 #[wasm_bindgen_test]

@@ -3,7 +3,7 @@
 //! pieces that are written once for both (the softmax, the residual block) are generic over
 //! [`Real`], which says how each type multiplies by a kept matrix and exponentiates a row.
 
-use super::kernels::{exp_shifted_sum, gelu, matmul_packed, max, scale, PackedA, PackedB};
+use super::kernels::{exp_shifted_sum, gelu, matmul_f64, matmul_packed, max, scale, PackedA, PackedB};
 use ndarray::{Array2, ArrayView2, NdFloat};
 
 /// f32 or f64, with the loops the generic code runs on.
@@ -84,7 +84,7 @@ impl Real for f64 {
     }
 
     fn times(x: ArrayView2<f64>, w: &Array2<f64>) -> Array2<f64> {
-        x.dot(w)
+        matmul_f64(x, w.view())
     }
 
     fn exp_shifted_sum(row: &[f64], shift: f64, factor: f64, out: &mut [f64]) -> f64 {

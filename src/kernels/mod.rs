@@ -9,6 +9,7 @@
 //! so the native tests exercise the packing and the edges, and the in-browser tests check the
 //! lanes against them.
 
+mod double;
 mod pack;
 mod plain;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -19,6 +20,7 @@ use plain as lanes;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use simd as lanes;
 
+pub use double::matmul_f64;
 use ndarray::{Array2, ArrayView2};
 pub use pack::{PackedA, PackedB};
 

@@ -4,6 +4,7 @@
 //! Q·Kᵀ and the projections, the residual stream, and into the token and position embeddings.
 
 use super::model::{Config, Forward, Params};
+use crate::kernels::matmul_f64 as product;
 use ndarray::{s, Array2, Axis};
 
 /// Add to `grads` the gradient for one sequence `tokens`, given its forward pass and the
@@ -18,46 +19,46 @@ pub fn accumulate(
 ) {
     let dk = cfg.d_k();
     let c = if cfg.scaled { 1.0 / (dk as f64).sqrt() } else { 1.0 };
-    grads.unembed += &fwd.out.t().dot(dlogits);
-    let mut dx = dlogits.dot(&params.unembed.t());
+    grads.unembed += &product(fwd.out.t(), dlogits.view());
+    let mut dx = product(dlogits.view(), params.unembed.t());
     for ((p, cache), g) in params.layers.iter().zip(&fwd.layers).zip(grads.layers.iter_mut()).rev() {
         // x_out = m + ReLU(m·W₁ + b₁)·W₂ + b₂: the residual passes dx through to m unchanged;
         // the ReLU passes the gradient where its output is positive.
         if let (Some(m), Some((mid, hidden)), Some(gm)) = (&p.block.mlp, &cache.mlp, &mut g.block.mlp) {
-            gm.down.weight += &hidden.t().dot(&dx);
+            gm.down.weight += &product(hidden.t(), dx.view());
             gm.down.bias += &dx.sum_axis(Axis(0)).insert_axis(Axis(0));
-            let mut dh = dx.dot(&m.down.weight.t());
+            let mut dh = product(dx.view(), m.down.weight.t());
             dh.zip_mut_with(hidden, |d, &h| {
                 if h <= 0.0 {
                     *d = 0.0;
                 }
             });
-            gm.up.weight += &mid.t().dot(&dh);
+            gm.up.weight += &product(mid.t(), dh.view());
             gm.up.bias += &dh.sum_axis(Axis(0)).insert_axis(Axis(0));
-            dx = dx + dh.dot(&m.up.weight.t());
+            dx = dx + product(dh.view(), m.up.weight.t());
         }
         // m = x + concat · W_O: the residual passes dx through unchanged.
-        g.wo += &cache.concat.t().dot(&dx);
-        let dconcat = dx.dot(&p.wo.t());
+        g.wo += &product(cache.concat.t(), dx.view());
+        let dconcat = product(dx.view(), p.wo.t());
         let (mut dq, mut dk_, mut dv) =
             (Array2::zeros(cache.q.dim()), Array2::zeros(cache.k.dim()), Array2::zeros(cache.v.dim()));
         for (h, a) in cache.weights.iter().enumerate() {
             let cols = s![.., h * dk..(h + 1) * dk];
             let dout = dconcat.slice(cols);
             // O_h = A · V_h
-            let da = dout.dot(&cache.v.slice(cols).t());
-            dv.slice_mut(cols).assign(&a.t().dot(&dout));
+            let da = product(dout, cache.v.slice(cols).t());
+            dv.slice_mut(cols).assign(&product(a.t(), dout));
             // Softmax, row by row: dS = A ⊙ (dA − Σ_j A_ij dA_ij); masked entries have A = 0.
             let inner = (&da * a).sum_axis(Axis(1)).insert_axis(Axis(1));
             let ds = a * &(&da - &inner) * c;
             // S = c · Q_h K_hᵀ (c folded in above).
-            dq.slice_mut(cols).assign(&ds.dot(&cache.k.slice(cols)));
-            dk_.slice_mut(cols).assign(&ds.t().dot(&cache.q.slice(cols)));
+            dq.slice_mut(cols).assign(&product(ds.view(), cache.k.slice(cols)));
+            dk_.slice_mut(cols).assign(&product(ds.t(), cache.q.slice(cols)));
         }
-        g.wq += &cache.x.t().dot(&dq);
-        g.wk += &cache.x.t().dot(&dk_);
-        g.wv += &cache.x.t().dot(&dv);
-        dx = dx + dq.dot(&p.wq.t()) + dk_.dot(&p.wk.t()) + dv.dot(&p.wv.t());
+        g.wq += &product(cache.x.t(), dq.view());
+        g.wk += &product(cache.x.t(), dk_.view());
+        g.wv += &product(cache.x.t(), dv.view());
+        dx = dx + product(dq.view(), p.wq.t()) + product(dk_.view(), p.wk.t()) + product(dv.view(), p.wv.t());
     }
     for (i, &t) in tokens.iter().enumerate() {
         let row = dx.row(i);

@@ -4,6 +4,7 @@
 //! in f64.
 
 use crate::block::{Activation, Block, Dense, Mlp};
+use crate::kernels::matmul_f64 as product;
 use crate::mask::causal_mask;
 use crate::rng::SplitMix64;
 use crate::softmax::{softmax_row, softmax_rows};
@@ -239,22 +240,23 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
     let mut layers = Vec::with_capacity(params.layers.len());
     let blocked = causal_mask(n);
     for p in &params.layers {
-        let (q, k, v) = (x.dot(&p.wq), x.dot(&p.wk), x.dot(&p.wv));
+        let (q, k, v) =
+            (product(x.view(), p.wq.view()), product(x.view(), p.wk.view()), product(x.view(), p.wv.view()));
         let mut concat = Array2::zeros((n, cfg.d_model));
         let mut weights = Vec::with_capacity(cfg.n_heads);
         for h in 0..cfg.n_heads {
             let cols = s![.., h * dk..(h + 1) * dk];
-            let scores = q.slice(cols).dot(&k.slice(cols).t()) * c;
+            let scores = product(q.slice(cols), k.slice(cols).t()) * c;
             let a = softmax_rows(&scores, &blocked, 1.0);
-            concat.slice_mut(cols).assign(&a.dot(&v.slice(cols)));
+            concat.slice_mut(cols).assign(&product(a.view(), v.slice(cols)));
             weights.push(a);
         }
-        let b = p.block.forward(&x, &concat.dot(&p.wo));
+        let b = p.block.forward(&x, &product(concat.view(), p.wo.view()));
         let (next, mlp) = (b.output, b.hidden.map(|h| (b.attended, h)));
         layers.push(LayerCache { x, q, k, v, weights, concat, mlp });
         x = next;
     }
-    let logits = x.dot(&params.unembed);
+    let logits = product(x.view(), params.unembed.view());
     Forward { layers, out: x, logits }
 }
 
