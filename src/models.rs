@@ -9,7 +9,11 @@
 
 use crate::core::bert::asset::{ModelFile, MINILM_FILE};
 use crate::core::bert::wordpiece::rough_tokens;
-use crate::core::bert::{minilm_shape, Asset, Bert};
+#[cfg(not(feature = "page"))]
+use crate::core::bert::Bert;
+#[cfg(feature = "page")]
+use crate::core::bert::BertFrame;
+use crate::core::bert::{minilm_shape, Asset};
 use crate::core::model::random::{Random, RandomCache, RandomSetup};
 use crate::core::model::standin::{Meanwhile, Standin};
 use crate::core::model::{Model, ModelError, Shape};
@@ -90,10 +94,7 @@ impl ModelId {
     pub fn delivery(self) -> Delivery {
         match self {
             ModelId::Random => Delivery::Made,
-            ModelId::Minilm => Delivery::Download {
-                file: MINILM_FILE,
-                build: |asset| Bert::from_asset(asset).map(framing).map_err(|e| e.to_string()),
-            },
+            ModelId::Minilm => Delivery::Download { file: MINILM_FILE, build: minilm },
             ModelId::Yours => Delivery::Stored {
                 key: crate::bridge::YOURS_KEY,
                 parse: |text| YourModel::parse(text).map(|m| Arc::new(m) as Arc<dyn Model>),
@@ -280,49 +281,18 @@ impl Catalog for Models {
     }
 }
 
-/// A downloaded model as this build keeps it: whole, or in the page's own build (feature
-/// `page`) only what frames the forward worker's answers (its shape, tokenizer and
-/// projections), since there its forward passes run in the worker (`computed_in_worker`) and
-/// the page's module need not carry them.
+/// all-MiniLM-L6-v2 as this build keeps it: whole, or in the page's own build (feature `page`)
+/// only what frames the forward worker's answers (its shape, tokenizer and projections, a
+/// [`BertFrame`]), since there its forward passes run in the worker (`computed_in_worker`) and
+/// the page's module need not carry them, nor its memory the embeddings and feed-forward weights.
 #[cfg(not(feature = "page"))]
-fn framing(model: impl Model + 'static) -> Arc<dyn Model> {
-    Arc::new(model)
+fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {
+    Bert::from_asset(asset).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
 #[cfg(feature = "page")]
-fn framing(model: impl Model + 'static) -> Arc<dyn Model> {
-    Arc::new(Framing(model))
-}
-
-/// A model whose forward passes run elsewhere (see [`framing`]).
-#[cfg(feature = "page")]
-struct Framing<M>(M);
-
-#[cfg(feature = "page")]
-impl<M: Model> Model for Framing<M> {
-    fn shape(&self) -> &crate::core::model::Shape {
-        self.0.shape()
-    }
-
-    fn tokenize(&self, text: &str) -> Result<Vec<crate::core::model::Token>, crate::core::model::SentenceProblem> {
-        self.0.tokenize(text)
-    }
-
-    fn forward(
-        &self,
-        _: &crate::core::model::Input,
-        _: &crate::core::model::RunOptions,
-    ) -> Result<crate::core::model::Encoding, crate::core::model::ModelError> {
-        Err(crate::core::model::ModelError::Worker("this model computes in the forward worker".into()))
-    }
-
-    fn layer_projections(&self) -> Vec<Arc<crate::core::projections::Projections>> {
-        self.0.layer_projections()
-    }
-
-    fn example(&self) -> Option<String> {
-        self.0.example()
-    }
+fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {
+    BertFrame::from_asset(&asset).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -5,18 +5,38 @@
 //!
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
-use attention_lab::core::bert::{Asset, Bert};
+use attention_lab::core::bert::{Asset, Bert, BertFrame};
 use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
+fn asset() -> Asset {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+    Asset::decode(&bytes).expect("a model file")
+}
+
 fn model() -> &'static Bert {
     static MODEL: OnceLock<Bert> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
-        Bert::from_asset(Asset::decode(&bytes).expect("a model file")).expect("a whole model")
-    })
+    MODEL.get_or_init(|| Bert::from_asset(asset()).expect("a whole model"))
+}
+
+#[test]
+fn the_pages_frame_shows_the_very_weights_and_tokens_the_worker_computes_with() {
+    // The page keeps only a frame (shape, tokenizer, projections; feature `page`) and the
+    // forward worker the whole model, int8 weights kept as int8: the heatmaps of W_Q … W_O and
+    // the tokens the page shows must be the worker's, number for number.
+    let frame = BertFrame::from_asset(&asset()).expect("a frame");
+    assert_eq!(frame.shape(), model().shape());
+    for (f, m) in frame.layer_projections().iter().zip(model().layer_projections()) {
+        assert_eq!((&f.w_q, &f.w_k, &f.w_v, &f.w_o), (&m.w_q, &m.w_k, &m.w_v, &m.w_o));
+        assert_eq!(f.biases, m.biases);
+    }
+    assert_eq!(frame.layer_projections().len(), 6);
+    let text = "The animal didn't cross the street because it was too tired 小猫";
+    assert_eq!(frame.tokenize(text).ok(), model().tokenize(text).ok());
+    let input = Input { text: text.into(), kv_text: None };
+    assert!(frame.forward(&input, &RunOptions::default()).is_err(), "the frame computes nothing");
 }
 
 /// The model on `text`, as trained (no mask, ÷√d_k, T = 1).

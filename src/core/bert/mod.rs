@@ -10,5 +10,5 @@ pub mod model;
 pub mod wordpiece;
 
 pub use asset::{Asset, AssetError, Tensor};
-pub use model::{minilm_shape, Bert, MINILM, MINILM_NAME, MINILM_TOKENS};
+pub use model::{minilm_shape, Bert, BertFrame, MINILM, MINILM_NAME, MINILM_TOKENS};
 pub use wordpiece::Vocab;

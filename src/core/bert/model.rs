@@ -83,23 +83,7 @@ impl Bert {
     pub fn from_asset(mut asset: Asset) -> Result<Bert, AssetError> {
         let c = MINILM;
         let d = c.d_model;
-        let text = |name: &str| match asset.get(name)? {
-            Tensor::Text(text) => Ok(text.as_str()),
-            other => Err(shape_error(name, "text", other)),
-        };
-        let chars = CharTable::from_texts(text(CHARS[0])?, text(CHARS[1])?, text(CHARS[2])?);
-        let chars = chars.ok_or_else(|| AssetError::Invalid {
-            name: "tokenizer".into(),
-            reason: "malformed character table".into(),
-        })?;
-        let vocab = Vocab::new(text("vocab")?, chars);
-        if vocab.len() != c.vocab {
-            return Err(AssetError::Shape {
-                name: "vocab".into(),
-                expected: format!("{} lines", c.vocab),
-                given: (vocab.len(), 1),
-            });
-        }
+        let vocab = vocab(&asset)?;
         let word = asset.take("embeddings.word_embeddings.weight")?;
         if !matches!(word, Tensor::Int8 { .. }) || word.dim() != (c.vocab, d) {
             return Err(shape_error("embeddings.word_embeddings.weight", &format!("int8 {} × {d}", c.vocab), &word));
@@ -118,25 +102,13 @@ impl Bert {
         let layers = (0..c.n_layers)
             .map(|l| {
                 let p = format!("encoder.layer.{l}");
-                let linear = |name: &str, d_out: usize, d_in: usize| -> Result<(PackedB, Array1<f32>), AssetError> {
-                    Ok((
-                        kept(asset, &format!("{p}.{name}.weight"), d_out, d_in)?,
-                        vector(asset, &format!("{p}.{name}.bias"), d_out)?,
-                    ))
+                let dense = |name: &str, d_out: usize, d_in: usize| -> Result<Dense<f32>, AssetError> {
+                    let weight = kept(asset, &format!("{p}.{name}.weight"), d_out, d_in)?;
+                    Ok(Dense::kept(weight, vector(asset, &format!("{p}.{name}.bias"), d_out)?))
                 };
-                let (w_q, b_q) = linear("attention.self.query", d, d)?;
-                let (w_k, b_k) = linear("attention.self.key", d, d)?;
-                let (w_v, b_v) = linear("attention.self.value", d, d)?;
-                let (w_o, b_o) = linear("attention.output.dense", d, d)?;
-                let invalid =
-                    |e: crate::AttnError| AssetError::Invalid { name: format!("{p}.attention"), reason: e.to_string() };
-                let projections = Projections::from_packed([w_q, w_k, w_v, w_o])
-                    .and_then(|w| w.with_biases([b_q, b_k, b_v, b_o]))
-                    .map_err(invalid)?;
-                let dense = |(w, b): (PackedB, Array1<f32>)| Dense::kept(w, b);
                 let mlp = Mlp {
-                    up: dense(linear("intermediate.dense", c.d_ff, d)?),
-                    down: dense(linear("output.dense", d, c.d_ff)?),
+                    up: dense("intermediate.dense", c.d_ff, d)?,
+                    down: dense("output.dense", d, c.d_ff)?,
                     activation: Activation::Gelu,
                 };
                 let block = Block {
@@ -144,7 +116,9 @@ impl Bert {
                     mlp: Some(mlp),
                     mlp_norm: Some(norm(&format!("{p}.output.LayerNorm"))?),
                 };
-                Ok(Layer { projections: Arc::new(projections), block: Some(block) })
+                let Read { weights, biases, name } = attention(asset, l, kept)?;
+                let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
+                Ok(Layer { projections: Arc::new(projections.map_err(invalid(name))?), block: Some(block) })
             })
             .collect::<Result<_, AssetError>>()?;
         Ok(Bert { config: c, shape: minilm_shape(), vocab, word, position, segment, embedding_norm, layers })
@@ -213,6 +187,104 @@ fn matrix(asset: &Asset, name: &str, rows: usize, cols: usize) -> Result<Array2<
     let data = t.to_f32().filter(|_| t.dim() == (rows, cols));
     let data = data.ok_or_else(|| shape_error(name, &format!("{rows} × {cols}"), t))?;
     Array2::from_shape_vec((rows, cols), data).map_err(|_| shape_error(name, &format!("{rows} × {cols}"), t))
+}
+
+/// What frames all-MiniLM-L6-v2's answers on a page whose forward passes run in a worker: its
+/// shape, tokenizer and attention projections (from the same file, the same numbers), and no
+/// embeddings or feed-forward weights, which only the forward pass reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BertFrame {
+    shape: Shape,
+    vocab: Vocab,
+    projections: Vec<Arc<Projections>>,
+}
+
+impl BertFrame {
+    /// Read the frame from the model file; any missing or misshapen tensor it needs is an error.
+    pub fn from_asset(asset: &Asset) -> Result<BertFrame, AssetError> {
+        // (d_out, d_in) as stored, dequantised, turned to (d_in, d_out) for X · W.
+        let transposed = |asset: &Asset, name: &str, d_out: usize, d_in: usize| {
+            Ok(matrix(asset, name, d_out, d_in)?.reversed_axes().as_standard_layout().to_owned())
+        };
+        let layer = |l: usize| -> Result<Arc<Projections>, AssetError> {
+            let Read { weights: [w_q, w_k, w_v, w_o], biases, name } = attention(asset, l, transposed)?;
+            let projections = Projections::from_matrices(w_q, w_k, w_v, w_o).and_then(|w| w.with_biases(biases));
+            Ok(Arc::new(projections.map_err(invalid(name))?))
+        };
+        let projections = (0..MINILM.n_layers).map(layer).collect::<Result<_, _>>()?;
+        Ok(BertFrame { shape: minilm_shape(), vocab: vocab(asset)?, projections })
+    }
+}
+
+impl Model for BertFrame {
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
+        self.vocab.sentence(text, self.shape.max_tokens)
+    }
+
+    /// The frame has no weights to compute with: its forward passes run in the worker.
+    fn forward(&self, _: &Input, _: &RunOptions) -> Result<Encoding, ModelError> {
+        Err(ModelError::Worker(format!("{MINILM_NAME} computes in the forward worker")))
+    }
+
+    fn layer_projections(&self) -> Vec<Arc<Projections>> {
+        self.projections.clone()
+    }
+}
+
+/// The tokenizer from the model file: its vocabulary and character rules.
+fn vocab(asset: &Asset) -> Result<Vocab, AssetError> {
+    let text = |name: &str| match asset.get(name)? {
+        Tensor::Text(text) => Ok(text.as_str()),
+        other => Err(shape_error(name, "text", other)),
+    };
+    let chars = CharTable::from_texts(text(CHARS[0])?, text(CHARS[1])?, text(CHARS[2])?);
+    let chars = chars
+        .ok_or_else(|| AssetError::Invalid { name: "tokenizer".into(), reason: "malformed character table".into() })?;
+    let vocab = Vocab::new(text("vocab")?, chars);
+    if vocab.len() != MINILM.vocab {
+        return Err(AssetError::Shape {
+            name: "vocab".into(),
+            expected: format!("{} lines", MINILM.vocab),
+            given: (vocab.len(), 1),
+        });
+    }
+    Ok(vocab)
+}
+
+/// One layer's attention weights as read from the file.
+struct Read<W> {
+    /// W_Q, W_K, W_V, W_O.
+    weights: [W; 4],
+    /// b_Q, b_K, b_V, b_O.
+    biases: [Array1<f32>; 4],
+    /// The layer's attention, as errors name it.
+    name: String,
+}
+
+/// Layer `l`'s W_Q, W_K, W_V, W_O, each read by `read` (asset, name, d_out, d_in), and their
+/// biases.
+fn attention<W>(
+    asset: &Asset,
+    l: usize,
+    read: impl Fn(&Asset, &str, usize, usize) -> Result<W, AssetError>,
+) -> Result<Read<W>, AssetError> {
+    let (p, d) = (format!("encoder.layer.{l}"), MINILM.d_model);
+    let names = ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"];
+    let [q, k, v, o] = names.map(|name| format!("{p}.{name}"));
+    let weight = |prefix: &str| read(asset, &format!("{prefix}.weight"), d, d);
+    let bias = |prefix: &str| vector(asset, &format!("{prefix}.bias"), d);
+    let weights = [weight(&q)?, weight(&k)?, weight(&v)?, weight(&o)?];
+    let biases = [bias(&q)?, bias(&k)?, bias(&v)?, bias(&o)?];
+    Ok(Read { weights, biases, name: format!("{p}.attention") })
+}
+
+/// An error of the attention core about the projections `name`, as the file's error.
+fn invalid(name: String) -> impl FnOnce(crate::AttnError) -> AssetError {
+    move |e| AssetError::Invalid { name, reason: e.to_string() }
 }
 
 /// The weight `name`, stored (d_out, d_in) as PyTorch has it, kept as X · W needs it, (d_in,
