@@ -27,8 +27,9 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
                 InputRule::Sinusoidal { on: true } => ReadingMsg::Input,
                 InputRule::Sinusoidal { on: false } => ReadingMsg::InputNoPosition,
             };
-            let (i, d) = ((query + 1).to_string(), row.len().to_string());
-            fill(tr(msg), &[("i", &i), ("tok", &q), ("d", &d), ("first", &first)])
+            // Row i (counted from 1 on screen) holds position p = i − 1, as PE(p) counts.
+            let (i, p, d) = ((query + 1).to_string(), query.to_string(), row.len().to_string());
+            fill(tr(msg), &[("i", &i), ("p", &p), ("tok", &q), ("d", &d), ("first", &first)])
         }
         Stage::Projection => {
             let (dk, heads, dm) = (trace.d_k, trace.n_heads(), trace.x.ncols());
@@ -85,9 +86,10 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             let terms: Vec<String> =
                 order.iter().take(NAMED).map(|&j| format!("{:.2} × v[{}]", h.weights[(query, j)], key(j))).collect();
             let mut sum = terms.join(" + ");
-            if order.len() > NAMED {
-                sum.push(' ');
-                sum.push_str(&fill(tr(ReadingMsg::MoreTerms), &[("m", &(order.len() - NAMED).to_string())]));
+            match order.len().saturating_sub(NAMED) {
+                0 => {}
+                1 => sum.push_str(&format!(" {}", tr(ReadingMsg::MoreTermsOne))),
+                m => sum.push_str(&format!(" {}", fill(tr(ReadingMsg::MoreTerms), &[("m", &m.to_string())]))),
             }
             let stage = (Stage::Softmax.index() + 1).to_string();
             fill(tr(ReadingMsg::Output), &[("q", &q), ("sum", &sum), ("stage", &stage)])

@@ -117,7 +117,8 @@ pub fn head_weights(first: &Encoding, p1: Positions, second: &Encoding, p2: Posi
 pub struct Findings {
     /// Heads giving target a more weight than b in sentence 1.
     pub prefer_a: usize,
-    /// The head with the largest weight on a in sentence 1.
+    /// Among the heads that prefer a in sentence 1, the one with the largest weight on a (none
+    /// when no head prefers a).
     pub strongest_a: Option<HeadWeights>,
     /// Heads whose preference flips from a to b, most movement first.
     pub flips: Vec<HeadWeights>,
@@ -137,7 +138,11 @@ pub fn findings(weights: &[HeadWeights], top: usize) -> Findings {
     movers.truncate(top);
     Findings {
         prefer_a: weights.iter().filter(|w| w.first.0 > w.first.1).count(),
-        strongest_a: weights.iter().copied().max_by(|a, b| a.first.0.total_cmp(&b.first.0)),
+        strongest_a: weights
+            .iter()
+            .copied()
+            .filter(|w| w.first.0 > w.first.1)
+            .max_by(|a, b| a.first.0.total_cmp(&b.first.0)),
         flips,
         movers,
     }
@@ -218,5 +223,15 @@ mod tests {
         assert_eq!(f.movers, vec![w[1], w[2]], "movement 0.4 each; ties keep their order");
         assert_eq!(f.strongest_a, Some(w[2]));
         assert!((w[1].movement() - 0.4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_strongest_head_on_a_is_one_that_prefers_a() {
+        // Head 0 puts the most on a (0.6) but more on b (0.7): it is not among those preferring a.
+        let w = [hw(0, (0.6, 0.7), (0.6, 0.7)), hw(1, (0.3, 0.2), (0.3, 0.2))];
+        let f = findings(&w, 2);
+        assert_eq!((f.prefer_a, f.strongest_a), (1, Some(w[1])));
+        let none = findings(&[hw(0, (0.1, 0.2), (0.1, 0.2))], 1);
+        assert_eq!((none.prefer_a, none.strongest_a), (0, None));
     }
 }

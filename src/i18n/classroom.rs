@@ -5,14 +5,14 @@ super::catalogue! {
     /// A message of the classroom features.
     pub enum ClassMsg {
         Present => ("Present", "演示模式"),
-        LessonProgress => ("Progress through the lesson", "课程进度"),
+        LessonProgress => ("Progress through the lesson", "本课进度"),
         /// The name of a formula's box, which scrolls sideways on a narrow screen.
         Formula => ("Formula", "公式"),
         ScalingOnBadge => ("Scaling ÷√d_k: ON", "缩放 ÷√d_k：开"),
         ScalingOffBadge => ("Scaling ÷√d_k: OFF", "缩放 ÷√d_k：关"),
         ScalingBadgeHint => (
             "Switches the division by √d_k for the lesson and the lab (key S)",
-            "为课程和饱和实验切换是否除以 √d_k（快捷键 S）",
+            "为本课和饱和实验切换是否除以 √d_k（快捷键 S）",
         ),
         OpenLab => (
             "Open the saturation lab: what the softmax does as d_k grows, scaled or not →",
@@ -34,7 +34,7 @@ super::catalogue! {
         ),
         StudentLinkLocal => (
             "This page is served by this computer ({host}): students' phones cannot reach it and need the address where the site is published.",
-            "本页是从这台电脑本机打开的（{host}）：学生的手机需要使用网站发布后的地址。",
+            "本页是由这台电脑提供的（{host}）：学生的手机访问不到这个地址，需要使用网站发布后的地址。",
         ),
         QrLabel => ("QR code of the link for students", "学生链接的二维码"),
         QrTooLong => (

@@ -35,7 +35,7 @@ super::catalogue! {
         ),
         NotKept => (
             "No model of yours that this page can read is kept in this browser: train one in the training view, then press “Open in the lesson”.",
-            "这个浏览器里没有本页能读取的、你训练的模型：先在训练视图里训练一个，再点“在课程中打开”。",
+            "这个浏览器里没有本页能读取的、你训练的模型：先在训练视图里训练一个，再点“在本课中打开”。",
         ),
         OneSentence => (
             "These weights read one sentence, and this view needs a second one for cross-attention: switch to the random weights to see all three variants.",

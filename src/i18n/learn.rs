@@ -23,8 +23,8 @@ super::catalogue! {
             "八个数字、分隔符 |，然后把这些数字倒过来写。第 k 个答案就是分隔符前第 k 个数字，由它前一个位置的那一行来预测（第一个答案由分隔符那一行预测）。所以从分隔符那一行起，每一行关注的位置都比上一行再往左一格：应当出现一条从分隔符那一行开始的反对角线。",
         ),
         ExpectSort => (
-            "Eight digits, the separator |, then the same digits in ascending order. Each answer is the smallest digit still left to write: the previous answer again if that digit occurs more than once, otherwise the next one up. The row that predicts it should put its weight on wherever that digit sits in the first half: no fixed diagonal, a pattern that follows the values.",
-            "八个数字、分隔符 |，然后把这些数字从小到大写出。每个答案都是剩下的数字中最小的那个：如果上一个答案的数字出现了不止一次，就再写一遍它，否则就是比它大的下一个数字。预测它的那一行应把权重放在这个数字在前半段所在的位置：没有固定的对角线，模式随数值而变。",
+            "Eight digits, the separator |, then the same digits in ascending order. Each answer is the smallest digit still left to write: the previous answer again while copies of it remain, otherwise the next larger digit present. The row that predicts it should put its weight on wherever that digit sits in the first half: no fixed diagonal, a pattern that follows the values.",
+            "八个数字、分隔符 |，然后把这些数字从小到大写出。每个答案都是剩下的数字中最小的那个：只要上一个答案的数字还有没写到的副本，就再写一遍它，否则就是出现过的下一个更大的数字。预测它的那一行应把权重放在这个数字在前半段所在的位置：没有固定的对角线，模式随数值而变。",
         ),
         ExpectPrevious => (
             "Each digit predicts the digit before it. Position alone solves this: every row after the first should put its weight one place to the left of the diagonal (a sub-diagonal).",
@@ -83,14 +83,14 @@ super::catalogue! {
             "训练一步",
         ),
         Reset => ("Reset", "重置"),
-        OpenLesson => ("Open in the lesson", "在课程中打开"),
+        OpenLesson => ("Open in the lesson", "在本课中打开"),
         OpenLessonHint => (
             "Opens the lesson's seven stages on this model as it is now, with the example as the sentence: step through projection, QKᵀ, ÷√d_k, softmax and A·V of the weights you just trained.",
-            "在课程的七个阶段里打开这个模型此刻的权重，以示例作为句子：一步步看你刚训练出的权重如何做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
+            "在本课的七个阶段里打开这个模型此刻的权重，以示例作为句子：一步步看你刚训练出的权重如何做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
         ),
         OpenFailed => (
             "This browser would not keep the model (its storage is full or switched off), so the lesson cannot open it.",
-            "这个浏览器没能保存模型（存储空间已满或被禁用），所以课程无法打开它。",
+            "这个浏览器没能保存模型（存储空间已满或被禁用），所以本课无法打开它。",
         ),
         Steps => ("Steps", "步数"),
         Loss => (

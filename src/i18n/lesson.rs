@@ -24,6 +24,7 @@ super::catalogue! {
         Sentence => ("Sentence", "句子"),
         KvSentence => ("Second sentence (keys and values)", "第二个句子（键和值）"),
         TokenCount => ("{n} tokens", "{n} 个词元"),
+        TokenCountOne => ("1 token", "1 个词元"),
         ErrNoTokens => (
             "Type at least one word. The heatmaps keep showing the last sentence.",
             "请至少输入一个词。热力图仍显示上一个句子。",
@@ -42,8 +43,8 @@ super::catalogue! {
         MaskNone => ("none", "无"),
         MaskCausal => ("causal (no peeking ahead)", "因果（不能偷看后文）"),
         MaskNotInCross => (
-            "No causal mask in cross-attention: the two sentences do not share one timeline, and real decoders never give it one (at most a mask for padding).",
-            "交叉注意力不使用因果掩码：两个句子并不共享同一条时间线，真实的解码器也从不给它加因果掩码（最多只有填充掩码）。",
+            "No causal mask in cross-attention: the two sentences do not share one timeline, and standard encoder–decoder models give it none (at most a mask for padding).",
+            "交叉注意力不使用因果掩码：两个句子并不共享同一条时间线，标准的编码器–解码器模型也不给它加因果掩码（最多只有填充掩码）。",
         ),
         Kind => ("Attention", "注意力类型"),
         KindSelf => ("self-attention", "自注意力"),
@@ -179,8 +180,8 @@ super::catalogue! {
         CodeCopied => ("Copied.", "已复制。"),
         CodeCopyRefused => ("The browser refused; select the code and copy it by hand.", "浏览器拒绝了复制；请选中代码后手动复制。"),
         CodeMaskNote => (
-            "masked_fill with −1e9 is the usual way to write the mask, and it differs from −∞ in one case only: a row whose keys are all masked. With −1e9 that row gets equal weights on every key; with −∞ it would be 0/0, not a number. This page follows the ONNX Attention operator's definition (and PyTorch's scaled_dot_product_attention): such a row gets zero weights and a zero output.",
-            "用 masked_fill 填入 −1e9 是写掩码的常见做法，它与 −∞ 只在一种情况下不同：一行的所有键都被屏蔽。用 −1e9 时，这一行会把权重平均分给每个键；用 −∞ 则会得到 0/0，不是一个数。本页面遵循 ONNX Attention 算子的定义（PyTorch 的 scaled_dot_product_attention 也是如此）：这样的行权重全为 0，输出也为 0。",
+            "masked_fill with a large negative number is the usual way to write the mask. The −1e9 written here works in float32 but does not fit float16 (its largest magnitude is 65504), so real code fills in the type's lowest value, torch.finfo(scores.dtype).min. A finite fill differs from −∞ in one case only: a row whose keys are all masked. With a finite fill that row gets equal weights on every key; with −∞ it would be 0/0, NaN (not a number). This page follows the ONNX Attention operator's definition: such a row gets zero weights and a zero output, as PyTorch's scaled_dot_product_attention also gives since version 2.5.",
+            "用 masked_fill 填入一个很大的负数是写掩码的常见做法。这里写的 −1e9 在 float32 下可行，但放不进 float16（它能表示的最大绝对值是 65504），所以实际代码填入该类型的最小值 “torch.finfo(scores.dtype).min”。填入有限的数与 −∞ 只在一种情况下不同：一行的所有键都被屏蔽。填入有限的数时，这一行会把权重平均分给每个键；用 −∞ 则会得到 0/0，即 NaN（非数）。本页面遵循 ONNX Attention 算子的定义：这样的行权重全为 0，输出也为 0；PyTorch 的 scaled_dot_product_attention 从 2.5 版起也是如此。",
         ),
 
         MatEmbedding => ("Embedding E", "嵌入 E"),
@@ -215,8 +216,8 @@ super::catalogue! {
 
         SaturationTitle => ("Saturation lab: why divide by √d_k?", "饱和实验：为什么要除以 √d_k？"),
         SaturationExplain => (
-            "Here q and k are random vectors whose entries have variance 1, the assumption of the classic argument. Their dot product adds d_k independent terms of variance 1, so Var(q·k) = d_k. Turn scaling off and drag d_k up: the scores spread out, each softmax row collapses onto its largest entry, and the gradient that can flow back through the softmax fades to zero. With scaling on, the rows stay about as soft at every d_k: the typical top weight wanders by a tenth at most, which is the sample's noise, and does not grow. One curve does something unexpected: for small d_k (from 2 up to about 16, more with more tokens) the unscaled gradient first rises above the scaled one, then collapses. The softmax Jacobian is largest not for a uniform row but for a row split between two keys, and slightly sharper scores first push a row towards such a split. The dashed line is the uniform row's value, √(1/n − 1/n²).",
-            "这里的 q 和 k 是各分量方差为 1 的随机向量，正是经典推导的假设。它们的点积是 d_k 个方差为 1 的独立项之和，所以 Var(q·k) = d_k。关闭缩放并把 d_k 往右拖：分数越拉越开，softmax 的每一行都塌缩到最大的那一项上，能穿过 softmax 回传的梯度也逐渐消失。打开缩放后，各行在任何 d_k 下都差不多一样平缓：典型最大权重的波动最多约 0.1，那是样本本身的噪声，并不会随 d_k 增大。有一条曲线出人意料：d_k 较小时（从 2 到大约 16，词元越多范围越大），不缩放的梯度先升到缩放曲线之上，然后才崩塌。softmax 雅可比矩阵的范数最大的情形不是均匀的一行，而是权重平分给两个键的一行；分数稍微变尖时，一行会先朝这种平分靠近。虚线是均匀行的取值 √(1/n − 1/n²)。",
+            "Here q and k are random vectors whose entries have variance 1, the assumption of the classic argument. Their dot product adds d_k independent terms of variance 1, so Var(q·k) = d_k. Turn scaling off and drag d_k up: the scores spread out, each softmax row collapses onto its largest entry (the softmax saturates), and the gradient that can flow back through the softmax fades to zero (it vanishes). With scaling on, the rows stay about as soft at every d_k: the typical top weight wanders by a tenth at most, which is the sample's noise, and does not grow. One curve does something unexpected: for small d_k (from 2 up to about 16, more with more tokens) the unscaled gradient first rises above the scaled one, then collapses. The softmax Jacobian is largest not for a uniform row but for a row split between two keys, and slightly sharper scores first push a row towards such a split. The dashed line is the uniform row's value, √(1/n − 1/n²).",
+            "这里的 q 和 k 是各分量方差为 1 的随机向量，正是经典推导的假设。它们的点积是 d_k 个方差为 1 的独立项之和，所以 Var(q·k) = d_k。关闭缩放并把 d_k 往右拖：分数越拉越开，softmax 的每一行都塌缩到最大的那一项上（进入饱和区），能穿过 softmax 回传的梯度也逐渐趋于零（梯度消失）。打开缩放后，各行在任何 d_k 下都差不多一样平缓：典型最大权重的波动最多约 0.1，那是样本本身的噪声，并不会随 d_k 增大。有一条曲线出人意料：d_k 较小时（从 2 到大约 16，词元越多范围越大），不缩放的梯度先升到缩放曲线之上，然后才崩塌。softmax 雅可比矩阵的范数最大的情形不是均匀的一行，而是权重平分给两个键的一行；分数稍微变尖时，一行会先朝这种平分靠近。虚线是均匀行的取值 √(1/n − 1/n²)。",
         ),
         SaturationDk => ("Head width d_k", "每个头的维度 d_k"),
         ReadoutStd => ("Score std (√d_k = {sqrt})", "分数标准差（√d_k = {sqrt}）"),

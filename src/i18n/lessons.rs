@@ -6,7 +6,7 @@
 super::catalogue! {
     /// A message of the side lessons and the chapters.
     pub enum LessonMsg {
-        ChapterLesson => ("The lesson", "课程"),
+        ChapterLesson => ("The lesson", "讲解"),
         ChapterWhy => ("Why it works", "为什么可行"),
         ChapterVariants => ("Variants and context", "变体与背景"),
         ChapterModels => ("Real models", "真实模型"),
@@ -20,8 +20,8 @@ super::catalogue! {
 
         ChoicesTitle => ("Divide by √d_k, by d_k, or not at all?", "除以 √d_k、除以 d_k，还是不除？"),
         ChoicesIntro => (
-            "The same raw scores S of the chosen head go through the softmax three ways. Undivided, their spread grows like √d_k and the rows turn one-hot. Divided by d_k, the spread shrinks like 1/√d_k and every row flattens towards the uniform average: the head can no longer pick anything out, and the wider the head, the flatter. Only √d_k keeps the spread of order 1 at every head width. (The settings' temperature is left out here: T = 1.)",
-            "把所选注意力头的同一组原始分数 S 用三种方式送进 softmax。不除时，分数的离散程度随 √d_k 增长，各行变成独热。除以 d_k 时，离散程度按 1/√d_k 缩小，每一行都趋向均匀分布：这个头再也挑不出任何东西，头越宽越平。只有除以 √d_k，才能让离散程度在任何头宽下都保持在 1 的量级。（这里不考虑设置中的温度：T = 1。）",
+            "The same raw scores S of the chosen head go through the softmax three ways. Undivided, their spread grows like √d_k and the rows turn one-hot. Divided by d_k, the spread shrinks like 1/√d_k and every row flattens towards the uniform average: the head can no longer pick anything out, and the larger d_k (each head's width), the flatter. Only √d_k keeps the spread of order 1 at every d_k. (The settings' temperature is left out here: T = 1.)",
+            "把所选注意力头的同一组原始分数 S 用三种方式送进 softmax。不除时，分数的离散程度随 √d_k 增长，各行变成独热。除以 d_k 时，离散程度按 1/√d_k 缩小，每一行都趋向均匀分布：这个头再也挑不出任何东西，d_k（每个头的维度）越大就越平。只有除以 √d_k，才能让离散程度在任何 d_k 下都保持在 1 的量级。（这里不考虑设置中的温度：T = 1。）",
         ),
         ChoiceOne => ("Not divided: softmax(S)", "不除：softmax(S)"),
         ChoiceSqrt => ("softmax(S / √d_k), √d_k = {v}", "softmax(S / √d_k)，√d_k = {v}"),
@@ -30,7 +30,7 @@ super::catalogue! {
         ChoiceTop => ("Top weight of a typical row", "典型行的最大权重"),
         ChoicesIdentity => (
             "Dividing by √d_k is the same as a softmax temperature T = √d_k: softmax(S/√d_k) and softmax(S/T) at T = √d_k differ here by {err} at most (rounding). So in the lesson, switching scaling off and setting T to √d_k (as near as the slider's two decimals allow, and up to its limit of 20) gives the scaled picture back.",
-            "除以 √d_k 与 softmax 温度 T = √d_k 完全等价：这里 softmax(S/√d_k) 与 T = √d_k 时的 softmax(S/T) 最多相差 {err}（舍入误差）。所以在课程中关闭缩放、把 T 设为 √d_k（在滑块两位小数的精度内，且不超过它的上限 20），就会得到与缩放后相同的图。",
+            "除以 √d_k 与 softmax 温度 T = √d_k 完全等价：这里 softmax(S/√d_k) 与 T = √d_k 时的 softmax(S/T) 最多相差 {err}（舍入误差）。所以在本课中关闭缩放、把 T 设为 √d_k（在滑块两位小数的精度内，且不超过它的上限 20），就会得到与缩放后相同的图。",
         ),
 
         ConvexTitle => ("Every output is a weighted average of the values", "每个输出都是值向量的加权平均"),
@@ -83,8 +83,8 @@ super::catalogue! {
 
         BlockTitle => ("Where attention sits: one Transformer block", "注意力在哪里：一个 Transformer 块"),
         BlockIntro => (
-            "Attention is one of two parts of a Transformer block. After it, the input is added back (a residual connection, so each block only adds a correction) and the sum is normalised (LayerNorm). Then a feed-forward network works on every token on its own, widening d_model to about 4 · d_model and back, followed by a second residual and LayerNorm. A model stacks N such blocks: all-MiniLM-L6-v2 has 6, BERT-base 12. Attention is the only place where tokens exchange information; everything else works token by token. This is the original order (normalise after the sum, as in BERT and the trained model here); most newer models normalise before each part instead.",
-            "注意力只是 Transformer 块的两个部分之一。在它之后，输入被加回来（残差连接，于是每个块只是添加一个修正），再对和做归一化（LayerNorm）。接着，前馈网络逐个词元独立计算，把 d_model 扩展到约 4 · d_model 再变回来，随后是第二个残差连接和 LayerNorm。模型把 N 个这样的块叠起来：all-MiniLM-L6-v2 有 6 个，BERT-base 有 12 个。注意力是词元之间交换信息的唯一地方，其余部分都是逐个词元计算。这里画的是原始的顺序（先相加再归一化，BERT 和这里的训练好的模型都是这样）；较新的模型大多改为在每个部分之前归一化。",
+            "Attention is one of two parts of a Transformer block. After it, the input is added back (a residual connection, so each block only adds a correction) and the sum is normalised (LayerNorm). Then a feed-forward network works on every token on its own, widening d_model to about 4 · d_model and back, followed by a second residual and LayerNorm. A model stacks N such blocks: all-MiniLM-L6-v2 has 6, BERT-base 12. Attention is the only place where tokens exchange information; everything else works token by token. This is the original order (normalise after the sum, as in BERT and the pretrained model here); most newer models normalise before each part instead.",
+            "注意力只是 Transformer 块的两个部分之一。在它之后，输入被加回来（残差连接，于是每个块只是添加一个修正），再对和做归一化（LayerNorm）。接着，前馈网络逐个词元独立计算，把 d_model 扩展到约 4 · d_model 再变回来，随后是第二个残差连接和 LayerNorm。模型把 N 个这样的块叠起来：all-MiniLM-L6-v2 有 6 个，BERT-base 有 12 个。注意力是词元之间交换信息的唯一地方，其余部分都是逐个词元计算。这里画的是原始的顺序（先相加再归一化，BERT 和这里的预训练模型都是这样）；较新的模型大多改为在每个部分之前归一化。",
         ),
         BlockInput => ("Input X: embeddings + positions", "输入 X：嵌入 + 位置"),
         BlockAttention => ("Multi-head attention (this site)", "多头注意力（本网站讲的部分）"),
@@ -92,12 +92,12 @@ super::catalogue! {
         BlockFfn => ("Feed-forward: d_model → 4·d_model → d_model", "前馈网络：d_model → 4·d_model → d_model"),
         BlockRepeat => ("× N blocks, then the task's head", "× N 个块，之后是具体任务的输出层"),
         BlockResidual => ("residual", "残差"),
-        BlockOpen => ("Open the lesson on attention", "打开注意力课程"),
+        BlockOpen => ("Open the lesson on attention", "打开注意力讲解"),
 
         WhyHeadsTitle => ("Why several heads?", "为什么要多个头？"),
         WhyHeads => (
-            "h heads of width d_k = d_model / h cost the same as one head of width d_model: the projections hold the same d_model × d_model weights, and the score and the A·V products each take the same n² · d_model multiplications. What differs is what they can say. A head's scores are x_i W_Q (x_j W_K)ᵀ, a similarity through a matrix of rank at most d_k, and its softmax gives each token one weight pattern. Several narrow heads give several patterns at once, each comparing the tokens in its own low-dimensional subspace: one can follow the previous word while another finds the subject. W_O then mixes what they found.",
-            "h 个宽度为 d_k = d_model / h 的头，与一个宽度为 d_model 的头开销相同：投影同样是 d_model × d_model 个权重，分数和 A·V 的乘法也各自同样是 n² · d_model 次。不同的是它们能表达什么。一个头的分数是 x_i W_Q (x_j W_K)ᵀ，即通过一个秩不超过 d_k 的矩阵计算的相似度，它的 softmax 给每个词元一种权重模式。多个窄头能同时给出多种模式，各自在自己的低维子空间里比较词元：一个头可以跟随前一个词，另一个头去找主语。最后由 W_O 把它们的发现混合起来。",
+            "h heads of width d_k = d_model / h take about the same multiplications as one head of width d_model: the projections hold the same d_model × d_model weights, and the score and the A·V products each take n² · d_model multiplications in all. They do hold more numbers: h score matrices of n × n, h · n² scores and weights instead of n², as the cost view counts them. What differs most is what they can say. A head's scores are x_i W_Q (x_j W_K)ᵀ, a similarity through a matrix of rank at most d_k, and its softmax gives each token one weight pattern. Several narrow heads give several patterns at once, each comparing the tokens in its own low-dimensional subspace: one can follow the previous word while another finds the subject. W_O then mixes what they found.",
+            "h 个宽度为 d_k = d_model / h 的头，与一个宽度为 d_model 的头所需的乘法次数大致相同：投影同样是 d_model × d_model 个权重，分数和 A·V 的乘积合计也都是 n² · d_model 次乘法。但它们要存下更多的数：h 个 n × n 的分数矩阵，即 h · n² 个分数和权重，而不是 n² 个，成本视图数的正是这些。最大的不同在于它们能表达什么。一个头的分数是 x_i W_Q (x_j W_K)ᵀ，即通过一个秩不超过 d_k 的矩阵计算的相似度，它的 softmax 给每个词元一种权重模式。多个 d_k 较小的头能同时给出多种模式，各自在自己的低维子空间里比较词元：一个头可以跟随前一个词，另一个头去找主语。最后由 W_O 把它们的发现混合起来。",
         ),
 
         NotExplanationTitle => ("Attention is not an explanation", "注意力不等于解释"),

@@ -62,7 +62,7 @@ super::catalogue! {
         ),
         InputPretrained => (
             "With pretrained weights, E is the model's learned word embedding and PE its learned position embedding (plus a segment embedding). Layer 1 reads LayerNorm(E + PE); every later layer reads the output of the layer before it, and that is the X shown here.",
-            "使用预训练权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上句段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
+            "使用预训练权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上片段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
         ),
         InputYours => (
             "With your model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
@@ -72,20 +72,24 @@ super::catalogue! {
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
             "这个模型的词表里只有几百个汉字，每个字是一个词元：这 {total} 个词元中有 {n} 个是 [UNK]（未知），模型无法区分它们。",
         ),
+        UnkNoteOne => (
+            "This model's vocabulary holds only a few hundred Chinese characters, one token each: 1 of these {total} tokens is [UNK] (unknown), a character the model cannot read.",
+            "这个模型的词表里只有几百个汉字，每个字是一个词元：这 {total} 个词元中有 1 个是 [UNK]（未知），是模型读不了的字。",
+        ),
         ChineseSplit => (
-            "The tokenizer cuts Chinese into single characters, because BERT's vocabulary treats each CJK character as a word of its own.",
-            "分词器把中文切成单个汉字，因为 BERT 的词表把每个汉字当作一个独立的词。",
+            "The tokenizer cuts Chinese into single characters: before WordPiece, BERT's basic tokenizer puts a space around every CJK ideograph, so each becomes a word of its own.",
+            "分词器把中文切成单个汉字：在 WordPiece 之前，BERT 的基础分词器会在每个汉字两边加上空格，于是每个汉字都成了一个独立的词。",
         ),
 
         ModelTitle => ("Every head of the pretrained model", "预训练模型的每一个头"),
         ModelIntro => (
             "Each small map is one head's attention weights A for this sentence (rows: queries, columns: keys), layers 1–6 from top to bottom, heads 1–12 from left to right. Click one to open it in the lesson.",
-            "每张小图是一个头在这句话上的注意力权重 A（行：查询，列：键），从上到下是第 1–6 层，从左到右是第 1–12 个头。点击任意一张，就能在课程中打开它。",
+            "每张小图是一个头在这句话上的注意力权重 A（行：查询，列：键），从上到下是第 1–6 层，从左到右是第 1–12 个头。点击任意一张，就能在本课中打开它。",
         ),
         HideSpecial => ("Hide [CLS] and [SEP] and renormalise each row", "隐藏 [CLS] 和 [SEP]，并把每行重新归一化"),
         SpecialShare => (
-            "Share of all weight that goes to [CLS] or [SEP], per layer: {shares}. A head with nothing useful to do parks its weight there.",
-            "每一层落在 [CLS] 或 [SEP] 上的权重占比：{shares}。没有有用的事可做的头，会把权重“停放”在那里。",
+            "Share of all weight that goes to [CLS] or [SEP], per layer: {shares}. Clark et al. (2019) suggest that a head with nothing useful to do parks its weight there, as a way of doing nothing.",
+            "每一层落在 [CLS] 或 [SEP] 上的权重占比：{shares}。Clark 等人（2019）认为，没有有用的事可做的头会把权重“停放”在那里，相当于什么也不做。",
         ),
         SpecialHidden => (
             "Shown without [CLS] and [SEP]: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
@@ -101,7 +105,7 @@ super::catalogue! {
         CorefTitle => ("Does “it” look at “animal”? A case study", "“it” 会关注 “animal” 吗？一个案例研究"),
         CorefIntro => (
             "A popular illustration claims that when the model reads “it” in “…because it was too tired”, it looks mostly at “animal”, and that changing “tired” to “wide” moves its attention to “street”. Here the real model runs on both sentences, and every layer and head is measured.",
-            "一个流行的示意说：模型读到 “…because it was too tired” 中的 “it” 时，主要关注 “animal”；把 “tired” 换成 “wide”，注意力就会转向 “street”。这里让真实的模型分别处理这两句话，并测量每一层、每一个头。",
+            "一个流行的示意图声称：模型读到 “…because it was too tired” 中的 “it” 时，主要关注 “animal”；把 “tired” 换成 “wide”，注意力就会转向 “street”。这里让真实的模型分别处理这两句话，并测量每一层、每一个头。",
         ),
         CorefSentenceA => ("Sentence 1", "句子 1"),
         CorefSentenceB => ("Sentence 2", "句子 2"),
@@ -120,18 +124,29 @@ super::catalogue! {
             "Weight from “{query}” to “{a}” / “{b}” in sentence 1 → sentence 2, every layer × head (outlined: the heads that move most between the sentences)",
             "在句子 1 → 句子 2 中，从 “{query}” 到 “{a}” / “{b}” 的权重，每一层 × 每个头（加框：两句之间变化最大的头）",
         ),
-        CorefIllustration => ("The illustration's table (made up, not computed)", "示意图中的表格（编造的，不是计算出来的）"),
+        CorefIllustration => (
+            "The illustration's table: its weights add up to {sum} %, which no softmax row can (each sums to 100 %): illustrative numbers, not computed.",
+            "示意图中的表格：它的权重加起来是 {sum}%，而 softmax 的每一行加起来都是 100%，不可能如此：这是示意用的数字，并非计算所得。",
+        ),
         CorefAverage => (
             "This model: the row of “it” in sentence 1, averaged over all 72 heads",
             "这个模型：句子 1 中 “it” 那一行，对全部 72 个头取平均",
         ),
         CorefFindingPrefer => (
-            "In sentence 1, {n} of the 72 heads give “{a}” more weight than “{b}”; the largest is {best} at layer {layer}, head {head}.",
-            "在句子 1 中，72 个头里有 {n} 个给 “{a}” 的权重大于 “{b}”；最大的是第 {layer} 层第 {head} 个头，权重为 {best}。",
+            "In sentence 1, {n} of the {total} heads give “{a}” more weight than “{b}”; of those, layer {layer}, head {head} gives “{a}” the most: {best}.",
+            "在句子 1 中，{total} 个头里有 {n} 个给 “{a}” 的权重大于 “{b}”；其中给 “{a}” 权重最大的是第 {layer} 层第 {head} 个头：{best}。",
+        ),
+        CorefFindingPreferOne => (
+            "In sentence 1, one of the {total} heads gives “{a}” more weight than “{b}”: layer {layer}, head {head}, with {best}.",
+            "在句子 1 中，{total} 个头里只有 1 个给 “{a}” 的权重大于 “{b}”：第 {layer} 层第 {head} 个头，权重为 {best}。",
+        ),
+        CorefFindingPreferNone => (
+            "In sentence 1, none of the {total} heads gives “{a}” more weight than “{b}”.",
+            "在句子 1 中，{total} 个头里没有一个给 “{a}” 的权重大于 “{b}”。",
         ),
         CorefFindingFlip => (
-            "Heads whose preference flips between the sentences (“{a}” ahead in sentence 1, “{b}” ahead in sentence 2): {heads}. The largest change of either weight among them is {size}.",
-            "在两句之间偏好发生翻转的头（句子 1 中 “{a}” 领先，句子 2 中 “{b}” 领先）：{heads}。其中任一权重的最大变化是 {size}。",
+            "Heads whose preference flips between the sentences (“{a}” ahead in sentence 1, “{b}” ahead in sentence 2): {heads}. Among them the largest change, the two weights' changes added up (|Δa| + |Δb| with a = “{a}”, b = “{b}”), is {size}.",
+            "在两句之间偏好发生翻转的头（句子 1 中 “{a}” 领先，句子 2 中 “{b}” 领先）：{heads}。其中最大的变化（“{a}” 与 “{b}” 两个权重各自变化量的绝对值之和）是 {size}。",
         ),
         CorefNoFlip => (
             "No head flips its preference between the two sentences.",
@@ -146,8 +161,8 @@ super::catalogue! {
             "第 {layer} 层第 {head} 个头有明显的翻转：它在 “{a}” 和 “{b}” 上的权重在两句之间变化了 {size}。",
         ),
         CorefConclusion => (
-            "So the honest picture: this small model spreads “it” over many tokens, some heads do prefer the animal, and the sentence's meaning shifts the weights a little, but no single head cleanly “resolves” the pronoun the way the illustration suggests. Meaning is built across layers and heads together.",
-            "所以如实地说：这个小模型把 “it” 的注意力分散到很多词元上，有些头确实更偏向 “animal”，句子的含义也会让权重略有变化，但没有哪一个头像示意图说的那样干净利落地“解析”出代词指代。含义是由多层、多个头共同构建的。",
+            "So the honest picture: no single head cleanly moves “{query}” from “{a}” to “{b}” the way the illustration suggests; between the sentences, the most any head's two weights move together is {size} (layer {layer}, head {head}). Meaning is built across layers and heads together.",
+            "所以如实地说：没有哪一个头像示意图说的那样，把 “{query}” 的注意力干净利落地从 “{a}” 移到 “{b}”；两句之间，任何一个头的这两个权重合计变化最多是 {size}（第 {layer} 层第 {head} 个头）。含义是由多层、多个头共同构建的。",
         ),
     }
 }

@@ -6,8 +6,8 @@ super::catalogue! {
     pub enum ReadingMsg {
         Title => ("In words:", "用文字说："),
         Input => (
-            "Row {i} of X is “{tok}”: {d} numbers, its token's embedding plus the code of position {i}. They begin {first} …",
-            "X 的第 {i} 行是“{tok}”：{d} 个数，即这个词元的嵌入加上第 {i} 个位置的编码，开头是 {first} …",
+            "Row {i} of X is “{tok}”: {d} numbers, its token's embedding plus the code of position p = {p} (counted from 0, as in the formula). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：{d} 个数，即这个词元的嵌入加上位置 p = {p} 的编码（与公式一样从 0 数起），开头是 {first} …",
         ),
         InputNoPosition => (
             "Row {i} of X is “{tok}”: {d} numbers, its token's embedding alone (positional encoding is off). They begin {first} …",
@@ -18,8 +18,8 @@ super::catalogue! {
             "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是它学到的词元嵌入与位置嵌入之和再经 LayerNorm；之后各层是前一层的输出），开头是 {first} …",
         ),
         InputYours => (
-            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position {i}; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
-            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上第 {i} 个位置学到的嵌入；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
+            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position p = {p}, counted from 0; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上位置 p = {p}（从 0 数起）学到的嵌入；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
         ),
         Projection => (
             "“{tok}” now has a query (what it looks for), a key (what it offers to the others) and a value (what it passes on when chosen). Head {h} reads columns {a}–{b} of each: with h = {heads} heads, d_k = d_model / h = {dm} / {heads} = {dk}.",
@@ -30,8 +30,8 @@ super::catalogue! {
             "“{tok}”现在有一个查询（它要找什么）；键（每个词元展示什么）和值（它传递出去的内容）来自第二个句子的词元。第 {h} 个头读取每个矩阵的第 {a}–{b} 列：共 h = {heads} 个头，d_k = d_model / h = {dm} / {heads} = {dk}。",
         ),
         Scores => (
-            "Row “{q}”: its largest score is with “{k}” ({s}), its smallest with “{k2}” ({s2}). A larger score means the query and that key point more the same way or are longer (q · k = |q| |k| cos θ).",
-            "“{q}”这一行：与“{k}”的分数最大（{s}），与“{k2}”的分数最小（{s2}）。分数越大，说明查询与这个键方向越接近或长度越大（q · k = |q| |k| cos θ）。",
+            "Row “{q}”: its largest score is with “{k}” ({s}), its smallest with “{k2}” ({s2}). Within a row q is fixed, so the score follows each key's component along q, |k| cos θ (q · k = |q| |k| cos θ): a key scores higher the more it points along q, and a longer key raises the score only when it points the same way (cos θ > 0); pointing away (cos θ < 0), a longer key scores lower.",
+            "“{q}”这一行：与“{k}”的分数最大（{s}），与“{k2}”的分数最小（{s2}）。同一行里 q 是固定的，所以分数取决于每个键在 q 方向上的分量 |k| cos θ（q · k = |q| |k| cos θ）：键越朝向 q，分数越高；键更长只有在方向一致时（cos θ > 0）才会抬高分数，方向相反时（cos θ < 0），键越长分数越低。",
         ),
         ScoresOne => (
             "Row “{q}” may see only “{k}” (the mask hides the rest): its score is {s}.",
@@ -55,6 +55,7 @@ super::catalogue! {
             "这个头对“{q}”的输出 = {sum}：用第 {stage} 步的权重对各值向量取加权平均。",
         ),
         MoreTerms => ("+ … ({m} more terms)", "+ …（还有 {m} 项）"),
+        MoreTermsOne => ("+ … (1 more term)", "+ …（还有 1 项）"),
         MultiHead => (
             "Row “{q}”, the key each head weighs most: {picks}. The heads read the sentence differently; concatenated and multiplied by W_O they give {dm} numbers per token again.",
             "“{q}”这一行，每个头权重最大的键：{picks}。各个头读这句话的方式不同；拼接后乘以 W_O，每个词元又回到 {dm} 个数。",

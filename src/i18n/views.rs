@@ -5,7 +5,7 @@ super::catalogue! {
     /// A message of the deeper views.
     pub enum ViewMsg {
         NavLabel => ("Views", "视图"),
-        NavLesson => ("Lesson", "课程"),
+        NavLesson => ("Lesson", "讲解"),
         NavSaturation => ("Saturation lab", "饱和实验"),
         NavVariance => ("Why √d_k", "为什么除以 √d_k"),
         NavVariants => ("Self · causal · cross", "自注意力 · 因果 · 交叉"),
@@ -65,20 +65,20 @@ super::catalogue! {
         ),
         CausalTitle => ("Causal (masked) attention", "因果（掩码）注意力"),
         CausalText => (
-            "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. Its real job is in training: a GPT-style decoder learns from every position of a sentence in one pass, and the mask makes each position see exactly what it will see when the model later generates text left to right. Generation itself goes one token at a time with or without a mask.",
-            "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。它真正的用处在训练：GPT 这类解码器一次就能用句子的所有位置来学习，而掩码保证每个位置看到的正好是以后从左到右生成文本时它能看到的内容。生成本身无论有没有掩码，都是一次一个词元。",
+            "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. It is needed whenever several positions run in one pass: in training, where a GPT-style decoder learns from every position of a sentence at once, and when a model reads its prompt. The mask makes each position see exactly what it would see if the text were written left to right. Only a single new token, whose query meets the cached keys of the tokens before it, has nothing after it to hide, and needs no mask.",
+            "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。凡是一次计算多个位置，都需要它：训练时，GPT 这类解码器一次就用句子的所有位置来学习；模型读入提示词时也是如此。掩码保证每个位置看到的，正好是文本从左到右写出时它能看到的内容。只有单独一个新词元，用它的查询去对照缓存中它之前各词元的键时，后面没有任何东西需要遮住，才不需要掩码。",
         ),
         MaskLegend => ("yellow: allowed (adds 0) · grey: blocked (adds −∞)", "黄色：允许（加 0）· 灰色：屏蔽（加 −∞）"),
         CrossTitle => ("Cross-attention", "交叉注意力"),
         CrossText => (
-            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here (the two sentences do not share one timeline, and real decoders never give cross-attention a causal mask, at most one for padding), so the page switches it off.",
-            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义（两个句子并不共享同一条时间线，真实的解码器也从不给交叉注意力加因果掩码，最多只有填充掩码），所以页面会把它关掉。",
+            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here, so the page switches it off: the two sentences do not share one timeline, and standard encoder–decoder models give cross-attention none (at most a mask for padding). Only streaming translation, which must answer before the source sentence has ended, limits each query to the part of the source read so far.",
+            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义，所以页面会把它关掉：两个句子并不共享同一条时间线，标准的编码器–解码器模型也不给交叉注意力加因果掩码（最多只有填充掩码）。只有必须在原句说完之前就开始输出的流式翻译，才会限制每个查询只看到目前读到的那部分原文。",
         ),
 
         PatternsTitle => ("Head patterns, built by hand", "手工构造的注意力头模式"),
         PatternsIntro => (
-            "Looking inside trained models, people keep finding the same kinds of heads. Here each kind is built from weights written down explicitly and run through the same attention code, so the pattern you see is computed, not drawn.",
-            "研究训练好的模型时，人们反复发现几类相同的注意力头。这里每一类都由明确写出的权重构造，再经过同一套注意力计算，所以你看到的模式是算出来的，不是画出来的。",
+            "Looking inside pretrained models, people keep finding the same kinds of heads. Here each kind is built from weights written down explicitly and run through the same attention code, so the pattern you see is computed, not drawn.",
+            "研究预训练模型时，人们反复发现几类相同的注意力头。这里每一类都由明确写出的权重构造，再经过同一套注意力计算，所以你看到的模式是算出来的，不是画出来的。",
         ),
         PatternsWidth => (
             "These heads use d_model = 64 and no ÷√d_k (the weights carry their own scale), whatever the settings say.",
@@ -117,8 +117,8 @@ super::catalogue! {
             "这里是不加掩码的自注意力，所以这是一个完全图：每个词元都与所有词元相连，包括它自己。",
         ),
         GraphCausal => (
-            "Under the causal mask the graph is directed and, apart from each token's loop to itself, acyclic: a token receives messages only from itself and the tokens before it, so A is lower-triangular.",
-            "使用因果掩码时，这是一个除自环外无环的有向图：每个词元只接收来自它自己和它之前词元的消息，所以 A 是下三角矩阵。",
+            "The graph is always directed (the weight of i on j need not equal that of j on i); under the causal mask it is also acyclic apart from each token's loop to itself: a token receives messages only from itself and the tokens before it, so A is lower-triangular.",
+            "这个图总是有向的（i 对 j 的权重不必等于 j 对 i 的权重）；使用因果掩码时，它除了自环之外还是无环的：每个词元只接收来自它自己和它之前词元的消息，所以 A 是下三角矩阵。",
         ),
         GraphBipartite => (
             "In cross-attention the graph is bipartite: messages flow only from the second sentence's tokens (keys and values) to the first sentence's tokens (queries).",
@@ -146,8 +146,8 @@ super::catalogue! {
         CxChart => ("Operations against n (log₂ axes): softmax grows like n², linear like n", "运算量随 n 的变化（log₂ 坐标）：softmax 按 n² 增长，线性注意力按 n 增长"),
         FlashTitle => ("FlashAttention: the same result, tile by tile", "FlashAttention：分块计算，结果不变"),
         FlashText => (
-            "FlashAttention never stores the n × n matrix. It loads a tile of queries and a tile of keys and values into fast on-chip memory, computes their scores, and keeps three things for each query: the largest score so far m, the sum so far l of the exponentials, and the output row so far O_i, not yet divided by l. When a new tile brings a larger maximum, l and O_i are both multiplied by exp(m_old − m_new) before the tile's own terms are added. After the last tile, O_i / l is exactly the softmax-weighted sum. The arithmetic is still O(n²·d); what falls is the memory (O(n) extra instead of the n × n matrix) and the traffic to slow memory.",
-            "FlashAttention 从不保存 n × n 矩阵。它把一块查询和一块键、值载入片上的高速内存，算出这一块的分数，每个查询只保留三样东西：当前最大值 m、指数累加和 l，以及尚未除以 l 的输出行 O_i。新的一块带来更大的最大值时，先把 l 和 O_i 都乘以 exp(m_old − m_new)，再加上这一块自己的项。最后一块处理完后，O_i / l 正好等于 softmax 加权和。运算量仍是 O(n²·d)；降下来的是内存（额外只需 O(n)，不必保存 n × n 矩阵）和对慢速内存的读写。",
+            "FlashAttention never stores the n × n matrix. It loads a tile of queries and a tile of keys and values into the GPU's fast on-chip memory (SRAM), computes their scores, and keeps three things for each query: the largest score so far m, the sum so far l of the exponentials, and the output row so far O_i, not yet divided by l. When a new tile brings a larger maximum, l and O_i are both multiplied by exp(m_old − m_new) before the tile's own terms are added. After the last tile, O_i / l is exactly the softmax-weighted sum. The arithmetic is still O(n²·d); what falls is the memory (O(n) extra instead of the n × n matrix) and the traffic to the slow main memory of the GPU (HBM).",
+            "FlashAttention 从不保存 n × n 矩阵。它把一块查询和一块键、值载入片上 SRAM，算出这一块的分数，每个查询只保留三样东西：当前最大值 m、指数累加和 l，以及尚未除以 l 的输出行 O_i。新的一块带来更大的最大值时，先把 l 和 O_i 都乘以 exp(m_old − m_new)，再加上这一块自己的项。最后一块处理完后，O_i / l 正好等于 softmax 加权和。运算量仍是 O(n²·d)；降下来的是内存（额外只需 O(n)，不必保存 n × n 矩阵）和对显存（HBM）的读写。",
         ),
         FlashTile => ("Tile size", "分块大小"),
         FlashStep => ("Step {i} of {n}: queries {r0}–{r1}, keys {c0}–{c1}", "第 {i} 步，共 {n} 步：查询 {r0}–{r1}，键 {c0}–{c1}"),
@@ -160,7 +160,7 @@ super::catalogue! {
         LinearTitle => ("Linear attention: a kernel instead of exp", "线性注意力：用核函数代替 exp"),
         LinearText => (
             "Softmax attention weighs key j by exp(q_i·k_j / (√d_k·T)), normalised over the row: the first map below, the same weights as the lesson. Linear attention replaces that by φ(q_i)·φ(k_j) with φ(x) = elu(x) + 1, which is always positive, and regroups the sums: o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)). Both sums are computed once for all queries, so the cost is O(n·d_k·d_v) instead of O(n²·d): a win only when n is larger than about d_k. Under a causal mask the sums become running prefix sums, one state updated token by token, like an RNN's. The price: the weights come out flatter than softmax's, as the second map shows for the same Q and K.",
-            "softmax 注意力给第 j 个键的权重正比于 exp(q_i·k_j / (√d_k·T))，再按行归一化：即下面第一张图，与课程中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大致超过 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。代价是权重比 softmax 平坦，第二张图用同样的 Q 和 K 展示了这一点。",
+            "softmax 注意力给第 j 个键的权重正比于 exp(q_i·k_j / (√d_k·T))，再按行归一化：即下面第一张图，与本课中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大致超过 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。代价是权重比 softmax 平坦，第二张图用同样的 Q 和 K 展示了这一点。",
         ),
         LinearWeights => ("Linear-attention weights", "线性注意力权重"),
         LinearError => ("Largest |O(n) way − direct way| in the output", "O(n) 算法与直接计算之间的最大误差"),

@@ -14,7 +14,8 @@ use crate::shared::Shared;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The illustration's weights from "it" (a popular blog's table: invented, not computed).
+/// The illustration's weights from "it" (a popular blog's table: illustrative, not computed;
+/// they add up to 1.05).
 const ILLUSTRATION: [(&str, f32); 10] = [
     ("The", 0.01),
     ("animal", 0.45),
@@ -27,6 +28,12 @@ const ILLUSTRATION: [(&str, f32); 10] = [
     ("too", 0.02),
     ("tired", 0.07),
 ];
+
+/// What the illustration's weights add up to, in per cent: "105".
+fn illustration_percent() -> String {
+    let sum: f32 = ILLUSTRATION.iter().map(|(_, w)| w).sum();
+    format!("{}", (sum * 100.0).round() as i32)
+}
 
 /// How many heads are outlined as moving most.
 const MOVERS: usize = 5;
@@ -44,18 +51,16 @@ fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
     let f = &study.findings;
     let (q, a, b) = (words[0].as_str(), words[1].as_str(), words[2].as_str());
     let mut lines = Vec::new();
-    if let Some(best) = f.strongest_a {
-        lines.push(fill(
-            t(lang, ModelMsg::CorefFindingPrefer),
-            &[
-                ("n", &f.prefer_a.to_string()),
-                ("a", a),
-                ("b", b),
-                ("best", &w2(best.first.0)),
-                ("layer", &(best.layer + 1).to_string()),
-                ("head", &(best.head + 1).to_string()),
-            ],
-        ));
+    let total = study.weights.len().to_string();
+    match f.strongest_a {
+        None => lines.push(fill(t(lang, ModelMsg::CorefFindingPreferNone), &[("total", &total), ("a", a), ("b", b)])),
+        Some(best) => {
+            let msg = if f.prefer_a == 1 { ModelMsg::CorefFindingPreferOne } else { ModelMsg::CorefFindingPrefer };
+            let (n, best_weight) = (f.prefer_a.to_string(), w2(best.first.0));
+            let (layer, head) = ((best.layer + 1).to_string(), (best.head + 1).to_string());
+            let pairs = [("n", n.as_str()), ("total", &total), ("a", a), ("b", b), ("best", &best_weight)];
+            lines.push(fill(t(lang, msg), &[&pairs[..], &[("layer", &layer), ("head", &head)]].concat()));
+        }
     }
     let name = |w: &HeadWeights| format!("L{} H{}", w.layer + 1, w.head + 1);
     match f.flips.first() {
@@ -79,8 +84,10 @@ fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
     if study.one_word_apart {
         lines.push(fill(t(lang, ModelMsg::CorefLayerOne), &[("query", q)]));
     }
-    if f.flips.iter().all(|w| w.movement() < CLEAR_FLIP) {
-        lines.push(t(lang, ModelMsg::CorefConclusion).to_string());
+    if let Some(top) = f.movers.first().filter(|_| f.flips.iter().all(|w| w.movement() < CLEAR_FLIP)) {
+        let (layer, head, size) = ((top.layer + 1).to_string(), (top.head + 1).to_string(), w2(top.movement()));
+        let pairs = [("query", q), ("a", a), ("b", b), ("size", &size), ("layer", &layer), ("head", &head)];
+        lines.push(fill(t(lang, ModelMsg::CorefConclusion), &pairs));
     }
     lines
 }
@@ -247,7 +254,7 @@ fn StudyResults(
         </div>
         <div class="coref__compare">
             <table class="coref__small">
-                <caption>{tr(ModelMsg::CorefIllustration)}</caption>
+                <caption>{fill(tr(ModelMsg::CorefIllustration), &[("sum", &illustration_percent())])}</caption>
                 <tbody>{ILLUSTRATION.map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> })}</tbody>
             </table>
             <table class="coref__small" data-testid="coref-average">

@@ -84,7 +84,10 @@ pub fn SentenceBox(
                 {message}
             </p>
             <p class="field__hint" data-testid=format!("{testid}-count")>
-                {move || fill(page.t(Msg::TokenCount), &[("n", &tokens.with(Vec::len).to_string())])}
+                {move || match tokens.with(Vec::len) {
+                    1 => page.t(Msg::TokenCountOne).to_string(),
+                    n => fill(page.t(Msg::TokenCount), &[("n", &n.to_string())]),
+                }}
             </p>
             <ul class="chips" data-testid=format!("{testid}-chips")>
                 <For each=move || tokens.get().into_iter().enumerate() key=|(i, t)| (*i, t.clone()) let((_, token))>

@@ -32,7 +32,8 @@ fn note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
             }
             if unknown > 0 {
                 let n = [("n", unknown.to_string()), ("total", o.tokens.len().to_string())];
-                lines.push(fill(t(lang, ModelMsg::UnkNote), &n.each_ref().map(|(k, v)| (*k, v.as_str()))));
+                let msg = if unknown == 1 { ModelMsg::UnkNoteOne } else { ModelMsg::UnkNote };
+                lines.push(fill(t(lang, msg), &n.each_ref().map(|(k, v)| (*k, v.as_str()))));
             }
             lines
         }
