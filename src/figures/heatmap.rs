@@ -4,6 +4,7 @@
 //! (`parts`): the export buttons, the read-out line and the table of values. Everything it
 //! shows comes in as props: it reads no page state and no other element's layout.
 
+use super::frames::{draw_soon, figure_id};
 use super::parts::{value_text, Tools, ValuesTable};
 use super::{caption, use_resize_tick};
 use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout, Sizing, PROJECTOR_FONT};
@@ -11,6 +12,8 @@ use crate::chart::ink::Ink;
 use crate::chart::label::max_label_em;
 use crate::i18n::{t, Lang, Msg};
 use leptos::{html, prelude::*};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// A row and a column to outline (the spotlight), each optional.
 pub type Highlight = (Option<usize>, Option<usize>);
@@ -67,6 +70,10 @@ pub fn Heatmap(
     /// a projector too narrow for each map's legend, the legend is left out.
     #[prop(optional)]
     shared_scale: bool,
+    /// One of many maps that change together (a model's every head): drawn in the frames'
+    /// budget (`frames`) rather than at once, so that together they never hold the page.
+    #[prop(optional)]
+    spread: bool,
 ) -> impl IntoView {
     let figure = NodeRef::<html::Figure>::new();
     let canvas = NodeRef::<html::Canvas>::new();
@@ -80,12 +87,11 @@ pub fn Heatmap(
         spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_default())
     });
 
-    Effect::new(move |_| {
-        resized.track();
+    // Draws the map as the props say now; in an effect it also tracks them.
+    let redraw = move |room: Option<f64>| {
         let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
         let width = f64::from(figure.client_width()).max(160.0);
         let highlight = highlight.map_or((None, None), |h| h.get());
-        let room = room.and_then(|r| r.run(figure.clone()));
         spec.with(|spec| {
             let Some(spec) = spec else { return };
             // The column too, when the columns are the same tokens as the rows.
@@ -123,7 +129,34 @@ pub fn Heatmap(
                 Err(e) => leptos::logging::error!("heatmap {testid}: {e}"),
             }
         });
-    });
+    };
+    let room_now = move || room.and_then(|r| figure.get().and_then(|f| r.run(f)));
+    if spread {
+        // Tracked here, drawn in a frame's budget (`frames`), unless the map has gone by then.
+        let (id, alive) = (figure_id(), Arc::new(AtomicBool::new(true)));
+        let gone = Arc::clone(&alive);
+        on_cleanup(move || gone.store(false, Ordering::Relaxed));
+        Effect::new(move |_| {
+            resized.track();
+            spec.track();
+            ink.track();
+            if let Some(h) = highlight {
+                h.track();
+            }
+            let room = room_now();
+            let alive = Arc::clone(&alive);
+            draw_soon(id, move || {
+                if alive.load(Ordering::Relaxed) {
+                    untrack(|| redraw(room));
+                }
+            });
+        });
+    } else {
+        Effect::new(move |_| {
+            resized.track();
+            redraw(room_now());
+        });
+    }
 
     let cell_at = move |e: &web_sys::MouseEvent| {
         layout.with_value(|l| l.and_then(|l| l.cell_at(f64::from(e.offset_x()), f64::from(e.offset_y()))))

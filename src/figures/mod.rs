@@ -11,6 +11,7 @@
 mod canvas;
 pub mod download;
 mod format;
+mod frames;
 mod heatmap;
 mod parts;
 #[macro_use]

@@ -255,7 +255,7 @@ pub fn LearnApp(
                         });
                         let spec: Signal<Option<HeatmapSpec>> = spec.into();
                         let caption = fill(tr(LearnMsg::HeadMap), &[("l", &(l + 1).to_string()), ("h", &(h + 1).to_string())]);
-                        view! { <Heatmap spec=spec name=caption testid="learn-head" ink=ink lang=lang /> }
+                        view! { <Heatmap spec=spec name=caption testid="learn-head" ink=ink lang=lang spread=true /> }
                     }).collect_view()
                 }}
             </div>
