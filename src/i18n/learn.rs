@@ -23,8 +23,8 @@ super::catalogue! {
             "八个数字、分隔符 |，然后把这些数字倒过来写。第 k 个答案就是分隔符前第 k 个数字，由它前一个位置的那一行来预测（第一个答案由分隔符那一行预测）。所以从分隔符那一行起，每一行关注的位置都比上一行再往左一格：应当出现一条从分隔符那一行开始的反对角线。",
         ),
         ExpectSort => (
-            "Eight digits, the separator |, then the same digits in ascending order. Each answer is the smallest digit still left to write: the previous answer again while copies of it remain, otherwise the next larger digit present. The row that predicts it should put its weight on wherever that digit sits in the first half: no fixed diagonal, a pattern that follows the values.",
-            "八个数字、分隔符 |，然后把这些数字从小到大写出。每个答案都是剩下的数字中最小的那个：只要上一个答案的数字还有没写到的副本，就再写一遍它，否则就是出现过的下一个更大的数字。预测它的那一行应把权重放在这个数字在前半段所在的位置：没有固定的对角线，模式随数值而变。",
+            "Eight digits, the separator |, then the same digits in ascending order. Each answer is the smallest digit still left to write: the previous answer again while copies of it remain, otherwise the next larger digit in the first half. The row that predicts it should put its weight on wherever that digit sits in the first half: no fixed diagonal, a pattern that follows the values.",
+            "八个数字、分隔符 |，然后把这些数字从小到大写出。每个答案都是剩下的数字中最小的那个：只要上一个答案的数字还没写完，就再写一遍它；否则就是前半段里比它大的下一个数字。预测它的那一行应把权重放在这个数字在前半段所在的位置：没有固定的对角线，模式随数值而变。",
         ),
         ExpectPrevious => (
             "Each digit predicts the digit before it. Position alone solves this: every row after the first should put its weight one place to the left of the diagonal (a sub-diagonal).",

@@ -221,6 +221,7 @@ mod tests {
         "float32",
         "SRAM",
         "HBM",
+        "GPU",
         "int8",
         "MiniLM",
         "all-MiniLM-L6-v2",

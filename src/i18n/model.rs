@@ -89,7 +89,7 @@ super::catalogue! {
         HideSpecial => ("Hide [CLS] and [SEP] and renormalise each row", "隐藏 [CLS] 和 [SEP]，并把每行重新归一化"),
         SpecialShare => (
             "Share of all weight that goes to [CLS] or [SEP], per layer: {shares}. Clark et al. (2019) suggest that a head with nothing useful to do parks its weight there, as a way of doing nothing.",
-            "每一层落在 [CLS] 或 [SEP] 上的权重占比：{shares}。Clark 等人（2019）认为，没有有用的事可做的头会把权重“停放”在那里，相当于什么也不做。",
+            "每一层落在 [CLS] 或 [SEP] 上的权重占比：{shares}。Clark 等人（2019）推测，没有有用的事可做的头会把权重“停放”在那里，相当于什么也不做。",
         ),
         SpecialHidden => (
             "Shown without [CLS] and [SEP]: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
@@ -125,8 +125,8 @@ super::catalogue! {
             "在句子 1 → 句子 2 中，从 “{query}” 到 “{a}” / “{b}” 的权重，每一层 × 每个头（加框：两句之间变化最大的头）",
         ),
         CorefIllustration => (
-            "The illustration's table: its weights add up to {sum} %, which no softmax row can (each sums to 100 %): illustrative numbers, not computed.",
-            "示意图中的表格：它的权重加起来是 {sum}%，而 softmax 的每一行加起来都是 100%，不可能如此：这是示意用的数字，并非计算所得。",
+            "The illustration's table: its weights add up to {sum} %, more than any softmax row can (each sums to 100 %), so they are illustrative, not computed.",
+            "示意图中的表格：它的权重加起来是 {sum}%，超过了任何 softmax 行可能的值（每行之和都是 100%），所以是示意用的数字，并非计算所得。",
         ),
         CorefAverage => (
             "This model: the row of “it” in sentence 1, averaged over all 72 heads",
@@ -137,16 +137,20 @@ super::catalogue! {
             "在句子 1 中，{total} 个头里有 {n} 个给 “{a}” 的权重大于 “{b}”；其中给 “{a}” 权重最大的是第 {layer} 层第 {head} 个头：{best}。",
         ),
         CorefFindingPreferOne => (
-            "In sentence 1, one of the {total} heads gives “{a}” more weight than “{b}”: layer {layer}, head {head}, with {best}.",
-            "在句子 1 中，{total} 个头里只有 1 个给 “{a}” 的权重大于 “{b}”：第 {layer} 层第 {head} 个头，权重为 {best}。",
+            "In sentence 1, only one of the {total} heads gives “{a}” more weight than “{b}”: layer {layer}, head {head}, with {best} on “{a}”.",
+            "在句子 1 中，{total} 个头里只有 1 个给 “{a}” 的权重大于 “{b}”：第 {layer} 层第 {head} 个头，给 “{a}” 的权重为 {best}。",
         ),
         CorefFindingPreferNone => (
             "In sentence 1, none of the {total} heads gives “{a}” more weight than “{b}”.",
             "在句子 1 中，{total} 个头里没有一个给 “{a}” 的权重大于 “{b}”。",
         ),
         CorefFindingFlip => (
-            "Heads whose preference flips between the sentences (“{a}” ahead in sentence 1, “{b}” ahead in sentence 2): {heads}. Among them the largest change, the two weights' changes added up (|Δa| + |Δb| with a = “{a}”, b = “{b}”), is {size}.",
+            "Heads whose preference flips between the sentences (“{a}” ahead in sentence 1, “{b}” ahead in sentence 2): {heads}. Among them, the largest change (|Δa| + |Δb|, the two weights' changes added up, with a = “{a}” and b = “{b}”) is {size}.",
             "在两句之间偏好发生翻转的头（句子 1 中 “{a}” 领先，句子 2 中 “{b}” 领先）：{heads}。其中最大的变化（“{a}” 与 “{b}” 两个权重各自变化量的绝对值之和）是 {size}。",
+        ),
+        CorefFindingFlipOne => (
+            "One head's preference flips between the sentences (“{a}” ahead in sentence 1, “{b}” ahead in sentence 2): {heads}. Its two weights change by {size} in all (|Δa| + |Δb| with a = “{a}”, b = “{b}”).",
+            "只有一个头在两句之间翻转了偏好（句子 1 中 “{a}” 领先，句子 2 中 “{b}” 领先）：{heads}。它的两个权重合计变化了 {size}（“{a}” 与 “{b}” 两个权重各自变化量的绝对值之和）。",
         ),
         CorefNoFlip => (
             "No head flips its preference between the two sentences.",
@@ -161,8 +165,8 @@ super::catalogue! {
             "第 {layer} 层第 {head} 个头有明显的翻转：它在 “{a}” 和 “{b}” 上的权重在两句之间变化了 {size}。",
         ),
         CorefConclusion => (
-            "So the honest picture: no single head cleanly moves “{query}” from “{a}” to “{b}” the way the illustration suggests; between the sentences, the most any head's two weights move together is {size} (layer {layer}, head {head}). Meaning is built across layers and heads together.",
-            "所以如实地说：没有哪一个头像示意图说的那样，把 “{query}” 的注意力干净利落地从 “{a}” 移到 “{b}”；两句之间，任何一个头的这两个权重合计变化最多是 {size}（第 {layer} 层第 {head} 个头）。含义是由多层、多个头共同构建的。",
+            "So the honest picture: no single head cleanly moves “{query}” from “{a}” to “{b}” the way the illustration suggests; between the sentences, the largest combined change of one head's two weights (|Δa| + |Δb|) is {size} (layer {layer}, head {head}). Meaning is built across layers and heads together.",
+            "所以如实地说：没有哪一个头像示意图说的那样，把 “{query}” 的注意力干净利落地从 “{a}” 移到 “{b}”；两句之间，单个头这两个权重的合计变化最大为 {size}（第 {layer} 层第 {head} 个头）。含义是由多层、多个头共同构建的。",
         ),
     }
 }

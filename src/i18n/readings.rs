@@ -19,7 +19,7 @@ super::catalogue! {
         ),
         InputYours => (
             "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position p = {p}, counted from 0; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
-            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上位置 p = {p}（从 0 数起）学到的嵌入；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上位置 p = {p} 学到的嵌入，p 从 0 数起；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
         ),
         Projection => (
             "“{tok}” now has a query (what it looks for), a key (what it offers to the others) and a value (what it passes on when chosen). Head {h} reads columns {a}–{b} of each: with h = {heads} heads, d_k = d_model / h = {dm} / {heads} = {dk}.",
@@ -30,8 +30,8 @@ super::catalogue! {
             "“{tok}”现在有一个查询（它要找什么）；键（每个词元展示什么）和值（它传递出去的内容）来自第二个句子的词元。第 {h} 个头读取每个矩阵的第 {a}–{b} 列：共 h = {heads} 个头，d_k = d_model / h = {dm} / {heads} = {dk}。",
         ),
         Scores => (
-            "Row “{q}”: its largest score is with “{k}” ({s}), its smallest with “{k2}” ({s2}). Within a row q is fixed, so the score follows each key's component along q, |k| cos θ (q · k = |q| |k| cos θ): a key scores higher the more it points along q, and a longer key raises the score only when it points the same way (cos θ > 0); pointing away (cos θ < 0), a longer key scores lower.",
-            "“{q}”这一行：与“{k}”的分数最大（{s}），与“{k2}”的分数最小（{s2}）。同一行里 q 是固定的，所以分数取决于每个键在 q 方向上的分量 |k| cos θ（q · k = |q| |k| cos θ）：键越朝向 q，分数越高；键更长只有在方向一致时（cos θ > 0）才会抬高分数，方向相反时（cos θ < 0），键越长分数越低。",
+            "Row “{q}”: its largest score is with “{k}” ({s}), its smallest with “{k2}” ({s2}). Within a row, q is fixed, so the score follows each key's component along q, |k| cos θ (q · k = |q| |k| cos θ): a key scores higher the more it points along q, and a longer key raises the score only when it points the same way (cos θ > 0); pointing away (cos θ < 0), a longer key scores lower.",
+            "“{q}”这一行：与“{k}”的分数最大（{s}），与“{k2}”的分数最小（{s2}）。同一行里 q 是固定的，所以分数取决于每个键在 q 方向上的分量 |k| cos θ（q · k = |q| |k| cos θ）：键越朝向 q，分数越高；键越长，只有在与 q 成锐角（cos θ > 0）时才会抬高分数；成钝角（cos θ < 0）时，键越长分数反而越低。",
         ),
         ScoresOne => (
             "Row “{q}” may see only “{k}” (the mask hides the rest): its score is {s}.",

@@ -71,8 +71,8 @@ super::catalogue! {
         MaskLegend => ("yellow: allowed (adds 0) · grey: blocked (adds −∞)", "黄色：允许（加 0）· 灰色：屏蔽（加 −∞）"),
         CrossTitle => ("Cross-attention", "交叉注意力"),
         CrossText => (
-            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here, so the page switches it off: the two sentences do not share one timeline, and standard encoder–decoder models give cross-attention none (at most a mask for padding). Only streaming translation, which must answer before the source sentence has ended, limits each query to the part of the source read so far.",
-            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义，所以页面会把它关掉：两个句子并不共享同一条时间线，标准的编码器–解码器模型也不给交叉注意力加因果掩码（最多只有填充掩码）。只有必须在原句说完之前就开始输出的流式翻译，才会限制每个查询只看到目前读到的那部分原文。",
+            "Queries come from one sentence, keys and values from another (the second sentence in the settings), so the matrix is n_q × n_kv and need not be square. A translation model's decoder uses it to look back at the source sentence. A causal mask means nothing here, so the page switches it off: the two sentences do not share one timeline, and standard encoder–decoder models give cross-attention none (at most a mask for padding). Streaming (simultaneous) models, such as translation that must start before the source sentence has ended, are the exception: they limit each query to the part of the source read so far.",
+            "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义，所以页面会把它关掉：两个句子并不共享同一条时间线，标准的编码器–解码器模型也不给交叉注意力加因果掩码（最多只有填充掩码）。流式（同步）模型是例外，例如必须在原句说完之前就开始输出的翻译：它们限制每个查询只看到目前读到的那部分原文。",
         ),
 
         PatternsTitle => ("Head patterns, built by hand", "手工构造的注意力头模式"),
@@ -147,7 +147,7 @@ super::catalogue! {
         FlashTitle => ("FlashAttention: the same result, tile by tile", "FlashAttention：分块计算，结果不变"),
         FlashText => (
             "FlashAttention never stores the n × n matrix. It loads a tile of queries and a tile of keys and values into the GPU's fast on-chip memory (SRAM), computes their scores, and keeps three things for each query: the largest score so far m, the sum so far l of the exponentials, and the output row so far O_i, not yet divided by l. When a new tile brings a larger maximum, l and O_i are both multiplied by exp(m_old − m_new) before the tile's own terms are added. After the last tile, O_i / l is exactly the softmax-weighted sum. The arithmetic is still O(n²·d); what falls is the memory (O(n) extra instead of the n × n matrix) and the traffic to the slow main memory of the GPU (HBM).",
-            "FlashAttention 从不保存 n × n 矩阵。它把一块查询和一块键、值载入片上 SRAM，算出这一块的分数，每个查询只保留三样东西：当前最大值 m、指数累加和 l，以及尚未除以 l 的输出行 O_i。新的一块带来更大的最大值时，先把 l 和 O_i 都乘以 exp(m_old − m_new)，再加上这一块自己的项。最后一块处理完后，O_i / l 正好等于 softmax 加权和。运算量仍是 O(n²·d)；降下来的是内存（额外只需 O(n)，不必保存 n × n 矩阵）和对显存（HBM）的读写。",
+            "FlashAttention 从不保存 n × n 矩阵。它把一块查询和一块键、值载入 GPU 片上的高速 SRAM，算出这一块的分数，每个查询只保留三样东西：当前最大值 m、指数累加和 l，以及尚未除以 l 的输出行 O_i。新的一块带来更大的最大值时，先把 l 和 O_i 都乘以 exp(m_old − m_new)，再加上这一块自己的项。最后一块处理完后，O_i / l 正好等于 softmax 加权和。运算量仍是 O(n²·d)；降下来的是内存（额外只需 O(n)，不必保存 n × n 矩阵）和对较慢的显存（HBM）的读写。",
         ),
         FlashTile => ("Tile size", "分块大小"),
         FlashStep => ("Step {i} of {n}: queries {r0}–{r1}, keys {c0}–{c1}", "第 {i} 步，共 {n} 步：查询 {r0}–{r1}，键 {c0}–{c1}"),

@@ -68,10 +68,8 @@ fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
         Some(top) => {
             let heads: Vec<String> = f.flips.iter().map(name).collect();
             let size = w2(top.movement());
-            lines.push(fill(
-                t(lang, ModelMsg::CorefFindingFlip),
-                &[("a", a), ("b", b), ("heads", &heads.join(", ")), ("size", &size)],
-            ));
+            let msg = if heads.len() == 1 { ModelMsg::CorefFindingFlipOne } else { ModelMsg::CorefFindingFlip };
+            lines.push(fill(t(lang, msg), &[("a", a), ("b", b), ("heads", &heads.join(", ")), ("size", &size)]));
             if top.movement() >= CLEAR_FLIP {
                 let (layer, head) = ((top.layer + 1).to_string(), (top.head + 1).to_string());
                 lines.push(fill(
