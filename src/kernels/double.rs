@@ -1,9 +1,10 @@
 //! The matrix product in f64, for training: small matrices (a sequence's rows times a layer's
 //! weights, often through a transposed view), where a general product's packing and edge
-//! handling cost more than the arithmetic. In the browser: both operands in row-major order
-//! (copied if they are transposed views), two rows of C by eight columns in sixteen two-lane
-//! registers while p runs, so each entry is summed in the definition's order, p = 0, 1, …;
-//! natively, ndarray's product (the native tests' speed; the browser tests check this one).
+//! handling cost more than the arithmetic. In the browser: A read one number at a time at any
+//! strides, B in row-major order (copied if it is a transposed view), two rows of C by eight
+//! columns in eight two-lane accumulators while p runs, so each entry is summed in the
+//! definition's order, p = 0, 1, …; natively, ndarray's product (the native tests' speed; the
+//! browser tests check this one).
 
 use ndarray::{Array2, ArrayView2};
 
