@@ -43,14 +43,7 @@ impl Projections {
         w_v: Array2<f32>,
         w_o: Array2<f32>,
     ) -> Result<Self, AttnError> {
-        let d_model = w_q.nrows();
-        if d_model == 0 {
-            return Err(AttnError::ZeroModelWidth);
-        }
-        for (what, w) in [("W_Q", &w_q), ("W_K", &w_k), ("W_V", &w_v), ("W_O", &w_o)] {
-            check_shape(what, w, d_model, d_model)?;
-            check_finite(what, w)?;
-        }
+        check_square([&w_q, &w_k, &w_v, &w_o])?;
         Ok(Self::packing(w_q, w_k, w_v, w_o))
     }
 
@@ -58,14 +51,7 @@ impl Projections {
     /// matrices are read back from them, so what is shown is exactly what multiplies.
     pub fn from_packed(packed: [PackedB; 4]) -> Result<Self, AttnError> {
         let [w_q, w_k, w_v, w_o] = packed.each_ref().map(PackedB::unpacked);
-        let d_model = w_q.nrows();
-        if d_model == 0 {
-            return Err(AttnError::ZeroModelWidth);
-        }
-        for (what, w) in [("W_Q", &w_q), ("W_K", &w_k), ("W_V", &w_v), ("W_O", &w_o)] {
-            check_shape(what, w, d_model, d_model)?;
-            check_finite(what, w)?;
-        }
+        check_square([&w_q, &w_k, &w_v, &w_o])?;
         Ok(Self { w_q, w_k, w_v, w_o, biases: None, packed })
     }
 
@@ -103,6 +89,19 @@ impl Projections {
     pub fn d_model(&self) -> usize {
         self.w_q.nrows()
     }
+}
+
+/// `Err` unless W_Q, W_K, W_V, W_O are all (d_model, d_model), d_model > 0, and finite.
+fn check_square(weights: [&Array2<f32>; 4]) -> Result<(), AttnError> {
+    let d_model = weights[0].nrows();
+    if d_model == 0 {
+        return Err(AttnError::ZeroModelWidth);
+    }
+    for (what, w) in ["W_Q", "W_K", "W_V", "W_O"].into_iter().zip(weights) {
+        check_shape(what, w, d_model, d_model)?;
+        check_finite(what, w)?;
+    }
+    Ok(())
 }
 
 /// `Err` unless `m` is (rows, cols).
