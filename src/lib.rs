@@ -33,4 +33,5 @@ pub mod pretrained;
 pub mod reading;
 pub mod settings;
 pub mod shared;
+pub mod stage_texts;
 pub mod trainer;

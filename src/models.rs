@@ -272,7 +272,7 @@ impl Models {
 
 /// The largest model the training view makes: what a link may name before yours is read.
 fn yours_bounds() -> Shape {
-    YourModel::shape_of(Setup::LAYERS.1, Setup::HEADS.1, Setup::D_MODEL.1, MAX_TOKENS)
+    YourModel::shape_of(Setup::LAYERS.1, Setup::HEADS.1, Setup::D_MODEL.1, MAX_TOKENS, true)
 }
 
 impl Catalog for Models {

@@ -45,7 +45,9 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             let (top, low) = (*order.first()?, *order.last()?);
             let (s, s2) = (format!("{:.2}", h.scores[(query, top)]), format!("{:.2}", h.scores[(query, low)]));
             if order.len() == 1 {
-                fill(tr(ReadingMsg::ScoresOne), &[("q", &q), ("k", &key(top)), ("s", &s)])
+                // One key left: either the mask hid the others, or there are no others.
+                let msg = if o.kv_tokens.len() > 1 { ReadingMsg::ScoresOne } else { ReadingMsg::ScoresOnlyKey };
+                fill(tr(msg), &[("q", &q), ("k", &key(top)), ("s", &s)])
             } else {
                 fill(tr(ReadingMsg::Scores), &[("q", &q), ("k", &key(top)), ("s", &s), ("k2", &key(low)), ("s2", &s2)])
             }
@@ -95,18 +97,29 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             fill(tr(ReadingMsg::Output), &[("q", &q), ("sum", &sum), ("stage", &stage)])
         }
         Stage::MultiHead => {
-            let picks: Vec<String> = trace
+            let tops: Vec<(usize, f32)> = trace
                 .head_traces
                 .iter()
+                .filter_map(|h| ranked(o, &h.weights, query).first().map(|&top| (top, h.weights[(query, top)])))
+                .collect();
+            let picks: Vec<String> = tops
+                .iter()
                 .enumerate()
-                .filter_map(|(i, h)| {
-                    let top = *ranked(o, &h.weights, query).first()?;
-                    let w = format!("{:.2}", h.weights[(query, top)]);
-                    Some(fill(tr(ReadingMsg::HeadPick), &[("h", &(i + 1).to_string()), ("k", &key(top)), ("w", &w)]))
+                .map(|(i, &(top, w))| {
+                    let (h, w) = ((i + 1).to_string(), format!("{w:.2}"));
+                    fill(tr(ReadingMsg::HeadPick), &[("h", &h), ("k", &key(top)), ("w", &w)])
                 })
                 .collect();
             let dm = trace.x.ncols().to_string();
-            fill(tr(ReadingMsg::MultiHead), &[("q", &q), ("picks", &picks.join(tr(ReadingMsg::ListSep))), ("dm", &dm)])
+            let (first, w) = *tops.first()?;
+            let pairs = [("q", q.as_str()), ("picks", &picks.join(tr(ReadingMsg::ListSep))), ("dm", &dm)];
+            match tops.len() {
+                1 => fill(tr(ReadingMsg::MultiHeadOne), &[("q", &q), ("k", &key(first)), ("w", &format!("{w:.2}")), ("dm", &dm)]),
+                _ if tops.iter().all(|&(top, _)| top == first) => {
+                    fill(tr(ReadingMsg::MultiHeadSame), &[pairs[0], ("k", &key(first)), pairs[1], pairs[2]])
+                }
+                _ => fill(tr(ReadingMsg::MultiHead), &pairs),
+            }
         }
     };
     Some(text)

@@ -124,7 +124,8 @@ mod tests {
         assert!(points[10].unscaled.max_weight > points[0].unscaled.max_weight);
     }
 
-    /// What the lab's text says, for sentence lengths from the default's 11 up to 64 and
+    /// What the lab shows for sentence lengths from the default's 11 up to 64 (its text reads
+    /// the band and the bump from the sweep itself, `stage_texts::saturation_texts`), over
     /// several samples: unscaled, the typical row's gradient first rises above the scaled one
     /// at a small d_k (rows move towards a two-way split, whose Jacobian beats a uniform
     /// row's), then collapses; scaled, the typical top weight wanders by less than 0.15 over

@@ -5,21 +5,43 @@
 super::catalogue! {
     /// A template of the code panel.
     pub enum Code {
-        PretrainedInput => r#"from transformers import AutoModel
+        PretrainedInput => r#"import math, torch
+from transformers import AutoModel
 model = AutoModel.from_pretrained("{hub}")
-hidden = model(token_ids, output_hidden_states=True).hidden_states  # token_ids: (1, {n})
-x = hidden[{layer}]  # (1, {n}, {d})"#,
+token_ids = torch.tensor([[{ids}]])  # {tokens}
+hidden = model(token_ids, output_hidden_states=True).hidden_states
+x = hidden[{layer}]  # the input of layer {layer_1}: (1, {n}, {d})"#,
         Input => r#"import math, torch
 from torch import nn
 
-embed = nn.Embedding(vocab_size, {d})
-x = embed(token_ids){pe}  # token_ids: (1, {n}) → x: (1, {n}, {d})"#,
-        InputKv => r#"x_kv = embed(kv_ids){pe_kv}  # (1, {n_kv}, {d})"#,
-        Positions => r#" + pe[:{rows}]"#,
+tokens = [{tokens}]
+vocab = sorted(set(tokens{kv_vocab}))
+token_ids = torch.tensor([[vocab.index(t) for t in tokens]])  # (1, {n})
+# Fresh random weights: the page's steps, not its numbers (it draws its own from a seed).
+embed = nn.Embedding(len(vocab), {d})
+{positions}x = embed(token_ids){pe}  # (1, {n}, {d})"#,
+        Sinusoids => r#"def positions(n):  # PE(p), p = 0 … n − 1
+    angle = torch.arange(n).unsqueeze(1) / 10000 ** (torch.arange(0, {d}, 2) / {d})
+    pe = torch.zeros(n, {d})
+    pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
+    return pe
+"#,
+        LearnedPositions => r#"pos_embed = nn.Embedding({max}, {d})  # one learned vector per position
+def positions(n):
+    return pos_embed(torch.arange(n))
+"#,
+        InputKv => r#"kv_tokens = [{kv_tokens}]
+kv_ids = torch.tensor([[vocab.index(t) for t in kv_tokens]])  # (1, {n_kv})
+x_kv = embed(kv_ids){pe_kv}  # (1, {n_kv}, {d})"#,
+        Positions => r#" + positions({rows})"#,
         Projection => r#"w_q, w_k, w_v = (nn.Linear({d}, {d}, bias={bias}) for _ in range(3))
 q = w_q(x).view(1, {n}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n}, {d_k})
 k = w_k({kv}).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})
 v = w_v({kv}).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})"#,
+        PretrainedProjection => r#"attn = model.encoder.layer[{layer}].attention  # the model's own modules, its own weights
+q = attn.self.query(x).view(1, {n}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n}, {d_k})
+k = attn.self.key(x).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})
+v = attn.self.value(x).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})"#,
         Scores => r#"scores = q @ k.transpose(-2, -1)  # (1, {h}, {n}, {n_kv})"#,
         Scaling => r#"scale = {scale}
 scores = scores / scale  # (1, {h}, {n}, {n_kv})"#,
@@ -28,6 +50,9 @@ scores = scores / scale  # (1, {h}, {n}, {n_kv})"#,
 scores = scores.masked_fill(mask == 0, -1e9)"#,
         Softmax => r#"weights = torch.softmax(scores / {t}, dim=-1)  # (1, {h}, {n}, {n_kv})"#,
         Output => r#"out = weights @ v  # (1, {h}, {n}, {d_k})"#,
+        PretrainedMultiHead => r#"w_o = attn.output.dense  # W_O and b_O (the model then adds x and applies LayerNorm)
+concat = out.transpose(1, 2).reshape(1, {n}, {d})  # (1, {n}, {d})
+y = w_o(concat)  # (1, {n}, {d})"#,
         MultiHead => r#"w_o = nn.Linear({d}, {d}, bias={bias})
 concat = out.transpose(1, 2).reshape(1, {n}, {d})  # (1, {n}, {d})
 y = w_o(concat)  # (1, {n}, {d})"#,

@@ -17,9 +17,18 @@ super::catalogue! {
             "这种权重在句子里找不到词元：请先输入一些词。",
         ),
         WeightsHint => (
-            "Random weights show the arithmetic; pretrained weights show what a real model learned to look at.",
-            "随机权重展示计算过程；预训练权重展示真实模型学会了看什么。",
+            "Random weights show the arithmetic; pretrained weights, run as they were trained (scaling on, T = 1, no mask), show what a real model learned to look at.",
+            "随机权重展示计算过程；预训练权重在与训练时相同的设置下运行（打开缩放、T = 1、不加掩码）时，展示真实模型学会了看什么。",
         ),
+        OffTraining => (
+            "Run here with {changes}, unlike its training: these maps show what its weights compute under these settings, not what it learned to look at. Set them back to see that.",
+            "这里的运行设置是{changes}，与训练时不同：这些图显示的是它的权重在这些设置下算出的结果，而不是它学会了看什么。把设置改回去，才能看到后者。",
+        ),
+        OffScalingOff => ("scaling off", "关闭缩放"),
+        OffScalingOn => ("scaling on (it was trained without)", "打开缩放（它训练时没有缩放）"),
+        OffCausal => ("a causal mask", "加了因果掩码"),
+        OffNoMask => ("no mask (it was trained with the causal one)", "不加掩码（它是在因果掩码下训练的）"),
+        OffTemperature => ("T = {t}", "T = {t}"),
         Layer => ("Layer", "层"),
         Loading => ("Loading the pretrained model: {got} MB of {total} MB", "正在加载预训练模型：{got} MB / {total} MB"),
         Retry => ("Try again", "重试"),
@@ -71,6 +80,14 @@ super::catalogue! {
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
             "这个模型的词表里只有几百个汉字，每个字是一个词元：这 {total} 个词元中有 {n} 个是 [UNK]（未知），模型无法区分它们。",
+        ),
+        UnkNoteOther => (
+            "{n} of these {total} tokens are [UNK] (unknown): pieces the tokenizer cannot spell from its vocabulary, which the model cannot tell apart.",
+            "这 {total} 个词元中有 {n} 个是 [UNK]（未知）：分词器无法用词表拼出的片段，模型无法区分它们。",
+        ),
+        UnkNoteOtherOne => (
+            "1 of these {total} tokens is [UNK] (unknown): a piece the tokenizer cannot spell from its vocabulary.",
+            "这 {total} 个词元中有 1 个是 [UNK]（未知）：分词器无法用词表拼出的片段。",
         ),
         UnkNoteOne => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: 1 of these {total} tokens is [UNK] (unknown), a character the model cannot read.",
@@ -129,8 +146,8 @@ super::catalogue! {
             "示意图中的表格：它的权重加起来是 {sum}%，超过了任何 softmax 行可能的值（每行之和都是 100%），所以是示意用的数字，并非计算所得。",
         ),
         CorefAverage => (
-            "This model: the row of “it” in sentence 1, averaged over all 72 heads",
-            "这个模型：句子 1 中 “it” 那一行，对全部 72 个头取平均",
+            "This model: the row of “{query}” in sentence 1, averaged over all {total} heads",
+            "这个模型：句子 1 中 “{query}” 那一行，对全部 {total} 个头取平均",
         ),
         CorefFindingPrefer => (
             "In sentence 1, {n} of the {total} heads give “{a}” more weight than “{b}”; of those, layer {layer}, head {head} gives “{a}” the most: {best}.",

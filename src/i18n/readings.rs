@@ -37,6 +37,10 @@ super::catalogue! {
             "Row “{q}” may see only “{k}” (the mask hides the rest): its score is {s}.",
             "“{q}”这一行只能看到“{k}”（其余的被掩码遮住）：分数是 {s}。",
         ),
+        ScoresOnlyKey => (
+            "Row “{q}” has a single key to see, “{k}”: its score is {s}.",
+            "“{q}”这一行只有一个键可看，即“{k}”：分数是 {s}。",
+        ),
         Scaling => (
             "Row “{q}”: its largest score, with “{k}”, becomes {s} ÷ {div} = {t}; every score is divided by the same √d_k = {div}, so the order stays and every gap is divided by {div} too.",
             "“{q}”这一行：与“{k}”的分数最大，它变成 {s} ÷ {div} = {t}；每个分数都除以同一个 √d_k = {div}，大小顺序不变，差距也都除以 {div}。",
@@ -59,6 +63,14 @@ super::catalogue! {
         MultiHead => (
             "Row “{q}”, the key each head weighs most: {picks}. The heads read the sentence differently; concatenated and multiplied by W_O they give {dm} numbers per token again.",
             "“{q}”这一行，每个头权重最大的键：{picks}。各个头读这句话的方式不同；拼接后乘以 W_O，每个词元又回到 {dm} 个数。",
+        ),
+        MultiHeadOne => (
+            "Row “{q}”: the single head weighs “{k}” most ({w}). Its output is the whole of Concat, and W_O maps it back to {dm} numbers per token.",
+            "“{q}”这一行：唯一的头给“{k}”的权重最大（{w}）。它的输出就是整个拼接结果，W_O 再把它映射回每个词元 {dm} 个数。",
+        ),
+        MultiHeadSame => (
+            "Row “{q}”: every head weighs “{k}” most ({picks}), so on this row the heads agree on the top key, though the rest of their weights may differ; concatenated and multiplied by W_O they give {dm} numbers per token again.",
+            "“{q}”这一行：每个头都给“{k}”的权重最大（{picks}），所以在这一行上各头选中的首位键相同，不过其余的权重可能不同；拼接后乘以 W_O，每个词元又回到 {dm} 个数。",
         ),
         HeadPick => ("head {h} → “{k}” ({w})", "第 {h} 个头 → “{k}”（{w}）"),
         WeightCell => (

@@ -159,8 +159,16 @@ super::catalogue! {
         FlashScores => ("Scores computed so far (grey: not yet)", "已计算的分数（灰色：尚未计算）"),
         LinearTitle => ("Linear attention: a kernel instead of exp", "线性注意力：用核函数代替 exp"),
         LinearText => (
-            "Softmax attention weighs key j by exp(q_i·k_j / (√d_k·T)), normalised over the row: the first map below, the same weights as the lesson. Linear attention replaces that by φ(q_i)·φ(k_j) with φ(x) = elu(x) + 1, which is always positive, and regroups the sums: o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)). Both sums are computed once for all queries, so the cost is O(n·d_k·d_v) instead of O(n²·d): a win only when n is larger than about d_k. Under a causal mask the sums become running prefix sums, one state updated token by token, like an RNN's. The price: the weights come out flatter than softmax's, as the second map shows for the same Q and K.",
-            "softmax 注意力给第 j 个键的权重正比于 exp(q_i·k_j / (√d_k·T))，再按行归一化：即下面第一张图，与本课中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大致超过 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。代价是权重比 softmax 平坦，第二张图用同样的 Q 和 K 展示了这一点。",
+            "Softmax attention weighs key j by {kernel}, normalised over the row: the first map below, the same weights as the lesson. Linear attention replaces that by φ(q_i)·φ(k_j) with φ(x) = elu(x) + 1, which is always positive, and regroups the sums: o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j)). Both sums are computed once for all queries, so the cost is O(n·d_k·d_v) instead of O(n²·d): a win only when n is larger than about d_k. Under a causal mask the sums become running prefix sums, one state updated token by token, like an RNN's.",
+            "softmax 注意力给第 j 个键的权重正比于 {kernel}，再按行归一化：即下面第一张图，与本课中的权重相同。线性注意力把它换成 φ(q_i)·φ(k_j)，其中 φ(x) = elu(x) + 1 恒为正，再把求和重新组合：o_i = φ(q_i)ᵀ (Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀ (Σ_j φ(k_j))。两个和对所有查询只需计算一次，开销是 O(n·d_k·d_v) 而不是 O(n²·d)：只有当 n 大致超过 d_k 时才划算。使用因果掩码时，这两个和变成逐个词元更新的前缀和，就像 RNN 的状态。",
+        ),
+        LinearFlatter => (
+            "The price, for the same Q and K: the linear weights come out flatter than softmax's (mean row entropy {lin} against {soft} nats; a uniform row has {uniform}).",
+            "代价是（对同样的 Q 和 K）：线性注意力的权重比 softmax 的更平坦（每行的平均熵为 {lin}，softmax 为 {soft}，单位为奈特；均匀的一行是 {uniform}）。",
+        ),
+        LinearSharper => (
+            "Here the softmax rows are the flatter ones (mean row entropy {soft} against {lin} nats for the linear weights; a uniform row has {uniform}): the linear weights ignore the temperature and the ÷√d_k, so which is flatter depends on the settings.",
+            "这里反而是 softmax 的各行更平坦（每行的平均熵为 {soft}，线性注意力为 {lin}，单位为奈特；均匀的一行是 {uniform}）：线性注意力的权重不受温度和 ÷√d_k 的影响，所以谁更平坦取决于设置。",
         ),
         LinearWeights => ("Linear-attention weights", "线性注意力权重"),
         LinearError => ("Largest |O(n) way − direct way| in the output", "O(n) 算法与直接计算之间的最大误差"),

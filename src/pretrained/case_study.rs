@@ -256,7 +256,9 @@ fn StudyResults(
                 <tbody>{ILLUSTRATION.map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> })}</tbody>
             </table>
             <table class="coref__small" data-testid="coref-average">
-                <caption>{tr(ModelMsg::CorefAverage)}</caption>
+                <caption>{move || words.with(|w| {
+                    fill(tr(ModelMsg::CorefAverage), &[("query", &w[0]), ("total", &study.weights.len().to_string())])
+                })}</caption>
                 <tbody>{average.into_iter().map(|(tok, w)| view! { <tr><td>{tok}</td><td>{w2(w)}</td></tr> }).collect_view()}</tbody>
             </table>
         </div>

@@ -15,6 +15,7 @@ use crate::i18n::{fill, model_error, t, ModelMsg, Msg};
 use crate::models::VIEWED;
 use crate::settings::{Stage, View};
 use crate::shared::Shared;
+use crate::stage_texts::off_training;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -51,6 +52,11 @@ pub fn ModelView() -> impl IntoView {
     });
     view! {
         <p class="view__text">{tr(ModelMsg::ModelIntro)}</p>
+        {move || encoding.with(|e| {
+            let e = &e.as_ref()?.0;
+            let note = off_training(&e.shape, &e.layers.first()?.trace, viewer.lang)?;
+            Some(view! { <p class="stage__note" data-testid="off-training">{note}</p> })
+        })}
         <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
         {move || error().map(|e| view! {
             <p class="error" role="alert" data-testid="model-view-error">{t(viewer.lang, Msg::ComputeError)} ": " {e}</p>

@@ -48,6 +48,7 @@ impl Toy {
             d_model: D_MODEL,
             max_tokens: MAX_TOKENS,
             causal: false,
+            scaled: true,
             input: InputRule::Learned,
             framed: true,
             unknown: None,

@@ -1,11 +1,11 @@
 //! A sentence box with its tokens shown as chips. Text that gives no tokens, or too many,
 //! is not applied: the error says why and the heatmaps keep the last good sentence.
 
-use super::Hint;
 use crate::app::page::use_page;
 use crate::core::tokenize::tokenize;
 use crate::i18n::{fill, unknown_token, Msg};
 use crate::settings::SentenceProblem;
+use crate::stage_texts::sentence_hint;
 use leptos::prelude::*;
 
 /// Which sentence a box edits.
@@ -95,6 +95,7 @@ pub fn SentenceBox(
                 </For>
             </ul>
         </div>
-        <Hint msg=Msg::HintSentence />
+        // How the model shown cuts text into tokens (the one asked for, once it is here).
+        <p class="control-hint">{move || page.t(sentence_hint(&page.model.with(|m| m.0.shape().origin.clone())))}</p>
     }
 }

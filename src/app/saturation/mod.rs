@@ -12,6 +12,7 @@ use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
 use crate::i18n::{ClassMsg, Formula, Msg};
+use crate::stage_texts::saturation_texts;
 use leptos::prelude::*;
 use readouts::Readouts;
 
@@ -78,7 +79,9 @@ pub fn SaturationLab() -> impl IntoView {
             <div class="lab__text">
             <h2 id="lab-title" class="lab__title">{page.text(Msg::SaturationTitle)}</h2>
             <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=Formula::Variance.mathml()></div>
-            <p class="lab__explain">{page.text(Msg::SaturationExplain)}</p>
+            <div class="lab__explain" data-testid="lab-explain">
+                {move || points.with(|p| saturation_texts(n.get(), p, page.lang.get())).into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}
+            </div>
             <div class="lab__controls">
                 <label class="field__label" for="lab-dk">
                     {page.text(Msg::SaturationDk)} " = " <strong data-testid="dk-value">{move || d_k.get()}</strong>

@@ -5,12 +5,22 @@
 use super::super::clipboard::copy_text;
 use super::super::page::use_page;
 use crate::core::attention::Mask;
-use crate::core::model::{Origin, Outcome};
+use crate::core::model::{InputRule, Origin, Outcome};
 use crate::i18n::{fill, Code, Msg};
 use crate::settings::{format_temperature, Stage};
 use leptos::prelude::*;
 
-/// The sizes and switches the code needs, read from an outcome's trace.
+/// How the code adds positions to the embeddings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    None,
+    /// The sinusoidal encoding.
+    Sinusoids,
+    /// A learned embedding, one vector for each of `max` positions.
+    Learned { max: usize },
+}
+
+/// The sizes, switches and tokens the code needs, read from an outcome's trace.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CodeShapes {
     pub n: usize,
@@ -24,11 +34,17 @@ pub struct CodeShapes {
     pub temperature: f32,
     /// The projections have biases.
     pub biases: bool,
-    /// A pretrained model's id on the hub: X is a hidden state of that model.
+    /// A pretrained model's id on the hub: X is a hidden state of that model, computed by its
+    /// own modules from `ids`.
     pub pretrained: Option<&'static str>,
-    /// The layer shown (0-based), for a pretrained model.
+    /// The layer shown (0-based).
     pub layer: usize,
-    pub positional: bool,
+    pub positions: Positions,
+    /// The query sentence's tokens and their ids in the model's vocabulary.
+    pub tokens: Vec<String>,
+    pub ids: Vec<u32>,
+    /// The second sentence's tokens (cross-attention).
+    pub kv_tokens: Vec<String>,
 }
 
 impl CodeShapes {
@@ -39,6 +55,11 @@ impl CodeShapes {
         let pretrained = match o.shape().origin {
             Origin::Pretrained { hub, .. } => Some(hub),
             _ => None,
+        };
+        let positions = match o.shape().input {
+            InputRule::Sinusoidal { on: true } => Positions::Sinusoids,
+            InputRule::Sinusoidal { on: false } => Positions::None,
+            InputRule::Learned | InputRule::LearnedNormed => Positions::Learned { max: o.shape().max_tokens },
         };
         Self {
             n,
@@ -53,23 +74,32 @@ impl CodeShapes {
             biases: o.shape().biases,
             pretrained,
             layer: o.layer,
-            positional: o.positional().is_some(),
+            positions,
+            tokens: o.tokens.clone(),
+            ids: o.encoding.tokens.iter().map(|t| t.id).collect(),
+            kv_tokens: o.kv_tokens.clone(),
         }
     }
 }
 
 /// The PyTorch lines of `stage` for `s` (batch size 1; shapes in the comments), from the
-/// templates of `i18n::Code`.
+/// templates of `i18n::Code`. Every name it uses is defined by the stages before it, from the
+/// input on: run in order, the stages make one script.
 pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
     let number = |v: usize| v.to_string();
-    let positions = |rows: usize| {
-        if s.positional {
-            fill(Code::Positions.template(), &[("rows", &number(rows))])
-        } else {
-            String::new()
+    let positions = |rows: usize| match s.positions {
+        Positions::None => String::new(),
+        _ => fill(Code::Positions.template(), &[("rows", &number(rows))]),
+    };
+    let define_positions = match s.positions {
+        Positions::None => String::new(),
+        Positions::Sinusoids => fill(Code::Sinusoids.template(), &[("d", &number(s.d_model))]),
+        Positions::Learned { max } => {
+            fill(Code::LearnedPositions.template(), &[("d", &number(s.d_model)), ("max", &number(max))])
         }
     };
     let scale = if s.scaled { fill(Code::SqrtDk.template(), &[("d_k", &number(s.d_k))]) } else { "1.0".into() };
+    let ids: Vec<String> = s.ids.iter().map(|i| i.to_string()).collect();
     let vars = [
         ("n", number(s.n)),
         ("n_kv", number(s.n_kv)),
@@ -77,28 +107,53 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
         ("h", number(s.n_heads)),
         ("d_k", number(s.d_k)),
         ("layer", number(s.layer)),
+        ("layer_1", number(s.layer + 1)),
         ("bias", (if s.biases { "True" } else { "False" }).into()),
         ("hub", s.pretrained.unwrap_or_default().into()),
         ("kv", (if s.cross { "x_kv" } else { "x" }).into()),
         ("pe", positions(s.n)),
         ("pe_kv", positions(s.n_kv)),
+        ("positions", define_positions),
+        ("tokens", python_list(&s.tokens)),
+        ("kv_tokens", python_list(&s.kv_tokens)),
+        ("kv_vocab", (if s.cross { " + kv_tokens" } else { "" }).into()),
+        ("ids", ids.join(", ")),
         ("scale", scale),
         ("t", temperature(s.temperature)),
     ];
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let pretrained = s.pretrained.is_some();
     let templates: &[Code] = match stage {
-        Stage::Input if s.pretrained.is_some() => &[Code::PretrainedInput],
+        Stage::Input if pretrained => &[Code::PretrainedInput],
         Stage::Input if s.cross => &[Code::Input, Code::InputKv],
         Stage::Input => &[Code::Input],
+        Stage::Projection if pretrained => &[Code::PretrainedProjection],
         Stage::Projection => &[Code::Projection],
         Stage::Scores => &[Code::Scores],
         Stage::Scaling => &[Code::Scaling],
         Stage::Softmax if s.causal => &[Code::Mask, Code::Softmax],
         Stage::Softmax => &[Code::Softmax],
         Stage::Output => &[Code::Output],
+        Stage::MultiHead if pretrained => &[Code::PretrainedMultiHead],
         Stage::MultiHead => &[Code::MultiHead],
     };
     templates.iter().map(|c| fill(c.template(), &vars)).collect::<Vec<_>>().join("\n")
+}
+
+/// `tokens` as the items of a Python list of strings (backslashes and quotes escaped).
+fn python_list(tokens: &[String]) -> String {
+    let quoted = tokens.iter().map(|t| {
+        let escaped: String = t
+            .chars()
+            .flat_map(|c| match c {
+                '\\' | '"' => vec!['\\', c],
+                c if c.is_control() => format!("\\u{:04x}", c as u32).chars().collect(),
+                c => vec![c],
+            })
+            .collect();
+        format!("\"{escaped}\"")
+    });
+    quoted.collect::<Vec<_>>().join(", ")
 }
 
 /// T as the settings show it, written as a Python float (always with a decimal point).
@@ -159,7 +214,10 @@ mod tests {
             biases: false,
             pretrained: None,
             layer: 0,
-            positional: true,
+            positions: Positions::Sinusoids,
+            tokens: ["the", "say \"hi\"", "the"].map(String::from).to_vec(),
+            ids: vec![],
+            kv_tokens: vec![],
         }
     }
 
@@ -189,14 +247,39 @@ mod tests {
     }
 
     #[test]
-    fn pretrained_weights_have_biases_and_read_a_hidden_state() {
+    fn pretrained_weights_run_through_the_models_own_modules_on_its_own_token_ids() {
         let hub = Some("sentence-transformers/all-MiniLM-L6-v2");
-        let s = CodeShapes { biases: true, pretrained: hub, d_model: 384, n_heads: 12, d_k: 32, layer: 2, ..shapes() };
+        let ids = vec![101, 1996, 102];
+        let s =
+            CodeShapes { biases: true, pretrained: hub, d_model: 384, n_heads: 12, d_k: 32, layer: 2, ids, ..shapes() };
         let input = stage_code(Stage::Input, &s);
         assert!(
-            input.contains("x = hidden[2]  # (1, 11, 384)")
+            input.contains("x = hidden[2]  # the input of layer 3: (1, 11, 384)")
                 && input.contains("(\"sentence-transformers/all-MiniLM-L6-v2\")")
+                && input.contains("torch.tensor([[101, 1996, 102]])"),
+            "{input}"
         );
-        assert!(stage_code(Stage::MultiHead, &s).contains("nn.Linear(384, 384, bias=True)"));
+        let projection = stage_code(Stage::Projection, &s);
+        assert!(projection.contains("attn = model.encoder.layer[2].attention") && !projection.contains("nn.Linear"));
+        assert!(stage_code(Stage::MultiHead, &s).contains("w_o = attn.output.dense"));
+    }
+
+    #[test]
+    fn the_random_script_defines_every_name_it_uses_before_using_it() {
+        let script: String = Stage::ALL.iter().map(|&st| stage_code(st, &shapes()) + "\n").collect();
+        let at = |name: &str| script.find(name).unwrap_or_else(|| panic!("{name} in {script}"));
+        for (defined, used) in
+            [("def positions", "positions(11)"), ("vocab = ", "len(vocab)"), ("tokens = [", "set(tokens")]
+        {
+            assert!(at(defined) < at(used), "{defined} before {used}:\n{script}");
+        }
+        assert!(script.contains(r#"tokens = ["the", "say \"hi\"", "the"]"#), "{script}");
+        let cross = CodeShapes { cross: true, n_kv: 2, kv_tokens: vec!["a".into(), "b".into()], ..shapes() };
+        let input = stage_code(Stage::Input, &cross);
+        assert!(input.contains("set(tokens + kv_tokens)") && input.contains("x_kv = embed(kv_ids) + positions(2)"), "{input}");
+        let learned = CodeShapes { positions: Positions::Learned { max: 32 }, ..shapes() };
+        assert!(stage_code(Stage::Input, &learned).contains("pos_embed = nn.Embedding(32, 64)"));
+        let off = CodeShapes { positions: Positions::None, ..shapes() };
+        assert!(stage_code(Stage::Input, &off).contains("x = embed(token_ids)  # (1, 11, 64)"));
     }
 }

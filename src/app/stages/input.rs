@@ -7,7 +7,7 @@ use crate::app::specs::{indices, signed};
 use crate::core::model::InputRule;
 use crate::core::tokenize::is_cjk;
 use crate::figures::num;
-use crate::i18n::{Formula, ModelMsg, Msg};
+use crate::i18n::{ModelMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -42,7 +42,7 @@ pub fn InputStage() -> impl IntoView {
     // Chinese sentences are cut into characters: say why, where the tokens first appear.
     let cjk = from_outcome(|o, _| o.tokens.iter().any(|t| t.chars().any(is_cjk)));
     view! {
-        <StagePanel stage=Stage::Input formula=Formula::Input explain=Msg::ExplainInput notice=Msg::NoticeInput>
+        <StagePanel stage=Stage::Input>
             {move || match input.get() {
                 Some(InputRule::LearnedNormed) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputPretrained)}</p> }),
                 Some(InputRule::Learned) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYours)}</p> }),

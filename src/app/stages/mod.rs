@@ -27,8 +27,9 @@ use crate::core::model::Outcome;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
 use crate::figures::download::save_text;
-use crate::i18n::{ClassMsg, Formula, Lang, ModelMsg, Msg, ReadingMsg};
+use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg, ReadingMsg};
 use crate::reading::stage_reading;
+use crate::stage_texts::{stage_texts, StageTexts};
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
 
@@ -48,15 +49,9 @@ pub fn stage_name(stage: Stage) -> Msg {
 /// The frame every stage shares.
 #[component]
 fn StagePanel(
-    /// Which stage this is (sets its title and `data-testid="stage-…"`).
+    /// Which stage this is (sets its title and `data-testid="stage-…"`, and its formula,
+    /// explanation and notice, chosen from the outcome shown by [`stage_texts`]).
     stage: Stage,
-    /// The step's formula.
-    formula: Formula,
-    /// Its explanation.
-    explain: Msg,
-    /// Its "what to notice" line (it may depend on the settings, e.g. scaling on or off).
-    #[prop(into)]
-    notice: Signal<Msg>,
     /// The stage's heatmaps and readouts.
     children: Children,
 ) -> impl IntoView {
@@ -70,6 +65,11 @@ fn StagePanel(
             }
         }
     };
+    let texts = Memo::new(move |_| {
+        let lang = page.lang.get();
+        page.outcome.with(|o| o.as_ref().map(|Shared(o)| stage_texts(o, stage, lang)))
+    });
+    let text = move |f: fn(&StageTexts) -> String| texts.with(|t| t.as_ref().map(f).unwrap_or_default());
     let (head, query) = (page.pick(|s| s.lesson().head()), page.pick(|s| s.lesson().query()));
     let reading = Memo::new(move |_| {
         let (lang, h, q) = (page.lang.get(), head.get(), query.get());
@@ -90,8 +90,8 @@ fn StagePanel(
                     </button>
                 </div>
                 <WeightsNote />
-                <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=formula.mathml()></div>
-                <p class="stage__explain">{move || page.t(explain)}</p>
+                <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=move || text(|t| t.formula.mathml().into())></div>
+                <p class="stage__explain" data-testid="stage-explain">{move || text(|t| t.explain.clone())}</p>
             </div>
             <div class="stage__figures">
                 <TokenStrip />
@@ -102,7 +102,7 @@ fn StagePanel(
                 <p class="stage__reading" data-testid="stage-reading">
                     <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
                 </p>
-                <p class="stage__notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || page.t(notice.get())}</p>
+                <p class="stage__notice" data-testid="stage-notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice.clone())}</p>
                 {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
                     <button type="button" class="button button--link stage__lab" data-testid="open-lab"
                         on:click=move |_| page.settings.update(|s| s.set_view(View::Saturation))>

@@ -4,7 +4,7 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed, weights};
-use crate::i18n::{Formula, LessonMsg, Msg};
+use crate::i18n::{LessonMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -24,7 +24,7 @@ pub fn MultiHeadStage() -> impl IntoView {
     let concat = from_outcome(|o, _| signed(o.trace().concat.clone(), &o.tokens, indices(o.trace().d_model())));
     let output = from_outcome(|o, _| signed(o.trace().output.clone(), &o.tokens, indices(o.trace().d_model())));
     view! {
-        <StagePanel stage=Stage::MultiHead formula=Formula::Multihead explain=Msg::ExplainMultiHead notice=Msg::NoticeMultiHead>
+        <StagePanel stage=Stage::MultiHead>
             // On a projector up to four heads a row (see the stylesheet).
             <div class="stage__heads" data-per-row=move || count.get().clamp(1, 4)>
                 {move || (0..count.get()).map(|h| {

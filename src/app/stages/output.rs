@@ -4,7 +4,7 @@ use super::{from_head, head_detail, HeadPicker, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, output_text, signed};
-use crate::i18n::{Formula, Msg};
+use crate::i18n::{Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -26,7 +26,7 @@ pub fn OutputStage() -> impl IntoView {
         ))
     });
     view! {
-        <StagePanel stage=Stage::Output formula=Formula::Output explain=Msg::ExplainOutput notice=Msg::NoticeOutput>
+        <StagePanel stage=Stage::Output>
             <HeadPicker />
             <div class="stage__grid">
                 <PageMap spec=v name=page.label(Msg::MatValues) testid="heatmap-values" />

@@ -4,7 +4,7 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed};
-use crate::i18n::{Formula, Msg};
+use crate::i18n::{Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -16,7 +16,7 @@ pub fn ProjectionStage() -> impl IntoView {
     let k = from_outcome(|o, _| signed(o.trace().k.clone(), &o.kv_tokens, indices(o.trace().d_model())));
     let v = from_outcome(|o, _| signed(o.trace().v.clone(), &o.kv_tokens, indices(o.trace().d_model())));
     view! {
-        <StagePanel stage=Stage::Projection formula=Formula::Projection explain=Msg::ExplainProjection notice=Msg::NoticeProjection>
+        <StagePanel stage=Stage::Projection>
             <div class="stage__grid stage__grid--three">
                 <PageMap spec=q name=page.label(Msg::MatQueries) testid="heatmap-q" />
                 <PageMap spec=k name=page.label(Msg::MatKeys) testid="heatmap-k" />

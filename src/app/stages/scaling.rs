@@ -5,7 +5,7 @@ use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{signed_on, spread_text};
 use crate::chart::colormap::Scale;
-use crate::i18n::{Formula, Msg};
+use crate::i18n::{Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -27,10 +27,9 @@ pub fn ScalingStage() -> impl IntoView {
     // What the shown trace was computed with, not what the settings say now.
     let unscaled = from_outcome(|o, _| !o.trace().scaled);
     let off = move || unscaled.get() == Some(true);
-    let notice = Signal::derive(move || if off() { Msg::NoticeScalingOff } else { Msg::NoticeScaling });
     let after_name = Signal::derive(move || page.t(if off() { Msg::MatScaledOff } else { Msg::MatScaled }).to_string());
     view! {
-        <StagePanel stage=Stage::Scaling formula=Formula::Scaling explain=Msg::ExplainScaling notice=notice>
+        <StagePanel stage=Stage::Scaling>
             <HeadPicker />
             <div class="stage__grid">
                 <div>

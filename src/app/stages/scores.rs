@@ -4,7 +4,7 @@ use super::{from_head, head_detail, HeadPicker, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{score_text, signed};
-use crate::i18n::{Formula, Msg};
+use crate::i18n::{Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -17,7 +17,7 @@ pub fn ScoresStage() -> impl IntoView {
         Some(score_text(lang, h.q.row(r), h.k.row(c), o.tokens.get(r)?, o.kv_tokens.get(c)?, *h.scores.get((r, c))?))
     });
     view! {
-        <StagePanel stage=Stage::Scores formula=Formula::Scores explain=Msg::ExplainScores notice=Msg::NoticeScores>
+        <StagePanel stage=Stage::Scores>
             <HeadPicker />
             <PageMap spec=s name=page.label(Msg::MatScores) testid="heatmap-scores" detail=detail />
         </StagePanel>

@@ -7,7 +7,7 @@ use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
 use crate::app::specs::weights;
 use crate::figures::num;
-use crate::i18n::{fill, Formula, Msg};
+use crate::i18n::{fill, Msg};
 use crate::reading::weight_in_words;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -47,19 +47,12 @@ pub fn SoftmaxStage() -> impl IntoView {
         })
         .unwrap_or_default()
     });
-    let notice = Signal::derive(move || {
-        if page.settings.with(|s| s.lesson().scaled()) {
-            Msg::NoticeSoftmax
-        } else {
-            Msg::NoticeSoftmaxUnscaled
-        }
-    });
     let pick = Callback::new(move |(r, _): (usize, usize)| {
         page.apply(|s, c| s.set_query(r, c));
     });
 
     view! {
-        <StagePanel stage=Stage::Softmax formula=Formula::Softmax explain=Msg::ExplainSoftmax notice=notice>
+        <StagePanel stage=Stage::Softmax>
             <HeadPicker />
             <PageMap spec=a name=page.label(Msg::MatWeights) testid="heatmap-weights" detail=detail on_pick=pick />
             <p class="stage__stat" data-testid="row-sum-check">

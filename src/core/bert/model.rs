@@ -53,6 +53,7 @@ pub fn minilm_shape() -> Shape {
         d_model: MINILM.d_model,
         max_tokens: MINILM_TOKENS,
         causal: false,
+        scaled: true,
         input: InputRule::LearnedNormed,
         framed: true,
         unknown: Some("[UNK]"),

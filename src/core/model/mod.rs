@@ -79,6 +79,8 @@ pub struct Shape {
     pub max_tokens: usize,
     /// Trained with the causal mask (a decoder): the lesson opens it with the mask on.
     pub causal: bool,
+    /// Trained with the scores divided by √d_k (random weights: `true`, the lesson's default).
+    pub scaled: bool,
     pub input: InputRule,
     /// Its sentences are framed by special tokens ([CLS] … [SEP]) that take attention of their own.
     pub framed: bool,
@@ -95,6 +97,14 @@ impl Shape {
     /// d_k = d_model / n_heads.
     pub fn d_k(&self) -> usize {
         self.d_model / self.n_heads.max(1)
+    }
+
+    /// The settings it was trained with (T = 1, no heads off), or `None` for random weights,
+    /// which no training shaped: a trained model run otherwise shows what its weights compute
+    /// under other settings, not what it learned to look at.
+    pub fn trained_options(&self) -> Option<RunOptions> {
+        let mask = if self.causal { Mask::Causal } else { Mask::None };
+        (!matches!(self.origin, Origin::Seeded { .. })).then(|| RunOptions { mask, scaled: self.scaled, ..RunOptions::default() })
     }
 
     /// Its sizes and seed are the learner's to set (seeded random weights); every other

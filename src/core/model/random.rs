@@ -61,6 +61,7 @@ impl Random {
             d_model: setup.d_model,
             max_tokens,
             causal: false,
+            scaled: true,
             input: InputRule::Sinusoidal { on: setup.positional },
             framed: false,
             unknown: None,

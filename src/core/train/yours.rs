@@ -77,7 +77,7 @@ impl YourModel {
                 Layer { projections: Arc::clone(p), block: Some(Block { mlp, ..Block::residual_only() }) }
             })
             .collect();
-        let shape = Self::shape_of(projections.len(), n_heads, embed.ncols(), pos.nrows());
+        let shape = Self::shape_of(projections.len(), n_heads, embed.ncols(), pos.nrows(), scaled);
         Self { task, steps, n_heads, scaled, vocab, embed, pos, projections, mlps, example, layers, shape }
     }
 
@@ -219,13 +219,14 @@ impl YourModel {
 
     /// The shape of a model of the training view with these counts and sizes (a causal stack
     /// of learned token and position embeddings; the largest one bounds what a link may name).
-    pub fn shape_of(n_layers: usize, n_heads: usize, d_model: usize, max_tokens: usize) -> Shape {
+    pub fn shape_of(n_layers: usize, n_heads: usize, d_model: usize, max_tokens: usize, scaled: bool) -> Shape {
         Shape {
             n_layers,
             n_heads,
             d_model,
             max_tokens,
             causal: true,
+            scaled,
             input: InputRule::Learned,
             framed: false,
             unknown: None,

@@ -7,7 +7,11 @@ use crate::app::specs::weights;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::linear::linear_head;
 use crate::i18n::{Msg, ViewMsg};
+use crate::stage_texts::linear_texts;
 use leptos::prelude::*;
+
+/// Both maps, the check's largest difference, and the two sentences about them.
+type Compared = (HeatmapSpec, HeatmapSpec, f32, [String; 2]);
 
 /// Softmax weights, linear-attention weights, and the agreement check.
 #[component]
@@ -20,12 +24,13 @@ pub fn LinearPanel() -> impl IntoView {
             let o = &o.as_ref()?.0;
             let h = o.trace().head(head.get())?;
             let check = linear_head(h, o.trace().mask);
+            let texts = linear_texts(o.trace(), h, &check.weights, page.lang.get());
             let soft = weights(h.weights.clone(), &o.tokens, &o.kv_tokens, &o.trace().blocked);
             let lin = weights(check.weights, &o.tokens, &o.kv_tokens, &o.trace().blocked);
-            Some((soft, lin, check.max_error))
+            Some((soft, lin, check.max_error, texts))
         })
     });
-    let map = move |pick: fn(&(HeatmapSpec, HeatmapSpec, f32)) -> &HeatmapSpec| {
+    let map = move |pick: fn(&Compared) -> &HeatmapSpec| {
         Memo::new(move |_| compared.with(|c| c.as_ref().map(|c| pick(c).clone())))
     };
     let (soft, lin) = (map(|c| &c.0), map(|c| &c.1));
@@ -33,7 +38,7 @@ pub fn LinearPanel() -> impl IntoView {
     view! {
         <div class="panel-block" data-testid="linear-panel">
             <h3 class="view__subtitle">{page.text(ViewMsg::LinearTitle)}</h3>
-            <p class="view__text">{page.text(ViewMsg::LinearText)}</p>
+            {move || compared.with(|c| c.as_ref().map(|c| c.3.clone())).unwrap_or_default().map(|l| view! { <p class="view__text" data-testid="linear-text">{l}</p> })}
             <dl class="readouts">
                 <div class="readouts__item">
                     <dt>{page.text(ViewMsg::LinearError)}</dt>

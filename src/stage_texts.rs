@@ -1,0 +1,248 @@
+//! What each stage says beside its numbers, chosen and filled from the outcome on screen: the
+//! formula of the model shown, and an explanation and a "what to notice" line that hold in the
+//! state they are shown in (learned positions, one token, one head, d_k = 1, scaling off, a
+//! repeated word or none). Pure, so the state-grid test (`tests/true_texts.rs`) reads exactly
+//! what the page shows; the rule it checks: a text that can be false in some state takes that
+//! state as input.
+
+use crate::core::bert::chars::is_cjk;
+use crate::core::model::{InputRule, Origin, Outcome, Shape};
+use crate::core::saturation::SweepPoint;
+use crate::core::trace::{HeadTrace, Trace};
+use ndarray::Array2;
+use crate::i18n::{fill, t, Formula, Lang, ModelMsg, Msg, ViewMsg};
+use crate::settings::{format_temperature, Stage};
+
+/// The fixed frame of one stage: formula, explanation, notice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageTexts {
+    pub formula: Formula,
+    pub explain: String,
+    pub notice: String,
+}
+
+/// The texts of `stage` for the outcome `o`, in `lang`.
+pub fn stage_texts(o: &Outcome, stage: Stage, lang: Lang) -> StageTexts {
+    let tr = |m: Msg| t(lang, m).to_string();
+    let trace = o.trace();
+    let input = o.shape().input;
+    let single_column = trace.d_k == 1;
+    let (formula, explain, notice) = match stage {
+        Stage::Input => (input_formula(input, o.layer), tr(input_explanation(input)), input_notice(o, lang)),
+        Stage::Projection => (Formula::Projection, tr(Msg::ExplainProjection), tr(Msg::NoticeProjection)),
+        Stage::Scores => {
+            let notice = if single_column { Msg::NoticeScoresDk1 } else { Msg::NoticeScores };
+            (Formula::Scores, tr(Msg::ExplainScores), tr(notice))
+        }
+        Stage::Scaling => {
+            let why = if input == (InputRule::Sinusoidal { on: true }) { t(lang, Msg::ScalingWhyPe) } else { "" };
+            let explain = fill(t(lang, Msg::ExplainScaling), &[("why", why)]);
+            let (formula, notice) = match (trace.scaled, single_column) {
+                (false, _) => (Formula::ScalingOff, Msg::NoticeScalingOff),
+                (true, true) => (Formula::Scaling, Msg::NoticeScalingDk1),
+                (true, false) => (Formula::Scaling, Msg::NoticeScaling),
+            };
+            (formula, explain, tr(notice))
+        }
+        Stage::Softmax => {
+            let notice = if trace.n().1 == 1 {
+                Msg::NoticeSoftmaxOneKey
+            } else if single_column {
+                Msg::NoticeSoftmaxDk1
+            } else if trace.scaled {
+                Msg::NoticeSoftmax
+            } else {
+                Msg::NoticeSoftmaxUnscaled
+            };
+            (Formula::Softmax, tr(Msg::ExplainSoftmax), tr(notice))
+        }
+        Stage::Output => (Formula::Output, tr(Msg::ExplainOutput), tr(Msg::NoticeOutput)),
+        Stage::MultiHead => {
+            let notice = match (trace.n_heads(), &o.shape().origin) {
+                (1, _) => Msg::NoticeMultiHeadOne,
+                (_, Origin::Seeded { .. }) => Msg::NoticeMultiHead,
+                (_, Origin::Pretrained { .. }) => Msg::NoticeMultiHeadPretrained,
+                (_, Origin::Yours) => Msg::NoticeMultiHeadYours,
+            };
+            (Formula::Multihead, tr(Msg::ExplainMultiHead), tr(notice))
+        }
+    };
+    StageTexts { formula, explain, notice }
+}
+
+/// How X is made for layer `layer` (0-based) of a model whose first input follows `rule`.
+fn input_formula(rule: InputRule, layer: usize) -> Formula {
+    match (rule, layer) {
+        (_, 1..) => Formula::InputLater,
+        (InputRule::Sinusoidal { on: true }, _) => Formula::Input,
+        (InputRule::Sinusoidal { on: false }, _) => Formula::InputNoPosition,
+        (InputRule::Learned, _) => Formula::InputLearned,
+        (InputRule::LearnedNormed, _) => Formula::InputPretrained,
+    }
+}
+
+fn input_explanation(rule: InputRule) -> Msg {
+    match rule {
+        InputRule::Sinusoidal { on: true } => Msg::ExplainInput,
+        InputRule::Sinusoidal { on: false } => Msg::ExplainInputOff,
+        InputRule::Learned => Msg::ExplainInputLearned,
+        InputRule::LearnedNormed => Msg::ExplainInputPretrained,
+    }
+}
+
+/// The input's notice: what switching the positions off does to the first repeated token of
+/// this sentence (or that none repeats), or, for learned positions, why there is no switch.
+fn input_notice(o: &Outcome, lang: Lang) -> String {
+    let on = match o.shape().input {
+        InputRule::Sinusoidal { on } => on,
+        InputRule::Learned | InputRule::LearnedNormed => return t(lang, Msg::NoticeInputLearned).into(),
+    };
+    let repeated = o.tokens.iter().find(|tok| o.tokens.iter().filter(|u| u == tok).count() > 1);
+    let Some(tok) = repeated else {
+        return t(lang, if on { Msg::NoticeInputNoRepeat } else { Msg::NoticeInputOffNoRepeat }).into();
+    };
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "、",
+    };
+    let rows: Vec<String> =
+        o.tokens.iter().enumerate().filter(|(_, u)| *u == tok).map(|(i, _)| (i + 1).to_string()).collect();
+    let msg = if on { Msg::NoticeInput } else { Msg::NoticeInputOff };
+    fill(t(lang, msg), &[("tok", tok), ("rows", &rows.join(sep))])
+}
+
+/// The sentences of the note for `o` in `lang` (with the one saying that a trained model runs
+/// off its training settings, when it does); `head` is the head the stage shows (0-based),
+/// `text` the sentence asked for.
+pub fn weights_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
+    let mut lines = origin_note(o, lang, head, text);
+    lines.extend(off_training(o.shape(), o.trace(), lang));
+    lines
+}
+
+fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
+    let (n_layers, n_heads) = (o.encoding.layers.len(), o.trace().n_heads());
+    let (layer, head) = (o.layer + 1, head.min(n_heads.saturating_sub(1)) + 1);
+    match o.shape().origin {
+        Origin::Seeded { seed } => vec![fill(t(lang, ModelMsg::NoteRandom), &[("seed", &seed.to_string())])],
+        Origin::Yours => {
+            let [layer, layers, head, heads] = [layer, n_layers, head, n_heads].map(|v| v.to_string());
+            let pairs = [("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
+            vec![fill(t(lang, ModelMsg::NoteYours), &pairs)]
+        }
+        Origin::Pretrained { name, .. } => {
+            let [layer, layers, head, heads] = [layer, n_layers, head, n_heads].map(|v| v.to_string());
+            let pairs =
+                [("name", name), ("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
+            let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &pairs)];
+            let unknown = o.shape().unknown.map_or(0, |u| o.tokens.iter().filter(|t| *t == u).count());
+            if o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk)) {
+                lines.push(t(lang, ModelMsg::ChineseSplit).to_string());
+            }
+            if unknown > 0 {
+                let n = [("n", unknown.to_string()), ("total", o.tokens.len().to_string())];
+                // The vocabulary's few Chinese characters explain an [UNK] only in Chinese text.
+                let msg = match (text.chars().any(is_cjk), unknown == 1) {
+                    (true, false) => ModelMsg::UnkNote,
+                    (true, true) => ModelMsg::UnkNoteOne,
+                    (false, false) => ModelMsg::UnkNoteOther,
+                    (false, true) => ModelMsg::UnkNoteOtherOne,
+                };
+                lines.push(fill(t(lang, msg), &n.each_ref().map(|(k, v)| (*k, v.as_str()))));
+            }
+            lines
+        }
+    }
+}
+
+/// The sentence field's hint: how the model shown cuts a sentence into tokens.
+pub fn sentence_hint(origin: &Origin) -> Msg {
+    match origin {
+        Origin::Seeded { .. } => Msg::HintSentence,
+        Origin::Pretrained { .. } => Msg::HintSentencePretrained,
+        Origin::Yours => Msg::HintSentenceYours,
+    }
+}
+
+/// For a trained model run with other settings than it was trained with (scaling, mask,
+/// temperature), the sentence that says so: its maps are then what its weights compute under
+/// these settings, not what it learned to look at. `None` when it runs as trained, and for
+/// random weights, which no training shaped.
+pub fn off_training(shape: &Shape, trace: &Trace, lang: Lang) -> Option<String> {
+    let trained = shape.trained_options()?;
+    let mut changes = Vec::new();
+    if trace.scaled != trained.scaled {
+        changes.push(t(lang, if trace.scaled { ModelMsg::OffScalingOn } else { ModelMsg::OffScalingOff }).to_string());
+    }
+    if trace.mask != trained.mask {
+        let msg = if trained.mask == crate::core::Mask::Causal { ModelMsg::OffNoMask } else { ModelMsg::OffCausal };
+        changes.push(t(lang, msg).to_string());
+    }
+    if trace.temperature != trained.temperature {
+        changes.push(fill(t(lang, ModelMsg::OffTemperature), &[("t", &format_temperature(trace.temperature))]));
+    }
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "、",
+    };
+    (!changes.is_empty()).then(|| fill(t(lang, ModelMsg::OffTraining), &[("changes", &changes.join(sep))]))
+}
+
+/// The saturation lab's explanation for its sample of `n` tokens, its claims read from the
+/// sample's own curves `points`: the band the scaled top weight stays in, and whether (and
+/// over which d_k) the unscaled gradient rises above the scaled one before it collapses.
+pub fn saturation_texts(n: usize, points: &[SweepPoint], lang: Lang) -> Vec<String> {
+    let tr = |m: Msg| t(lang, m).to_string();
+    let mut lines = vec![tr(Msg::SaturationExplain)];
+    if n <= 1 {
+        lines.push(tr(Msg::SaturationOneToken));
+        return lines;
+    }
+    let two = |v: f32| format!("{v:.2}");
+    let tops = points.iter().map(|p| p.scaled.median_max_weight);
+    let (lo, hi) = tops.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let top = points.iter().map(|p| p.unscaled.median_max_weight).fold(0.0, f32::max);
+    if lo <= hi {
+        lines.push(fill(t(lang, Msg::SaturationBand), &[("lo", &two(lo)), ("hi", &two(hi)), ("top", &two(top))]));
+    }
+    let above = |p: &&SweepPoint| p.unscaled.median_jacobian_norm > p.scaled.median_jacobian_norm;
+    let run: Vec<usize> =
+        points.iter().skip_while(|p| !above(p)).take_while(|p| above(p)).map(|p| p.d_k).collect();
+    match (run.first(), run.last()) {
+        (Some(from), Some(to)) => {
+            lines.push(fill(t(lang, Msg::SaturationBump), &[("from", &from.to_string()), ("to", &to.to_string())]))
+        }
+        _ if n == 2 => lines.push(tr(Msg::SaturationNoBumpTwo)),
+        _ => lines.push(tr(Msg::SaturationNoBump)),
+    }
+    lines.push(tr(Msg::SaturationNorm));
+    lines
+}
+
+/// The linear-attention panel's explanation of head `head` of `trace`, whose linear-attention
+/// weights are `linear` (n_q, n_kv): softmax's kernel as the trace computed it (with ÷√d_k
+/// only when scaling is on), and which of the two maps is the flatter, by mean row entropy.
+pub fn linear_texts(trace: &Trace, head: &HeadTrace, linear: &Array2<f32>, lang: Lang) -> [String; 2] {
+    let kernel = if trace.scaled { "exp(q_i·k_j / (√d_k·T))" } else { "exp(q_i·k_j / T)" };
+    let text = fill(t(lang, ViewMsg::LinearText), &[("kernel", kernel)]);
+    let (soft, lin) = (mean_entropy(&head.weights, &trace.blocked), mean_entropy(linear, &trace.blocked));
+    let uniform = mean_entropy(&trace.blocked.mapv(|_| 1.0), &trace.blocked);
+    let msg = if lin >= soft { ViewMsg::LinearFlatter } else { ViewMsg::LinearSharper };
+    let two = |v: f32| format!("{v:.2}");
+    [text, fill(t(lang, msg), &[("lin", &two(lin)), ("soft", &two(soft)), ("uniform", &two(uniform))])]
+}
+
+/// The mean over rows of −Σ p ln p, each row's allowed entries of `m` renormalised to sum 1
+/// (so a matrix of ones gives each row's uniform entropy, ln of its allowed keys).
+fn mean_entropy(m: &Array2<f32>, blocked: &Array2<bool>) -> f32 {
+    let rows: Vec<f32> = m
+        .outer_iter()
+        .zip(blocked.outer_iter())
+        .map(|(row, blocked)| {
+            let live: Vec<f32> = row.iter().zip(blocked).filter(|(_, b)| !**b).map(|(p, _)| *p).collect();
+            let total: f32 = live.iter().sum();
+            live.iter().filter(|p| **p > 0.0).map(|p| -(p / total) * (p / total).ln()).sum()
+        })
+        .collect();
+    rows.iter().sum::<f32>() / rows.len().max(1) as f32
+}
