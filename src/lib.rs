@@ -33,5 +33,6 @@ pub mod pretrained;
 pub mod reading;
 pub mod settings;
 pub mod shared;
+pub mod stage_code;
 pub mod stage_texts;
 pub mod trainer;
