@@ -10,7 +10,7 @@ use crate::core::model::{InputRule, Origin, Outcome, Shape};
 use crate::core::saturation::SweepPoint;
 use crate::core::trace::{HeadTrace, Trace};
 use ndarray::Array2;
-use crate::i18n::{fill, t, Formula, Lang, ModelMsg, Msg, ViewMsg};
+use crate::i18n::{fill, t, Formula, Lang, LessonMsg, ModelMsg, Msg, ViewMsg};
 use crate::settings::{format_temperature, Stage};
 
 /// The fixed frame of one stage: formula, explanation, notice.
@@ -68,6 +68,16 @@ pub fn stage_texts(o: &Outcome, stage: Stage, lang: Lang) -> StageTexts {
         }
     };
     StageTexts { formula, explain, notice }
+}
+
+/// The projection stage's aside: splitting Q into heads as a reshape, on the live shapes.
+pub fn reshape_text(o: &Outcome, lang: Lang) -> String {
+    let trace = o.trace();
+    let (n, n_kv) = trace.n();
+    let values = [n, n_kv, trace.d_model(), trace.n_heads(), trace.d_k].map(|v| v.to_string());
+    let names = ["n", "n_kv", "d", "h", "dk"];
+    let pairs: Vec<(&str, &str)> = names.iter().copied().zip(values.iter().map(String::as_str)).collect();
+    fill(t(lang, LessonMsg::ReshapeText), &pairs)
 }
 
 /// How X is made for layer `layer` (0-based) of a model whose first input follows `rule`.

@@ -5,7 +5,7 @@ use super::page::use_page;
 use super::stages::{
     stage_name, InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
 };
-use crate::i18n::{fill, t, ClassMsg, Lang, Msg};
+use crate::i18n::{fill, t, ClassMsg, Formula, Lang, LessonMsg, Msg};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -90,6 +90,9 @@ pub fn Stepper() -> impl IntoView {
                     {move || format!("{}: {}", step_of(page.lang.get(), stage.get()), page.t(stage_name(stage.get())))}
                 </p>
             </nav>
+            <Show when=move || stage.get() == Stage::Input>
+                <Overview go=go_and_show />
+            </Show>
             {move || match stage.get() {
                 Stage::Input => view! { <InputStage /> }.into_any(),
                 Stage::Projection => view! { <ProjectionStage /> }.into_any(),
@@ -103,5 +106,40 @@ pub fn Stepper() -> impl IntoView {
                 <StepButtons suffix="-bottom" go=go_and_show />
             </nav>
         </section>
+    }
+}
+
+/// Before the first stage: the one-line formula, named, with each of its pieces a button to
+/// the stage that computes it.
+#[component]
+fn Overview(
+    /// Opens a stage.
+    go: Callback<Stage>,
+) -> impl IntoView {
+    let page = use_page();
+    // The pieces as the formula writes them (the same in both languages).
+    const PIECES: [(&str, Stage); 6] = [
+        ("Q, K, V", Stage::Projection),
+        ("QKᵀ", Stage::Scores),
+        ("÷ √d_k", Stage::Scaling),
+        ("softmax", Stage::Softmax),
+        ("· V", Stage::Output),
+        ("Concat · W_O", Stage::MultiHead),
+    ];
+    view! {
+        <aside class="overview" data-testid="overview">
+            <h2 class="overview__title">{page.text(LessonMsg::OverviewTitle)}</h2>
+            <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula)
+                inner_html=Formula::Attention.mathml()></div>
+            <p class="overview__text">{page.text(LessonMsg::OverviewText)}</p>
+            <div class="overview__pieces" role="group" aria-label=page.text(LessonMsg::OverviewPieces)>
+                {PIECES.map(|(piece, st)| view! {
+                    <button type="button" class="button button--small" data-testid=format!("overview-{}", st.slug())
+                        on:click=move |_| go.run(st)>
+                        <span translate="no">{piece}</span> " → " {st.index() + 1} ". " {move || page.t(stage_name(st))}
+                    </button>
+                })}
+            </div>
+        </aside>
     }
 }

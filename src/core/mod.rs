@@ -28,6 +28,7 @@ pub mod linear;
 pub mod mask;
 pub mod model;
 pub mod order;
+pub mod padding;
 pub mod patterns;
 pub mod position;
 pub mod projections;

@@ -94,6 +94,17 @@ super::catalogue! {
         BlockResidual => ("residual", "残差"),
         BlockOpen => ("Open the lesson on attention", "打开注意力讲解"),
 
+        OverviewTitle => ("The whole formula: scaled dot-product attention", "整个公式：缩放点积注意力"),
+        OverviewText => (
+            "Most introductions to attention open with this one line. It is called scaled dot-product attention: dot products of queries and keys, scaled by √d_k, turned into weights by a softmax, which then average the values. The lesson computes it piece by piece; each piece below opens the stage that computes it.",
+            "讲注意力的资料几乎都从这一行公式讲起。它叫作缩放点积注意力：查询与键做点积，再除以 √d_k 缩放，经 softmax 变成权重，最后用这些权重对值取加权平均。本课一块一块地计算它；点击下面的每一块，就能打开计算它的那一步。",
+        ),
+        OverviewPieces => ("The pieces of the formula and their stages", "公式的各个部分及其对应的步骤"),
+        ReshapeTitle => ("Splitting heads is a reshape", "拆分多头只是一次改变形状"),
+        ReshapeText => (
+            "No head has a matrix of its own: Q is one (1, {n}, {d}) product, and a reshape makes the heads. q.view(1, {n}, {h}, {dk}) cuts each row's {d} numbers into {h} groups of {dk}, head i taking group i (the columns above); .transpose(1, 2) swaps the token and head axes, giving (1, {h}, {n}, {dk}). The heads are now a batch dimension, and one batched product, q @ k.transpose(-2, -1), makes every head's {n} × {n_kv} scores at once. transpose returns a view: it swaps two strides and copies nothing. A copy happens only at the end, when out.transpose(1, 2).reshape(1, {n}, {d}) joins the heads again, since the transposed tensor is no longer contiguous.",
+            "没有哪个头拥有自己的矩阵：Q 是一次 (1, {n}, {d}) 的乘积，多头是靠改变形状得到的。q.view(1, {n}, {h}, {dk}) 把每一行的 {d} 个数切成 {h} 组、每组 {dk} 个，第 i 个头取第 i 组（即上面说的那些列）；.transpose(1, 2) 交换词元轴和头轴，得到 (1, {h}, {n}, {dk})。这样头就成了一个批次维度，一次批量乘法 q @ k.transpose(-2, -1) 就同时算出每个头的 {n} × {n_kv} 分数。transpose 返回的是视图：它只交换两个步长，不复制任何数据。只有在最后，用 out.transpose(1, 2).reshape(1, {n}, {d}) 把各头重新拼起来时才会复制，因为转置后的张量在内存中已不再连续。",
+        ),
         WhyHeadsTitle => ("Why several heads?", "为什么要多个头？"),
         WhyHeads => (
             "h heads of width d_k = d_model / h take about the same multiplications as one head of width d_model: the projections hold the same d_model × d_model weights, and the score and the A·V products each take n² · d_model multiplications in all. They do hold more numbers: h score matrices of n × n, h · n² scores and weights instead of n², as the O(n²) cost view counts them. What differs most is what they can say. A head's scores are x_i W_Q (x_j W_K)ᵀ, a similarity through a matrix of rank at most d_k, and its softmax gives each token one weight pattern. Several narrow heads give several patterns at once, each comparing the tokens in its own low-dimensional subspace: one can follow the previous word while another finds the subject. W_O then mixes what they found.",

@@ -229,6 +229,13 @@ mod tests {
         "WordPiece",
         "CLS",
         "SEP",
+        "PAD",
+        // PyTorch calls and names written into the texts (the reshape aside)
+        "batch",
+        "view",
+        "transpose",
+        "reshape",
+        "out",
         "UNK",
         "SHA-256",
         "MB",

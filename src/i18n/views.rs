@@ -75,6 +75,20 @@ super::catalogue! {
             "查询来自一个句子，键和值来自另一个句子（设置里的第二个句子），所以矩阵是 n_q × n_kv，不必是方阵。翻译模型的解码器就用它回看原文。因果掩码在这里没有意义，所以页面会把它关掉：两个句子并不共享同一条时间线，标准的编码器–解码器模型也不给交叉注意力加因果掩码（最多只有填充掩码）。流式（同步）模型是例外，例如必须在原句说完之前就开始输出的翻译：它们限制每个查询只看到目前读到的那部分原文。",
         ),
 
+        PaddingTitle => ("Padding: two sentences of different lengths in one batch", "填充：一个批次里长度不同的两个句子"),
+        PaddingText => (
+            "A model runs many sentences at once, as one tensor of shape (batch, n, d_model), so every sentence in it must have the same n. The shorter ones are filled up with padding tokens ([PAD]) to the longest one's length, and a padding mask blocks the padded keys, as the causal mask blocks the future: their scores become −∞ and their weights exactly 0. Here the batch is this lesson's two sentences, the first and the second of the settings.",
+            "模型一次处理许多句子，把它们放进一个形状为 (batch, n, d_model) 的张量，所以其中每个句子的 n 必须相同。较短的句子用填充词元（[PAD]）补到最长句子的长度，再由填充掩码屏蔽被填充的键，就像因果掩码屏蔽未来一样：它们的分数变成 −∞，权重恰好为 0。这里的批次就是本课的两个句子：设置里的第一个和第二个句子。",
+        ),
+        PaddingShown => (
+            "Sentence {which} is the shorter: its {m} tokens are padded to {n} (grey: the masked padding keys). Its real tokens' outputs differ from running it alone by at most {diff}, rounding only: no real token can see a padded one. The padded rows (queries {from} to {n}) still get outputs, since a mask blocks keys, not queries; nothing uses them, because whatever reads the batch (a loss, an average over the sentence) skips them with the same mask.",
+            "句子 {which} 较短：它的 {m} 个词元被填充到 {n} 个（灰色：被屏蔽的填充键）。它的真实词元的输出与单独运行它时相差最多 {diff}，只是舍入误差：没有哪个真实词元能看到填充的词元。填充的那几行（第 {from} 到第 {n} 个查询）仍然会得到输出，因为掩码屏蔽的是键而不是查询；但没有谁会用到它们，因为读取这个批次的计算（损失、对整句取平均）会用同一个掩码跳过它们。",
+        ),
+        PaddingSameLength => (
+            "Both sentences have {n} tokens, so there is nothing to pad: make the second sentence (in the settings) shorter or longer to see the padding mask.",
+            "两个句子都有 {n} 个词元，没有什么需要填充：把第二个句子（在设置里）改短或改长，就能看到填充掩码。",
+        ),
+
         PatternsTitle => ("Head patterns, built by hand", "手工构造的注意力头模式"),
         PatternsIntro => (
             "Looking inside pretrained models, people keep finding the same kinds of heads. Here each kind is built from weights written down explicitly and run through the same attention code, so the pattern you see is computed, not drawn.",

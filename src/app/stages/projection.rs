@@ -4,7 +4,8 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed};
-use crate::i18n::{Msg};
+use crate::i18n::{LessonMsg, Msg};
+use crate::stage_texts::reshape_text;
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -15,12 +16,17 @@ pub fn ProjectionStage() -> impl IntoView {
     let q = from_outcome(|o, _| signed(o.trace().q.clone(), &o.tokens, indices(o.trace().d_model())));
     let k = from_outcome(|o, _| signed(o.trace().k.clone(), &o.kv_tokens, indices(o.trace().d_model())));
     let v = from_outcome(|o, _| signed(o.trace().v.clone(), &o.kv_tokens, indices(o.trace().d_model())));
+    let reshape = from_outcome(reshape_text);
     view! {
         <StagePanel stage=Stage::Projection>
             <div class="stage__grid stage__grid--three">
                 <PageMap spec=q name=page.label(Msg::MatQueries) testid="heatmap-q" />
                 <PageMap spec=k name=page.label(Msg::MatKeys) testid="heatmap-k" />
                 <PageMap spec=v name=page.label(Msg::MatValues) testid="heatmap-v" />
+            </div>
+            <div class="aside" data-testid="reshape">
+                <h3 class="view__subtitle">{page.text(LessonMsg::ReshapeTitle)}</h3>
+                <p class="view__text" translate="no">{move || reshape.get().unwrap_or_default()}</p>
             </div>
         </StagePanel>
     }

@@ -7,6 +7,7 @@ mod complexity;
 mod convex;
 mod graph;
 mod hosted;
+mod padding;
 mod patterns;
 mod position;
 mod rnn_cnn;

@@ -35,6 +35,7 @@ pub fn VariantsView() -> impl IntoView {
                 <Column variant=Variant::Causal computed=computed title=ViewMsg::CausalTitle text=ViewMsg::CausalText />
                 <Column variant=Variant::Cross computed=computed title=ViewMsg::CrossTitle text=ViewMsg::CrossText />
             </div>
+            <super::padding::PaddingPanel computed=computed />
         </section>
     }
 }

@@ -1,0 +1,80 @@
+//! The padding mask, under the variants: the lesson's two sentences as one batch, the shorter
+//! padded to the longer's length with its padded keys masked, and the check that its real
+//! tokens' outputs are what it gives alone (`core::padding`).
+
+use crate::app::charts::PageMap;
+use crate::app::page::{use_page, Shared};
+use crate::app::specs::weights;
+use crate::core::padding::{pad_and_run, Padded};
+use crate::core::variants::{Variant, Variants};
+use crate::core::model::ModelError;
+use crate::i18n::{fill, Msg, ViewMsg};
+use leptos::prelude::*;
+
+/// What the panel shows: the padded run, its row and column labels, and its sentence (1 or 2).
+#[derive(Debug, Clone, PartialEq)]
+struct Shown {
+    run: Padded,
+    labels: Vec<String>,
+    which: usize,
+}
+
+/// The batch of the first and second sentence, padded.
+#[component]
+pub fn PaddingPanel(
+    /// The variants, whose cross-attention trace holds the second sentence's X.
+    computed: Memo<Option<Result<Shared<Variants>, ModelError>>>,
+) -> impl IntoView {
+    let page = use_page();
+    let head = page.pick(|s| s.lesson().head());
+    let shown = Memo::new(move |_| {
+        let v = computed.with(|v| v.as_ref()?.as_ref().ok().cloned())?;
+        page.outcome.with(|o| {
+            let o = &o.as_ref()?.0;
+            let cross = v.0.trace(Variant::Cross)?;
+            let (first, second) = (&o.trace().x, cross.x_kv.as_ref()?);
+            let lengths = (first.nrows(), second.nrows());
+            // The shorter sentence is the padded one; equal lengths need no padding.
+            let (short, tokens, which) = match lengths.0.cmp(&lengths.1) {
+                std::cmp::Ordering::Less => (first, &o.tokens, 1),
+                std::cmp::Ordering::Greater => (second, &v.0.kv_tokens, 2),
+                std::cmp::Ordering::Equal => return Some(Err(lengths.0)),
+            };
+            let length = lengths.0.max(lengths.1);
+            let cfg = o.encoding.options.attention(o.layer, o.trace().n_heads());
+            let run = pad_and_run(short, length, o.projections(), &cfg).ok()?;
+            let mut labels = tokens.clone();
+            labels.resize(length, "[PAD]".into());
+            Some(Ok(Shown { run, labels, which }))
+        })
+    });
+    let spec = Memo::new(move |_| {
+        shown.with(|s| {
+            let s = s.as_ref()?.as_ref().ok()?;
+            let h = s.run.padded.head(head.get())?;
+            Some(weights(h.weights.clone(), &s.labels, &s.labels, &s.run.padded.blocked))
+        })
+    });
+    let text = move || {
+        shown.with(|s| match s.as_ref()? {
+            Err(n) => Some(fill(page.t(ViewMsg::PaddingSameLength), &[("n", &n.to_string())])),
+            Ok(s) => {
+                let (m, n) = (s.run.real, s.labels.len());
+                let values = [s.which, m, n, m + 1].map(|v| v.to_string());
+                let diff = format!("{:.1e}", s.run.max_difference);
+                let pairs = [("which", values[0].as_str()), ("m", &values[1]), ("n", &values[2]), ("from", &values[3]), ("diff", &diff)];
+                Some(fill(page.t(ViewMsg::PaddingShown), &pairs))
+            }
+        })
+    };
+    view! {
+        <div class="panel-block" data-testid="padding-panel">
+            <h3 class="view__subtitle">{page.text(ViewMsg::PaddingTitle)}</h3>
+            <p class="view__text">{page.text(ViewMsg::PaddingText)}</p>
+            <p class="view__text" data-testid="padding-reading">{text}</p>
+            <Show when=move || spec.with(Option::is_some)>
+                <PageMap spec=spec name=page.label(Msg::MatWeights) testid="heatmap-padding" />
+            </Show>
+        </div>
+    }
+}
