@@ -159,3 +159,19 @@ fn the_case_study_measures_every_head_and_layer_one_keeps_the_order() {
     }
     assert!(study.findings.movers.len() == 5);
 }
+
+#[test]
+fn the_same_word_enters_two_sentences_identically_and_leaves_them_different() {
+    // The model view's default pair: "bank" at the same position in both.
+    let (a, b) = (forward("he sat by the river bank"), forward("he put cash in the bank"));
+    let w = attention_lab::core::depth::same_word(&a, &b, "bank").expect("bank in both");
+    assert_eq!(w.positions, (6, 6));
+    assert!((w.input - 1.0).abs() < 1e-5, "same token, position and segment: {}", w.input);
+    let last = *w.layers.last().expect("six layers");
+    assert!(last < 0.9, "the contexts pull the two rows apart: {last}");
+    println!("bank: input {:.3}, layers {:?}", w.input, w.layers);
+    let depth = attention_lab::core::depth::layer_patterns(&forward("the animal didn't cross the street because it was too tired"));
+    for (l, p) in depth.iter().enumerate() {
+        println!("L{}: distance {:.2} diagonal {:.2} neighbours {:.2} ends {:.2}", l + 1, p.distance, p.diagonal, p.neighbours, p.ends);
+    }
+}

@@ -19,6 +19,7 @@ pub mod block;
 pub mod choices;
 pub mod convex;
 pub mod cost;
+pub mod depth;
 pub mod embed;
 pub mod error;
 pub mod explain;

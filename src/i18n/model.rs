@@ -119,6 +119,34 @@ super::catalogue! {
         ),
         HeadCell => ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
 
+        DepthTitle => ("How the pattern changes with depth", "注意力模式如何随层数变化"),
+        DepthDistance => ("Mean distance (tokens)", "平均距离（词元）"),
+        DepthDiagonal => ("On itself", "落在自身"),
+        DepthNeighbours => ("On a neighbour (±1)", "落在相邻词元（±1）"),
+        DepthEnds => ("On [CLS] or [SEP]", "落在 [CLS] 或 [SEP]"),
+        DepthReading => (
+            "Averaged over the heads and rows of each layer, for this sentence: attention reaches farthest in layer {far} (mean distance {far_v} tokens) and least far in layer {near} ({near_v}); the share on the two ends is largest in layer {ends} ({ends_v}), and on a neighbouring token in layer {neigh} ({neigh_v}). Other sentences move these numbers: type another in the lesson and they are measured again.",
+            "对每一层的所有头和所有行取平均，在这个句子上：注意力在第 {far} 层看得最远（平均距离 {far_v} 个词元），在第 {near} 层最近（{near_v}）；落在首尾两个词元上的比例在第 {ends} 层最大（{ends_v}），落在相邻词元上的比例在第 {neigh} 层最大（{neigh_v}）。换一个句子，这些数字也会变：在本课中输入另一个句子，它们会重新测量。",
+        ),
+        SameWordTitle => ("The same word, two meanings", "同一个词，两种意思"),
+        SameWordIntro => (
+            "A word's embedding is one vector whatever it means; only attention can bring in the context that tells the meanings apart. Here the model reads two sentences in which one word means two things, and its rows are compared by their cosine (1 = the same direction) at the input and after each layer.",
+            "一个词的嵌入只有一个向量，不管它是什么意思；只有注意力才能把区分词义的上下文带进来。这里让模型读两个句子，同一个词在其中意思不同，再用余弦（1 表示方向相同）比较它在输入处和每一层之后的行。",
+        ),
+        SameWordWord => ("The word", "这个词"),
+        SameWordSamePlace => (
+            "“{word}” stands at position p = {p} in both sentences (counted from 0, [CLS] being 0), so its row enters layer 1 identical in the two (cosine {input}): the same token, position and segment. After the layers the cosines are {layers}, lowest {low} after layer {at}: what attention gathers from each context pulls the two rows apart.",
+            "“{word}”在两个句子里都位于位置 p = {p}（从 0 数起，[CLS] 是 0），所以它进入第 1 层时的行在两句中完全相同（余弦 {input}）：词元、位置和片段都一样。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}：注意力从各自的上下文中收集的信息把这两行拉开了。",
+        ),
+        SameWordMoved => (
+            "“{word}” stands at positions p = {p} and p = {p2} (counted from 0), so its rows enter layer 1 already a little different (cosine {input}), by their position embeddings alone. After the layers the cosines are {layers}, lowest {low} after layer {at}. Put the word at the same position in both to see it enter identical.",
+            "“{word}”分别位于位置 p = {p} 和 p = {p2}（从 0 数起），所以它进入第 1 层时的行仅因位置嵌入不同就已略有差别（余弦 {input}）。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}。把这个词放在两句的同一位置，就能看到它进入时完全相同。",
+        ),
+        SameWordMissing => ("“{word}” is not a token of both sentences.", "“{word}”并不同时是两个句子中的词元。"),
+        SameWordRefused => (
+            "The model cannot read one of the sentences (empty, or too long).",
+            "模型读不了其中一个句子（为空或太长）。",
+        ),
         CorefTitle => ("Does “it” look at “animal”? A case study", "“it” 会关注 “animal” 吗？一个案例研究"),
         CorefIntro => (
             "A popular illustration claims that when the model reads “it” in “…because it was too tired”, it looks mostly at “animal”, and that changing “tired” to “wide” moves its attention to “street”. Here the real model runs on both sentences, and every layer and head is measured.",

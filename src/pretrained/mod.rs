@@ -7,6 +7,7 @@
 //! there (the case study's, `study`).
 
 mod case_study;
+mod depth_view;
 mod model_view;
 pub mod study;
 

@@ -16,6 +16,7 @@ use crate::models::VIEWED;
 use crate::settings::{Stage, View};
 use crate::shared::Shared;
 use crate::stage_texts::off_training;
+use super::depth_view::{DepthTable, SameWordPanel};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -74,7 +75,8 @@ pub fn ModelView() -> impl IntoView {
         <Show when=move || hide.get()>
             <p class="stage__note">{tr(ModelMsg::SpecialHidden)}</p>
         </Show>
-        {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=e hide=hide /> })}
+        {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=Arc::clone(&e) hide=hide /> <DepthTable encoding=e /> })}
+        <SameWordPanel />
     }
 }
 
