@@ -114,7 +114,10 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
             let (first, w) = *tops.first()?;
             let pairs = [("q", q.as_str()), ("picks", &picks.join(tr(ReadingMsg::ListSep))), ("dm", &dm)];
             match tops.len() {
-                1 => fill(tr(ReadingMsg::MultiHeadOne), &[("q", &q), ("k", &key(first)), ("w", &format!("{w:.2}")), ("dm", &dm)]),
+                1 => fill(
+                    tr(ReadingMsg::MultiHeadOne),
+                    &[("q", &q), ("k", &key(first)), ("w", &format!("{w:.2}")), ("dm", &dm)],
+                ),
                 _ if tops.iter().all(|&(top, _)| top == first) => {
                     fill(tr(ReadingMsg::MultiHeadSame), &[pairs[0], ("k", &key(first)), pairs[1], pairs[2]])
                 }

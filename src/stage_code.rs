@@ -15,7 +15,9 @@ pub enum Positions {
     /// The sinusoidal encoding.
     Sinusoids,
     /// A learned embedding, one vector for each of `max` positions.
-    Learned { max: usize },
+    Learned {
+        max: usize,
+    },
 }
 
 /// The sizes, switches and tokens the code needs, read from an outcome's trace.
@@ -244,7 +246,10 @@ mod tests {
         assert!(script.contains(r#"tokens = ["the", "say \"hi\"", "the"]"#), "{script}");
         let cross = CodeShapes { cross: true, n_kv: 2, kv_tokens: vec!["a".into(), "b".into()], ..shapes() };
         let input = stage_code(Stage::Input, &cross);
-        assert!(input.contains("set(tokens + kv_tokens)") && input.contains("x_kv = embed(kv_ids) + positions(2)"), "{input}");
+        assert!(
+            input.contains("set(tokens + kv_tokens)") && input.contains("x_kv = embed(kv_ids) + positions(2)"),
+            "{input}"
+        );
         let learned = CodeShapes { positions: Positions::Learned { max: 32 }, ..shapes() };
         assert!(stage_code(Stage::Input, &learned).contains("pos_embed = nn.Embedding(32, 64)"));
         let off = CodeShapes { positions: Positions::None, ..shapes() };

@@ -9,9 +9,9 @@ use crate::core::bert::chars::is_cjk;
 use crate::core::model::{InputRule, Origin, Outcome, Shape};
 use crate::core::saturation::SweepPoint;
 use crate::core::trace::{HeadTrace, Trace};
-use ndarray::Array2;
 use crate::i18n::{fill, t, Formula, Lang, LessonMsg, ModelMsg, Msg, ViewMsg};
 use crate::settings::{format_temperature, Stage};
+use ndarray::Array2;
 
 /// The fixed frame of one stage: formula, explanation, notice.
 #[derive(Debug, Clone, PartialEq)]
@@ -216,8 +216,7 @@ pub fn saturation_texts(n: usize, points: &[SweepPoint], lang: Lang) -> Vec<Stri
         lines.push(fill(t(lang, Msg::SaturationBand), &[("lo", &two(lo)), ("hi", &two(hi)), ("top", &two(top))]));
     }
     let above = |p: &&SweepPoint| p.unscaled.median_jacobian_norm > p.scaled.median_jacobian_norm;
-    let run: Vec<usize> =
-        points.iter().skip_while(|p| !above(p)).take_while(|p| above(p)).map(|p| p.d_k).collect();
+    let run: Vec<usize> = points.iter().skip_while(|p| !above(p)).take_while(|p| above(p)).map(|p| p.d_k).collect();
     match (run.first(), run.last()) {
         (Some(from), Some(to)) => {
             lines.push(fill(t(lang, Msg::SaturationBump), &[("from", &from.to_string()), ("to", &to.to_string())]))

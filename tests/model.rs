@@ -170,8 +170,17 @@ fn the_same_word_enters_two_sentences_identically_and_leaves_them_different() {
     let last = *w.layers.last().expect("six layers");
     assert!(last < 0.9, "the contexts pull the two rows apart: {last}");
     println!("bank: input {:.3}, layers {:?}", w.input, w.layers);
-    let depth = attention_lab::core::depth::layer_patterns(&forward("the animal didn't cross the street because it was too tired"));
+    let depth = attention_lab::core::depth::layer_patterns(&forward(
+        "the animal didn't cross the street because it was too tired",
+    ));
     for (l, p) in depth.iter().enumerate() {
-        println!("L{}: distance {:.2} diagonal {:.2} neighbours {:.2} ends {:.2}", l + 1, p.distance, p.diagonal, p.neighbours, p.ends);
+        println!(
+            "L{}: distance {:.2} diagonal {:.2} neighbours {:.2} ends {:.2}",
+            l + 1,
+            p.distance,
+            p.diagonal,
+            p.neighbours,
+            p.ends
+        );
     }
 }

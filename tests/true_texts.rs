@@ -9,7 +9,6 @@
 
 mod common;
 
-use attention_lab::stage_code::{stage_code, CodeShapes};
 use attention_lab::core::bert::{Asset, Bert};
 use attention_lab::core::linear::linear_head;
 use attention_lab::core::model::{InputRule, Origin, Outcome};
@@ -21,6 +20,7 @@ use attention_lab::i18n::{Formula, Lang};
 use attention_lab::models::{Arrival, ModelId, Models, VIEWED};
 use attention_lab::reading::stage_reading;
 use attention_lab::settings::{Settings, Stage};
+use attention_lab::stage_code::{stage_code, CodeShapes};
 use attention_lab::stage_texts::{
     linear_texts, saturation_texts, sentence_hint, stage_texts, weights_note, StageTexts,
 };
@@ -124,7 +124,9 @@ fn grid() -> Vec<State> {
             s.lesson_mut().set_mask(Mask::Causal);
             ok
         }),
-        state("pretrained, Chinese", |s, m| pretrained(s, m) && s.set_text("小猫没有过马路，因为它太累了。", m).is_ok()),
+        state("pretrained, Chinese", |s, m| {
+            pretrained(s, m) && s.set_text("小猫没有过马路，因为它太累了。", m).is_ok()
+        }),
         state("pretrained, [UNK] not Chinese", |s, m| pretrained(s, m) && s.set_text("the 🦀 sat", m).is_ok()),
         state("yours", yours),
         state("yours, layer 2", |s, m| yours(s, m) && s.set_layer(1, m)),
@@ -183,7 +185,8 @@ fn every_text_is_filled_and_in_its_language_in_every_state() {
             if lang == Lang::En {
                 for plural in ["1 tokens", "1 more terms"] {
                     // "1 …" on its own, not the end of "61 …"
-                    let alone = all.match_indices(plural).any(|(i, _)| !all[..i].ends_with(|c: char| c.is_ascii_digit()));
+                    let alone =
+                        all.match_indices(plural).any(|(i, _)| !all[..i].ends_with(|c: char| c.is_ascii_digit()));
                     assert!(!alone, "{}: {plural:?} in {all}", st.name);
                 }
                 assert!(!all.contains("1 of these") || !all.contains("tokens are [UNK]"), "{}: {all}", st.name);
@@ -202,10 +205,22 @@ fn the_input_stage_shows_the_formula_and_notes_of_the_model_shown() {
         let sinusoids = matches!(rule, InputRule::Sinusoidal { on: true });
         assert_eq!(input.formula == Formula::Input, sinusoids && st.o.layer == 0, "{}", st.name);
         assert_eq!(input.formula == Formula::InputLater, st.o.layer > 0, "{}", st.name);
-        assert_eq!(input.explain.contains("sines and cosines"), matches!(rule, InputRule::Sinusoidal { .. }), "{}", st.name);
-        assert_eq!(input.notice.starts_with("Switch the positional encoding off"), sinusoids && repeats(&st.o), "{}", st.name);
+        assert_eq!(
+            input.explain.contains("sines and cosines"),
+            matches!(rule, InputRule::Sinusoidal { .. }),
+            "{}",
+            st.name
+        );
+        assert_eq!(
+            input.notice.starts_with("Switch the positional encoding off"),
+            sinusoids && repeats(&st.o),
+            "{}",
+            st.name
+        );
         assert_eq!(scaling.explain.contains("nearer 1.5"), sinusoids, "{}: {}", st.name, scaling.explain);
-        if let Some(tok) = input.notice.strip_prefix("Switch the positional encoding off: “").and_then(|r| r.split('”').next()) {
+        if let Some(tok) =
+            input.notice.strip_prefix("Switch the positional encoding off: “").and_then(|r| r.split('”').next())
+        {
             assert!(st.o.tokens.iter().filter(|t| *t == tok).count() > 1, "{}: “{tok}” does not repeat", st.name);
         }
         let hint_wordpiece = p.hint.contains("WordPiece");
@@ -223,9 +238,10 @@ fn a_trained_model_run_off_its_training_settings_says_so_and_only_then() {
     for st in grid() {
         let note = page(&st, Lang::En).note;
         let t = st.o.trace();
-        let off = st.o.shape().trained_options().is_some_and(|trained| {
-            trained.scaled != t.scaled || trained.mask != t.mask || t.temperature != 1.0
-        });
+        let off =
+            st.o.shape()
+                .trained_options()
+                .is_some_and(|trained| trained.scaled != t.scaled || trained.mask != t.mask || t.temperature != 1.0);
         assert_eq!(note.contains("not what it learned to look at"), off, "{}: {note}", st.name);
         if off {
             assert_eq!(note.contains("scaling off"), !t.scaled, "{}: {note}", st.name);
@@ -274,12 +290,19 @@ fn readings_name_the_mask_only_when_a_key_is_blocked_and_compare_heads_only_when
             .iter()
             .map(|h| {
                 let row = h.weights.row(query);
-                (0..row.len()).filter(|&j| !t.blocked[(query, j)]).max_by(|&a, &b| row[a].total_cmp(&row[b])).unwrap_or(0)
+                (0..row.len())
+                    .filter(|&j| !t.blocked[(query, j)])
+                    .max_by(|&a, &b| row[a].total_cmp(&row[b]))
+                    .unwrap_or(0)
             })
             .collect();
         let differ = tops.iter().any(|&k| k != tops[0]);
         assert_eq!(reading.contains("read the sentence differently"), differ, "{}: {reading}", st.name);
-        assert!(!multi.notice.contains("Even with random weights") || (t.n_heads() > 1 && st.o.shape().settable_sizes()), "{}", st.name);
+        assert!(
+            !multi.notice.contains("Even with random weights") || (t.n_heads() > 1 && st.o.shape().settable_sizes()),
+            "{}",
+            st.name
+        );
         assert!(!multi.notice.contains("specialise"), "{}: training does not make every head specialise", st.name);
         let _ = head;
     }
@@ -324,9 +347,7 @@ fn the_lab_and_the_linear_panel_say_what_their_numbers_show() {
         assert_eq!(text.contains("√d_k"), t.scaled, "{}: {text}", st.name);
         let flatter = price.contains("linear weights come out flatter");
         let entropy = |m: &ndarray::Array2<f32>| -> f32 {
-            m.outer_iter()
-                .map(|r| r.iter().filter(|p| **p > 0.0).map(|p| -p * p.ln()).sum::<f32>())
-                .sum::<f32>()
+            m.outer_iter().map(|r| r.iter().filter(|p| **p > 0.0).map(|p| -p * p.ln()).sum::<f32>()).sum::<f32>()
         };
         if t.mask == Mask::None {
             assert_eq!(flatter, entropy(&lin.weights) >= entropy(&h.weights) - 1e-4, "{}: {price}", st.name);

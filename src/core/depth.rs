@@ -67,7 +67,8 @@ pub fn same_word(a: &Encoding, b: &Encoding, word: &str) -> Option<SameWord> {
     let find = |e: &Encoding| e.tokens.iter().position(|t| t.text == word);
     let (i, j) = (find(a)?, find(b)?);
     let input = cosine(a.layers.first()?.trace.x.row(i), b.layers.first()?.trace.x.row(j));
-    let layers = a.layers.iter().zip(&b.layers).map(|(la, lb)| cosine(la.output().row(i), lb.output().row(j))).collect();
+    let layers =
+        a.layers.iter().zip(&b.layers).map(|(la, lb)| cosine(la.output().row(i), lb.output().row(j))).collect();
     Some(SameWord { positions: (i, j), input, layers })
 }
 
@@ -98,7 +99,8 @@ mod tests {
         let p = layer_patterns(&e);
         let h = &e.layers[0].trace.head_traces;
         let n = 4;
-        let diagonal: f32 = h.iter().map(|h| (0..n).map(|i| h.weights[(i, i)]).sum::<f32>()).sum::<f32>() / (h.len() * n) as f32;
+        let diagonal: f32 =
+            h.iter().map(|h| (0..n).map(|i| h.weights[(i, i)]).sum::<f32>()).sum::<f32>() / (h.len() * n) as f32;
         assert!((p[0].diagonal - diagonal).abs() < 1e-6);
         assert!(p[0].diagonal + p[0].neighbours <= 1.0 + 1e-5 && p[0].ends <= 1.0 + 1e-5);
         assert!(p[0].distance >= 0.0 && p[0].distance <= 3.0);

@@ -37,7 +37,8 @@ pub fn depth_reading(patterns: &[LayerPattern], lang: Lang) -> Option<String> {
 /// The same word in two sentences, said from the cosines.
 pub fn same_word_reading(word: &str, w: &SameWord, lang: Lang) -> String {
     let list: Vec<String> = w.layers.iter().enumerate().map(|(l, c)| format!("L{} {c:.2}", l + 1)).collect();
-    let (low_at, low) = w.layers.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).map_or((0, 1.0), |(l, c)| (l + 1, *c));
+    let (low_at, low) =
+        w.layers.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).map_or((0, 1.0), |(l, c)| (l + 1, *c));
     let (p1, p2) = (w.positions.0.to_string(), w.positions.1.to_string());
     let pairs = [
         ("word", word),
@@ -96,7 +97,8 @@ pub fn DepthTable(
 pub fn SameWordPanel() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
-    let texts = RwSignal::new(["he sat by the river bank".to_string(), "he put cash in the bank".into(), "bank".into()]);
+    let texts =
+        RwSignal::new(["he sat by the river bank".to_string(), "he put cash in the bank".into(), "bank".into()]);
     let result = Memo::new(move |_| {
         let model = viewer.model.get()?;
         let [a, b, word] = texts.get();

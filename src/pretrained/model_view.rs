@@ -3,6 +3,7 @@
 //! whose sentences are framed by special tokens, a switch that hides them ([CLS] and [SEP], and
 //! says what share of the weight they take first).
 
+use super::depth_view::{DepthTable, SameWordPanel};
 use super::{retry, use_viewer};
 use crate::bridge::with_pairs;
 use crate::chart::colormap::Scale;
@@ -16,7 +17,6 @@ use crate::models::VIEWED;
 use crate::settings::{Stage, View};
 use crate::shared::Shared;
 use crate::stage_texts::off_training;
-use super::depth_view::{DepthTable, SameWordPanel};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;

@@ -146,3 +146,47 @@ async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
     assert_eq!(value, json!("causal"), "self-attention gets the causal mask back");
     b.close().await;
 }
+
+/// Issue 24's lessons in the page: the formula named before stage 1, each piece opening its
+/// stage; splitting heads as a reshape on the live shapes; the padding mask on the lesson's
+/// two sentences; and the texts of a state where d_k = 1.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_formula_the_reshape_and_the_padding_mask_are_shown_on_the_live_numbers() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&stage=input")).await;
+    b.wait_for("[data-testid='overview'] math").await;
+    assert!(b.text_of("overview").await.contains("scaled dot-product attention"));
+    b.click("overview-scores").await;
+    b.wait_for("[data-testid='stage-scores']").await;
+    assert_eq!(texts(&b, "overview").await.len(), 0, "the overview stands before stage 1 only");
+    b.click("goto-projection").await;
+    let reshape = b.text_of("reshape").await;
+    assert!(reshape.contains("q.view(1, 11, 4, 16)") && reshape.contains("(1, 4, 11, 16)"), "{reshape}");
+
+    b.click("nav-variants").await;
+    b.wait_for("[data-testid='heatmap-padding'] canvas[data-drawn='true']").await;
+    let padding = b.text_of("padding-reading").await;
+    assert!(padding.contains("Sentence 2 is the shorter") && padding.contains("padded to 11"), "{padding}");
+    let diff: f64 = padding
+        .split("by at most ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|d| d.parse().ok())
+        .expect("the largest difference");
+    assert!(diff < 1e-5, "the real rows are what the sentence gives alone: {padding}");
+    b.close().await;
+
+    // d_k = 1: nothing is divided, and the notices say so instead of "paler" and "sharpen".
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&d=8&h=8&stage=scaling")).await;
+    b.wait_for("[data-testid='stage-notice']").await;
+    let notice = b.text_of("stage-notice").await;
+    assert!(notice.contains("d_k = 1") && !notice.contains("paler"), "{notice}");
+    b.click("goto-softmax").await;
+    let notice = b.text_of("stage-notice").await;
+    assert!(notice.contains("changes nothing") && !notice.contains("sharpen"), "{notice}");
+    b.assert_no_panic().await;
+    b.close().await;
+}

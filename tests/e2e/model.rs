@@ -244,3 +244,31 @@ async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// The model view measures its pattern per layer and one word in two sentences, and says
+/// when the lesson's settings are not the ones it was trained with.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_other_settings() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&view=model&scale=0")).await;
+    b.wait_for("[data-testid='depth-reading']").await;
+    let rows = b.js("return document.querySelectorAll(`[data-testid='depth-row']`).length;", vec![]).await;
+    assert_eq!(rows, 6, "one row per layer");
+    let reading = b.text_of("depth-reading").await;
+    assert!(reading.contains("reaches farthest in layer") && !reading.contains('{'), "{reading}");
+    assert!(b.text_of("off-training").await.contains("scaling off"), "the maps are not the trained ones");
+    b.wait_for("[data-testid='same-word-reading']:not(:empty)").await;
+    let same = b.text_of("same-word-reading").await;
+    assert!(same.contains("“bank” stands at position p = 6") && same.contains("(cosine 1.000)"), "{same}");
+    // Another word, not in both: said beside the fields.
+    b.set_and_change("same-word-3", "river").await;
+    let started = Instant::now();
+    while !b.text_of("same-word-reading").await.contains("is not a token of both") {
+        assert!(started.elapsed() < Duration::from_secs(10), "no message for a missing word");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    b.assert_no_panic().await;
+    b.close().await;
+}

@@ -29,8 +29,8 @@ use crate::export::trace_json;
 use crate::figures::download::save_text;
 use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg, ReadingMsg};
 use crate::reading::stage_reading;
-use crate::stage_texts::{stage_texts, StageTexts};
 use crate::settings::{Stage, View};
+use crate::stage_texts::{stage_texts, StageTexts};
 use leptos::prelude::*;
 
 /// The catalogue name of a stage.

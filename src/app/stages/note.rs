@@ -17,8 +17,9 @@ pub fn WeightsNote() -> impl IntoView {
     let asked = Memo::new(move |_| page.model.with(|m| m.0.shape().origin.clone()));
     let lines = Memo::new(move |_| {
         let lang = page.lang.get();
-        page.outcome
-            .with(|o| o.as_ref().map(|Shared(o)| (weights_note(o, lang, head.get(), &text.get()), o.shape().origin.clone())))
+        page.outcome.with(|o| {
+            o.as_ref().map(|Shared(o)| (weights_note(o, lang, head.get(), &text.get()), o.shape().origin.clone()))
+        })
     });
     view! {
         <div class="weights-note" data-testid="weights-note" data-weights=move || lines.with(|l| l.as_ref().map(|(_, o)| o.tag()))>

@@ -4,7 +4,7 @@ use super::{from_head, head_detail, HeadPicker, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, output_text, signed};
-use crate::i18n::{Msg};
+use crate::i18n::Msg;
 use crate::settings::Stage;
 use leptos::prelude::*;
 

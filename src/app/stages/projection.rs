@@ -5,8 +5,8 @@ use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed};
 use crate::i18n::{LessonMsg, Msg};
-use crate::stage_texts::reshape_text;
 use crate::settings::Stage;
+use crate::stage_texts::reshape_text;
 use leptos::prelude::*;
 
 /// Q (from the query sentence), K and V (from the key/value sentence).

@@ -5,7 +5,7 @@ use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{signed_on, spread_text};
 use crate::chart::colormap::Scale;
-use crate::i18n::{Msg};
+use crate::i18n::Msg;
 use crate::settings::Stage;
 use leptos::prelude::*;
 

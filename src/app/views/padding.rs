@@ -5,9 +5,9 @@
 use crate::app::charts::PageMap;
 use crate::app::page::{use_page, Shared};
 use crate::app::specs::weights;
+use crate::core::model::ModelError;
 use crate::core::padding::{pad_and_run, Padded};
 use crate::core::variants::{Variant, Variants};
-use crate::core::model::ModelError;
 use crate::i18n::{fill, Msg, ViewMsg};
 use leptos::prelude::*;
 
@@ -62,7 +62,13 @@ pub fn PaddingPanel(
                 let (m, n) = (s.run.real, s.labels.len());
                 let values = [s.which, m, n, m + 1].map(|v| v.to_string());
                 let diff = format!("{:.1e}", s.run.max_difference);
-                let pairs = [("which", values[0].as_str()), ("m", &values[1]), ("n", &values[2]), ("from", &values[3]), ("diff", &diff)];
+                let pairs = [
+                    ("which", values[0].as_str()),
+                    ("m", &values[1]),
+                    ("n", &values[2]),
+                    ("from", &values[3]),
+                    ("diff", &diff),
+                ];
                 Some(fill(page.t(ViewMsg::PaddingShown), &pairs))
             }
         })

@@ -104,7 +104,11 @@ impl Shape {
     /// under other settings, not what it learned to look at.
     pub fn trained_options(&self) -> Option<RunOptions> {
         let mask = if self.causal { Mask::Causal } else { Mask::None };
-        (!matches!(self.origin, Origin::Seeded { .. })).then(|| RunOptions { mask, scaled: self.scaled, ..RunOptions::default() })
+        (!matches!(self.origin, Origin::Seeded { .. })).then(|| RunOptions {
+            mask,
+            scaled: self.scaled,
+            ..RunOptions::default()
+        })
     }
 
     /// Its sizes and seed are the learner's to set (seeded random weights); every other
