@@ -13,16 +13,17 @@ use attention_lab::core::bert::{Asset, Bert};
 use attention_lab::core::linear::linear_head;
 use attention_lab::core::model::{InputRule, Origin, Outcome};
 use attention_lab::core::saturation::sweep;
+use attention_lab::core::study::case_study;
 use attention_lab::core::train::session::{Session, Setup};
 use attention_lab::core::train::yours::YourModel;
 use attention_lab::core::Mask;
 use attention_lab::i18n::{Formula, Lang};
-use attention_lab::models::{Arrival, ModelId, Models, VIEWED};
+use attention_lab::models::{Arrival, Catalog, ModelId, Models, VIEWED};
 use attention_lab::reading::stage_reading;
 use attention_lab::settings::{Settings, Stage};
 use attention_lab::stage_code::{stage_code, CodeShapes};
 use attention_lab::stage_texts::{
-    linear_texts, saturation_texts, sentence_hint, stage_texts, weights_note, StageTexts,
+    case_study_findings, linear_texts, saturation_texts, sentence_hint, stage_texts, weights_note, StageTexts,
 };
 use common::outcome_of;
 use std::sync::{Arc, OnceLock};
@@ -351,6 +352,50 @@ fn the_lab_and_the_linear_panel_say_what_their_numbers_show() {
         };
         if t.mask == Mask::None {
             assert_eq!(flatter, entropy(&lin.weights) >= entropy(&h.weights) - 1e-4, "{}: {price}", st.name);
+        }
+    }
+}
+
+#[test]
+fn the_case_studys_conclusions_name_the_words_typed_and_the_numbers_computed() {
+    let model = models().model(&{
+        let mut s = Settings::new(Lang::En);
+        assert!(s.set_model(VIEWED, models()));
+        *s.choice()
+    });
+    for (sentences, words) in [
+        (
+            [
+                "the animal didn't cross the street because it was too tired",
+                "the animal didn't cross the street because it was too wide",
+            ],
+            ["it", "animal", "street"],
+        ),
+        (
+            [
+                "the dog didn't cross the road because it was too tired",
+                "the dog didn't cross the road because it was too wide",
+            ],
+            ["it", "dog", "road"],
+        ),
+        (["my cat sat on the mat", "my cat sat on the rug"], ["sat", "cat", "my"]),
+    ] {
+        let study = case_study(&*model, sentences, words, 5).expect("a study");
+        let typed = words.map(String::from);
+        for lang in [Lang::En, Lang::Zh] {
+            let lines = case_study_findings(&study, &typed, lang).join("\n");
+            assert!(!lines.contains('{'), "{words:?}: {lines}");
+            for default in ["animal", "street"] {
+                assert!(!lines.contains(default) || words.contains(&default), "{words:?} names {default}: {lines}");
+            }
+            assert!(lines.contains(&format!("“{}”", words[1])), "{words:?}: {lines}");
+        }
+        let en = case_study_findings(&study, &typed, Lang::En).join("\n");
+        let preferring = study.weights.iter().filter(|w| w.first.0 > w.first.1).count();
+        match preferring {
+            0 => assert!(en.contains("none of the"), "{en}"),
+            1 => assert!(en.contains("only one of the"), "{en}"),
+            n => assert!(en.contains(&format!("{n} of the {} heads", study.weights.len())), "{en}"),
         }
     }
 }

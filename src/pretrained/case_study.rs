@@ -6,11 +6,12 @@
 use super::study::Study;
 use super::{retry, use_viewer};
 use crate::core::bert::MINILM_TOKENS;
-use crate::core::study::{case_study, CaseStudy, HeadWeights, StudyProblem};
+use crate::core::study::{case_study, CaseStudy, StudyProblem};
 use crate::fetch::status::LoadStatus;
 use crate::hosted::replace_query;
-use crate::i18n::{fill, model_error, t, ClassMsg, Lang, LessonMsg, ModelMsg};
+use crate::i18n::{fill, model_error, t, ClassMsg, LessonMsg, ModelMsg};
 use crate::shared::Shared;
+use crate::stage_texts::case_study_findings;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -38,56 +39,9 @@ fn illustration_percent() -> String {
 /// How many heads are outlined as moving most.
 const MOVERS: usize = 5;
 
-/// A flip that moves the two weights by at least this much in total counts as clear.
-const CLEAR_FLIP: f32 = 0.3;
-
 /// Two decimals.
 fn w2(v: f32) -> String {
     format!("{v:.2}")
-}
-
-/// The study's conclusions in `lang`, from its numbers.
-fn findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
-    let f = &study.findings;
-    let (q, a, b) = (words[0].as_str(), words[1].as_str(), words[2].as_str());
-    let mut lines = Vec::new();
-    let total = study.weights.len().to_string();
-    match f.strongest_a {
-        None => lines.push(fill(t(lang, ModelMsg::CorefFindingPreferNone), &[("total", &total), ("a", a), ("b", b)])),
-        Some(best) => {
-            let msg = if f.prefer_a == 1 { ModelMsg::CorefFindingPreferOne } else { ModelMsg::CorefFindingPrefer };
-            let (n, best_weight) = (f.prefer_a.to_string(), w2(best.first.0));
-            let (layer, head) = ((best.layer + 1).to_string(), (best.head + 1).to_string());
-            let pairs = [("n", n.as_str()), ("total", &total), ("a", a), ("b", b), ("best", &best_weight)];
-            lines.push(fill(t(lang, msg), &[&pairs[..], &[("layer", &layer), ("head", &head)]].concat()));
-        }
-    }
-    let name = |w: &HeadWeights| format!("L{} H{}", w.layer + 1, w.head + 1);
-    match f.flips.first() {
-        None => lines.push(t(lang, ModelMsg::CorefNoFlip).to_string()),
-        Some(top) => {
-            let heads: Vec<String> = f.flips.iter().map(name).collect();
-            let size = w2(top.movement());
-            let msg = if heads.len() == 1 { ModelMsg::CorefFindingFlipOne } else { ModelMsg::CorefFindingFlip };
-            lines.push(fill(t(lang, msg), &[("a", a), ("b", b), ("heads", &heads.join(", ")), ("size", &size)]));
-            if top.movement() >= CLEAR_FLIP {
-                let (layer, head) = ((top.layer + 1).to_string(), (top.head + 1).to_string());
-                lines.push(fill(
-                    t(lang, ModelMsg::CorefStrongFlip),
-                    &[("layer", &layer), ("head", &head), ("a", a), ("b", b), ("size", &size)],
-                ));
-            }
-        }
-    }
-    if study.one_word_apart {
-        lines.push(fill(t(lang, ModelMsg::CorefLayerOne), &[("query", q)]));
-    }
-    if let Some(top) = f.movers.first().filter(|_| f.flips.iter().all(|w| w.movement() < CLEAR_FLIP)) {
-        let (layer, head, size) = ((top.layer + 1).to_string(), (top.head + 1).to_string(), w2(top.movement()));
-        let pairs = [("query", q), ("a", a), ("b", b), ("size", &size), ("layer", &layer), ("head", &head)];
-        lines.push(fill(t(lang, ModelMsg::CorefConclusion), &pairs));
-    }
-    lines
 }
 
 /// The case study: its inputs (its own state, in the address bar), the table of every head
@@ -235,7 +189,7 @@ fn StudyResults(
         move || words.with(|w| fill(tr(ModelMsg::CorefTable), &[("query", &w[0]), ("a", &w[1]), ("b", &w[2])]));
     let lines = {
         let study = Arc::clone(&study);
-        move || words.with(|w| findings(&study, w, viewer.lang))
+        move || words.with(|w| case_study_findings(&study, w, viewer.lang))
     };
     view! {
         <div class="coref__scroll" tabindex="0" role="region" aria-label=caption>
