@@ -90,11 +90,8 @@ pub fn Stepper() -> impl IntoView {
                     {move || format!("{}: {}", step_of(page.lang.get(), stage.get()), page.t(stage_name(stage.get())))}
                 </p>
             </nav>
-            <Show when=move || stage.get() == Stage::Input>
-                <Overview go=go_and_show />
-            </Show>
             {move || match stage.get() {
-                Stage::Input => view! { <InputStage /> }.into_any(),
+                Stage::Input => view! { <Overview go=go_and_show /> <InputStage /> }.into_any(),
                 Stage::Projection => view! { <ProjectionStage /> }.into_any(),
                 Stage::Scores => view! { <ScoresStage /> }.into_any(),
                 Stage::Scaling => view! { <ScalingStage /> }.into_any(),

@@ -65,11 +65,12 @@ fn StagePanel(
             }
         }
     };
-    let texts = Memo::new(move |_| {
+    // Three small strings, each remade from the outcome when it changes (no memo of its own:
+    // the page's .wasm pays for every memo type).
+    let text = move |f: fn(StageTexts) -> String| {
         let lang = page.lang.get();
-        page.outcome.with(|o| o.as_ref().map(|Shared(o)| stage_texts(o, stage, lang)))
-    });
-    let text = move |f: fn(&StageTexts) -> String| texts.with(|t| t.as_ref().map(f).unwrap_or_default());
+        page.outcome.with(|o| o.as_ref().map(|Shared(o)| f(stage_texts(o, stage, lang))).unwrap_or_default())
+    };
     let (head, query) = (page.pick(|s| s.lesson().head()), page.pick(|s| s.lesson().query()));
     let reading = Memo::new(move |_| {
         let (lang, h, q) = (page.lang.get(), head.get(), query.get());
@@ -91,7 +92,7 @@ fn StagePanel(
                 </div>
                 <WeightsNote />
                 <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula) inner_html=move || text(|t| t.formula.mathml().into())></div>
-                <p class="stage__explain" data-testid="stage-explain">{move || text(|t| t.explain.clone())}</p>
+                <p class="stage__explain" data-testid="stage-explain">{move || text(|t| t.explain)}</p>
             </div>
             <div class="stage__figures">
                 <TokenStrip />
@@ -102,7 +103,7 @@ fn StagePanel(
                 <p class="stage__reading" data-testid="stage-reading">
                     <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
                 </p>
-                <p class="stage__notice" data-testid="stage-notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice.clone())}</p>
+                <p class="stage__notice" data-testid="stage-notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice)}</p>
                 {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
                     <button type="button" class="button button--link stage__lab" data-testid="open-lab"
                         on:click=move |_| page.settings.update(|s| s.set_view(View::Saturation))>

@@ -16,7 +16,6 @@ pub fn ProjectionStage() -> impl IntoView {
     let q = from_outcome(|o, _| signed(o.trace().q.clone(), &o.tokens, indices(o.trace().d_model())));
     let k = from_outcome(|o, _| signed(o.trace().k.clone(), &o.kv_tokens, indices(o.trace().d_model())));
     let v = from_outcome(|o, _| signed(o.trace().v.clone(), &o.kv_tokens, indices(o.trace().d_model())));
-    let reshape = from_outcome(reshape_text);
     view! {
         <StagePanel stage=Stage::Projection>
             <div class="stage__grid stage__grid--three">
@@ -26,7 +25,7 @@ pub fn ProjectionStage() -> impl IntoView {
             </div>
             <div class="aside" data-testid="reshape">
                 <h3 class="view__subtitle">{page.text(LessonMsg::ReshapeTitle)}</h3>
-                <p class="view__text" translate="no">{move || reshape.get().unwrap_or_default()}</p>
+                <p class="view__text" translate="no">{move || page.outcome.with(|o| o.as_ref().map(|o| reshape_text(&o.0, page.lang.get())))}</p>
             </div>
         </StagePanel>
     }

@@ -12,7 +12,6 @@ use crate::i18n::{fill, Msg, ViewMsg};
 use leptos::prelude::*;
 
 /// What the panel shows: the padded run, its row and column labels, and its sentence (1 or 2).
-#[derive(Debug, Clone, PartialEq)]
 struct Shown {
     run: Padded,
     labels: Vec<String>,
@@ -27,60 +26,61 @@ pub fn PaddingPanel(
 ) -> impl IntoView {
     let page = use_page();
     let head = page.pick(|s| s.lesson().head());
-    let shown = Memo::new(move |_| {
-        let v = computed.with(|v| v.as_ref()?.as_ref().ok().cloned())?;
-        page.outcome.with(|o| {
-            let o = &o.as_ref()?.0;
-            let cross = v.0.trace(Variant::Cross)?;
-            let (first, second) = (&o.trace().x, cross.x_kv.as_ref()?);
-            let lengths = (first.nrows(), second.nrows());
-            // The shorter sentence is the padded one; equal lengths need no padding.
-            let (short, tokens, which) = match lengths.0.cmp(&lengths.1) {
-                std::cmp::Ordering::Less => (first, &o.tokens, 1),
-                std::cmp::Ordering::Greater => (second, &v.0.kv_tokens, 2),
-                std::cmp::Ordering::Equal => return Some(Err(lengths.0)),
-            };
-            let length = lengths.0.max(lengths.1);
-            let cfg = o.encoding.options.attention(o.layer, o.trace().n_heads());
-            let run = pad_and_run(short, length, o.projections(), &cfg).ok()?;
-            let mut labels = tokens.clone();
-            labels.resize(length, "[PAD]".into());
-            Some(Ok(Shown { run, labels, which }))
-        })
-    });
+    // The map and the sentence each remake the (small) padded run: no memo type of their own.
     let spec = Memo::new(move |_| {
-        shown.with(|s| {
-            let s = s.as_ref()?.as_ref().ok()?;
-            let h = s.run.padded.head(head.get())?;
-            Some(weights(h.weights.clone(), &s.labels, &s.labels, &s.run.padded.blocked))
-        })
+        let s = padded(page, computed)?.ok()?;
+        let h = s.run.padded.head(head.get())?;
+        Some(weights(h.weights.clone(), &s.labels, &s.labels, &s.run.padded.blocked))
     });
-    let text = move || {
-        shown.with(|s| match s.as_ref()? {
-            Err(n) => Some(fill(page.t(ViewMsg::PaddingSameLength), &[("n", &n.to_string())])),
-            Ok(s) => {
-                let (m, n) = (s.run.real, s.labels.len());
-                let values = [s.which, m, n, m + 1].map(|v| v.to_string());
-                let diff = format!("{:.1e}", s.run.max_difference);
-                let pairs = [
-                    ("which", values[0].as_str()),
-                    ("m", &values[1]),
-                    ("n", &values[2]),
-                    ("from", &values[3]),
-                    ("diff", &diff),
-                ];
-                Some(fill(page.t(ViewMsg::PaddingShown), &pairs))
-            }
-        })
+    let text = move || match padded(page, computed)? {
+        Err(n) => Some(fill(page.t(ViewMsg::PaddingSameLength), &[("n", &n.to_string())])),
+        Ok(s) => {
+            let (m, n) = (s.run.real, s.labels.len());
+            let values = [s.which, m, n, m + 1].map(|v| v.to_string());
+            let diff = format!("{:.1e}", s.run.max_difference);
+            let pairs = [
+                ("which", values[0].as_str()),
+                ("m", &values[1]),
+                ("n", &values[2]),
+                ("from", &values[3]),
+                ("diff", &diff),
+            ];
+            Some(fill(page.t(ViewMsg::PaddingShown), &pairs))
+        }
     };
     view! {
         <div class="panel-block" data-testid="padding-panel">
             <h3 class="view__subtitle">{page.text(ViewMsg::PaddingTitle)}</h3>
             <p class="view__text">{page.text(ViewMsg::PaddingText)}</p>
             <p class="view__text" data-testid="padding-reading">{text}</p>
-            <Show when=move || spec.with(Option::is_some)>
-                <PageMap spec=spec name=page.label(Msg::MatWeights) testid="heatmap-padding" />
-            </Show>
+            <PageMap spec=spec name=page.label(Msg::MatWeights) testid="heatmap-padding" />
         </div>
     }
+}
+
+/// The shorter sentence padded and run (`Err(n)` when both have n tokens), from the outcome and
+/// the variants, whose cross-attention trace holds the second sentence's X.
+fn padded(
+    page: crate::app::page::Page,
+    computed: Memo<Option<Result<Shared<Variants>, ModelError>>>,
+) -> Option<Result<Shown, usize>> {
+    let v = computed.with(|v| v.as_ref()?.as_ref().ok().cloned())?;
+    page.outcome.with(|o| {
+        let o = &o.as_ref()?.0;
+        let cross = v.0.trace(Variant::Cross)?;
+        let (first, second) = (&o.trace().x, cross.x_kv.as_ref()?);
+        let lengths = (first.nrows(), second.nrows());
+        // The shorter sentence is the padded one; equal lengths need no padding.
+        let (short, tokens, which) = match lengths.0.cmp(&lengths.1) {
+            std::cmp::Ordering::Less => (first, &o.tokens, 1),
+            std::cmp::Ordering::Greater => (second, &v.0.kv_tokens, 2),
+            std::cmp::Ordering::Equal => return Some(Err(lengths.0)),
+        };
+        let length = lengths.0.max(lengths.1);
+        let cfg = o.encoding.options.attention(o.layer, o.trace().n_heads());
+        let run = pad_and_run(short, length, o.projections(), &cfg).ok()?;
+        let mut labels = tokens.clone();
+        labels.resize(length, "[PAD]".into());
+        Some(Ok(Shown { run, labels, which }))
+    })
 }
