@@ -112,10 +112,7 @@ fn input_notice(o: &Outcome, lang: Lang) -> String {
     let Some(tok) = repeated else {
         return t(lang, if on { Msg::NoticeInputNoRepeat } else { Msg::NoticeInputOffNoRepeat }).into();
     };
-    let sep = match lang {
-        Lang::En => ", ",
-        Lang::Zh => "、",
-    };
+    let sep = enumeration_comma(lang);
     let rows: Vec<String> =
         o.tokens.iter().enumerate().filter(|(_, u)| *u == tok).map(|(i, _)| (i + 1).to_string()).collect();
     let msg = if on { Msg::NoticeInput } else { Msg::NoticeInputOff };
@@ -166,6 +163,14 @@ fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> 
     }
 }
 
+/// Between the items of a short list inside a sentence: ", " or the Chinese enumeration comma.
+fn enumeration_comma(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => ", ",
+        Lang::Zh => "、",
+    }
+}
+
 /// The sentence field's hint: how the model shown cuts a sentence into tokens.
 pub fn sentence_hint(origin: &Origin) -> Msg {
     match origin {
@@ -192,10 +197,7 @@ pub fn off_training(shape: &Shape, trace: &Trace, lang: Lang) -> Option<String> 
     if trace.temperature != trained.temperature {
         changes.push(fill(t(lang, ModelMsg::OffTemperature), &[("t", &format_temperature(trace.temperature))]));
     }
-    let sep = match lang {
-        Lang::En => ", ",
-        Lang::Zh => "、",
-    };
+    let sep = enumeration_comma(lang);
     (!changes.is_empty()).then(|| fill(t(lang, ModelMsg::OffTraining), &[("changes", &changes.join(sep))]))
 }
 
