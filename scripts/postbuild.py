@@ -8,7 +8,8 @@
 2. Content-Security-Policy: the page may load only its own files. Trunk's loader is an inline
    module script, so its SHA-256 is allowed explicitly; Wasm needs 'wasm-unsafe-eval'.
 3. The modules of views the page starts when they open (`bridge::Hosted`: the training view,
-   the pretrained model's views): Trunk builds each (the `learn` and `pretrained` binaries)
+   the pretrained model's views, the side lessons that read only the settings): Trunk builds
+   each (the `learn`, `pretrained` and `side` binaries)
    without loading it; a small start script imports it, and the page names that script in
    <meta name="attention-lab-{name}"> for the view to add when it opens. The workers (the
    `trainer` binary, and `forward` with its relaxed-SIMD build `forward-relaxed`) likewise,
@@ -35,7 +36,7 @@ index = staging / "index.html"
 html = index.read_text(encoding="utf-8")
 html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
 html = re.sub(r'\s*<meta name="attention-lab-version"[^>]*>', "", html)
-MODULES = ["learn", "pretrained"]
+MODULES = ["learn", "pretrained", "side"]
 # Modules that run in Web Workers (`bridge::TRAINER_META`): started by the page's code, not by a
 # view's script element.
 WORKERS = ["trainer", "forward"]

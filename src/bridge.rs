@@ -19,6 +19,18 @@ pub const YOURS_KEY: &str = "attention-lab-trained";
 /// (and kept what the link needs): the page reads both.
 pub const LINK_EVENT: &str = "attention-lab-link";
 
+/// Fired on the window by the page each time it has written its settings into the address
+/// bar: a module that shows them (`crate::side`) reads them again.
+pub const SETTINGS_EVENT: &str = "attention-lab-settings";
+
+/// Fired on the window by a module once it has changed some of the lesson's keys in the
+/// address bar ([`SIDE_KEYS`]): the page reads its settings again (they are the page's).
+pub const CHANGED_EVENT: &str = "attention-lab-changed";
+
+/// The lesson's keys the side lessons' module changes: the page owns them (they are in its
+/// settings and its links) and reads them again on [`CHANGED_EVENT`].
+pub const SIDE_KEYS: [&str; 2] = ["vdk", "vn"];
+
 /// The `<meta>` that names the training worker's start script (written by
 /// scripts/postbuild.py), read by whichever module starts a pool of them.
 pub const TRAINER_META: &str = "attention-lab-trainer";
@@ -35,6 +47,10 @@ crate::slugged! {
         /// The views about the pretrained model: every head at once, the case study
         /// (`crate::pretrained`).
         Pretrained = "pretrained",
+        /// The side lessons that read only the lesson's settings: the variance of q·k,
+        /// positional encoding, the Transformer block, RNN and CNN against attention
+        /// (`crate::side`).
+        Side = "side",
     }
 }
 
@@ -50,6 +66,7 @@ impl Hosted {
         match self {
             Hosted::Learn => "learn-app",
             Hosted::Pretrained => "pretrained-app",
+            Hosted::Side => "side-app",
         }
     }
 
@@ -58,6 +75,7 @@ impl Hosted {
         match self {
             Hosted::Learn => "attention-lab-learn",
             Hosted::Pretrained => "attention-lab-pretrained",
+            Hosted::Side => "attention-lab-side",
         }
     }
 
@@ -66,6 +84,7 @@ impl Hosted {
         match self {
             Hosted::Learn => &LEARN_KEYS,
             Hosted::Pretrained => &STUDY_KEYS,
+            Hosted::Side => &[],
         }
     }
 }

@@ -7,8 +7,9 @@
 //! - [`chart`]: drawing already-computed matrices on a canvas; [`figures`]: the components that
 //!   show one (the heatmap, with its export, read-out and table), taking their data as props;
 //! - [`app`]: the page's Leptos interface; [`i18n`]: every string in English and Chinese;
-//! - [`learn`]: the training view, and [`pretrained`]: the pretrained model's views, each its
-//!   own .wasm loaded when its view first opens ([`hosted`]); [`bridge`]: all the page and
+//! - [`learn`]: the training view, [`pretrained`]: the pretrained model's views, and
+//!   [`side`]: the side lessons that read only the settings, each its own .wasm loaded when
+//!   its view first opens ([`hosted`]); [`bridge`]: all the page and
 //!   they share; [`trainer`]: training in a pool of Web Workers (the `trainer` binary);
 //!   `compute`: the downloaded models' forward passes in a Web Worker (the `forward` binary).
 
@@ -33,6 +34,7 @@ pub mod pretrained;
 pub mod reading;
 pub mod settings;
 pub mod shared;
+pub mod side;
 pub mod stage_code;
 pub mod stage_texts;
 pub mod trainer;

@@ -25,6 +25,6 @@ mod stages;
 mod stepper;
 mod updates;
 mod url_sync;
-mod views;
+pub(crate) mod views;
 
 pub use root::App;

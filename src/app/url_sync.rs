@@ -2,10 +2,12 @@
 //! mode adds a history entry (so Back goes back), other changes replace the current one;
 //! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
 //! notice instead of breaking the page. The keys of the modules the page starts
-//! (`bridge::Hosted::keys`) are kept as they are.
+//! (`bridge::Hosted::keys`) are kept as they are; a module that shows the settings is told
+//! each time they are written (`bridge::SETTINGS_EVENT`), and one that changes some of them
+//! says so (`bridge::CHANGED_EVENT`).
 
 use super::page::Page;
-use crate::bridge::module_pairs;
+use crate::bridge::{module_pairs, CHANGED_EVENT, SETTINGS_EVENT};
 use crate::i18n::Lang;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
@@ -42,6 +44,10 @@ pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
         } else {
             history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
         };
+        // A module showing the settings reads them again.
+        if let Ok(event) = web_sys::Event::new(SETTINGS_EVENT) {
+            let _ = window().dispatch_event(&event);
+        }
     });
     let reread = Callback::new(move |()| {
         let (settings, ignored) = from_location(page, page.lang.get_untracked());
@@ -51,6 +57,11 @@ pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
         page.settings.set(settings);
     });
     let listener = window_event_listener(ev::popstate, move |_| reread.run(()));
-    on_cleanup(move || listener.remove());
+    // A module changed some of the settings' keys in the address bar (`bridge::SIDE_KEYS`).
+    let changed = window_event_listener_untyped(CHANGED_EVENT, move |_| reread.run(()));
+    on_cleanup(move || {
+        listener.remove();
+        changed.remove();
+    });
     reread
 }

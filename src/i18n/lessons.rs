@@ -17,6 +17,11 @@ super::catalogue! {
         NavPosition => ("Positions", "位置编码"),
         NavRnnCnn => ("vs RNN and CNN", "对比 RNN 与 CNN"),
         NavBlock => ("The Transformer block", "Transformer 块"),
+        SideLoading => ("Loading this lesson…", "正在加载这一课……"),
+        SideFailed => (
+            "This lesson could not be loaded. Reload the page to try again.",
+            "这一课加载失败。请重新加载页面再试。",
+        ),
 
         ChoicesTitle => ("Divide by √d_k, by d_k, or not at all?", "除以 √d_k、除以 d_k，还是不除？"),
         ChoicesIntro => (

@@ -70,8 +70,7 @@ pub fn BlockView() -> impl IntoView {
         }
     };
     view! {
-        <section class="view" data-testid="view-block">
-            <h2 class="view__title">{page.text(LessonMsg::BlockTitle)}</h2>
+        <>
             <p class="view__text">{page.text(LessonMsg::BlockIntro)}</p>
             <svg class="block" viewBox=format!("0 0 {WIDTH} {height}") role="img" aria-label=page.label(LessonMsg::BlockTitle)>
                 <defs>
@@ -87,6 +86,6 @@ pub fn BlockView() -> impl IntoView {
                 on:click=move |_| page.settings.update(|s| s.set_view(View::Lesson))>
                 {page.text(LessonMsg::BlockOpen)}
             </button>
-        </section>
+        </>
     }
 }

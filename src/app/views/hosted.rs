@@ -14,13 +14,13 @@ use leptos::prelude::*;
 /// The view: its title, a place for the module, with a line saying it is loading (hidden by
 /// the module once mounted) and one saying it failed (shown by the start script if it does).
 #[component]
-pub fn HostedView<M: Text + Send + Sync + 'static>(
+pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'static>(
     /// The module that shows the view.
     module: Hosted,
     /// `data-testid` of the view.
     testid: &'static str,
     /// Its title.
-    title: M,
+    title: T,
     /// The line while the module loads.
     loading: M,
     /// The line if it could not be loaded.

@@ -14,11 +14,17 @@ mod rnn_cnn;
 mod variance;
 mod variants;
 
+// The side lessons that read only the settings: mounted by their own module (`crate::side`).
+pub use block::BlockView;
+pub use position::PositionView;
+pub use rnn_cnn::RnnCnnView;
+pub use variance::VarianceView;
+
 use super::page::use_page;
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
 use crate::bridge::Hosted;
-use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, ViewMsg};
+use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Text, ViewMsg};
 use crate::settings::{Chapter, View};
 use hosted::HostedView;
 use leptos::prelude::*;
@@ -87,6 +93,15 @@ pub fn ViewNav() -> impl IntoView {
     }
 }
 
+/// A side lesson of the side lessons' module, `testid` with `title`.
+fn side<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) -> AnyView {
+    view! {
+        <HostedView module=Hosted::Side testid=testid title=title
+            loading=LessonMsg::SideLoading failed=LessonMsg::SideFailed />
+    }
+    .into_any()
+}
+
 /// The active view.
 #[component]
 pub fn ActiveView() -> impl IntoView {
@@ -95,16 +110,16 @@ pub fn ActiveView() -> impl IntoView {
     move || match current.get() {
         View::Lesson => view! { <Stepper /> }.into_any(),
         View::Saturation => view! { <SaturationLab /> }.into_any(),
-        View::Variance => view! { <variance::VarianceView /> }.into_any(),
+        View::Variance => side("view-variance", ViewMsg::VarTitle),
         View::Variants => view! { <variants::VariantsView /> }.into_any(),
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),
         View::Graph => view! { <graph::GraphView /> }.into_any(),
         View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
         View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
         View::Convex => view! { <convex::ConvexView /> }.into_any(),
-        View::Position => view! { <position::PositionView /> }.into_any(),
-        View::RnnCnn => view! { <rnn_cnn::RnnCnnView /> }.into_any(),
-        View::Block => view! { <block::BlockView /> }.into_any(),
+        View::Position => side("view-position", LessonMsg::PositionTitle),
+        View::RnnCnn => side("view-rnn-cnn", LessonMsg::RnnCnnTitle),
+        View::Block => side("view-block", LessonMsg::BlockTitle),
         View::Model => view! {
             <HostedView module=Hosted::Pretrained testid="view-model" title=ModelMsg::ModelTitle
                 loading=ModelMsg::ModuleLoading failed=ModelMsg::ModuleFailed />

@@ -45,8 +45,7 @@ pub fn PositionView() -> impl IntoView {
         fill(page.t(LessonMsg::PositionDiagonal), &[("v", &num(v))])
     };
     view! {
-        <section class="view" data-testid="view-position">
-            <h2 class="view__title">{page.text(LessonMsg::PositionTitle)}</h2>
+        <>
             <p class="view__text">{page.text(LessonMsg::PositionIntro)}</p>
             <div class="view__controls">
                 <label class="field__label" for="pe-offset">
@@ -68,6 +67,6 @@ pub fn PositionView() -> impl IntoView {
             </dl>
             <PageMap spec=spec name=name testid="heatmap-position" />
             <p class="stage__notice" data-testid="position-diagonal">{diagonal}</p>
-        </section>
+        </>
     }
 }

@@ -88,8 +88,7 @@ pub fn RnnCnnView() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="view" data-testid="view-rnn-cnn">
-            <h2 class="view__title">{page.text(LessonMsg::RnnCnnTitle)}</h2>
+        <>
             <p class="view__text">{page.text(LessonMsg::RnnCnnIntro)}</p>
             <div class="view__controls">
                 <label class="field__label" for="mixer-n">"n = " <strong data-testid="mixer-n">{move || n().to_string()}</strong></label>
@@ -118,6 +117,6 @@ pub fn RnnCnnView() -> impl IntoView {
                 }).collect_view()}
             </p>
             <CanvasChart draw=chart caption=Signal::derive(move || name(LessonMsg::RnnCnnChart)) testid="mixer-chart" />
-        </section>
+        </>
     }
 }

@@ -51,8 +51,7 @@ pub fn VarianceView() -> impl IntoView {
     let caption = move |m: ViewMsg| Signal::derive(move || fill(page.t(m), &[("n", &samples.get().to_string())]));
 
     view! {
-        <section class="view" data-testid="view-variance">
-            <h2 class="view__title">{page.text(ViewMsg::VarTitle)}</h2>
+        <>
             <p class="view__text">{page.text(ViewMsg::VarIntro)}</p>
             <div class="view__controls">
                 <label class="field__label" for="var-dk">{page.text(ViewMsg::VarDk)} " = " <strong>{move || d_k.get()}</strong></label>
@@ -93,6 +92,6 @@ pub fn VarianceView() -> impl IntoView {
                 </div>
             </div>
             <p class="stage__notice">{page.text(ViewMsg::VarWhy)}</p>
-        </section>
+        </>
     }
 }
