@@ -5,7 +5,8 @@
 use crate::server::{dist_dir, gzip_len};
 
 /// Every .wasm of the build: the page's, the modules of the views the page starts (fetched
-/// only when one of their views opens: the training view, the pretrained model's views), the
+/// only when one of their views opens: the training view, the pretrained model's views, the
+/// side lessons that read only the settings), the
 /// training worker's (fetched when the training view starts its pool) and the forward
 /// worker's in its two builds (one fetched when a downloaded model is first shown), with their
 /// names.
@@ -19,8 +20,8 @@ fn wasm_files() -> Vec<(String, Vec<u8>)> {
         .collect();
     assert_eq!(
         files.len(),
-        6,
-        "the page's .wasm, the training module's, the pretrained views', the training worker's and the forward worker's two"
+        7,
+        "the page's .wasm, the training module's, the pretrained views', the side lessons', the training worker's and the forward worker's two"
     );
     files
 }
@@ -37,6 +38,27 @@ fn each_wasm_stays_within_its_400_kb_gzip_budget() {
             gz <= 400_000,
             "{name} is {gz} bytes gzipped, over the 400 KB budget: see `twiggy top` and README's benchmark section"
         );
+    }
+}
+
+/// The side lessons that read only the settings are their own module's (`crate::side`): the
+/// page's release .wasm has none of their views' functions (read from its name section), the
+/// side module has each.
+#[test]
+#[ignore = "needs the built site: scripts/test.sh"]
+fn the_side_lessons_are_in_their_module_not_in_the_page() {
+    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown/release");
+    let names_of = |bin: &str| {
+        let path = built.join(format!("{bin}.wasm"));
+        function_names(
+            &std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: build the site first", path.display())),
+        )
+    };
+    let (page, side) = (names_of("attention-lab"), names_of("side"));
+    for view in ["8variance", "8position", "7rnn_cnn", "5block"] {
+        let mangled = format!("13attention_lab3app5views{view}");
+        assert!(!page.iter().any(|n| n.contains(&mangled)), "the page's .wasm has {mangled}");
+        assert!(side.iter().any(|n| n.contains(&mangled)), "the side module has no {mangled}");
     }
 }
 
@@ -138,7 +160,7 @@ fn the_published_wasm_carries_no_benchmark_code() {
         [vec!["app".to_string(), "bench".to_string()], ["chart", "heatmap", "draw_naive"].map(String::from).to_vec()];
     assert!(expected.iter().all(|e| items.contains(e)), "the bench-only items were not all found: {items:?}");
     let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown");
-    for bin in ["attention-lab", "learn", "pretrained", "trainer", "forward", "forward-relaxed"] {
+    for bin in ["attention-lab", "learn", "pretrained", "side", "trainer", "forward", "forward-relaxed"] {
         // The workers build with their own profile (index.html: `worker`).
         let profile = if matches!(bin, "trainer" | "forward" | "forward-relaxed") { "worker" } else { "release" };
         let path = built.join(profile).join(format!("{bin}.wasm"));
@@ -149,6 +171,7 @@ fn the_published_wasm_carries_no_benchmark_code() {
         let own = match bin {
             "learn" => "13attention_lab5learn",
             "pretrained" => "13attention_lab10pretrained",
+            "side" => "13attention_lab4side",
             "trainer" => "13attention_lab7trainer6worker",
             "forward" | "forward-relaxed" => "13attention_lab7compute6worker",
             _ => "13attention_lab3app7stepper",

@@ -42,6 +42,35 @@ async fn variance_view_measures_var_qk_near_dk() {
     b.close().await;
 }
 
+/// The variance view is the side lessons' module's; the settings stay the page's: a change
+/// made in the view is in the link and survives a reload, and a change of the page's controls
+/// (the seed) or language reaches the view without losing it.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
+    let site = Site::start("").await;
+    let b = open_view(&site, "variance").await;
+    let slider = "return document.querySelector(`[data-testid='variance-dk']`).value;";
+    let search = "return location.search;";
+    b.set_value("variance-dk", "2").await;
+    let seed_42 = number(&b, "variance-readout").await;
+    assert!(b.js(search, vec![]).await.as_str().is_some_and(|q| q.contains("vdk=4")), "the link has d_k = 4");
+    b.set_value("seed-input", "7").await;
+    let seed_7 = number(&b, "variance-readout").await;
+    assert_ne!(seed_7, seed_42, "another seed draws other pairs");
+    assert_eq!(b.js(slider, vec![]).await, json!("2"), "the page's change kept the view's");
+    let url = b.js("return location.href;", vec![]).await;
+    b.open_page(url.as_str().expect("a URL")).await;
+    b.wait_for("[data-testid='variance-readout']").await;
+    assert_eq!(b.js(slider, vec![]).await, json!("2"), "d_k = 4 after a reload");
+    assert_eq!(number(&b, "variance-readout").await, seed_7, "the same pairs after a reload");
+    b.click("lang-switch").await;
+    b.wait_for("html[lang='zh-CN'] [data-testid='variance-readout']").await;
+    assert_eq!(b.js(slider, vec![]).await, json!("2"), "d_k = 4 in Chinese");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
 #[tokio::test]
 #[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
 async fn variants_view_shows_self_causal_and_cross_side_by_side() {
