@@ -1,14 +1,17 @@
 //! What the page and the modules it starts (each its own .wasm, its own Rust program in one
-//! page: the training view, the pretrained model's views) share, in one place, so none
-//! imports another: where the learner's model is kept, each module's element, start script
-//! and mount event, the event that asks the page to read the address bar again, and which URL
-//! keys each side owns. Every binary depends on this module; it depends on none of them.
+//! page: the training view, the pretrained model's views, the side lessons) share, in one
+//! place, so none imports another: where the learner's model is kept, each module's element,
+//! start script and mount event, the events that ask one side to read the address bar again,
+//! and which URL keys each side owns. Every binary depends on this module; it depends on none
+//! of them.
 //!
 //! The protocol: a module that changes the lesson (the training view keeps the learner's model
 //! under [`YOURS_KEY`] in the browser's local storage first) puts the lesson's link into the
 //! address bar ([`lesson_query`]) and fires [`LINK_EVENT`] on the window; the page then reads
 //! the stored models and the link. A module writes only its own keys into the address bar;
-//! the page keeps them as they are ([`module_pairs`]).
+//! the page keeps them as they are ([`module_pairs`]). A module that shows the lesson's own
+//! settings (the side lessons') reads them again on [`SETTINGS_EVENT`], and after changing
+//! some of them in the address bar fires [`CHANGED_EVENT`] for the page to read them.
 
 use crate::percent::{decode, encode};
 

@@ -142,6 +142,7 @@ super::catalogue! {
             "“{word}” stands at positions p = {p} and p = {p2} (counted from 0), so its rows enter layer 1 already a little different (cosine {input}), by their position embeddings alone. After the layers the cosines are {layers}, lowest {low} after layer {at}. Put the word at the same position in both to see it enter identical.",
             "“{word}”分别位于位置 p = {p} 和 p = {p2}（从 0 数起），所以它进入第 1 层时的行仅因位置嵌入不同就已略有差别（余弦 {input}）。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}。把这个词放在两句的同一位置，就能看到它进入时完全相同。",
         ),
+        SameWordEmpty => ("Type a word that both sentences have.", "请输入两个句子里都有的一个词。"),
         SameWordMissing => ("“{word}” is not a token of both sentences.", "“{word}”并不同时是两个句子中的词元。"),
         SameWordRefused => (
             "The model cannot read one of the sentences (empty, or too long).",

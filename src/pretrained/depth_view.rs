@@ -107,6 +107,9 @@ pub fn SameWordPanel() -> impl IntoView {
             model.0.forward(&Input { text, kv_text: None }, &options).ok()
         };
         let word = word.trim().to_lowercase();
+        if word.is_empty() {
+            return Some(tr(ModelMsg::SameWordEmpty).to_string());
+        }
         Some(match (run(a), run(b)) {
             (Some(a), Some(b)) => same_word(&a, &b, &word)
                 .map(|w| same_word_reading(&word, &w, viewer.lang))

@@ -132,6 +132,12 @@ impl Browser {
             .unwrap_or_else(|e| panic!("no element matching {css:?} appeared: {e}"))
     }
 
+    /// Wait (up to 10 s) for view `slug` (`data-testid="view-{slug}"`) and, when it is a
+    /// module's, for the module to have mounted into it (its loading line hidden).
+    pub async fn wait_for_view(&self, slug: &str) -> fantoccini::elements::Element {
+        self.wait_for(&format!("[data-testid='view-{slug}']:not(:has([data-module-status]:not([hidden])))")).await
+    }
+
     /// Whether the service worker controls the page, waiting up to 8 s for it to take charge
     /// (it caches the build on the first load).
     pub async fn service_worker_controls(&self) -> bool {

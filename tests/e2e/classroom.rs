@@ -158,7 +158,7 @@ async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
     // Visit every view so every kind of drawing runs under the policy.
     for view in ["variance", "variants", "patterns", "graph", "complexity"] {
         b.click(&format!("nav-{view}")).await;
-        b.wait_for(&format!("[data-testid='view-{view}']")).await;
+        b.wait_for_view(view).await;
     }
     b.click("nav-lesson").await;
     b.click("goto-softmax").await;

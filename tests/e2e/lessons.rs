@@ -10,7 +10,7 @@ async fn open(site: &Site, query: &str, slug: &str) -> Browser {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url(&format!("/?{query}"))).await;
     b.click(&format!("nav-{slug}")).await;
-    b.wait_for(&format!("[data-testid='view-{slug}']")).await;
+    b.wait_for_view(slug).await;
     b
 }
 
@@ -81,6 +81,7 @@ async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
         assert!(err < 1e-4, "offset {k}: {err}");
     }
     b.click("nav-rnn-cnn").await;
+    b.wait_for_view("rnn-cnn").await;
     b.set_value("mixer-n-slider", "10").await;
     assert_eq!(texts(&b, "mixer-path").await, ["1023", "512", "1"], "recurrent, convolution, attention at n = 1024");
     assert_eq!(texts(&b, "mixer-steps").await, ["1024", "1", "1"]);

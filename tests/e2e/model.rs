@@ -269,6 +269,12 @@ async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_ot
         assert!(started.elapsed() < Duration::from_secs(10), "no message for a missing word");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    // No word at all: asked for one.
+    b.set_and_change("same-word-3", " ").await;
+    while !b.text_of("same-word-reading").await.contains("Type a word that both sentences have") {
+        assert!(started.elapsed() < Duration::from_secs(10), "no message for an empty word");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     b.assert_no_panic().await;
     b.close().await;
 }

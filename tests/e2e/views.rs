@@ -9,7 +9,7 @@ async fn open_view(site: &Site, slug: &str) -> Browser {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en")).await;
     b.click(&format!("nav-{slug}")).await;
-    b.wait_for(&format!("[data-testid='view-{slug}']")).await;
+    b.wait_for_view(slug).await;
     b
 }
 
@@ -19,8 +19,16 @@ async fn number(b: &Browser, id: &str) -> f64 {
 }
 
 async fn all_drawn(b: &Browser, id: &str) {
-    let (drawn, total) = b.drawn_canvases(id).await;
-    assert!(total > 0 && drawn == total, "{id}: {drawn} of {total} canvases painted");
+    // A view draws in the frames after it mounts: wait for it, up to 10 s.
+    let started = std::time::Instant::now();
+    loop {
+        let (drawn, total) = b.drawn_canvases(id).await;
+        if total > 0 && drawn == total {
+            return;
+        }
+        assert!(started.elapsed().as_secs() < 10, "{id}: {drawn} of {total} canvases painted");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 #[tokio::test]

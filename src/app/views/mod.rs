@@ -1,5 +1,6 @@
 //! The views reachable from the navigation bar: the lesson, and the deeper lessons. Only
-//! the active view is mounted, so only its numbers are computed and its canvases drawn.
+//! the active view is mounted, so only its numbers are computed and its canvases drawn. The
+//! views of a module of their own (`bridge::Hosted`) are places for it here.
 
 mod block;
 mod choices;
