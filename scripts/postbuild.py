@@ -87,6 +87,7 @@ def start_script(name, js, relaxed_js=None):
         f'  console.error("the {name} module:", e);\n'
         f'  document.querySelector("[data-module-failed={name}]")?.removeAttribute("hidden");\n'
         f'  document.querySelector("[data-module-status={name}]")?.setAttribute("hidden", "");\n'
+        f'  document.querySelector("script[data-module={name}]")?.setAttribute("data-failed", "");\n'
         "});\n"
     )
 

@@ -8,10 +8,11 @@
 //! The protocol: a module that changes the lesson (the training view keeps the learner's model
 //! under [`YOURS_KEY`] in the browser's local storage first) puts the lesson's link into the
 //! address bar ([`lesson_query`]) and fires [`LINK_EVENT`] on the window; the page then reads
-//! the stored models and the link. A module writes only its own keys into the address bar;
-//! the page keeps them as they are ([`module_pairs`]). A module that shows the lesson's own
-//! settings (the side lessons') reads them again on [`SETTINGS_EVENT`], and after changing
-//! some of them in the address bar fires [`CHANGED_EVENT`] for the page to read them.
+//! the stored models and the link. Otherwise a module writes only its own keys into the
+//! address bar, and the page keeps them as they are ([`module_pairs`]); the one exception is
+//! the side lessons' module, which mirrors the lesson's settings: it reads them again on
+//! [`SETTINGS_EVENT`], and after changing some of them ([`SIDE_KEYS`]) in the address bar
+//! fires [`CHANGED_EVENT`] for the page to read them.
 
 use crate::percent::{decode, encode};
 
@@ -30,8 +31,10 @@ pub const SETTINGS_EVENT: &str = "attention-lab-settings";
 /// address bar ([`SIDE_KEYS`]): the page reads its settings again (they are the page's).
 pub const CHANGED_EVENT: &str = "attention-lab-changed";
 
-/// The lesson's keys the side lessons' module changes: the page owns them (they are in its
-/// settings and its links) and reads them again on [`CHANGED_EVENT`].
+/// The lesson's keys the side lessons' module changes (besides `view`, when the block's button
+/// leads back to the lesson): the page owns them (they are in its settings and its links) and
+/// reads them again on [`CHANGED_EVENT`]. A key a side lesson changes that is not here never
+/// reaches the address bar.
 pub const SIDE_KEYS: [&str; 2] = ["vdk", "vn"];
 
 /// The `<meta>` that names the training worker's start script (written by
@@ -80,6 +83,12 @@ impl Hosted {
             Hosted::Pretrained => "attention-lab-pretrained",
             Hosted::Side => "attention-lab-side",
         }
+    }
+
+    /// Whether it keeps a mirror of the page's settings (`crate::side`): it then follows them,
+    /// and the page's language and theme, on [`SETTINGS_EVENT`] without being mounted again.
+    pub fn mirrors_settings(self) -> bool {
+        matches!(self, Hosted::Side)
     }
 
     /// The URL keys it owns, in the order it writes them.

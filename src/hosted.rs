@@ -1,8 +1,9 @@
 //! A module the page starts when one of its views first opens (its own .wasm: the training
-//! view's, the pretrained model's views): it mounts its view into the page's element for it,
-//! and again whenever the page asks (the view opened again, the language or theme changed),
-//! reading the page's language and chart colours from the document each time. What the page
-//! and a module share is `bridge`'s.
+//! view's, the pretrained model's views, the side lessons'): it mounts its view into the page's
+//! element for it, and again whenever the page asks (the view opened again, or, for a module
+//! that does not mirror the settings, the language or theme changed), reading the page's
+//! language and chart colours from the document each time. What the page and a module share
+//! is `bridge`'s.
 
 use crate::bridge::Hosted;
 use crate::chart::ink::Ink;

@@ -9,7 +9,7 @@
 
 #[cfg(feature = "bench")]
 mod bench;
-mod charts;
+pub(crate) mod charts;
 mod clipboard;
 mod controls;
 mod forward;
@@ -20,11 +20,11 @@ pub mod page;
 mod root;
 mod saturation;
 mod share;
-mod specs;
+pub(crate) mod specs;
 mod stages;
 mod stepper;
 mod updates;
 mod url_sync;
-pub(crate) mod views;
+mod views;
 
 pub use root::App;

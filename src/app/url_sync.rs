@@ -49,16 +49,22 @@ pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
             let _ = window().dispatch_event(&event);
         }
     });
-    let reread = Callback::new(move |()| {
+    // Read the settings from the address bar; `Some(notice)` names what it got wrong.
+    let read_again = move |notice: Option<WriteSignal<Vec<String>>>| {
         let (settings, ignored) = from_location(page, page.lang.get_untracked());
-        // Record where we are first, so the effect above replaces instead of pushing.
+        // Record where we are first, so the effect above replaces instead of pushing (a
+        // module that pushed a new place has put it in the history already).
         last.set_value(place(&settings));
-        notice.set(ignored);
+        if let Some(notice) = notice {
+            notice.set(ignored);
+        }
         page.settings.set(settings);
-    });
+    };
+    let reread = Callback::new(move |()| read_again(Some(notice)));
     let listener = window_event_listener(ev::popstate, move |_| reread.run(()));
-    // A module changed some of the settings' keys in the address bar (`bridge::SIDE_KEYS`).
-    let changed = window_event_listener_untyped(CHANGED_EVENT, move |_| reread.run(()));
+    // A module changed some of the settings' keys in the address bar (`bridge::SIDE_KEYS`):
+    // values it wrote itself, so the notice about the link stays as it is.
+    let changed = window_event_listener_untyped(CHANGED_EVENT, move |_| read_again(None));
     on_cleanup(move || {
         listener.remove();
         changed.remove();

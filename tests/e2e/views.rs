@@ -2,7 +2,7 @@
 //! with numbers computed by the core.
 
 use crate::browser::Browser;
-use crate::server::Site;
+use crate::server::{copy_build, dist_dir, Scratch, Site};
 use serde_json::json;
 
 async fn open_view(site: &Site, slug: &str) -> Browser {
@@ -16,6 +16,15 @@ async fn open_view(site: &Site, slug: &str) -> Browser {
 async fn number(b: &Browser, id: &str) -> f64 {
     let text = b.text_of(id).await;
     text.parse().unwrap_or_else(|_| panic!("{id} shows {text:?}, not a number"))
+}
+
+/// Wait (up to 10 s) until `script` returns true.
+async fn eventually(b: &Browser, script: &str, what: &str) {
+    let started = std::time::Instant::now();
+    while b.js(script, vec![]).await != json!(true) {
+        assert!(started.elapsed().as_secs() < 10, "not so after 10 s: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 async fn all_drawn(b: &Browser, id: &str) {
@@ -73,9 +82,45 @@ async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
     assert_eq!(b.js(slider, vec![]).await, json!("2"), "d_k = 4 after a reload");
     assert_eq!(number(&b, "variance-readout").await, seed_7, "the same pairs after a reload");
     b.click("lang-switch").await;
-    b.wait_for("html[lang='zh-CN'] [data-testid='variance-readout']").await;
+    let chinese =
+        "return /[\\u4e00-\\u9fff]/.test(document.querySelector(`[data-testid='variance-normal-note']`).textContent);";
+    eventually(&b, chinese, "the side lesson follows the page into Chinese").await;
     assert_eq!(b.js(slider, vec![]).await, json!("2"), "d_k = 4 in Chinese");
+    // What a side lesson keeps of its own (the offset) stays through a change of language.
+    b.click("nav-position").await;
+    b.wait_for_view("position").await;
+    b.set_value("position-offset", "7").await;
+    b.click("lang-switch").await;
+    b.wait_for("html[lang='en']").await;
+    let offset = "return document.querySelector(`[data-testid='position-offset']`).value;";
+    assert_eq!(b.js(offset, vec![]).await, json!("7"), "the offset after the switch");
+    let english = "return document.querySelector(`[data-testid='view-position'] [data-caption]`)?.textContent.includes('PE · PEᵀ for positions');";
+    eventually(&b, english, "the side lesson follows the page back into English").await;
     b.assert_no_panic().await;
+    b.close().await;
+}
+
+/// A module that cannot be loaded (its .wasm missing from the server) is said so in its view,
+/// and again in the module's other views, instead of "loading" for ever; the page goes on.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_side_lesson_that_cannot_load_says_so_in_each_of_its_views() {
+    let scratch = Scratch::new("no-side-module");
+    copy_build(&dist_dir(), &scratch.0);
+    std::fs::remove_file(scratch.0.join("side_bg.wasm")).expect("the side module's .wasm is in the build");
+    let site = Site::start_in(scratch.0.clone(), "").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en")).await;
+    let failed = "[data-module-failed='side']:not([hidden])";
+    for view in ["variance", "position"] {
+        b.click(&format!("nav-{view}")).await;
+        let line = b.wait_for(&format!("[data-testid='view-{view}'] {failed}")).await;
+        assert!(line.text().await.unwrap_or_default().contains("could not be loaded"), "{view}");
+        let loading = b.js("return !document.querySelector(`[data-module-status='side']`).hidden;", vec![]).await;
+        assert_eq!(loading, json!(false), "{view}: no loading line beside the failure");
+    }
+    b.click("nav-lesson").await;
+    b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
     b.close().await;
 }
 

@@ -3,11 +3,13 @@
 //! and the first heatmap fast. The build names the module's start script in
 //! `<meta name="attention-lab-{name}">`; the module mounts itself into this view's element,
 //! again each time the view is opened or the language or theme changes, and reads which of its
-//! views it is from the element's `data-view`. If it cannot be loaded, the start script shows
-//! the failure line instead of the loading one.
+//! views it is from the element's `data-view` (a module that mirrors the settings follows the
+//! language and theme in place instead). If it cannot be loaded, the start script shows the
+//! failure line instead of the loading one, and marks its script so that the module's other
+//! views say so too.
 
 use super::super::page::use_page;
-use crate::bridge::Hosted;
+use crate::bridge::{Hosted, SETTINGS_EVENT};
 use crate::i18n::Text;
 use leptos::prelude::*;
 
@@ -27,9 +29,16 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
     failed: M,
 ) -> impl IntoView {
     let page = use_page();
-    Effect::new(move |_| {
+    Effect::new(move |opened: Option<()>| {
         page.lang.track();
         page.ink.track();
+        // A module that mirrors the settings follows the language and theme in place.
+        if opened.is_some() && module.mirrors_settings() {
+            if let Ok(event) = web_sys::Event::new(SETTINGS_EVENT) {
+                let _ = window().dispatch_event(&event);
+            }
+            return;
+        }
         if let Err(e) = load(module) {
             leptos::logging::error!("the {} module: {e:?}", module.name());
         }
@@ -49,7 +58,18 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
 fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
     let document = document();
     let name = module.name();
-    if document.query_selector(&format!("script[data-module='{name}']"))?.is_some() {
+    if let Some(script) = document.query_selector(&format!("script[data-module='{name}']"))? {
+        // It could not be loaded before (its start script marked it): say so again.
+        if script.has_attribute("data-failed") {
+            let line = |which: &str| document.query_selector(&format!("[data-module-{which}='{name}']"));
+            if let Some(failed) = line("failed")? {
+                failed.remove_attribute("hidden")?;
+            }
+            if let Some(status) = line("status")? {
+                status.set_attribute("hidden", "")?;
+            }
+            return Ok(());
+        }
         return window().dispatch_event(&web_sys::Event::new(module.mount_event())?).map(|_| ());
     }
     let src = document

@@ -2,7 +2,6 @@
 //! the active view is mounted, so only its numbers are computed and its canvases drawn. The
 //! views of a module of their own (`bridge::Hosted`) are places for it here.
 
-mod block;
 mod choices;
 mod complexity;
 mod convex;
@@ -10,16 +9,7 @@ mod graph;
 mod hosted;
 mod padding;
 mod patterns;
-mod position;
-mod rnn_cnn;
-mod variance;
 mod variants;
-
-// The side lessons that read only the settings: mounted by their own module (`crate::side`).
-pub use block::BlockView;
-pub use position::PositionView;
-pub use rnn_cnn::RnnCnnView;
-pub use variance::VarianceView;
 
 use super::page::use_page;
 use super::saturation::SaturationLab;
@@ -94,8 +84,8 @@ pub fn ViewNav() -> impl IntoView {
     }
 }
 
-/// A side lesson of the side lessons' module, `testid` with `title`.
-fn side<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) -> AnyView {
+/// A side lesson that is the side lessons' module's (`crate::side`), `testid` with `title`.
+fn side_lesson<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) -> AnyView {
     view! {
         <HostedView module=Hosted::Side testid=testid title=title
             loading=LessonMsg::SideLoading failed=LessonMsg::SideFailed />
@@ -111,16 +101,16 @@ pub fn ActiveView() -> impl IntoView {
     move || match current.get() {
         View::Lesson => view! { <Stepper /> }.into_any(),
         View::Saturation => view! { <SaturationLab /> }.into_any(),
-        View::Variance => side("view-variance", ViewMsg::VarTitle),
+        View::Variance => side_lesson("view-variance", ViewMsg::VarTitle),
         View::Variants => view! { <variants::VariantsView /> }.into_any(),
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),
         View::Graph => view! { <graph::GraphView /> }.into_any(),
         View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
         View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
         View::Convex => view! { <convex::ConvexView /> }.into_any(),
-        View::Position => side("view-position", LessonMsg::PositionTitle),
-        View::RnnCnn => side("view-rnn-cnn", LessonMsg::RnnCnnTitle),
-        View::Block => side("view-block", LessonMsg::BlockTitle),
+        View::Position => side_lesson("view-position", LessonMsg::PositionTitle),
+        View::RnnCnn => side_lesson("view-rnn-cnn", LessonMsg::RnnCnnTitle),
+        View::Block => side_lesson("view-block", LessonMsg::BlockTitle),
         View::Model => view! {
             <HostedView module=Hosted::Pretrained testid="view-model" title=ModelMsg::ModelTitle
                 loading=ModelMsg::ModuleLoading failed=ModelMsg::ModuleFailed />

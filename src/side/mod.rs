@@ -1,0 +1,148 @@
+//! The side lessons that read only the lesson's settings, their own module (the `side` binary,
+//! its own .wasm, started by the page when one of them first opens: `bridge::Hosted::Side`):
+//! the variance of q·k ([`variance`]), positional encoding ([`position`]), the Transformer
+//! block ([`block`]), and RNN and CNN against attention ([`rnn_cnn`]). Keeping them out of the
+//! page's .wasm keeps the first heatmap fast.
+//!
+//! The module keeps a mirror of the page's state (`app::page::Page`, built from the address
+//! bar), so the views use the page's own components. None of them shows the lesson's numbers,
+//! so the mirror computes no forward pass for them (only a saved figure's file name, which is
+//! named after the lesson's model, reads one). The page stays the owner of the settings: it
+//! writes them into the address bar and fires `bridge::SETTINGS_EVENT` (also when its language
+//! or theme changes), and the mirror reads them again, so the views follow without being
+//! mounted again and keep what the learner set in them. A change the learner makes here
+//! ([`bridge::SIDE_KEYS`], or the block's way back to the lesson, a new place) goes into the
+//! address bar and `bridge::CHANGED_EVENT` asks the page to read it.
+
+mod block;
+mod position;
+mod rnn_cnn;
+mod variance;
+
+use crate::app::page::Page;
+use crate::bridge::{read_pairs, with_pairs, Hosted, CHANGED_EVENT, SETTINGS_EVENT, SIDE_KEYS};
+use crate::hosted::{host, page_lang_and_ink, shown};
+use crate::i18n::Lang;
+use crate::models::Models;
+use crate::settings::{Settings, View};
+use block::BlockView;
+use leptos::prelude::*;
+use position::PositionView;
+use rnn_cnn::RnnCnnView;
+use variance::VarianceView;
+use wasm_bindgen::JsValue;
+
+/// Start the module: mount the open view, and again whenever the page opens another.
+pub fn start() {
+    host(Hosted::Side, || view! { <SideViews /> }.into_any());
+}
+
+fn search() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// The settings as the address bar has them now.
+fn from_address_bar(lang: Lang) -> Settings {
+    Settings::from_query(&search(), lang, &Models::default()).0
+}
+
+/// `query`'s pairs of `keys`, in key order (a module's write moves them to the end).
+fn sorted_pairs(query: &str, keys: &[&str]) -> Vec<(String, Option<String>)> {
+    let mut pairs = read_pairs(query, keys);
+    pairs.sort();
+    pairs
+}
+
+/// The side keys' values as `settings` would write them.
+fn side_values(settings: &Settings) -> Vec<(String, Option<String>)> {
+    sorted_pairs(&settings.to_query(), &SIDE_KEYS)
+}
+
+/// `query` with `values` set.
+fn with_values(query: &str, values: &[(String, Option<String>)]) -> String {
+    let set: Vec<(&str, &str)> = values.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_deref()?))).collect();
+    with_pairs(query, &set)
+}
+
+/// Put `query` in the address bar (as a new page of history when `new_place`), and tell the
+/// page to read its settings from it.
+fn tell_page(query: &str, new_place: bool) {
+    if let Ok(history) = window().history() {
+        let url = Some(format!("?{query}"));
+        let _ = if new_place {
+            history.push_state_with_url(&JsValue::NULL, "", url.as_deref())
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", url.as_deref())
+        };
+    }
+    if let Ok(event) = web_sys::Event::new(CHANGED_EVENT) {
+        let _ = window().dispatch_event(&event);
+    }
+}
+
+/// The open side lesson, on a mirror of the page's settings kept in step with the address bar.
+#[component]
+pub fn SideViews() -> impl IntoView {
+    let (lang, ink) = page_lang_and_ink();
+    let page = Page::new(from_address_bar(lang));
+    page.ink.set(ink);
+    provide_context(page);
+    // The page wrote its settings (or changed its language or theme): read them again while
+    // the view is open; only a change notifies the views.
+    let reread = window_event_listener_untyped(SETTINGS_EVENT, move |_| {
+        if !shown(Hosted::Side) {
+            return;
+        }
+        let (lang, ink) = page_lang_and_ink();
+        let now = from_address_bar(lang);
+        if page.settings.with_untracked(|s| *s != now) {
+            page.settings.set(now);
+        }
+        if page.ink.get_untracked() != ink {
+            page.ink.set(ink);
+        }
+    });
+    on_cleanup(move || reread.remove());
+    // A change made here: into the address bar, and the page told.
+    Effect::new(move |_| {
+        let (ours, view) = page.settings.with(|s| (side_values(s), s.view()));
+        let query = search();
+        if read_pairs(&query, &["view"]).iter().any(|(_, v)| v.as_deref() != Some(view.slug())) {
+            tell_page(&with_pairs(&query, &[("view", view.slug())]), true);
+        } else if sorted_pairs(&query, &SIDE_KEYS) != ours {
+            tell_page(&with_values(&query, &ours), false);
+        }
+    });
+    // The view the page's element for it says (the address bar may not have caught up).
+    let root = document().get_element_by_id(Hosted::Side.root());
+    let named = root.and_then(|r| r.get_attribute("data-view")).and_then(|v| View::from_slug(&v));
+    match named.unwrap_or_else(|| page.settings.with_untracked(|s| s.view())) {
+        View::Position => view! { <PositionView /> }.into_any(),
+        View::Block => view! { <BlockView /> }.into_any(),
+        View::RnnCnn => view! { <RnnCnnView /> }.into_any(),
+        _ => view! { <VarianceView /> }.into_any(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fresh() -> Settings {
+        Settings::from_query("", Lang::En, &Models::default()).0
+    }
+
+    #[test]
+    fn the_side_keys_are_the_lesson_s_and_written_by_its_settings() {
+        let mut s = fresh();
+        assert!(s.variance_mut().set_dk(8.0) && s.variance_mut().set_samples(10_000));
+        let values = side_values(&s);
+        assert_eq!(values, [("vdk".into(), Some("8".into())), ("vn".into(), Some("10000".into()))]);
+        // Read back by the page from the address bar the module wrote.
+        let query = with_values(&fresh().to_query(), &values);
+        let back = Settings::from_query(&query, Lang::En, &Models::default()).0;
+        assert_eq!(back, s);
+        assert_eq!(sorted_pairs(&query, &SIDE_KEYS), values, "what the module compares with is what it wrote");
+        assert_eq!(crate::bridge::module_pairs(&query), "", "the page keeps none of them as a module's");
+    }
+}
