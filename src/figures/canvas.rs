@@ -1,8 +1,8 @@
 //! `CanvasChart`: a captioned canvas redrawn by the caller's drawing whenever a signal it
-//! reads changes or the window is resized. The bars, curves, histograms and a training run's
+//! reads changes or its box changes width. The bars, curves, histograms and a training run's
 //! history are drawn through it.
 
-use super::use_resize_tick;
+use super::{use_width, width_now};
 use leptos::{html, prelude::*};
 use web_sys::HtmlCanvasElement;
 
@@ -19,11 +19,10 @@ pub fn CanvasChart(
 ) -> impl IntoView {
     let figure = NodeRef::<html::Figure>::new();
     let canvas = NodeRef::<html::Canvas>::new();
-    let resized = use_resize_tick();
+    let observed = use_width(figure);
     Effect::new(move |_| {
-        resized.track();
         let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
-        let width = f64::from(figure.client_width()).clamp(200.0, 900.0);
+        let width = width_now(&figure, observed).clamp(200.0, 900.0);
         match crate::timed!(Draw, draw.run((canvas.clone(), width))) {
             Ok(()) => {
                 crate::count_draw!();

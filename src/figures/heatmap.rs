@@ -6,7 +6,7 @@
 
 use super::frames::{draw_soon, figure_id};
 use super::parts::{value_text, Tools, ValuesTable};
-use super::{caption, use_resize_tick};
+use super::{caption, use_resize_tick, use_width, width_now};
 use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout, Sizing, PROJECTOR_FONT};
 use crate::chart::ink::Ink;
 use crate::chart::label::max_label_em;
@@ -81,6 +81,7 @@ pub fn Heatmap(
     let (hovered, set_hovered) = signal(None::<(usize, usize)>);
     let table = RwSignal::new(false);
     let resized = use_resize_tick();
+    let observed = use_width(figure);
     // The table of values describes the picture for a screen reader, once it is shown.
     let table_id = StoredValue::new(next_table_id());
     let title = Signal::derive(move || {
@@ -90,7 +91,7 @@ pub fn Heatmap(
     // Draws the map as the props say now; in an effect it also tracks them.
     let redraw = move |room: Option<f64>| {
         let (Some(canvas), Some(figure)) = (canvas.get(), figure.get()) else { return };
-        let width = f64::from(figure.client_width()).max(160.0);
+        let width = width_now(&figure, observed).max(160.0);
         let highlight = highlight.map_or((None, None), |h| h.get());
         spec.with(|spec| {
             let Some(spec) = spec else { return };
@@ -138,6 +139,7 @@ pub fn Heatmap(
         on_cleanup(move || gone.store(false, Ordering::Relaxed));
         Effect::new(move |_| {
             resized.track();
+            observed.track();
             spec.track();
             ink.track();
             if let Some(h) = highlight {

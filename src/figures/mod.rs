@@ -21,4 +21,4 @@ mod resize;
 pub use canvas::CanvasChart;
 pub use format::{caption, num};
 pub use heatmap::Heatmap;
-pub use resize::use_resize_tick;
+pub use resize::{use_resize_tick, use_width, width_now};

@@ -335,7 +335,7 @@ fn open_in_lesson() {
         update_run(|run| run.open_failed = true);
         return;
     };
-    let search = window().location().search().unwrap_or_default();
+    let search = crate::hosted::address_bar();
     open_link(&lesson_query(&search, model.slug(), &sentence, scaled));
 }
 

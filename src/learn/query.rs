@@ -6,12 +6,11 @@
 use crate::bridge::with_learn_values;
 use crate::core::train::session::Setup;
 use crate::core::train::Task;
-use leptos::prelude::window;
 
 /// The setup the URL names (defaults for what it does not name or cannot be read; the range
 /// check comes after, by the session).
 pub fn read() -> Setup {
-    let search = window().location().search().unwrap_or_default();
+    let search = crate::hosted::address_bar();
     from_query(&search)
 }
 
@@ -52,7 +51,7 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
 
 /// Write `setup` into the URL (replacing the entry: a changed setting is not a new page).
 pub fn write(setup: &Setup) {
-    let search = window().location().search().unwrap_or_default();
+    let search = crate::hosted::address_bar();
     crate::hosted::replace_query(&with_setup(&search, setup));
 }
 

@@ -50,11 +50,11 @@ fn w2(v: f32) -> String {
 pub fn CaseStudy() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
-    let (first, ignored) = Study::from_query(&window().location().search().unwrap_or_default());
+    let (first, ignored) = Study::from_query(&crate::hosted::address_bar());
     let study_settings = RwSignal::new(first);
     // Each change goes into the address bar, beside the page's keys.
     Effect::new(move |_| {
-        let query = study_settings.with(|s| s.into_query(&window().location().search().unwrap_or_default()));
+        let query = study_settings.with(|s| s.into_query(&crate::hosted::address_bar()));
         replace_query(&query);
     });
     let study = Memo::new(move |_| {

@@ -104,7 +104,7 @@ pub fn PretrainedViews(
         MODEL.with(|kept| *kept.borrow_mut() = Some(m));
     }
     let (lang, ink) = page_lang_and_ink();
-    let search = window().location().search().unwrap_or_default();
+    let search = crate::hosted::address_bar();
     let settings = Settings::from_query(&search, lang, &models()).0;
     // The view the page's element for it says (the address bar may not have caught up).
     let root = document().get_element_by_id(Hosted::Pretrained.root());

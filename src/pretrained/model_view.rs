@@ -91,7 +91,7 @@ fn HeadGrid(
     let viewer = use_viewer();
     // The head opens in the lesson's softmax stage, on this model: a link for the page.
     let open = move |layer: usize, head: usize| {
-        let search = window().location().search().unwrap_or_default();
+        let search = crate::hosted::address_bar();
         let (layer, head) = ((layer + 1).to_string(), (head + 1).to_string());
         let pairs = [
             ("model", VIEWED.slug()),

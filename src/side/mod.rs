@@ -38,7 +38,7 @@ pub fn start() {
 }
 
 fn search() -> String {
-    window().location().search().unwrap_or_default()
+    crate::hosted::address_bar()
 }
 
 /// The settings as the address bar has them now.

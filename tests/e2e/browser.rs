@@ -42,6 +42,9 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
 }
 
+/// Asks the page to write its settings into the address bar now (`bridge::WRITE_NOW_EVENT`).
+const WRITE_NOW: &str = "window.dispatchEvent(new Event('attention-lab-write-now'));";
+
 impl Browser {
     /// Open headless Chromium with a `width × height` window.
     pub async fn open(width: u32, height: u32) -> Browser {
@@ -161,6 +164,26 @@ impl Browser {
     pub async fn text_of(&self, id: &str) -> String {
         let el = self.wait_for(&format!("[data-testid='{id}']")).await;
         el.text().await.expect("element text")
+    }
+
+    /// The address bar's query (`location.search`) once the page has written its latest
+    /// settings there. The page rewrites it at most every 100 ms while the settings keep
+    /// changing: sooner than a person reloads or copies the link, but not sooner than a test
+    /// reads it, so this asks the page to write now, as a module does before reading it
+    /// (`bridge::WRITE_NOW_EVENT`).
+    pub async fn address(&self) -> Value {
+        self.js(&format!("{WRITE_NOW} return location.search;"), vec![]).await
+    }
+
+    /// The whole URL, likewise.
+    pub async fn href(&self) -> Value {
+        self.js(&format!("{WRITE_NOW} return location.href;"), vec![]).await
+    }
+
+    /// Reload the page once the address bar has its latest settings (see [`Browser::address`]).
+    pub async fn reload(&self) {
+        self.js(WRITE_NOW, vec![]).await;
+        self.client.refresh().await.expect("reload");
     }
 
     /// Run `script` (a function body that may `return`) with `args`.

@@ -27,7 +27,7 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     b.click("goto-scaling").await;
     b.click("theme-switch").await;
     b.js("const s = document.querySelector(`[data-testid='theme-switch']`); s.value = 'contrast'; s.dispatchEvent(new Event('change', { bubbles: true }));", vec![]).await;
-    let search = js(&b, "return location.search;").await;
+    let search = b.address().await;
     let search = search.as_str().unwrap_or_default();
     assert!(
         search.contains("stage=scaling") && search.contains("theme=contrast") && search.contains("seed=7"),
@@ -99,7 +99,7 @@ async fn presentation_mode_is_driven_from_the_keyboard() {
     assert_eq!(presenting().await, false);
     // The spotlight outlines a token in the heatmaps of the stage.
     b.click("spot-2").await;
-    assert!(js(&b, "return location.search;").await.as_str().unwrap_or_default().contains("spot=2"));
+    assert!(b.address().await.as_str().unwrap_or_default().contains("spot=2"));
     b.close().await;
 }
 
@@ -140,7 +140,7 @@ async fn the_site_keeps_working_with_the_server_gone() {
     // Wait until the service worker has taken charge of the page.
     assert!(b.service_worker_controls().await, "the service worker never took control");
     site.stop();
-    b.client.refresh().await.expect("reload offline");
+    b.reload().await;
     b.wait_for("[data-testid='stage-scores'] canvas[data-drawn='true']").await;
     let (painted, _) = b.canvas_paint("heatmap-scores").await;
     assert!(painted > 10_000, "offline, the heatmap is blank");

@@ -69,7 +69,7 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
     b.wait_for("[data-testid='learn-train']").await;
     let said = b.js(&error_beside("learn-dmodel"), vec![]).await;
     assert!(said.as_str().is_some_and(|s| s.contains("16") && s.contains("128")), "{said}");
-    let url = b.js("return location.search;", vec![]).await;
+    let url = b.address().await;
     assert!(url.as_str().is_some_and(|u| u.contains("ld=32") && !u.contains("ld=8")), "{url}");
     b.click("learn-step").await;
     let stepped = "return document.querySelector(`[data-testid='learn-steps']`).textContent.trim() === '1';";
@@ -89,7 +89,7 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
     assert_eq!(b.js(&error_beside("learn-dmodel"), vec![]).await, json!(""));
     b.set_and_change("learn-task", "previous").await;
     b.click("learn-mlp").await;
-    let url = b.js("return location.search;", vec![]).await;
+    let url = b.address().await;
     let url = url.as_str().unwrap_or_default().to_string();
     let named = ["task=previous", "ld=64", "view=learn", "lmlp=1"].iter().all(|p| url.contains(p));
     assert!(named, "{url}");
@@ -204,7 +204,7 @@ async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     b.click("learn-open-lesson").await;
     let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
     assert_eq!(wait_until(&b, note, json!("yours"), 10).await, json!("yours"), "the stages show your model");
-    let url = b.js("return location.search;", vec![]).await;
+    let url = b.address().await;
     let url = url.as_str().unwrap_or_default().to_string();
     for part in ["view=lesson", "model=yours", "mask=causal", "scale=1", "stage=input"] {
         assert!(url.contains(part), "{part} in {url}");
@@ -232,7 +232,7 @@ async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
         b.press("\u{E014}").await; // ArrowRight
         tokio::time::sleep(std::time::Duration::from_millis(150)).await;
     }
-    let stage = b.js("return location.search;", vec![]).await;
+    let stage = b.address().await;
     assert!(stage.as_str().is_some_and(|s| s.contains("stage=multihead")), "{stage}");
     let (drawn, total) = b.drawn_canvases("stage-multihead").await;
     assert!(drawn > 0 && drawn == total, "multi-head stage drawn: {drawn} of {total}");

@@ -4,6 +4,7 @@
 use crate::browser::Browser;
 use crate::server::Site;
 use serde_json::json;
+use std::time::Duration;
 
 /// (stage, expected heatmap captions' shapes) for the default English sentence: 11 tokens,
 /// d_model 64, 4 heads (d_k 16).
@@ -137,7 +138,7 @@ async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
     assert!((std - 1.0).abs() < 0.3, "scaled score std should be near 1: {std}");
     b.set_value("lab-dk", "9").await;
     assert_eq!(b.text_of("dk-value").await, "512");
-    let search = b.js("return location.search;", vec![]).await;
+    let search = b.address().await;
     assert!(search.as_str().is_some_and(|s| s.contains("dk=512") && s.contains("scale=1")), "{search}");
     // … and the lesson's settings show it too.
     b.click("nav-lesson").await;
@@ -238,7 +239,7 @@ async fn the_language_switch_changes_the_texts_and_survives_a_reload() {
     assert_eq!(b.text_of("stage-count").await, "第 1 步，共 7 步");
     // The untouched default sentence follows the language.
     assert!(b.text_of("token-input-count").await.ends_with("个词元"));
-    b.client.refresh().await.expect("reload");
+    b.reload().await;
     b.wait_for("[data-testid^='stage-']").await;
     assert_eq!(title().await, "自注意力实验室");
     // A bare link remembers the last choice too.
@@ -283,7 +284,7 @@ async fn a_reload_keeps_every_setting() {
     b.click("goto-softmax").await;
     b.click("head-3").await;
     b.click("scaling-toggle").await;
-    b.client.refresh().await.expect("reload");
+    b.reload().await;
     b.wait_for("[data-testid='stage-softmax']").await;
     assert_eq!(b.text_of("token-input-count").await, "3 tokens");
     let pressed =
@@ -291,6 +292,36 @@ async fn a_reload_keeps_every_setting() {
     assert_eq!(pressed, "true");
     let scaled = b.js("return document.querySelector(`[data-testid='scaling-toggle']`).checked;", vec![]).await;
     assert_eq!(scaled, false);
+    b.close().await;
+}
+
+/// The page writes the address bar at most every 100 ms while a setting keeps changing: after a
+/// fast drag of a slider, the link still gets its last value by itself (nobody asks the page
+/// to write), and reopens it.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn after_a_fast_drag_the_link_has_the_last_value() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&stage=softmax").await;
+    let shown = b
+        .js_async(
+            "const done = arguments[arguments.length - 1];
+             (async () => {
+               const s = document.querySelector(`[data-testid='temperature-slider']`);
+               const to = (v) => { s.value = v; s.dispatchEvent(new Event('input', { bubbles: true })); };
+               for (let i = 0; i < 60; i++) { to(i % 2 ? '-0.3' : '0.3'); await new Promise((r) => setTimeout(r, 5)); }
+               to('0.2');
+               // The page draws the step on its next frame.
+               await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+               done(document.querySelector(`[data-testid='temperature-value']`).textContent);
+             })();",
+        )
+        .await;
+    assert_eq!(shown, json!("1.58"), "the slider's last step is shown");
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let link = b.js("return location.href;", vec![]).await;
+    b.open_page(link.as_str().expect("a URL")).await;
+    assert_eq!(b.text_of("temperature-value").await, "1.58", "the link reopens the last value ({link})");
     b.close().await;
 }
 

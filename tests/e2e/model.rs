@@ -73,7 +73,7 @@ async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_th
     assert!(tokens.contains(&"didn"), "WordPiece tokens: {tokens:?}");
     let note = b.text_of("weights-note").await;
     assert!(note.contains("layer 1 of 6, head 3 of 12"), "{note}");
-    let search = b.js("return location.search;", vec![]).await;
+    let search = b.address().await;
     assert!(search.as_str().is_some_and(|s| s.contains("model=minilm") && s.contains("layer=1")), "{search}");
 
     // The export holds every layer; layer 1 head 3 puts each row's largest weight on the
@@ -198,7 +198,7 @@ async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
     // Wait for the service worker (the site's files) and leave: the model comes from the cache.
     assert!(b.service_worker_controls().await, "the service worker never took control");
     site.stop();
-    b.client.refresh().await.expect("reload offline");
+    b.reload().await;
     trained_shown(&b, 30).await;
     b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
     b.assert_no_panic().await;
@@ -238,7 +238,7 @@ async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
     assert_eq!(seen[0], "true", "before the model's answer came");
     b.wait_for(".page__main[data-computing='false']").await;
     assert_eq!(b.js("return document.querySelectorAll(`[data-testid='compute-error']`).length;", vec![]).await, 0);
-    let search = b.js("return location.search;", vec![]).await;
+    let search = b.address().await;
     assert!(search.as_str().is_some_and(|s| s.contains("t=3.1") && s.contains("stage=output")), "{search}");
     assert!(b.console_errors().await.is_empty(), "console errors");
     b.assert_no_panic().await;

@@ -104,11 +104,11 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
         .await;
     assert_eq!(alive, true, "the page has nothing drawn after the walk (it ended at {place})");
     // Wherever the walk ended, its link reopens the same state: a reload rewrites the same URL.
-    let before = b.js("return location.search;", vec![]).await;
-    b.client.refresh().await.expect("reload");
+    let before = b.address().await;
+    b.reload().await;
     b.wait_for("main").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(b.js("return location.search;", vec![]).await, before, "the reloaded page rewrote its own link");
+    assert_eq!(b.address().await, before, "the reloaded page rewrote its own link");
     b.assert_no_panic().await;
     b.close().await;
 }

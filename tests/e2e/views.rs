@@ -68,15 +68,14 @@ async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
     let site = Site::start("").await;
     let b = open_view(&site, "variance").await;
     let slider = "return document.querySelector(`[data-testid='variance-dk']`).value;";
-    let search = "return location.search;";
     b.set_value("variance-dk", "2").await;
     let seed_42 = number(&b, "variance-readout").await;
-    assert!(b.js(search, vec![]).await.as_str().is_some_and(|q| q.contains("vdk=4")), "the link has d_k = 4");
+    assert!(b.address().await.as_str().is_some_and(|q| q.contains("vdk=4")), "the link has d_k = 4");
     b.set_value("seed-input", "7").await;
     let seed_7 = number(&b, "variance-readout").await;
     assert_ne!(seed_7, seed_42, "another seed draws other pairs");
     assert_eq!(b.js(slider, vec![]).await, json!("2"), "the page's change kept the view's");
-    let url = b.js("return location.href;", vec![]).await;
+    let url = b.href().await;
     b.open_page(url.as_str().expect("a URL")).await;
     b.wait_for("[data-testid='variance-readout']").await;
     assert_eq!(b.js(slider, vec![]).await, json!("2"), "d_k = 4 after a reload");

@@ -33,6 +33,8 @@ use wasm_bindgen_futures::JsFuture;
 /// Sequence lengths and widths measured.
 const NS: [usize; 4] = [8, 32, 128, 256];
 const D_MODELS: [usize; 3] = [64, 256, 512];
+/// The sizes the lesson's whole update has a goal at (4 and 8 ms, issue 23).
+const UPDATE_GOALS: [(usize, usize); 2] = [(32, 64), (128, 256)];
 /// Repetitions per figure.
 const REPS: usize = 50;
 
@@ -121,8 +123,8 @@ fn setup(text: &str, d_model: usize, seed: u64) -> Option<(ndarray::Array2<f32>,
     Some((x, Projections::seeded(d_model, seed).ok()?))
 }
 
-/// One case's lines: ours, and the peer's (or why it did not run).
-async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, String) {
+/// Show the lesson's softmax stage on random weights at `n` tokens × `d_model` (a head per 64).
+async fn show_case(page: Page, n: usize, d_model: usize) {
     let heads = (d_model / 64).max(1);
     page.apply(|s, c| {
         let _ = s.set_text(&sentence(n, false), c).is_ok()
@@ -135,6 +137,31 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
         true
     });
     settle().await;
+}
+
+/// The lesson's whole update after `reps` sentence edits (recompute with the kept weights,
+/// redraw what is on screen): `update_ms=… update_p95_ms=… update_compute_ms=…
+/// update_draw_ms=…`, the last two the mean time of each part.
+async fn time_updates(page: Page, n: usize, reps: usize) -> String {
+    let mut update = Vec::with_capacity(reps);
+    let counter = |c: &std::sync::atomic::AtomicU64| f64::from_bits(c.load(Ordering::Relaxed));
+    let (draw0, compute0) = (counter(&DRAW_MS), counter(&COMPUTE_MS));
+    for i in 0..reps {
+        let t0 = now();
+        page.apply(|s, c| s.set_text(&sentence(n, i % 2 == 0), c).is_ok());
+        settle().await;
+        update.push(drawn_since(t0));
+    }
+    let per_update = |c: &std::sync::atomic::AtomicU64, start: f64| (counter(c) - start) / reps.max(1) as f64;
+    let (draw_ms, compute_ms) = (per_update(&DRAW_MS, draw0), per_update(&COMPUTE_MS, compute0));
+    let (update_ms, update_p95) = median_p95(update);
+    format!("update_ms={update_ms:.2} update_p95_ms={update_p95:.2} update_compute_ms={compute_ms:.2} update_draw_ms={draw_ms:.2}")
+}
+
+/// One case's lines: ours, and the peer's (or why it did not run).
+async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, String) {
+    let heads = (d_model / 64).max(1);
+    show_case(page, n, d_model).await;
     let (text, seed, config) = page.settings.with_untracked(|s| {
         let model = page.model.get_untracked();
         let config = s.run_options(&*model.0).attention(0, heads);
@@ -184,21 +211,10 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
         Err(e) => format!("peer ort-web n={n} d_model={d_model} unavailable: {e}"),
     };
 
-    let mut update = Vec::with_capacity(reps);
-    let counter = |c: &std::sync::atomic::AtomicU64| f64::from_bits(c.load(Ordering::Relaxed));
-    let (draw0, compute0) = (counter(&DRAW_MS), counter(&COMPUTE_MS));
-    for i in 0..reps {
-        let t0 = now();
-        page.apply(|s, c| s.set_text(&sentence(n, i % 2 == 0), c).is_ok());
-        settle().await;
-        update.push(drawn_since(t0));
-    }
-    let per_update = |c: &std::sync::atomic::AtomicU64, start: f64| (counter(c) - start) / reps.max(1) as f64;
-    let (draw_ms, compute_ms) = (per_update(&DRAW_MS, draw0), per_update(&COMPUTE_MS, compute0));
+    let updates = time_updates(page, n, reps).await;
     let (setup_ms, _) = median_p95(setup_times);
-    let (update_ms, update_p95) = median_p95(update);
     let ours = format!(
-        "bench n={n} d_model={d_model} kernels={} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} update_ms={update_ms:.2} update_p95_ms={update_p95:.2} update_compute_ms={compute_ms:.2} update_draw_ms={draw_ms:.2}",
+        "bench n={n} d_model={d_model} kernels={} setup_ms={setup_ms:.2} trace_ms={trace_ms:.2}{ratio} {updates}",
         crate::core::kernels::BUILD
     );
     (ours, peer_line)
@@ -216,6 +232,9 @@ pub enum Mode {
     Train,
     /// onnxruntime-web with two threads only (`?bench=ort2t`, a page of its own).
     PeerThreads,
+    /// The lesson's whole update only, at the sizes of its goals (`?bench=update`), for
+    /// working on it.
+    Update,
 }
 
 impl Mode {
@@ -227,6 +246,8 @@ impl Mode {
             Mode::Train
         } else if query.contains("bench=ort2t") {
             Mode::PeerThreads
+        } else if query.contains("bench=update") {
+            Mode::Update
         } else {
             Mode::Full
         }
@@ -250,6 +271,15 @@ pub async fn run(page: Page, mode: Mode) {
     }
     if mode == Mode::Train {
         train::run(&print).await;
+        let _ = out.set_attribute("data-done", "true");
+        return;
+    }
+    if mode == Mode::Update {
+        for &(n, d_model) in &UPDATE_GOALS {
+            show_case(page, n, d_model).await;
+            let _ = time_updates(page, n, 10).await;
+            print(format!("update n={n} d_model={d_model} {}", time_updates(page, n, REPS * 2).await));
+        }
         let _ = out.set_attribute("data-done", "true");
         return;
     }

@@ -9,7 +9,7 @@
 //! views say so too.
 
 use super::super::page::use_page;
-use crate::bridge::{Hosted, SETTINGS_EVENT};
+use crate::bridge::{Hosted, SETTINGS_EVENT, WRITE_NOW_EVENT};
 use crate::i18n::Text;
 use leptos::prelude::*;
 
@@ -33,9 +33,12 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
         page.lang.track();
         page.ink.track();
         // A module that mirrors the settings follows the language and theme in place.
+        // (The address bar first gets the new language, if its rewrite is still due.)
         if opened.is_some() && module.mirrors_settings() {
-            if let Ok(event) = web_sys::Event::new(SETTINGS_EVENT) {
-                let _ = window().dispatch_event(&event);
+            for name in [WRITE_NOW_EVENT, SETTINGS_EVENT] {
+                if let Ok(event) = web_sys::Event::new(name) {
+                    let _ = window().dispatch_event(&event);
+                }
             }
             return;
         }
