@@ -17,17 +17,25 @@ pub fn use_resize_tick() -> ReadSignal<u32> {
 
 /// The width (CSS px, `clientWidth`) of the figure `figure`, once it is in the page; `None`
 /// before its first layout. The browser reports it after laying the page out, so reading it
-/// costs nothing; a chart that has to draw before that measures the figure itself once
+/// costs nothing; the signal changes in the frame after the report; a chart that has to draw before that measures the figure itself once
 /// ([`width_now`]). The observer is disconnected with the component.
 pub fn use_width(figure: NodeRef<html::Figure>) -> RwSignal<Option<f64>> {
     let width = RwSignal::new(None::<f64>);
     let observed = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok()) {
-            let now = Some(f64::from(entry.target().client_width()));
-            if width.get_untracked() != now {
-                width.set(now);
-            }
+        let entries = entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok());
+        let Some(now) = entries.last().map(|e| f64::from(e.target().client_width())) else { return };
+        if width.try_get_untracked().flatten() == Some(now) {
+            return;
         }
+        // Set in the next frame, not while the browser delivers the observations: a redraw
+        // that changes the figure's size there would be observed again in the same delivery,
+        // and the browser reports that loop as an error on the window.
+        let later = Closure::once_into_js(move || {
+            if width.try_get_untracked().flatten() != Some(now) {
+                width.try_set(Some(now));
+            }
+        });
+        let _ = window().request_animation_frame(later.unchecked_ref());
     });
     let Ok(observer) = ResizeObserver::new(observed.as_ref().unchecked_ref()) else { return width };
     let watching = observer.clone();

@@ -52,9 +52,11 @@ function step() {
     window.__walk.steps++;
     if (window.__walk.steps % 5 === 0) await new Promise(r => setTimeout(r, 0));
     // Checked along the way, not only at the end: the first step that broke the page.
-    if (window.__walk.steps % 50 === 0 && window.__walk.broke === null &&
-        (document.querySelector('[data-testid=panic]') || !document.querySelector('main') || window.__errors.length)) {
-      window.__walk.broke = window.__walk.steps;
+    if (window.__walk.steps % 50 === 0 && window.__walk.broke === null) {
+      const why = document.querySelector('[data-testid=panic]') ? 'a panic: ' + document.querySelector('[data-testid=panic]').textContent
+        : !document.querySelector('main') ? 'no main element'
+        : window.__errors.length ? 'an uncaught error: ' + window.__errors.join(' | ') : null;
+      if (why !== null) window.__walk.broke = `step ${window.__walk.steps}, ${why}, at ${location.search}`;
     }
   }
   window.__walk.done = true;
@@ -84,7 +86,7 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     assert_eq!(
         b.js("return window.__walk.broke;", vec![]).await,
         serde_json::Value::Null,
-        "the page broke during the walk at this step"
+        "the page broke during the walk"
     );
     // Let the last changes settle, then check the page as a person would find it.
     tokio::time::sleep(Duration::from_millis(500)).await;
