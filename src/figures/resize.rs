@@ -22,8 +22,8 @@ pub fn use_resize_tick() -> ReadSignal<u32> {
 pub fn use_width(figure: NodeRef<html::Figure>) -> RwSignal<Option<f64>> {
     let width = RwSignal::new(None::<f64>);
     let observed = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        let entries = entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok());
-        let Some(now) = entries.last().map(|e| f64::from(e.target().client_width())) else { return };
+        let mut entries = entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok());
+        let Some(now) = entries.next_back().map(|e| f64::from(e.target().client_width())) else { return };
         if width.try_get_untracked().flatten() == Some(now) {
             return;
         }
