@@ -17,8 +17,9 @@ pub fn use_resize_tick() -> ReadSignal<u32> {
 
 /// The width (CSS px, `clientWidth`) of the figure `figure`, once it is in the page; `None`
 /// before its first layout. The browser reports it after laying the page out, so reading it
-/// costs nothing; the signal changes in the frame after the report; a chart that has to draw before that measures the figure itself once
-/// ([`width_now`]). The observer is disconnected with the component.
+/// costs nothing; the signal changes in the frame after the report. A chart that has to draw
+/// before that measures the figure itself once ([`width_now`]). The observer is disconnected
+/// with the component.
 pub fn use_width(figure: NodeRef<html::Figure>) -> RwSignal<Option<f64>> {
     let width = RwSignal::new(None::<f64>);
     let observed = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
