@@ -30,6 +30,7 @@ pub mod models;
 pub mod number;
 pub mod panic_notice;
 pub mod percent;
+pub mod predict;
 pub mod pretrained;
 pub mod reading;
 pub mod settings;

@@ -159,13 +159,14 @@ fn percent(w: f32) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::models::{Catalog, Models};
     use crate::settings::Settings;
     use std::sync::Arc;
 
-    fn outcome(lang: Lang, f: impl FnOnce(&mut Settings, &Models)) -> Outcome {
+    /// The outcome of the default lesson in `lang`, first changed by `f`.
+    pub(crate) fn outcome(lang: Lang, f: impl FnOnce(&mut Settings, &Models)) -> Outcome {
         let models = Models::default();
         let mut s = Settings::new(lang);
         f(&mut s, &models);

@@ -49,6 +49,7 @@ mod lessons;
 mod model;
 #[cfg(feature = "external-texts")]
 mod page_texts;
+mod predict;
 mod readings;
 mod views;
 
@@ -60,6 +61,7 @@ pub use learn::LearnMsg;
 pub use lesson::Msg;
 pub use lessons::LessonMsg;
 pub use model::ModelMsg;
+pub use predict::PredictMsg;
 pub use readings::ReadingMsg;
 pub use views::ViewMsg;
 
@@ -143,6 +145,10 @@ mod tests {
     const LATIN_IN_CHINESE: &[&str] = &[
         // symbols and functions of the formulas
         "A",
+        "a",
+        "Q_h",
+        // the key that reveals an answer
+        "R",
         "d",
         "d_k",
         "P_p",
@@ -392,6 +398,7 @@ mod tests {
             .chain(of("LessonMsg", &LessonMsg::ALL))
             .chain(of("ReadingMsg", &ReadingMsg::ALL))
             .chain(of("LearnMsg", &LearnMsg::ALL))
+            .chain(of("PredictMsg", &PredictMsg::ALL))
     }
 
     #[test]

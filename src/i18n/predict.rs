@@ -1,0 +1,129 @@
+//! Messages of "Predict first": the questions, their feedback, the "Check yourself" exercises,
+//! the tally and the teacher's "Ask the class".
+
+super::catalogue! {
+    /// A message of the predict-first mode.
+    pub enum PredictMsg {
+        Toggle => ("Predict first", "先预测"),
+        ToggleHint => (
+            "Each stage asks you a question first, and shows its figure once you have answered",
+            "每一步先向你提问，回答之后才显示这一步的图",
+        ),
+        Title => ("Predict first", "先预测"),
+        Loading => ("Loading the question…", "正在加载问题……"),
+        Failed => (
+            "The questions could not be loaded. Switch “Predict first” off to see the figures.",
+            "问题加载失败。关闭“先预测”即可看到图。",
+        ),
+        Hidden => ("The figure appears once you answer.", "回答之后才会显示图。"),
+        Check => ("Check", "检查"),
+        YourAnswer => ("Your answer", "你的答案"),
+        PositionalOn => ("with positional encoding", "加上位置编码"),
+        PositionalOff => ("positional encoding off", "没有位置编码"),
+        ScalingOn => ("on", "开"),
+        ScalingOff => ("off", "关"),
+        QInput => (
+            "X is the input of this layer ({pe}). Which rows of X are exactly equal to another row? Select them (or none), then press Check.",
+            "X 是这一层的输入（{pe}）。X 的哪些行与另一行完全相同？选出它们（也可以一个都不选），然后按“检查”。",
+        ),
+        QProjection => (
+            "For {n} tokens, d_model = {d} and {h} heads: what is the shape of one head's queries Q_h? Type rows × columns.",
+            "共 {n} 个词元，d_model = {d}，{h} 个头：一个头的查询 Q_h 是什么形状？请输入“行 × 列”。",
+        ),
+        QScores => (
+            "In head {h}, which key gives the query “{q}” the highest raw score q·k? Click it.",
+            "在第 {h} 个头中，哪个键与查询“{q}”的原始分数 q·k 最高？点击它。",
+        ),
+        QScaling => (
+            "In head {h}, the raw scores have a spread (standard deviation) of {raw}. Scaling ÷√d_k is {on}. What is their spread at this stage? Type a number (within 10 %).",
+            "在第 {h} 个头中，原始分数的离散程度（标准差）是 {raw}。缩放 ÷√d_k 为“{on}”。这一步的分数标准差是多少？请输入一个数（误差 10 % 以内）。",
+        ),
+        QSoftmax => (
+            "In head {h}, which key gets the most weight from the query “{q}”? Click it.",
+            "在第 {h} 个头中，查询“{q}”把最多的权重给了哪个键？点击它。",
+        ),
+        QOutput => (
+            "In head {h}, the output of “{q}” is a weighted mix of the value vectors. Which value vector is it closest to? Click its token.",
+            "在第 {h} 个头中，“{q}”的输出是各个值向量的加权混合。它离哪个值向量最近？点击那个词元。",
+        ),
+        QMultiHead => (
+            "Q has {d} columns, shared by {n} heads. Which columns of Q does head {h} read? Type first–last, counting from 1.",
+            "Q 有 {d} 列，由 {n} 个头分用。第 {h} 个头读取 Q 的哪几列？请输入“起–止”，从 1 开始数。",
+        ),
+        Right => ("Right.", "答对了。"),
+        Wrong => ("Not quite.", "不对。"),
+        Yours => ("You chose {k}: {v}.", "你选的是 {k}：{v}。"),
+        YoursMasked => ("You chose {k}, which the mask hides from this query.", "你选的是 {k}，但掩码让这个查询看不到它。"),
+        YoursOff => ("You said {x}, {pct} % off.", "你的答案是 {x}，相差 {pct} %。"),
+        FbInputSame => (
+            "Rows {rows} are identical: nothing tells their positions apart (there is no positional encoding), so the same token gives the same row.",
+            "第 {rows} 行完全相同：没有位置编码，无法区分位置，所以同一个词元得到同样的行。",
+        ),
+        FbInputPositions => (
+            "No two rows are equal: the positional encoding gives each position its own vector, so even the repeated tokens ({tokens}) get different rows.",
+            "没有两行相同：位置编码给每个位置一个不同的向量，所以即使是重复的词元（{tokens}）也得到不同的行。",
+        ),
+        FbInputNoRepeat => (
+            "No two rows are equal: no token appears twice in this sentence.",
+            "没有两行相同：这句话里没有重复出现的词元。",
+        ),
+        FbShape => (
+            "Q_h is {n} × {dk}: one row per token, and d_model / h = {d} / {h} = {dk} columns.",
+            "Q_h 是 {n} × {dk}：每个词元一行，列数为 d_model / h = {d} / {h} = {dk}。",
+        ),
+        FbScores => ("{best} scores highest: {v}.", "得分最高的是 {best}：{v}。"),
+        FbSoftmax => ("{best} gets the most weight: {v}.", "得到最多权重的是 {best}：{v}。"),
+        FbOutput => (
+            "The value vector of {best} is the closest, at a distance of {v}: the output leans towards the values it weighs most.",
+            "离得最近的是 {best} 的值向量，距离 {v}：输出偏向权重最大的那些值。",
+        ),
+        FbSpreadScaled => (
+            "The spread is {s} = {raw} ÷ √{dk} = {raw} ÷ {sq}: dividing every score by √d_k divides their spread by the same number.",
+            "标准差是 {s} = {raw} ÷ √{dk} = {raw} ÷ {sq}：每个分数都除以 √d_k，标准差也就除以同一个数。",
+        ),
+        FbSpreadUnscaled => (
+            "The spread stays {s}: scaling is off, so the scores are used as they are (raw {raw}).",
+            "标准差仍是 {s}：缩放已关闭，分数原样使用（原始为 {raw}）。",
+        ),
+        FbRange => (
+            "Head {h} reads columns {a}–{b}: each head takes its own block of d_k = {dk} consecutive columns.",
+            "第 {h} 个头读取第 {a}–{b} 列：每个头取自己连续的 d_k = {dk} 列。",
+        ),
+        PickOne => ("Choose one of the tokens.", "请选择一个词元。"),
+        TypeNumber => ("Type a number, like 1.25.", "请输入一个数，例如 1.25。"),
+        TypePair => ("Type two whole numbers, like 6 × 4 or 5–8.", "请输入两个整数，例如 6 × 4 或 5–8。"),
+        Progress => (
+            "On this device: {stages} of 7 stages answered, {right} of {answers} answers right.",
+            "本设备上：7 步中已回答 {stages} 步，{answers} 次回答中答对 {right} 次。",
+        ),
+        Reset => ("Reset the tally", "清零记录"),
+        AskClass => ("Ask the class", "向全班提问"),
+        Reveal => ("Reveal (R)", "揭晓答案（R）"),
+        AnswerIs => ("The answer:", "答案："),
+        ExTitle => ("Check yourself", "自我检测"),
+        ExScaled => (
+            "By hand, with the first {dk} numbers of this query and of the key “{key}”: q = {q}, k = {k}. What is the scaled score q·k / √{dk}?",
+            "手算：取这个查询和键“{key}”的前 {dk} 个数，q = {q}，k = {k}。缩放后的分数 q·k / √{dk} 是多少？",
+        ),
+        ExScaledSolution => ("q·k = {terms} = {dot}; ÷ {sq} = {x}.", "q·k = {terms} = {dot}；÷ {sq} = {x}。"),
+        ExWeight => (
+            "Three scaled scores of this query: {s}. What weight does the softmax give the first one (key “{key}”)?",
+            "这个查询的三个缩放后分数：{s}。softmax 给第一个（键“{key}”）的权重是多少？",
+        ),
+        ExWeightSolution => (
+            "exp of each: {e}; their sum is {sum}; {e1} ÷ {sum} = {x}.",
+            "各自取 exp：{e}；和为 {sum}；{e1} ÷ {sum} = {x}。",
+        ),
+        ExMix => (
+            "Weights a = {a} over three values whose first entries are {v}. What is the first entry of the output a·V?",
+            "权重 a = {a}，三个值向量的第一个分量为 {v}。输出 a·V 的第一个分量是多少？",
+        ),
+        ExMixSolution => ("{terms} = {x}.", "{terms} = {x}。"),
+        ExTolerance => ("Checked to ±{tol}.", "误差 ±{tol} 以内算对。"),
+        ExCheck => ("Check", "检查"),
+        ExNew => ("New numbers", "换一组数"),
+        ExRight => ("Right: {x}.", "答对了：{x}。"),
+        ExWrong => ("Not quite: it is {x}.", "不对：答案是 {x}。"),
+        ExNone => ("This needs at least three tokens.", "至少需要三个词元。"),
+    }
+}
