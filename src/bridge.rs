@@ -38,6 +38,19 @@ pub const CHANGED_EVENT: &str = "attention-lab-changed";
 /// address bar at most every 100 ms while the settings keep changing).
 pub const WRITE_NOW_EVENT: &str = "attention-lab-write-now";
 
+/// "Predict first" (`crate::predict`): the page puts the numbers of the stage on screen on the
+/// window ([`SHOWN_TRACE`], its trace export as JSON, and [`SHOWN_CHOICE`], "head,query",
+/// 0-based), and fires
+/// [`SHOWN_EVENT`] each time they change; the side lessons' module asks its question from them
+/// in the page's element `#side-app` marked `data-view="predict"` ([`PREDICT_VIEW`]) and fires
+/// [`REVEAL_EVENT`] once it is answered (or revealed by the teacher): the page then shows the
+/// stage's figure.
+pub const SHOWN_EVENT: &str = "attention-lab-shown";
+pub const REVEAL_EVENT: &str = "attention-lab-reveal";
+pub const SHOWN_TRACE: &str = "attentionLabTrace";
+pub const SHOWN_CHOICE: &str = "attentionLabChoice";
+pub const PREDICT_VIEW: &str = "predict";
+
 /// The lesson's keys the side lessons' module changes (besides `view`, when the block's button
 /// leads back to the lesson): the page owns them (they are in its settings and its links) and
 /// reads them again on [`CHANGED_EVENT`]. A key a side lesson changes that is not here never

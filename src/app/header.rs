@@ -4,7 +4,7 @@
 use super::clipboard::{clear_toast, copy_text};
 use super::page::use_page;
 use super::share::StudentLink;
-use crate::i18n::{ClassMsg, Lang, Msg};
+use crate::i18n::{ClassMsg, Lang, Msg, PredictMsg};
 use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
 
@@ -28,6 +28,11 @@ pub fn Header(
                 <button type="button" class="button button--primary" data-testid="present-toggle" aria-pressed=move || present.get().to_string()
                     on:click=move |_| page.settings.update(|s| { let on = s.classroom().present(); s.classroom_mut().set_present(!on) })>
                     {move || page.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
+                </button>
+                <button type="button" class="button" data-testid="predict-toggle" title=page.text(PredictMsg::ToggleHint)
+                    aria-pressed=move || page.settings.with(|s| s.classroom().predict()).to_string()
+                    on:click=move |_| page.settings.update(|s| { let on = s.classroom().predict(); s.classroom_mut().set_predict(!on) })>
+                    {page.text(PredictMsg::Toggle)}
                 </button>
                 <CopyLink share=share />
                 <ThemeSwitch />

@@ -52,9 +52,12 @@ fn vector(v: &[f32]) -> String {
     format!("[{}]", v.iter().map(|x| show(*x)).collect::<Vec<_>>().join(", "))
 }
 
+/// q (1, w), K (3, w), V (3, w) and the three keys' tokens.
+type Example = (Array2<f32>, Array2<f32>, Array2<f32>, Vec<String>);
+
 /// The example cut from `s` for draw `seed`: q (1, w), K and V (3, w), rounded; `None` when the
 /// sentence has fewer than three keys.
-fn example(s: &Shown, seed: u64) -> Option<(Array2<f32>, Array2<f32>, Array2<f32>, Vec<String>)> {
+fn example(s: &Shown, seed: u64) -> Option<Example> {
     let w = WIDTH.min(s.d_k);
     let n = s.kv_tokens.len();
     if n < 3 || w == 0 {
@@ -154,7 +157,8 @@ impl Exercise {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::predict::shown::{pack, unpack};
+    use crate::export::trace_json;
+    use crate::predict::shown::from_export;
     use crate::reading::tests::outcome;
 
     /// Over many draws and every task: the page accepts the core's number, and the number it
@@ -163,8 +167,7 @@ mod tests {
     fn the_accepted_answer_is_the_core_s_number_over_many_draws() {
         let o = outcome(Lang::En, |_, _| {});
         for head_index in 0..o.trace().n_heads() {
-            let (data, words) = pack(&o, head_index, head_index + 1).expect("packs");
-            let s = unpack(&data, &words).expect("unpacks");
+            let s = from_export(&trace_json(&o, ""), head_index, head_index + 1).expect("reads the export");
             for seed in 0..200 {
                 for task in [Task::Scaled, Task::Weight, Task::Mix] {
                     let e = exercise(&s, task, seed, Lang::Zh).expect("an exercise");
@@ -190,12 +193,11 @@ mod tests {
     #[test]
     fn a_sentence_of_two_keys_has_no_exercise_and_text_is_refused() {
         let o = outcome(Lang::En, |s, c| assert!(s.set_text("hello world", c).is_ok()));
-        let (data, words) = pack(&o, 0, 0).expect("packs");
-        let s = unpack(&data, &words).expect("unpacks");
+        let s = from_export(&trace_json(&o, ""), 0, 0).expect("reads the export");
         assert!(exercise(&s, Task::Weight, 1, Lang::En).is_none());
         let o = outcome(Lang::En, |_, _| {});
-        let (data, words) = pack(&o, 0, 0).expect("packs");
-        let e = exercise(&unpack(&data, &words).expect("unpacks"), Task::Scaled, 1, Lang::En).expect("one");
+        let s = from_export(&trace_json(&o, ""), 0, 0).expect("reads the export");
+        let e = exercise(&s, Task::Scaled, 1, Lang::En).expect("one");
         assert_eq!(e.accepts("abc"), None);
     }
 }

@@ -311,15 +311,15 @@ impl Question {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::trace_json;
     use crate::models::Models;
-    use crate::predict::shown::{pack, unpack};
+    use crate::predict::shown::from_export;
     use crate::reading::tests::outcome;
     use crate::settings::Settings;
 
     fn shown(change: impl FnOnce(&mut Settings, &Models), head: usize, query: usize) -> Shown {
         let o = outcome(Lang::En, change);
-        let (data, words) = pack(&o, head, query).expect("packs");
-        unpack(&data, &words).expect("unpacks")
+        from_export(&trace_json(&o, ""), head, query).expect("reads the export")
     }
 
     #[test]

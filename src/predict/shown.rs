@@ -1,9 +1,9 @@
 //! What the page hands to the questions' module: the numbers of the stage on screen (the
-//! input, and the chosen head's intermediates for the chosen query), packed as one flat f32
-//! array and the token texts as one string, so the module judges an answer against exactly
-//! what the page computed and will reveal. The page packs ([`pack`]); the module unpacks.
+//! input, and the chosen head's intermediates), read from the page's own trace export, so the
+//! module judges an answer against exactly what the page computed and will reveal.
 
-use crate::core::model::Outcome;
+use crate::core::kernels::matmul;
+use crate::core::mask::{causal_mask, Mask};
 use ndarray::Array2;
 
 /// The handed-over numbers. `n_q` queries, `n_kv` keys, `d_k` columns per head.
@@ -41,82 +41,68 @@ pub struct Shown {
     pub blocked: Array2<bool>,
 }
 
-/// The header's length: the sizes and flags before the matrices.
-const HEADER: usize = 12;
-
-/// Token texts are joined by this (no tokenizer produces it).
-const SEP: char = '\u{1f}';
-
-/// The outcome's numbers for `head` and `query` (clamped to the outcome's), packed, and its
-/// tokens, query side then key side.
-pub fn pack(o: &Outcome, head: usize, query: usize) -> Option<(Vec<f32>, String)> {
-    let t = o.trace();
-    let h = t.head(head)?;
-    let (n_q, n_kv) = t.n();
-    let flag = |b: bool| if b { 1.0 } else { 0.0 };
-    let header = [
-        n_q as f32,
-        n_kv as f32,
-        t.d_model() as f32,
-        t.n_heads() as f32,
-        t.d_k as f32,
-        head.min(t.n_heads().saturating_sub(1)) as f32,
-        query.min(n_q.saturating_sub(1)) as f32,
-        o.layer as f32,
-        flag(t.scaled),
-        t.scale,
-        flag(o.positional().is_some()),
-        flag(t.is_cross()),
-    ];
-    let mut data = header.to_vec();
-    for m in [&t.x, &h.q, &h.k, &h.v, &h.output, &h.scores, &h.scaled_scores, &h.weights] {
-        data.extend(m.iter());
-    }
-    data.extend(t.blocked.iter().map(|b| flag(*b)));
-    let words: Vec<&str> = o.tokens.iter().chain(&o.kv_tokens).map(String::as_str).collect();
-    Some((data, words.join(&SEP.to_string())))
-}
-
-/// The numbers [`pack`] packed; `None` if they do not fit together.
-pub fn unpack(data: &[f32], words: &str) -> Option<Shown> {
-    let size = |i: usize| data.get(i).filter(|v| v.is_finite() && **v >= 0.0).map(|v| *v as usize);
-    let (n_q, n_kv, d_model, n_heads, d_k) = (size(0)?, size(1)?, size(2)?, size(3)?, size(4)?);
-    let on = |i: usize| data.get(i).is_some_and(|v| *v == 1.0);
-    let mut rest = data.get(HEADER..)?;
-    let mut take = |rows: usize, cols: usize| -> Option<Array2<f32>> {
-        let (m, tail) = (rest.get(..rows * cols)?, rest.get(rows * cols..)?);
-        rest = tail;
-        Array2::from_shape_vec((rows, cols), m.to_vec()).ok()
+/// The numbers of `head` and `query` (clamped to the trace's) in `json`, the page's trace
+/// export (`export::trace_json`, which the page already has for its "Export JSON" button, so
+/// the hand-over adds nothing to the page's .wasm); `None` if it is not one. Q_h, K_h, V_h
+/// are the head's columns of Q, K, V; O_h = A·V_h by the core's own product; the mask is
+/// rebuilt from its name (the lesson runs no key padding).
+pub fn from_export(json: &str, head: usize, query: usize) -> Option<Shown> {
+    let v: serde_json::Value = serde_json::from_str(json).ok()?;
+    let strings = |key: &str| -> Option<Vec<String>> {
+        v.get(key)?.as_array()?.iter().map(|s| s.as_str().map(String::from)).collect()
     };
-    let x = take(n_q, d_model)?;
-    let (q, k, v, output) = (take(n_q, d_k)?, take(n_kv, d_k)?, take(n_kv, d_k)?, take(n_q, d_k)?);
-    let (scores, scaled_scores, weights) = (take(n_q, n_kv)?, take(n_q, n_kv)?, take(n_q, n_kv)?);
-    let blocked = take(n_q, n_kv)?.mapv(|b| b == 1.0);
-    let all: Vec<String> = if words.is_empty() { vec![] } else { words.split(SEP).map(String::from).collect() };
-    if all.len() != n_q + n_kv || n_q == 0 || n_kv == 0 {
+    let (tokens, kv_tokens) = (strings("tokens")?, strings("kv_tokens")?);
+    let (n_q, n_kv) = (tokens.len(), kv_tokens.len());
+    let size = |key: &str| v.get(key)?.as_u64().and_then(|n| usize::try_from(n).ok());
+    let (d_model, n_heads) = (size("d_model")?, size("heads")?);
+    if n_q == 0 || n_kv == 0 || n_heads == 0 || d_model % n_heads != 0 {
         return None;
     }
-    let (tokens, kv_tokens) = all.split_at(n_q);
+    let d_k = d_model / n_heads;
+    let (head, query) = (head.min(n_heads - 1), query.min(n_q - 1));
+    let expected = v.get("expected")?;
+    let matrix = |m: &serde_json::Value, shape: (usize, usize)| -> Option<Array2<f32>> {
+        let rows = m.as_array()?;
+        let mut data = Vec::with_capacity(shape.0 * shape.1);
+        for row in rows {
+            // JSON has no −∞: an infinite entry is written as null.
+            data.extend(row.as_array()?.iter().map(|x| x.as_f64().map_or(f32::NEG_INFINITY, |x| x as f32)));
+        }
+        Array2::from_shape_vec(shape, data).ok()
+    };
+    let columns = |key: &str, rows: usize| -> Option<Array2<f32>> {
+        let full = matrix(expected.get(key)?, (rows, d_model))?;
+        Some(full.slice(ndarray::s![.., head * d_k..(head + 1) * d_k]).to_owned())
+    };
+    let (q, k, values) = (columns("q", n_q)?, columns("k", n_kv)?, columns("v", n_kv)?);
+    let per_head = |key: &str| matrix(expected.get(key)?.get(head)?, (n_q, n_kv));
+    let (scores, weights) = (per_head("scores")?, per_head("weights")?);
+    let scaled = v.get("scaled")?.as_bool()?;
+    let scale = if scaled { (d_k as f32).sqrt() } else { 1.0 };
+    let causal = Mask::from_slug(v.get("mask")?.as_str()?)? == Mask::Causal;
+    let blocked = if causal { causal_mask(n_q) } else { Array2::from_elem((n_q, n_kv), false) };
     Some(Shown {
-        tokens: tokens.to_vec(),
-        kv_tokens: kv_tokens.to_vec(),
+        x: matrix(v.get("x")?, (n_q, d_model))?,
+        output: matmul(weights.view(), values.view()),
+        scaled_scores: &scores / scale,
+        tokens,
+        kv_tokens,
         d_model,
         n_heads,
         d_k,
-        head: size(5)?,
-        query: size(6)?.min(n_q - 1),
-        layer: size(7)?,
-        scaled: on(8),
-        scale: *data.get(9)?,
-        positional: on(10),
-        cross: on(11),
-        x,
+        head,
+        query,
+        // The pretrained models and the learner's name their layer (1-based) and always add
+        // positions; the random weights have one layer and say whether they add them.
+        layer: size("layer").map_or(0, |l| l.saturating_sub(1)),
+        scaled,
+        scale,
+        positional: v.get("positional_encoding").is_none_or(|p| p.as_bool() == Some(true)),
+        cross: v.get("x_kv").is_some(),
         q,
         k,
-        v,
-        output,
+        v: values,
         scores,
-        scaled_scores,
         weights,
         blocked,
     })
@@ -125,19 +111,20 @@ pub fn unpack(data: &[f32], words: &str) -> Option<Shown> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::trace_json;
     use crate::i18n::Lang;
     use crate::reading::tests::outcome;
 
     #[test]
-    fn what_is_packed_unpacks_as_the_trace_has_it() {
+    fn what_the_export_hands_over_is_the_trace() {
         let o = outcome(Lang::En, |_, _| {});
-        let (data, words) = pack(&o, 1, 2).expect("packs");
-        let s = unpack(&data, &words).expect("unpacks");
-        let h = &o.trace().head_traces[1];
-        assert_eq!((s.head, s.query, s.tokens.clone()), (1, 2, o.tokens.clone()));
-        assert_eq!((&s.x, &s.weights, &s.v, &s.blocked), (&o.trace().x, &h.weights, &h.v, &o.trace().blocked));
-        assert_eq!(s.scaled_scores, h.scaled_scores);
-        assert!(unpack(&data[..data.len() - 1], &words).is_none(), "a short array is refused");
-        assert!(unpack(&data, "a").is_none(), "tokens that do not match the sizes are refused");
+        let s = from_export(&trace_json(&o, "lesson"), 1, 2).expect("reads the export");
+        let (t, h) = (o.trace(), &o.trace().head_traces[1]);
+        assert_eq!((s.head, s.query, &s.tokens), (1, 2, &o.tokens));
+        assert_eq!((&s.x, &s.weights, &s.v, &s.q, &s.blocked), (&t.x, &h.weights, &h.v, &h.q, &t.blocked));
+        assert_eq!((&s.scaled_scores, &s.output, s.positional), (&h.scaled_scores, &h.output, true));
+        assert!(from_export("{}", 0, 0).is_none() && from_export("not json", 0, 0).is_none());
+        let far = from_export(&trace_json(&o, ""), 99, 99).expect("clamped");
+        assert_eq!((far.head, far.query), (t.n_heads() - 1, o.tokens.len() - 1));
     }
 }

@@ -158,6 +158,11 @@ pub const KEYS: &[Key] = &[
         read: |s, v, _| parse_flag(v).map(|b| s.classroom_mut().set_present(b)).is_some(),
     },
     Key {
+        name: "predict",
+        write: |s| flag(s.classroom().predict()),
+        read: |s, v, _| parse_flag(v).map(|b| s.classroom_mut().set_predict(b)).is_some(),
+    },
+    Key {
         name: "theme",
         write: |s| Some(s.classroom().theme().slug().into()),
         read: |s, v, _| Theme::from_slug(v).map(|t| s.classroom_mut().set_theme(t)).is_some(),
@@ -327,9 +332,10 @@ mod tests {
         s.classroom_mut().set_theme(Theme::Contrast);
         s.lesson_mut().set_stage(Stage::Softmax);
         s.lesson_mut().set_scaled(false);
+        s.classroom_mut().set_predict(true);
         let student = s.for_students();
         let short = student.to_short_query();
-        assert_eq!(short, "lang=zh&scale=0&stage=softmax");
+        assert_eq!(short, "lang=zh&scale=0&stage=softmax&predict=1", "students answer the questions too");
         let (back, ignored) = parse(&short, Lang::En);
         assert!(ignored.is_empty());
         assert_eq!(back, student);

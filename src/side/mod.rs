@@ -16,15 +16,16 @@
 
 mod block;
 mod position;
+mod predict;
 mod rnn_cnn;
 mod variance;
 
 use crate::app::page::Page;
-use crate::bridge::{read_pairs, with_pairs, Hosted, CHANGED_EVENT, SETTINGS_EVENT, SIDE_KEYS};
+use crate::bridge::{read_pairs, with_pairs, Hosted, CHANGED_EVENT, PREDICT_VIEW, SETTINGS_EVENT, SIDE_KEYS};
 use crate::hosted::{host, page_lang_and_ink, shown};
 use crate::i18n::Lang;
 use crate::models::Models;
-use crate::settings::{Settings, View};
+use crate::settings::{Settings, Stage, View};
 use block::BlockView;
 use leptos::prelude::*;
 use position::PositionView;
@@ -115,7 +116,13 @@ pub fn SideViews() -> impl IntoView {
     });
     // The view the page's element for it says (the address bar may not have caught up).
     let root = document().get_element_by_id(Hosted::Side.root());
-    let named = root.and_then(|r| r.get_attribute("data-view")).and_then(|v| View::from_slug(&v));
+    let attr = |name: &str| root.as_ref().and_then(|r| r.get_attribute(name));
+    // Or the stage's question ("Predict first"), in the lesson.
+    if attr("data-view").as_deref() == Some(PREDICT_VIEW) {
+        let stage = attr("data-stage").and_then(|s| Stage::from_slug(&s)).unwrap_or_default();
+        return view! { <predict::PredictPanel stage=stage /> }.into_any();
+    }
+    let named = attr("data-view").and_then(|v| View::from_slug(&v));
     match named.unwrap_or_else(|| page.settings.with_untracked(|s| s.view())) {
         View::Position => view! { <PositionView /> }.into_any(),
         View::Block => view! { <BlockView /> }.into_any(),

@@ -14,6 +14,7 @@ mod lesson;
 mod lessons;
 mod model;
 mod places;
+mod predict;
 mod publishing;
 mod robustness;
 mod screens;

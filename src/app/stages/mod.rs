@@ -6,6 +6,7 @@ mod input;
 mod multihead;
 mod note;
 mod output;
+mod predict;
 mod projection;
 mod scaling;
 mod scores;
@@ -52,8 +53,8 @@ fn StagePanel(
     /// Which stage this is (sets its title and `data-testid="stage-…"`, and its formula,
     /// explanation and notice, chosen from the outcome shown by [`stage_texts`]).
     stage: Stage,
-    /// The stage's heatmaps and readouts.
-    children: Children,
+    /// The stage's heatmaps and readouts (held back in "Predict first" until answered).
+    children: ChildrenFn,
 ) -> impl IntoView {
     let page = use_page();
     provide_context(SpotlightScope);
@@ -79,6 +80,10 @@ fn StagePanel(
     // On a projector one square map (the scores, the weights) stands beside the text; two or
     // more maps take the screen's width below it (see the stylesheet).
     let class = if matches!(stage, Stage::Scores | Stage::Softmax) { "stage" } else { "stage stage--wide" };
+    // "Predict first": the figures and the reading wait for the answer.
+    let predict = page.pick(|s| s.classroom().predict());
+    let revealed = RwSignal::new(false);
+    let open = move || !predict.get() || revealed.get();
     view! {
         <section class=class data-testid=format!("stage-{}", stage.slug())>
             // Three parts: on a projector the figures stand beside the text (see the stylesheet).
@@ -96,11 +101,16 @@ fn StagePanel(
             </div>
             <div class="stage__figures">
                 <TokenStrip />
-                <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
-                {children()}
+                <Show when=move || predict.get()>
+                    <predict::PredictHost stage=stage revealed=revealed />
+                </Show>
+                <Show when=open>
+                    <p class="stage__hint">{page.text(Msg::HoverHint)}</p>
+                    {children()}
+                </Show>
             </div>
             <div class="stage__bottom">
-                <p class="stage__reading" data-testid="stage-reading">
+                <p class="stage__reading" data-testid="stage-reading" hidden=move || !open()>
                     <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
                 </p>
                 <p class="stage__notice" data-testid="stage-notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice)}</p>

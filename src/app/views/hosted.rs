@@ -58,7 +58,7 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
 
 /// Start the module (a module script of the same origin, as the page's security policy
 /// allows), or, when it is already running, ask it to mount into the new element.
-fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
+pub(crate) fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
     let document = document();
     let name = module.name();
     if let Some(script) = document.query_selector(&format!("script[data-module='{name}']"))? {

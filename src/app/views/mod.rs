@@ -17,6 +17,7 @@ use super::stepper::Stepper;
 use crate::bridge::Hosted;
 use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Text, ViewMsg};
 use crate::settings::{Chapter, View};
+pub(crate) use hosted::load as load_module;
 use hosted::HostedView;
 use leptos::prelude::*;
 

@@ -1,0 +1,264 @@
+//! "Predict first" in the side lessons' module: the stage's question, asked from the numbers
+//! the page handed over (`bridge::SHOWN_NUMBERS`), judged against them, the page told when it
+//! is answered (`bridge::REVEAL_EVENT`) so it shows the figure; the tally kept in the
+//! browser's storage; for the teacher, "Ask the class" and the reveal (button or R); under it,
+//! "Check yourself".
+
+use crate::app::page::use_page;
+use crate::bridge::{REVEAL_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE};
+use crate::i18n::{fill, PredictMsg as P};
+use crate::predict::exercise::{exercise, task};
+use crate::predict::questions::{question, show, Given, Kind};
+use crate::predict::shown::{from_export, Shown};
+use crate::predict::tally::{Tally, TALLY_KEY};
+use crate::settings::Stage;
+use leptos::{ev, html, prelude::*};
+use wasm_bindgen::JsCast;
+
+/// The numbers the page put on the window, if it put a trace.
+fn read_shown() -> Option<Shown> {
+    let window = window();
+    let text = |key: &str| js_sys::Reflect::get(&window, &key.into()).ok()?.as_string();
+    let (trace, choice) = (text(SHOWN_TRACE)?, text(SHOWN_CHOICE)?);
+    let (head, query) = choice.split_once(',')?;
+    from_export(&trace, head.parse().ok()?, query.parse().ok()?)
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+fn load_tally() -> Tally {
+    storage().and_then(|s| s.get_item(TALLY_KEY).ok().flatten()).map_or_else(Tally::default, |t| Tally::from_text(&t))
+}
+
+fn save_tally(tally: &Tally) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(TALLY_KEY, &tally.to_text());
+    }
+}
+
+/// Tell the page to show the stage's figure.
+fn reveal_figure() {
+    if let Ok(event) = web_sys::Event::new(REVEAL_EVENT) {
+        let _ = window().dispatch_event(&event);
+    }
+}
+
+/// The question of `stage` and, under it, the exercise.
+#[component]
+pub fn PredictPanel(stage: Stage) -> impl IntoView {
+    let page = use_page();
+    let shown = RwSignal::new(read_shown());
+    // What the student gave, or the teacher's reveal (`Err(())`): cleared by new numbers.
+    let given = RwSignal::new(None::<Result<Given, ()>>);
+    let (error, picked, typed) =
+        (RwSignal::new(None::<String>), RwSignal::new(Vec::<usize>::new()), RwSignal::new(String::new()));
+    let ask = RwSignal::new(false);
+    let arrived = window_event_listener_untyped(SHOWN_EVENT, move |_| {
+        let now = read_shown();
+        if shown.with_untracked(|s| *s != now) {
+            shown.set(now);
+            given.set(None);
+            error.set(None);
+            picked.set(vec![]);
+            typed.set(String::new());
+        }
+    });
+    on_cleanup(move || arrived.remove());
+    let asked = Memo::new(move |_| {
+        let lang = page.lang.get();
+        shown.with(|s| s.as_ref().map(|s| question(s, stage, lang)))
+    });
+    let tally = RwSignal::new(load_tally());
+    let feedback = NodeRef::<html::P>::new();
+    let submit = move |answer: Given| {
+        let lang = page.lang.get_untracked();
+        let Some(judged) = asked.with_untracked(|q| q.as_ref().map(|q| q.judge(&answer, lang))) else { return };
+        match judged {
+            Ok(verdict) => {
+                error.set(None);
+                given.set(Some(Ok(answer)));
+                tally.update(|t| t.record(stage, verdict.correct));
+                save_tally(&tally.get_untracked());
+                reveal_figure();
+                // Once the feedback is written (the view updates after this handler).
+                request_animation_frame(move || {
+                    if let Some(p) = feedback.get_untracked() {
+                        let _ = p.focus();
+                    }
+                });
+            }
+            Err(why) => error.set(Some(why)),
+        }
+    };
+    let teacher_reveal = move || {
+        if given.with_untracked(Option::is_none) {
+            given.set(Some(Err(())));
+            reveal_figure();
+        }
+    };
+    let keys = window_event_listener(ev::keydown, move |e| {
+        let in_field = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if !in_field && !e.ctrl_key() && !e.meta_key() && !e.alt_key() && matches!(e.key().as_str(), "r" | "R") {
+            teacher_reveal();
+        }
+    });
+    on_cleanup(move || keys.remove());
+    let verdict = move || {
+        let lang = page.lang.get();
+        let q = asked.get()?;
+        given.with(|g| match g.as_ref()? {
+            Ok(answer) => q.judge(answer, lang).ok().map(|v| (Some(v.correct), v.feedback)),
+            Err(()) => Some((None, format!("{} {}", page.t(P::AnswerIs), q.answer(lang)))),
+        })
+    };
+    let done = move || given.with(Option::is_some);
+    let kind = move || asked.with(|q| q.as_ref().map(|q| q.kind));
+    let choices = move || asked.with(|q| q.as_ref().map(|q| q.choices.clone()).unwrap_or_default());
+    let progress = move || {
+        let t = tally.get();
+        let (answers, right) = t.totals();
+        let values = [
+            ("stages", t.stages_answered().to_string()),
+            ("answers", answers.to_string()),
+            ("right", right.to_string()),
+        ];
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        fill(page.t(P::Progress), &values)
+    };
+    let choice_buttons = move |many: bool| {
+        choices()
+            .into_iter()
+            .enumerate()
+            .map(|(i, token)| {
+                let pressed = move || picked.with(|p| p.contains(&i)).to_string();
+                let click = move |_| {
+                    if many {
+                        picked.update(|p| {
+                            if let Some(at) = p.iter().position(|x| *x == i) {
+                                p.remove(at);
+                            } else {
+                                p.push(i)
+                            }
+                        });
+                    } else {
+                        picked.set(vec![i]);
+                        submit(Given::Key(i));
+                    }
+                };
+                view! {
+                    <button type="button" class="predict__choice" data-testid="predict-choice" data-index=i
+                        aria-pressed=pressed disabled=done on:click=click>{token}</button>
+                }
+            })
+            .collect_view()
+    };
+    let check = move |_| match kind() {
+        Some(Kind::ClickRow) => submit(Given::Rows(picked.get_untracked())),
+        Some(_) => submit(Given::Text(typed.get_untracked())),
+        None => {}
+    };
+    view! {
+        <section class=move || if ask.get() { "predict__card predict__card--ask" } else { "predict__card" }
+            data-testid="predict-question" data-kind=move || kind().map(Kind::slug) aria-labelledby="predict-title">
+            <h3 class="view__subtitle" id="predict-title">{page.text(P::Title)}</h3>
+            <p class="predict__prompt">{move || asked.with(|q| q.as_ref().map(|q| q.prompt.clone()))}</p>
+            {move || match kind() {
+                Some(Kind::ClickKey) => view! {
+                    <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby="predict-title">{choice_buttons(false)}</div>
+                }.into_any(),
+                Some(Kind::ClickRow) => view! {
+                    <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby="predict-title">{choice_buttons(true)}</div>
+                    <button type="button" class="button button--primary" data-testid="predict-check" disabled=done on:click=check>{page.text(P::Check)}</button>
+                }.into_any(),
+                _ => view! {
+                    <div class="field field--row">
+                        <label class="field__label" for="predict-input">{page.text(P::YourAnswer)}</label>
+                        <input id="predict-input" class="field__input" data-testid="predict-answer" inputmode="decimal" autocomplete="off"
+                            prop:value=move || typed.get() disabled=done
+                            on:input=move |e| typed.set(event_target_value(&e))
+                            on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { submit(Given::Text(typed.get_untracked())) } />
+                        <button type="button" class="button button--primary" data-testid="predict-check" disabled=done on:click=check>{page.text(P::Check)}</button>
+                    </div>
+                }.into_any(),
+            }}
+            <p class="field__error" role="alert" data-testid="predict-error">{move || error.get()}</p>
+            {move || (!done()).then(|| view! { <p class="predict__progress">{page.text(P::Hidden)}</p> })}
+            <p class="predict__feedback" node_ref=feedback tabindex="-1" role="status" data-testid="predict-feedback"
+                data-correct=move || verdict().and_then(|(c, _)| c).map(|c| if c { "1" } else { "0" })>
+                {move || verdict().map(|(_, text)| text)}
+            </p>
+            <Show when=move || page.present.get()>
+                <div class="predict__teacher">
+                    <button type="button" class="button" data-testid="ask-class" aria-pressed=move || ask.get().to_string()
+                        on:click=move |_| ask.update(|a| *a = !*a)>{page.text(P::AskClass)}</button>
+                    <button type="button" class="button button--primary" data-testid="reveal" disabled=done
+                        on:click=move |_| teacher_reveal()>{page.text(P::Reveal)}</button>
+                </div>
+            </Show>
+            <p class="predict__progress" data-testid="predict-progress">
+                {progress} " "
+                <button type="button" class="button button--link" data-testid="predict-reset"
+                    on:click=move |_| { tally.set(Tally::default()); save_tally(&Tally::default()); }>{page.text(P::Reset)}</button>
+            </p>
+        </section>
+        <CheckYourself stage=stage shown=shown />
+    }
+}
+
+/// "Check yourself": a small exercise cut from the numbers on screen, checked to its stated
+/// tolerance, with the worked solution, and new numbers on request.
+#[component]
+fn CheckYourself(stage: Stage, shown: RwSignal<Option<Shown>>) -> impl IntoView {
+    let page = use_page();
+    let (seed, typed, result) =
+        (RwSignal::new(1u64), RwSignal::new(String::new()), RwSignal::new(None::<Result<bool, ()>>));
+    let problem = Memo::new(move |_| {
+        let (lang, seed) = (page.lang.get(), seed.get());
+        shown.with(|s| s.as_ref().and_then(|s| exercise(s, task(stage), seed, lang)))
+    });
+    // New numbers on screen, or new ones drawn: a fresh problem.
+    Effect::new(move |_| {
+        shown.track();
+        seed.track();
+        typed.set(String::new());
+        result.set(None);
+    });
+    let check = move || {
+        let verdict = problem.with_untracked(|p| p.as_ref().and_then(|p| p.accepts(&typed.get_untracked())));
+        result.set(Some(verdict.ok_or(())));
+    };
+    view! {
+        <section class="predict__card" data-testid="exercise" aria-labelledby="exercise-title">
+            <h3 class="view__subtitle" id="exercise-title">{page.text(P::ExTitle)}</h3>
+            {move || match problem.get() {
+                None => view! { <p class="view__text">{page.text(P::ExNone)}</p> }.into_any(),
+                Some(p) => {
+                    let tolerance = fill(page.t(P::ExTolerance), &[("tol", &show(p.tolerance))]);
+                    view! {
+                        <p class="predict__prompt" translate="no">{p.prompt.clone()} " " {tolerance}</p>
+                        <div class="field field--row">
+                            <label class="field__label" for="exercise-input">{page.text(P::YourAnswer)}</label>
+                            <input id="exercise-input" class="field__input" data-testid="exercise-input" inputmode="decimal" autocomplete="off"
+                                prop:value=move || typed.get() on:input=move |e| typed.set(event_target_value(&e))
+                                on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { check() } />
+                            <button type="button" class="button button--primary" data-testid="exercise-check" on:click=move |_| check()>{page.text(P::ExCheck)}</button>
+                            <button type="button" class="button" data-testid="exercise-new" on:click=move |_| seed.update(|s| *s += 1)>{page.text(P::ExNew)}</button>
+                        </div>
+                        <p class="predict__feedback" role="status" data-testid="exercise-feedback"
+                            data-correct=move || result.get().and_then(Result::ok).map(|c| if c { "1" } else { "0" })>
+                            {move || result.get().map(|r| match r {
+                                Err(()) => page.t(P::TypeNumber).to_string(),
+                                Ok(c) => format!("{} {}", fill(page.t(if c { P::ExRight } else { P::ExWrong }), &[("x", &show(p.answer))]), p.solution),
+                            })}
+                        </p>
+                    }.into_any()
+                }
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,199 @@
+//! "Predict first": the figure is absent until the student answers, the answer is judged
+//! against the live trace (read here from the page's own JSON export, taken before the mode is
+//! switched on), a new setting asks afresh, the tally survives a reload, the teacher's
+//! "Ask the class" reveals with the keyboard, and "Check yourself" accepts the number worked
+//! out from the numbers it prints.
+
+use crate::browser::Browser;
+use crate::server::Site;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+async fn open(site: &Site, query: &str, width: u32) -> Browser {
+    let b = Browser::open(width, 900).await;
+    b.open_page(&site.url(&format!("/?{query}"))).await;
+    b.wait_for("[data-testid^='stage-']").await;
+    b
+}
+
+/// The page's trace export of the stage on screen.
+async fn exported(b: &Browser) -> Value {
+    b.catch_downloads().await;
+    b.click("export-json").await;
+    let files = b.downloads().await;
+    serde_json::from_str(files[0]["text"].as_str().unwrap_or_default()).expect("the export is JSON")
+}
+
+/// Matrix `m` of head `h` of the export's `expected[key]`.
+fn head_matrix(trace: &Value, key: &str, h: usize) -> Vec<Vec<f64>> {
+    serde_json::from_value(trace["expected"][key][h].clone()).expect("a heads × n × n matrix")
+}
+
+fn argmax(row: &[f64]) -> usize {
+    (0..row.len()).max_by(|&a, &c| row[a].total_cmp(&row[c])).unwrap_or(0)
+}
+
+fn argmin(row: &[f64]) -> usize {
+    (0..row.len()).min_by(|&a, &c| row[a].total_cmp(&row[c])).unwrap_or(0)
+}
+
+async fn present(b: &Browser, css: &str) -> bool {
+    b.js("return document.querySelector(arguments[0]) !== null;", vec![json!(css)]).await == json!(true)
+}
+
+/// Wait until the element matching `css` exists.
+async fn eventually(b: &Browser, css: &str) {
+    for _ in 0..100 {
+        if present(b, css).await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("never appeared: {css}");
+}
+
+async fn choose_key(b: &Browser, index: usize) {
+    let css = format!("[data-testid='predict-choice'][data-index='{index}']");
+    b.wait_for(&css).await.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_the_trace() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&stage=softmax&head=2&q=3", 1280).await;
+    let weights = head_matrix(&exported(&b).await, "weights", 1);
+    b.click("predict-toggle").await;
+    eventually(&b, "[data-testid='predict-question'][data-kind='click-key']").await;
+    assert!(b.address().await.as_str().unwrap_or_default().contains("predict=1"));
+    assert!(!present(&b, "[data-testid='heatmap-weights']").await, "the weights are not in the page before the answer");
+    assert!(!present(&b, "[data-testid='chart-query-row']").await);
+    assert!(!present(&b, "table").await, "nor their numbers table");
+    // A wrong answer: the least-weighted key.
+    let (best, worst) = (argmax(&weights[2]), argmin(&weights[2]));
+    choose_key(&b, worst).await;
+    eventually(&b, "[data-testid='predict-feedback'][data-correct='0']").await;
+    let tokens: Vec<String> = {
+        let v = b
+            .js(
+                "return [...document.querySelectorAll(\"[data-testid='predict-choice']\")].map(e => e.textContent);",
+                vec![],
+            )
+            .await;
+        serde_json::from_value(v).expect("the choices' tokens")
+    };
+    let feedback = b.text_of("predict-feedback").await;
+    assert!(
+        feedback.contains(&tokens[best]) && feedback.contains(&format!("{:.2}", weights[2][best])[..3]),
+        "{feedback}"
+    );
+    eventually(&b, "[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;
+    let focused = b.js("return document.activeElement && document.activeElement.dataset.testid;", vec![]).await;
+    assert_eq!(focused, json!("predict-feedback"), "the feedback takes the focus, for a screen reader");
+    // Another query: asked afresh, the figure held back again.
+    b.choose("query-select", "5").await;
+    eventually(&b, "[data-testid='predict-feedback']:not([data-correct])").await;
+    assert!(!present(&b, "[data-testid='heatmap-weights']").await);
+    choose_key(&b, argmax(&weights[5])).await;
+    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
+    // The tally is kept on the device.
+    b.reload().await;
+    eventually(&b, "[data-testid='predict-progress']").await;
+    let progress = b.text_of("predict-progress").await;
+    assert!(progress.contains("1 of 7 stages answered, 1 of 2 answers right"), "{progress}");
+    b.click("predict-reset").await;
+    assert!(b.text_of("predict-progress").await.contains("0 of 7 stages answered"));
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=zh&stage=scaling&mask=none&scale=1&head=1", 390).await;
+    let trace = exported(&b).await;
+    let spread = |h: usize| {
+        let s: Vec<f64> = head_matrix(&trace, "scores", h).concat();
+        let mean = s.iter().sum::<f64>() / s.len() as f64;
+        (s.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / s.len() as f64).sqrt()
+    };
+    let d_k = (trace["d_model"].as_f64().unwrap_or(0.0) / trace["heads"].as_f64().unwrap_or(1.0)).sqrt();
+    b.click("predict-toggle").await;
+    eventually(&b, "[data-testid='predict-question'][data-kind='number']").await;
+    assert!(!present(&b, "[data-testid='heatmap-scores-scaled']").await);
+    assert!(present(&b, "[data-testid='stage-reading'][hidden]").await, "the reading, which says it, waits too");
+    // The classic slip: the raw spread, unscaled.
+    b.type_into("predict-answer", &format!("{:.3}", spread(0))).await;
+    b.click("predict-check").await;
+    eventually(&b, "[data-testid='predict-feedback'][data-correct='0']").await;
+    assert!(b.text_of("predict-feedback").await.contains("不对"));
+    // Head 2, asked afresh: the right spread, worked out from the export.
+    b.click("head-2").await;
+    eventually(&b, "[data-testid='predict-feedback']:not([data-correct])").await;
+    b.type_into("predict-answer", "很多").await;
+    b.click("predict-check").await;
+    eventually(&b, "[data-testid='predict-error']:not(:empty)").await;
+    b.type_into("predict-answer", &format!("{:.3}", spread(1) / d_k)).await;
+    b.click("predict-check").await;
+    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
+    assert!(b.text_of("predict-feedback").await.contains("答对了"));
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard() {
+    let site = Site::start("").await;
+    // No positional encoding: the two "the" (rows 1 and 5) are the same row of X.
+    let b = open(&site, "lang=en&predict=1&stage=input&pe=0", 390).await;
+    eventually(&b, "[data-testid='predict-question'][data-kind='click-row']").await;
+    assert!(!present(&b, "[data-testid='heatmap-x']").await);
+    choose_key(&b, 0).await;
+    choose_key(&b, 4).await;
+    b.click("predict-check").await;
+    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
+    eventually(&b, "[data-testid='heatmap-x']").await;
+    b.close().await;
+
+    // The teacher: presentation, the scores' question large, revealed with R.
+    let b = open(&site, "lang=en&predict=1&present=1&stage=scores", 1280).await;
+    eventually(&b, "[data-testid='ask-class']").await;
+    b.click("ask-class").await;
+    assert!(present(&b, ".predict__card--ask").await, "the question fills the screen");
+    assert!(!present(&b, "[data-testid='heatmap-scores']").await);
+    b.press("r").await;
+    eventually(&b, "[data-testid='heatmap-scores'] canvas[data-drawn='true']").await;
+    let answer = b.text_of("predict-feedback").await;
+    assert!(answer.starts_with("The answer:") && answer.contains("scores highest"), "{answer}");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scores() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&predict=1&stage=softmax", 1280).await;
+    eventually(&b, "[data-testid='exercise'] [data-testid='exercise-input']").await;
+    let prompt = b.text_of("exercise").await;
+    // "Three scaled scores of this query: [a, b, c]."
+    let inside =
+        prompt.split_once('[').and_then(|(_, r)| r.split_once(']')).map(|(l, _)| l.to_string()).expect("the scores");
+    let scores: Vec<f64> = inside.split(',').map(|s| s.trim().replace('−', "-").parse().expect("a number")).collect();
+    assert_eq!(scores.len(), 3, "{prompt}");
+    let weight = scores[0].exp() / scores.iter().map(|s| s.exp()).sum::<f64>();
+    b.type_into("exercise-input", &format!("{weight:.3}")).await;
+    b.click("exercise-check").await;
+    eventually(&b, "[data-testid='exercise-feedback'][data-correct='1']").await;
+    b.click("exercise-new").await;
+    eventually(&b, "[data-testid='exercise-feedback']:not([data-correct])").await;
+    assert_ne!(b.text_of("exercise").await, prompt, "new numbers");
+    b.type_into("exercise-input", "7").await;
+    b.click("exercise-check").await;
+    eventually(&b, "[data-testid='exercise-feedback'][data-correct='0']").await;
+    assert!(b.text_of("exercise-feedback").await.contains("exp of each"), "the worked solution follows");
+    b.assert_no_panic().await;
+    b.close().await;
+}
