@@ -29,7 +29,7 @@ pub fn Header(
                     on:click=move |_| page.settings.update(|s| { let on = s.classroom().present(); s.classroom_mut().set_present(!on) })>
                     {move || page.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
                 </button>
-                <button type="button" class="button" data-testid="predict-toggle" title=page.text(PredictMsg::ToggleHint)
+                <button type="button" class="button button--toggle" data-testid="predict-toggle" title=page.text(PredictMsg::ToggleHint)
                     aria-pressed=move || page.settings.with(|s| s.classroom().predict()).to_string()
                     on:click=move |_| page.settings.update(|s| { let on = s.classroom().predict(); s.classroom_mut().set_predict(!on) })>
                     {page.text(PredictMsg::Toggle)}

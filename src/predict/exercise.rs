@@ -48,6 +48,12 @@ fn round1(v: f32) -> f32 {
     (v * 10.0).round() / 10.0
 }
 
+/// The example's own numbers, rounded to one decimal: as short as they are ("1.3", "-0.4", "0").
+fn inputs(v: &[f32]) -> String {
+    format!("[{}]", v.iter().map(|x| format!("{}", x + 0.0)).collect::<Vec<_>>().join(", "))
+}
+
+/// Computed numbers, as the page prints them.
 fn vector(v: &[f32]) -> String {
     format!("[{}]", v.iter().map(|x| show(*x)).collect::<Vec<_>>().join(", "))
 }
@@ -90,11 +96,11 @@ pub fn exercise(s: &Shown, task: Task, seed: u64, lang: Lang) -> Option<Exercise
     Some(match task {
         Task::Scaled => {
             let dot = trace.scores[(0, 0)];
-            let terms: Vec<String> = (0..w).map(|c| format!("{}·{}", show(q[(0, c)]), show(k[(0, c)]))).collect();
+            let terms: Vec<String> = (0..w).map(|c| format!("{}·{}", q[(0, c)] + 0.0, k[(0, c)] + 0.0)).collect();
             Exercise {
                 prompt: fill(
                     tr(P::ExScaled),
-                    &[("q", &vector(&row(&q, 0))), ("k", &vector(&row(&k, 0))), ("dk", &w_text), ("key", &names[0])],
+                    &[("q", &inputs(&row(&q, 0))), ("k", &inputs(&row(&k, 0))), ("dk", &w_text), ("key", &names[0])],
                 ),
                 answer: trace.scaled_scores[(0, 0)],
                 tolerance: 0.01,
@@ -131,9 +137,9 @@ pub fn exercise(s: &Shown, task: Task, seed: u64, lang: Lang) -> Option<Exercise
         Task::Mix => {
             let a = row(&trace.weights, 0);
             let col: Vec<f32> = v.column(0).to_vec();
-            let terms: Vec<String> = (0..3).map(|j| format!("{}·{}", show(a[j]), show(col[j]))).collect();
+            let terms: Vec<String> = (0..3).map(|j| format!("{}·{}", show(a[j]), col[j] + 0.0)).collect();
             Exercise {
-                prompt: fill(tr(P::ExMix), &[("a", &vector(&a)), ("v", &vector(&col))]),
+                prompt: fill(tr(P::ExMix), &[("a", &vector(&a)), ("v", &inputs(&col))]),
                 answer: trace.output[(0, 0)],
                 tolerance: 0.02,
                 solution: fill(

@@ -176,9 +176,9 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
                     <button type="button" class="button button--primary" data-testid="predict-check" disabled=done on:click=check>{page.text(P::Check)}</button>
                 }.into_any(),
                 _ => view! {
-                    <div class="field field--row">
+                    <div class="predict__answer">
                         <label class="field__label" for="predict-input">{page.text(P::YourAnswer)}</label>
-                        <input id="predict-input" class="field__input" data-testid="predict-answer" inputmode="decimal" autocomplete="off"
+                        <input id="predict-input" class="field__text" data-testid="predict-answer" inputmode="decimal" autocomplete="off"
                             prop:value=move || typed.get() disabled=done
                             on:input=move |e| typed.set(event_target_value(&e))
                             on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { submit(Given::Text(typed.get_untracked())) } />
@@ -241,9 +241,9 @@ fn CheckYourself(stage: Stage, shown: RwSignal<Option<Shown>>) -> impl IntoView 
                     let tolerance = fill(page.t(P::ExTolerance), &[("tol", &show(p.tolerance))]);
                     view! {
                         <p class="predict__prompt" translate="no">{p.prompt.clone()} " " {tolerance}</p>
-                        <div class="field field--row">
+                        <div class="predict__answer">
                             <label class="field__label" for="exercise-input">{page.text(P::YourAnswer)}</label>
-                            <input id="exercise-input" class="field__input" data-testid="exercise-input" inputmode="decimal" autocomplete="off"
+                            <input id="exercise-input" class="field__text" data-testid="exercise-input" inputmode="decimal" autocomplete="off"
                                 prop:value=move || typed.get() on:input=move |e| typed.set(event_target_value(&e))
                                 on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { check() } />
                             <button type="button" class="button button--primary" data-testid="exercise-check" on:click=move |_| check()>{page.text(P::ExCheck)}</button>

@@ -155,6 +155,29 @@ async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard() {
     b.click("predict-check").await;
     eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
     eventually(&b, "[data-testid='heatmap-x']").await;
+    // The next stage, by keyboard: its own question, its figure held back.
+    b.press("\u{E014}").await; // ArrowRight
+    eventually(&b, "[data-testid='stage-projection'] [data-testid='predict-question'][data-kind='number']").await;
+    assert!(!present(&b, "[data-testid='heatmap-q']").await);
+    // The other language: the same question, asked in it.
+    b.click("lang-switch").await;
+    eventually(&b, "[data-testid='predict-question'] h3:not(:empty)").await;
+    for _ in 0..50 {
+        if b.text_of("predict-question").await.contains("形状") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let prompt = b.text_of("predict-question").await;
+    assert!(prompt.contains("形状"), "the question follows the language: {prompt}");
+    // The Chinese default sentence has its own tokens: n, d_model and h as the prompt says them.
+    let numbers: Vec<usize> =
+        prompt.split(|c: char| !c.is_ascii_digit()).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
+    let [n, d, h] = numbers[..3] else { panic!("{prompt}") };
+    b.type_into("predict-answer", &format!("{n} × {}", d / h)).await;
+    b.click("predict-check").await;
+    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
+    eventually(&b, "[data-testid='heatmap-q']").await;
     b.close().await;
 
     // The teacher: presentation, the scores' question large, revealed with R.
