@@ -18,16 +18,16 @@ super::catalogue! {
         Hidden => ("The figure appears once you answer.", "回答之后才会显示图。"),
         Check => ("Check", "检查"),
         YourAnswer => ("Your answer", "你的答案"),
-        PositionalOn => ("with positional encoding", "加上位置编码"),
-        PositionalOff => ("positional encoding off", "没有位置编码"),
-        ScalingOn => ("on", "开"),
-        ScalingOff => ("off", "关"),
+        PositionalOn => ("with positional encoding", "已加上位置编码"),
+        PositionalOff => ("without positional encoding", "未加位置编码"),
+        ScalingOn => ("on", "已开启"),
+        ScalingOff => ("off", "已关闭"),
         QInput => (
             "X is the input of this layer ({pe}). Which rows of X are exactly equal to another row? Select them (or none), then press Check.",
             "X 是这一层的输入（{pe}）。X 的哪些行与另一行完全相同？选出它们（也可以一个都不选），然后按“检查”。",
         ),
         QProjection => (
-            "For {n} tokens, d_model = {d} and {h} heads: what is the shape of one head's queries Q_h? Type rows × columns.",
+            "With {n} tokens, d_model = {d} and {h} heads, what is the shape of one head's queries Q_h? Type rows × columns.",
             "共 {n} 个词元，d_model = {d}，{h} 个头：一个头的查询 Q_h 是什么形状？请输入“行 × 列”。",
         ),
         QScores => (
@@ -35,8 +35,8 @@ super::catalogue! {
             "在第 {h} 个头中，哪个键与查询“{q}”的原始分数 q·k 最高？点击它。",
         ),
         QScaling => (
-            "In head {h}, the raw scores have a spread (standard deviation) of {raw}. Scaling ÷√d_k is {on}. What is their spread at this stage? Type a number (within 10 %).",
-            "在第 {h} 个头中，原始分数的离散程度（标准差）是 {raw}。缩放 ÷√d_k 为“{on}”。这一步的分数标准差是多少？请输入一个数（误差 10 % 以内）。",
+            "In head {h}, the raw scores have a spread (standard deviation) of {raw}. Scaling ÷√d_k is {on}. What is their spread at this stage? Type a number (answers within 10 % count as right).",
+            "在第 {h} 个头中，原始分数的离散程度（标准差）是 {raw}。缩放（÷√d_k）{on}。这一步的分数标准差是多少？请输入一个数（误差在 10 % 以内算对）。",
         ),
         QSoftmax => (
             "In head {h}, which key gets the most weight from the query “{q}”? Click it.",
@@ -47,17 +47,17 @@ super::catalogue! {
             "在第 {h} 个头中，“{q}”的输出是各个值向量的加权混合。它离哪个值向量最近？点击那个词元。",
         ),
         QMultiHead => (
-            "Q has {d} columns, shared by {n} heads. Which columns of Q does head {h} read? Type first–last, counting from 1.",
-            "Q 有 {d} 列，由 {n} 个头分用。第 {h} 个头读取 Q 的哪几列？请输入“起–止”，从 1 开始数。",
+            "Q has {d} columns, split among {n} heads. Which columns does head {h} read? Type first–last (e.g. 5–8), counting from 1.",
+            "Q 有 {d} 列，平分给 {n} 个头。第 {h} 个头读取 Q 的哪几列？请输入起止列号（如 5–8），从 1 开始数。",
         ),
         Right => ("Right.", "答对了。"),
-        Wrong => ("Not quite.", "不对。"),
-        Yours => ("You chose {k}: {v}.", "你选的是 {k}：{v}。"),
+        Wrong => ("Not quite.", "不太对。"),
+        Yours => ("You chose {k} ({v}).", "你选的是 {k}（{v}）。"),
         YoursMasked => ("You chose {k}, which the mask hides from this query.", "你选的是 {k}，但掩码让这个查询看不到它。"),
         YoursOff => ("You said {x}, {pct} % off.", "你的答案是 {x}，相差 {pct} %。"),
         FbInputSame => (
-            "Rows {rows} are identical: nothing tells their positions apart (there is no positional encoding), so the same token gives the same row.",
-            "第 {rows} 行完全相同：没有位置编码，无法区分位置，所以同一个词元得到同样的行。",
+            "These rows each equal another row: {rows}. Nothing tells their positions apart (there is no positional encoding), so the same token gives the same row.",
+            "这些行各与另一行完全相同：{rows}。没有位置编码，无法区分位置，所以同一个词元得到同样的行。",
         ),
         FbInputPositions => (
             "No two rows are equal: the positional encoding gives each position its own vector, so even the repeated tokens ({tokens}) get different rows.",
@@ -74,8 +74,8 @@ super::catalogue! {
         FbScores => ("{best} scores highest: {v}.", "得分最高的是 {best}：{v}。"),
         FbSoftmax => ("{best} gets the most weight: {v}.", "得到最多权重的是 {best}：{v}。"),
         FbOutput => (
-            "The value vector of {best} is the closest, at a distance of {v}: the output leans towards the values it weighs most.",
-            "离得最近的是 {best} 的值向量，距离 {v}：输出偏向权重最大的那些值。",
+            "The value vector of {best} is the closest, at a distance of {v}: the output leans towards the values with the most weight.",
+            "离得最近的是 {best} 的值向量，距离 {v}：输出偏向权重最大的那些值向量。",
         ),
         FbSpreadScaled => (
             "The spread is {s} = {raw} ÷ √{dk} = {raw} ÷ {sq}: dividing every score by √d_k divides their spread by the same number.",
@@ -87,7 +87,7 @@ super::catalogue! {
         ),
         FbRange => (
             "Head {h} reads columns {a}–{b}: each head takes its own block of d_k = {dk} consecutive columns.",
-            "第 {h} 个头读取第 {a}–{b} 列：每个头取自己连续的 d_k = {dk} 列。",
+            "第 {h} 个头读取第 {a}–{b} 列：每个头各取连续的 d_k = {dk} 列。",
         ),
         PickOne => ("Choose one of the tokens.", "请选择一个词元。"),
         TypeNumber => ("Type a number, like 1.25.", "请输入一个数，例如 1.25。"),
@@ -103,12 +103,12 @@ super::catalogue! {
         ExTitle => ("Check yourself", "自我检测"),
         ExScaled => (
             "By hand, with the first {dk} numbers of this query and of the key “{key}”: q = {q}, k = {k}. What is the scaled score q·k / √{dk}?",
-            "手算：取这个查询和键“{key}”的前 {dk} 个数，q = {q}，k = {k}。缩放后的分数 q·k / √{dk} 是多少？",
+            "手算：取这个查询和键“{key}”的前 {dk} 个分量，q = {q}，k = {k}。缩放后的分数 q·k / √{dk} 是多少？",
         ),
         ExScaledSolution => ("q·k = {terms} = {dot}; ÷ {sq} = {x}.", "q·k = {terms} = {dot}；÷ {sq} = {x}。"),
         ExWeight => (
-            "Three scaled scores of this query: {s}. What weight does the softmax give the first one (key “{key}”)?",
-            "这个查询的三个缩放后分数：{s}。softmax 给第一个（键“{key}”）的权重是多少？",
+            "Three scaled scores of this query: {s}. What weight does a softmax over these three give the first one (key “{key}”)?",
+            "这个查询的三个缩放后分数：{s}。只对这三个分数做 softmax，第一个（键“{key}”）的权重是多少？",
         ),
         ExWeightSolution => (
             "exp of each: {e}; their sum is {sum}; {e1} ÷ {sum} = {x}.",
@@ -119,11 +119,11 @@ super::catalogue! {
             "权重 a = {a}，三个值向量的第一个分量为 {v}。输出 a·V 的第一个分量是多少？",
         ),
         ExMixSolution => ("{terms} = {x}.", "{terms} = {x}。"),
-        ExTolerance => ("Checked to ±{tol}.", "误差 ±{tol} 以内算对。"),
+        ExTolerance => ("Answers within ±{tol} count as right.", "误差在 ±{tol} 以内算对。"),
         ExCheck => ("Check", "检查"),
         ExNew => ("New numbers", "换一组数"),
         ExRight => ("Right: {x}.", "答对了：{x}。"),
-        ExWrong => ("Not quite: it is {x}.", "不对：答案是 {x}。"),
+        ExWrong => ("Not quite: it is {x}.", "不太对：答案是 {x}。"),
         ExNone => ("This needs at least three tokens.", "至少需要三个词元。"),
     }
 }

@@ -127,7 +127,7 @@ async fn the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone() {
     b.type_into("predict-answer", &format!("{:.3}", spread(0))).await;
     b.click("predict-check").await;
     eventually(&b, "[data-testid='predict-feedback'][data-correct='0']").await;
-    assert!(b.text_of("predict-feedback").await.contains("不对"));
+    assert!(b.text_of("predict-feedback").await.contains("不太对"));
     // Head 2, asked afresh: the right spread, worked out from the export.
     b.click("head-2").await;
     eventually(&b, "[data-testid='predict-feedback']:not([data-correct])").await;
