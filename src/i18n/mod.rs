@@ -146,6 +146,7 @@ mod tests {
         // symbols and functions of the formulas
         "A",
         "a",
+        "g",
         "Q_h",
         // the key that reveals an answer
         "R",

@@ -50,6 +50,15 @@ super::catalogue! {
             "Q has {d} columns, split among {n} heads. Which columns does head {h} read? Type first–last (e.g. 5–8), counting from 1.",
             "Q 有 {d} 列，平分给 {n} 个头。第 {h} 个头读取 Q 的哪几列？请输入起止列号（如 5–8），从 1 开始数。",
         ),
+        QLargest => (
+            "And with scaling ÷√d_k {on} at d_k = {dk}: roughly how large is the largest weight the query “{q}” gives in head {h}? Set the slider (within 0.1).",
+            "再问：缩放（÷√d_k）{on}，d_k = {dk}：在第 {h} 个头中，查询“{q}”给出的最大权重大约是多少？拖动滑块（误差 0.1 以内算对）。",
+        ),
+        FbLargest => (
+            "The largest weight is {v}. The row's logits run from {lo} to {hi} (scores ÷ {sq}); the softmax turns a gap g between two logits into a weight ratio of e^(g/T), here with T = {t} and the widest gap {gap}.",
+            "最大权重是 {v}。这一行送入 softmax 的值（分数 ÷ {sq}）从 {lo} 到 {hi}；softmax 把两个值之差 g 变成 e^(g/T) 倍的权重之比，这里 T = {t}，最大的差为 {gap}。",
+        ),
+        YoursSaid => ("You said {x}.", "你的答案是 {x}。"),
         Right => ("Right.", "答对了。"),
         Wrong => ("Not quite.", "不太对。"),
         Yours => ("You chose {k} ({v}).", "你选的是 {k}（{v}）。"),

@@ -15,6 +15,8 @@ pub enum Kind {
     ClickRow,
     /// Type a number, or numbers.
     Number,
+    /// Set a slider between 0 and 1.
+    Slider,
 }
 
 impl Kind {
@@ -23,6 +25,7 @@ impl Kind {
             Kind::ClickKey => "click-key",
             Kind::ClickRow => "click-row",
             Kind::Number => "number",
+            Kind::Slider => "slider",
         }
     }
 }
@@ -37,6 +40,8 @@ enum Expected {
     Rows(Vec<usize>),
     /// A number within 10 %.
     Value(f32),
+    /// A number within 0.1 (a weight, set with a slider).
+    Near(f32),
     /// Two whole numbers (a shape, rows × columns, or a column range, first–last).
     Pair(usize, usize),
 }
@@ -227,6 +232,43 @@ pub fn question(s: &Shown, stage: Stage, lang: Lang) -> Question {
     }
 }
 
+/// The stage's questions: its own first, then any follow-up (the softmax stage asks next how
+/// large the largest weight is, set with a slider).
+pub fn questions(s: &Shown, stage: Stage, lang: Lang) -> Vec<Question> {
+    let mut all = vec![question(s, stage, lang)];
+    if stage == Stage::Softmax {
+        all.push(largest_weight(s, lang));
+    }
+    all
+}
+
+/// How large the chosen query's largest weight is, with the scaling as it is now: with
+/// scaling off and a large d_k the softmax saturates, and this is where a student sees it.
+fn largest_weight(s: &Shown, lang: Lang) -> Question {
+    let open: Vec<usize> = (0..s.kv_tokens.len()).filter(|j| !s.blocked[(s.query, *j)]).collect();
+    let weight = open.iter().map(|j| s.weights[(s.query, *j)]).fold(0.0, f32::max);
+    let logits: Vec<f32> = open.iter().map(|j| s.scaled_scores[(s.query, *j)]).collect();
+    let (lo, hi) = logits.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), l| (a.min(*l), b.max(*l)));
+    let scaling = t(lang, if s.scaled { P::ScalingOn } else { P::ScalingOff });
+    let (head, dk) = ((s.head + 1).to_string(), s.d_k.to_string());
+    let values = vec![
+        ("v", show(weight)),
+        ("lo", show(lo)),
+        ("hi", show(hi)),
+        ("sq", show(s.scale)),
+        ("t", show(s.temperature)),
+        ("gap", show((hi - lo) / s.temperature)),
+    ];
+    Question {
+        stage: Stage::Softmax,
+        kind: Kind::Slider,
+        prompt: fill(t(lang, P::QLargest), &[("on", scaling), ("dk", &dk), ("q", &s.tokens[s.query]), ("h", &head)]),
+        choices: vec![],
+        expected: Expected::Near(weight),
+        facts: Facts { template: P::FbLargest, values },
+    }
+}
+
 /// The open keys with the best value (within a hair, so ties all count).
 fn best_keys(values: &[f32], blocked: &[bool], lowest: bool) -> Vec<usize> {
     let sign = if lowest { -1.0 } else { 1.0 };
@@ -272,6 +314,10 @@ impl Question {
                 let yours = fill(tr(P::YoursOff), &[("x", &show(x)), ("pct", &format!("{:.0}", off * 100.0))]);
                 (off <= 0.1, yours)
             }
+            (Expected::Near(want), Given::Text(text)) => {
+                let x = decimal(text).ok_or_else(|| tr(P::TypeNumber).to_string())?;
+                ((x - want).abs() <= 0.1, fill(tr(P::YoursSaid), &[("x", &show(x))]))
+            }
             (Expected::Pair(a, b), Given::Text(text)) => match whole_numbers(text)[..] {
                 [x, y] => ((x, y) == (*a, *b), String::new()),
                 _ => return Err(tr(P::TypePair).to_string()),
@@ -302,7 +348,7 @@ impl Question {
         match &self.expected {
             Expected::Key { values, lowest, blocked } => Given::Key(best_keys(values, blocked, *lowest)[0]),
             Expected::Rows(rows) => Given::Rows(rows.clone()),
-            Expected::Value(v) => Given::Text(format!("{v}")),
+            Expected::Value(v) | Expected::Near(v) => Given::Text(format!("{v}")),
             Expected::Pair(a, b) => Given::Text(format!("{a} × {b}")),
         }
     }
@@ -326,8 +372,8 @@ mod tests {
     fn every_stage_accepts_its_answer_and_refuses_another_in_both_languages() {
         let s = shown(|_, _| {}, 1, 2);
         for lang in [Lang::En, Lang::Zh] {
-            for stage in Stage::ALL {
-                let q = question(&s, stage, lang);
+            for q in Stage::ALL.into_iter().flat_map(|stage| questions(&s, stage, lang)) {
+                let stage = q.stage;
                 assert!(!q.prompt.contains('{'), "{stage:?}: every value filled in: {}", q.prompt);
                 let right = q.judge(&q.a_right_answer(), lang).expect("readable");
                 assert!(right.correct, "{stage:?}: {}", right.feedback);
@@ -338,6 +384,7 @@ mod tests {
                         r.push(1);
                         Given::Rows(r)
                     }
+                    Given::Text(_) if q.kind == Kind::Slider => Given::Text("-1".into()),
                     Given::Text(_) if stage == Stage::Scaling => Given::Text("1000".into()),
                     Given::Text(_) => Given::Text("1 × 999".into()),
                 };
@@ -357,6 +404,25 @@ mod tests {
         let worst = (0..row.len()).min_by(|a, b| row[*a].total_cmp(&row[*b])).expect("keys");
         let v = q.judge(&Given::Key(worst), Lang::En).expect("judged");
         assert!(!v.correct && v.feedback.contains(&show(row[best])), "names the largest weight: {}", v.feedback);
+    }
+
+    #[test]
+    fn unscaled_at_a_large_d_k_the_largest_weight_is_near_one_and_judged_so() {
+        let s = shown(
+            |s, c| {
+                assert!(s.change_choice(c, |m| m.set_d_model(256)) && s.change_choice(c, |m| m.set_n_heads(1)));
+                s.lesson_mut().set_scaled(false);
+            },
+            0,
+            5,
+        );
+        let q = &questions(&s, Stage::Softmax, Lang::En)[1];
+        assert_eq!(q.kind, Kind::Slider);
+        let top = s.weights.row(5).iter().fold(0.0f32, |a, w| a.max(*w));
+        assert!(top > 0.9, "saturated: {top}");
+        assert!(q.judge(&Given::Text(format!("{}", top - 0.05)), Lang::En).expect("judged").correct);
+        let uniform = q.judge(&Given::Text("0.09".into()), Lang::En).expect("judged");
+        assert!(!uniform.correct && uniform.feedback.contains(&show(top)), "{}", uniform.feedback);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub struct Shown {
     /// Whether the scores are divided by √d_k, and the divisor (√d_k or 1).
     pub scaled: bool,
     pub scale: f32,
+    /// The softmax temperature T: weights = softmax(scaled / T).
+    pub temperature: f32,
     /// Whether X includes a positional encoding, and whether keys come from a second sentence.
     pub positional: bool,
     pub cross: bool,
@@ -97,6 +99,7 @@ pub fn from_export(json: &str, head: usize, query: usize) -> Option<Shown> {
         layer: size("layer").map_or(0, |l| l.saturating_sub(1)),
         scaled,
         scale,
+        temperature: v.get("temperature").and_then(serde_json::Value::as_f64).map_or(1.0, |t| t as f32),
         positional: v.get("positional_encoding").is_none_or(|p| p.as_bool() == Some(true)),
         cross: v.get("x_kv").is_some(),
         q,

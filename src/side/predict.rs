@@ -6,9 +6,9 @@
 
 use crate::app::page::use_page;
 use crate::bridge::{REVEAL_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE};
-use crate::i18n::{fill, PredictMsg as P};
+use crate::i18n::{fill, Lang, PredictMsg as P};
 use crate::predict::exercise::{exercise, task};
-use crate::predict::questions::{question, show, Given, Kind};
+use crate::predict::questions::{questions, show, Given, Kind};
 use crate::predict::shown::{from_export, Shown};
 use crate::predict::tally::{Tally, TALLY_KEY};
 use crate::settings::Stage;
@@ -45,80 +45,21 @@ fn reveal_figure() {
     }
 }
 
-/// The question of `stage` and, under it, the exercise.
+/// The questions of `stage` (a follow-up once the first is answered) and, under them, the
+/// exercise; asked afresh whenever the page hands over new numbers.
 #[component]
 pub fn PredictPanel(stage: Stage) -> impl IntoView {
     let page = use_page();
     let shown = RwSignal::new(read_shown());
-    // What the student gave, or the teacher's reveal (`Err(())`): cleared by new numbers.
-    let given = RwSignal::new(None::<Result<Given, ()>>);
-    let (error, picked, typed) =
-        (RwSignal::new(None::<String>), RwSignal::new(Vec::<usize>::new()), RwSignal::new(String::new()));
-    let ask = RwSignal::new(false);
     let arrived = window_event_listener_untyped(SHOWN_EVENT, move |_| {
         let now = read_shown();
         if shown.with_untracked(|s| *s != now) {
             shown.set(now);
-            given.set(None);
-            error.set(None);
-            picked.set(vec![]);
-            typed.set(String::new());
         }
     });
     on_cleanup(move || arrived.remove());
-    let asked = Memo::new(move |_| {
-        let lang = page.lang.get();
-        shown.with(|s| s.as_ref().map(|s| question(s, stage, lang)))
-    });
-    let tally = RwSignal::new(load_tally());
-    let feedback = NodeRef::<html::P>::new();
-    let submit = move |answer: Given| {
-        let lang = page.lang.get_untracked();
-        let Some(judged) = asked.with_untracked(|q| q.as_ref().map(|q| q.judge(&answer, lang))) else { return };
-        match judged {
-            Ok(verdict) => {
-                error.set(None);
-                given.set(Some(Ok(answer)));
-                tally.update(|t| t.record(stage, verdict.correct));
-                save_tally(&tally.get_untracked());
-                reveal_figure();
-                // Once the feedback is written (the view updates after this handler).
-                request_animation_frame(move || {
-                    if let Some(p) = feedback.get_untracked() {
-                        let _ = p.focus();
-                    }
-                });
-            }
-            Err(why) => error.set(Some(why)),
-        }
-    };
-    let teacher_reveal = move || {
-        if given.with_untracked(Option::is_none) {
-            given.set(Some(Err(())));
-            reveal_figure();
-        }
-    };
-    let keys = window_event_listener(ev::keydown, move |e| {
-        let in_field = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if !in_field && !e.ctrl_key() && !e.meta_key() && !e.alt_key() && matches!(e.key().as_str(), "r" | "R") {
-            teacher_reveal();
-        }
-    });
-    on_cleanup(move || keys.remove());
-    let verdict = move || {
-        let lang = page.lang.get();
-        let q = asked.get()?;
-        given.with(|g| match g.as_ref()? {
-            Ok(answer) => q.judge(answer, lang).ok().map(|v| (Some(v.correct), v.feedback)),
-            Err(()) => Some((None, format!("{} {}", page.t(P::AnswerIs), q.answer(lang)))),
-        })
-    };
-    let done = move || given.with(Option::is_some);
-    let kind = move || asked.with(|q| q.as_ref().map(|q| q.kind));
-    let choices = move || asked.with(|q| q.as_ref().map(|q| q.choices.clone()).unwrap_or_default());
+    let (tally, ask) = (RwSignal::new(load_tally()), RwSignal::new(false));
+    let count = move || shown.with(|s| s.as_ref().map_or(0, |s| questions(s, stage, Lang::En).len()));
     let progress = move || {
         let t = tally.get();
         let (answers, right) = t.totals();
@@ -130,6 +71,105 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
         let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
         fill(page.t(P::Progress), &values)
     };
+    view! {
+        // New numbers: new cards, with nothing answered.
+        {move || {
+            shown.track();
+            let (first_done, n) = (RwSignal::new(false), count());
+            let rest = move || (1..n).map(|i| view! { <QuestionCard stage=stage index=i shown=shown tally=tally ask=ask done=RwSignal::new(false) /> }).collect_view();
+            view! {
+                <QuestionCard stage=stage index=0 shown=shown tally=tally ask=ask done=first_done />
+                <Show when=move || first_done.get()>{rest}</Show>
+            }
+        }}
+        <p class="predict__progress" data-testid="predict-progress">
+            {progress} " "
+            <button type="button" class="button button--link" data-testid="predict-reset"
+                on:click=move |_| { tally.set(Tally::default()); save_tally(&Tally::default()); }>{page.text(P::Reset)}</button>
+        </p>
+        <CheckYourself stage=stage shown=shown />
+    }
+}
+
+/// One question: the stage's own (`index` 0: answering it shows the figure, and it is the one
+/// the teacher asks the class and reveals) or a follow-up.
+#[component]
+fn QuestionCard(
+    stage: Stage,
+    index: usize,
+    shown: RwSignal<Option<Shown>>,
+    tally: RwSignal<Tally>,
+    /// "Ask the class": the first question over the whole screen.
+    ask: RwSignal<bool>,
+    /// Set once answered (or revealed).
+    done: RwSignal<bool>,
+) -> impl IntoView {
+    let page = use_page();
+    let first = index == 0;
+    // What the student gave, or the teacher's reveal (`Err(())`).
+    let given = RwSignal::new(None::<Result<Given, ()>>);
+    let (error, picked, typed) =
+        (RwSignal::new(None::<String>), RwSignal::new(Vec::<usize>::new()), RwSignal::new(String::new()));
+    let asked = Memo::new(move |_| {
+        let lang = page.lang.get();
+        shown.with(|s| s.as_ref().and_then(|s| questions(s, stage, lang).into_iter().nth(index)))
+    });
+    let feedback = NodeRef::<html::P>::new();
+    let answered = move || {
+        done.set(true);
+        if first {
+            reveal_figure();
+        }
+        // Once the feedback is written (the view updates after this handler).
+        request_animation_frame(move || {
+            if let Some(p) = feedback.get_untracked() {
+                let _ = p.focus();
+            }
+        });
+    };
+    let submit = move |answer: Given| {
+        let lang = page.lang.get_untracked();
+        let Some(judged) = asked.with_untracked(|q| q.as_ref().map(|q| q.judge(&answer, lang))) else { return };
+        match judged {
+            Ok(verdict) => {
+                error.set(None);
+                given.set(Some(Ok(answer)));
+                tally.update(|t| t.record(stage, verdict.correct));
+                save_tally(&tally.get_untracked());
+                answered();
+            }
+            Err(why) => error.set(Some(why)),
+        }
+    };
+    let teacher_reveal = move || {
+        if given.with_untracked(Option::is_none) {
+            given.set(Some(Err(())));
+            answered();
+        }
+    };
+    if first {
+        let keys = window_event_listener(ev::keydown, move |e| {
+            let in_field = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+            if !in_field && !e.ctrl_key() && !e.meta_key() && !e.alt_key() && matches!(e.key().as_str(), "r" | "R") {
+                teacher_reveal();
+            }
+        });
+        on_cleanup(move || keys.remove());
+    }
+    let verdict = move || {
+        let lang = page.lang.get();
+        let q = asked.get()?;
+        given.with(|g| match g.as_ref()? {
+            Ok(answer) => q.judge(answer, lang).ok().map(|v| (Some(v.correct), v.feedback)),
+            Err(()) => Some((None, format!("{} {}", page.t(P::AnswerIs), q.answer(lang)))),
+        })
+    };
+    let is_done = move || given.with(Option::is_some);
+    let kind = move || asked.with(|q| q.as_ref().map(|q| q.kind));
+    let choices = move || asked.with(|q| q.as_ref().map(|q| q.choices.clone()).unwrap_or_default());
     let choice_buttons = move |many: bool| {
         choices()
             .into_iter()
@@ -152,7 +192,7 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
                 };
                 view! {
                     <button type="button" class="predict__choice" data-testid="predict-choice" data-index=i
-                        aria-pressed=pressed disabled=done on:click=click>{token}</button>
+                        aria-pressed=pressed disabled=is_done on:click=click>{token}</button>
                 }
             })
             .collect_view()
@@ -162,51 +202,66 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
         Some(_) => submit(Given::Text(typed.get_untracked())),
         None => {}
     };
+    let (title, input) = (format!("predict-title-{index}"), format!("predict-input-{index}"));
+    let check_button = move || {
+        view! {
+            <button type="button" class="button button--primary" data-testid="predict-check" disabled=is_done on:click=check>{page.text(P::Check)}</button>
+        }
+    };
+    let class = move || if first && ask.get() { "predict__card predict__card--ask" } else { "predict__card" };
+    let group = title.clone();
     view! {
-        <section class=move || if ask.get() { "predict__card predict__card--ask" } else { "predict__card" }
-            data-testid="predict-question" data-kind=move || kind().map(Kind::slug) aria-labelledby="predict-title">
-            <h3 class="view__subtitle" id="predict-title">{page.text(P::Title)}</h3>
+        <section class=class data-testid="predict-question" data-kind=move || kind().map(Kind::slug) aria-labelledby=title.clone()>
+            <h3 class="view__subtitle" id=title.clone()>{page.text(P::Title)}</h3>
             <p class="predict__prompt">{move || asked.with(|q| q.as_ref().map(|q| q.prompt.clone()))}</p>
             {move || match kind() {
                 Some(Kind::ClickKey) => view! {
-                    <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby="predict-title">{choice_buttons(false)}</div>
+                    <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby=group.clone()>{choice_buttons(false)}</div>
                 }.into_any(),
                 Some(Kind::ClickRow) => view! {
-                    <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby="predict-title">{choice_buttons(true)}</div>
-                    <button type="button" class="button button--primary" data-testid="predict-check" disabled=done on:click=check>{page.text(P::Check)}</button>
+                    <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby=group.clone()>{choice_buttons(true)}</div>
+                    {check_button()}
                 }.into_any(),
+                Some(Kind::Slider) => {
+                    if typed.with_untracked(String::is_empty) {
+                        typed.set("0.5".into());
+                    }
+                    view! {
+                        <div class="predict__answer">
+                            <label class="field__label" for=input.clone()>{page.text(P::YourAnswer)}</label>
+                            <input id=input.clone() type="range" min="0" max="1" step="0.01" data-testid="predict-answer"
+                                prop:value=move || typed.get() disabled=is_done on:input=move |e| typed.set(event_target_value(&e)) />
+                            <output for=input.clone() class="predict__value">{move || typed.get()}</output>
+                            {check_button()}
+                        </div>
+                    }.into_any()
+                }
                 _ => view! {
                     <div class="predict__answer">
-                        <label class="field__label" for="predict-input">{page.text(P::YourAnswer)}</label>
-                        <input id="predict-input" class="field__text" data-testid="predict-answer" inputmode="decimal" autocomplete="off"
-                            prop:value=move || typed.get() disabled=done
+                        <label class="field__label" for=input.clone()>{page.text(P::YourAnswer)}</label>
+                        <input id=input.clone() class="field__text" data-testid="predict-answer" inputmode="decimal" autocomplete="off"
+                            prop:value=move || typed.get() disabled=is_done
                             on:input=move |e| typed.set(event_target_value(&e))
                             on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { submit(Given::Text(typed.get_untracked())) } />
-                        <button type="button" class="button button--primary" data-testid="predict-check" disabled=done on:click=check>{page.text(P::Check)}</button>
+                        {check_button()}
                     </div>
                 }.into_any(),
             }}
             <p class="field__error" role="alert" data-testid="predict-error">{move || error.get()}</p>
-            {move || (!done()).then(|| view! { <p class="predict__progress">{page.text(P::Hidden)}</p> })}
+            {move || (first && !is_done()).then(|| view! { <p class="predict__progress">{page.text(P::Hidden)}</p> })}
             <p class="predict__feedback" node_ref=feedback tabindex="-1" role="status" data-testid="predict-feedback"
                 data-correct=move || verdict().and_then(|(c, _)| c).map(|c| if c { "1" } else { "0" })>
                 {move || verdict().map(|(_, text)| text)}
             </p>
-            <Show when=move || page.present.get()>
+            <Show when=move || first && page.present.get()>
                 <div class="predict__teacher">
                     <button type="button" class="button" data-testid="ask-class" aria-pressed=move || ask.get().to_string()
                         on:click=move |_| ask.update(|a| *a = !*a)>{page.text(P::AskClass)}</button>
-                    <button type="button" class="button button--primary" data-testid="reveal" disabled=done
+                    <button type="button" class="button button--primary" data-testid="reveal" disabled=is_done
                         on:click=move |_| teacher_reveal()>{page.text(P::Reveal)}</button>
                 </div>
             </Show>
-            <p class="predict__progress" data-testid="predict-progress">
-                {progress} " "
-                <button type="button" class="button button--link" data-testid="predict-reset"
-                    on:click=move |_| { tally.set(Tally::default()); save_tally(&Tally::default()); }>{page.text(P::Reset)}</button>
-            </p>
         </section>
-        <CheckYourself stage=stage shown=shown />
     }
 }
 

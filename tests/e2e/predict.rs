@@ -92,15 +92,36 @@ async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_the_tr
     assert_eq!(focused, json!("predict-feedback"), "the feedback takes the focus, for a screen reader");
     // Another query: asked afresh, the figure held back again.
     b.choose("query-select", "5").await;
-    eventually(&b, "[data-testid='predict-feedback']:not([data-correct])").await;
-    assert!(!present(&b, "[data-testid='heatmap-weights']").await);
+    for _ in 0..100 {
+        if !present(&b, "[data-testid='heatmap-weights']").await {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!present(&b, "[data-testid='heatmap-weights']").await, "held back again");
+    assert!(
+        !present(&b, "[data-testid='predict-feedback'][data-correct]").await
+            && !present(&b, "[data-kind='slider']").await
+    );
     choose_key(&b, argmax(&weights[5])).await;
     eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
+    // The follow-up: how large the largest weight is, on a slider.
+    let slider = "[data-kind='slider'] [data-testid='predict-answer']";
+    eventually(&b, slider).await;
+    let top = weights[5].iter().cloned().fold(0.0, f64::max);
+    b.js(
+        "const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![json!(slider), json!(format!("{top:.2}"))],
+    )
+    .await;
+    let check = "[data-kind='slider'] [data-testid='predict-check']";
+    b.wait_for(check).await.click().await.expect("check the slider");
+    eventually(&b, "[data-kind='slider'] [data-testid='predict-feedback'][data-correct='1']").await;
     // The tally is kept on the device.
     b.reload().await;
     eventually(&b, "[data-testid='predict-progress']").await;
     let progress = b.text_of("predict-progress").await;
-    assert!(progress.contains("1 of 7 stages answered, 1 of 2 answers right"), "{progress}");
+    assert!(progress.contains("1 of 7 stages answered, 2 of 3 answers right"), "{progress}");
     b.click("predict-reset").await;
     assert!(b.text_of("predict-progress").await.contains("0 of 7 stages answered"));
     b.assert_no_panic().await;
