@@ -9,7 +9,7 @@ use leptos::{ev, prelude::*};
 use wasm_bindgen::JsCast;
 
 /// Is the key event aimed at a form control, where keys already mean something?
-fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
+pub(crate) fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))

@@ -14,7 +14,7 @@ mod clipboard;
 mod controls;
 mod forward;
 mod header;
-mod keys;
+pub(crate) mod keys;
 mod model_loader;
 pub mod page;
 mod root;

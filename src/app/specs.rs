@@ -83,11 +83,9 @@ pub fn spread_text(lang: Lang, m: &Array2<f32>) -> String {
     if finite.is_empty() {
         return String::new();
     }
-    let n = finite.len() as f64;
-    let mean = finite.iter().map(|v| *v as f64).sum::<f64>() / n;
-    let std = (finite.iter().map(|v| (*v as f64 - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let (_, std) = crate::core::readouts::mean_std(&finite);
     let (lo, hi) = finite.iter().fold((f32::MAX, f32::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
-    fill(t(lang, Msg::Spread), &[("std", &num(std as f32)), ("min", &format_tick(lo)), ("max", &format_tick(hi))])
+    fill(t(lang, Msg::Spread), &[("std", &num(std)), ("min", &format_tick(lo)), ("max", &format_tick(hi))])
 }
 
 #[cfg(test)]

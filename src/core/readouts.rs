@@ -109,7 +109,7 @@ fn median(values: Vec<f32>) -> f32 {
 }
 
 /// Mean and population standard deviation, in f64 for accuracy; (0, 0) for no values.
-fn mean_std(values: &[f32]) -> (f32, f32) {
+pub fn mean_std(values: &[f32]) -> (f32, f32) {
     if values.is_empty() {
         return (0.0, 0.0);
     }

@@ -155,8 +155,7 @@ impl Exercise {
     /// Whether `text` (a decimal; a comma as the decimal mark is accepted) is within the
     /// tolerance; `None` when it is not a number.
     pub fn accepts(&self, text: &str) -> Option<bool> {
-        let x = text.trim().replace(',', ".").parse::<f32>().ok().filter(|x| x.is_finite())?;
-        Some((x - self.answer).abs() <= self.tolerance)
+        Some((super::questions::decimal(text)? - self.answer).abs() <= self.tolerance)
     }
 }
 

@@ -88,14 +88,9 @@ pub fn show(v: f32) -> String {
     crate::figures::num(v)
 }
 
-/// The standard deviation of `values` (0 for fewer than two).
+/// The population standard deviation of `values`, as the stage's heatmaps print it.
 fn spread(values: &[f32]) -> f32 {
-    if values.len() < 2 {
-        return 0.0;
-    }
-    let n = values.len() as f32;
-    let mean = values.iter().sum::<f32>() / n;
-    (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / n).sqrt()
+    crate::core::readouts::mean_std(values).1
 }
 
 /// The entries of `m` that are not blocked.
@@ -236,10 +231,19 @@ pub fn question(s: &Shown, stage: Stage, lang: Lang) -> Question {
 /// large the largest weight is, set with a slider).
 pub fn questions(s: &Shown, stage: Stage, lang: Lang) -> Vec<Question> {
     let mut all = vec![question(s, stage, lang)];
-    if stage == Stage::Softmax {
+    if count(stage) > 1 {
         all.push(largest_weight(s, lang));
     }
     all
+}
+
+/// How many questions [`questions`] asks at `stage`.
+pub fn count(stage: Stage) -> usize {
+    if stage == Stage::Softmax {
+        2
+    } else {
+        1
+    }
 }
 
 /// How large the chosen query's largest weight is, with the scaling as it is now: with
@@ -284,7 +288,7 @@ fn whole_numbers(text: &str) -> Vec<usize> {
 }
 
 /// A decimal number typed in `text` (a comma as the decimal mark is accepted).
-fn decimal(text: &str) -> Option<f32> {
+pub(crate) fn decimal(text: &str) -> Option<f32> {
     text.trim().replace(',', ".").parse::<f32>().ok().filter(|v| v.is_finite())
 }
 

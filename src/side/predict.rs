@@ -4,16 +4,16 @@
 //! browser's storage; for the teacher, "Ask the class" and the reveal (button or R); under it,
 //! "Check yourself".
 
+use crate::app::keys::in_form_control;
 use crate::app::page::use_page;
 use crate::bridge::{REVEAL_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE};
-use crate::i18n::{fill, Lang, PredictMsg as P};
+use crate::i18n::{fill, PredictMsg as P};
 use crate::predict::exercise::{exercise, task};
-use crate::predict::questions::{questions, show, Given, Kind};
+use crate::predict::questions::{count, questions, show, Given, Kind};
 use crate::predict::shown::{from_export, Shown};
 use crate::predict::tally::{Tally, TALLY_KEY};
 use crate::settings::Stage;
 use leptos::{ev, html, prelude::*};
-use wasm_bindgen::JsCast;
 
 /// The numbers the page put on the window, if it put a trace.
 fn read_shown() -> Option<Shown> {
@@ -59,7 +59,6 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
     });
     on_cleanup(move || arrived.remove());
     let (tally, ask) = (RwSignal::new(load_tally()), RwSignal::new(false));
-    let count = move || shown.with(|s| s.as_ref().map_or(0, |s| questions(s, stage, Lang::En).len()));
     let progress = move || {
         let t = tally.get();
         let (answers, right) = t.totals();
@@ -75,7 +74,7 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
         // New numbers: new cards, with nothing answered.
         {move || {
             shown.track();
-            let (first_done, n) = (RwSignal::new(false), count());
+            let (first_done, n) = (RwSignal::new(false), if shown.with_untracked(Option::is_some) { count(stage) } else { 0 });
             let rest = move || (1..n).map(|i| view! { <QuestionCard stage=stage index=i shown=shown tally=tally ask=ask done=RwSignal::new(false) /> }).collect_view();
             view! {
                 <QuestionCard stage=stage index=0 shown=shown tally=tally ask=ask done=first_done />
@@ -149,11 +148,12 @@ fn QuestionCard(
     };
     if first {
         let keys = window_event_listener(ev::keydown, move |e| {
-            let in_field = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-            if !in_field && !e.ctrl_key() && !e.meta_key() && !e.alt_key() && matches!(e.key().as_str(), "r" | "R") {
+            if !in_form_control(&e)
+                && !e.ctrl_key()
+                && !e.meta_key()
+                && !e.alt_key()
+                && matches!(e.key().as_str(), "r" | "R")
+            {
                 teacher_reveal();
             }
         });
