@@ -13,7 +13,7 @@ use crate::core::bert::wordpiece::rough_tokens;
 use crate::core::bert::Bert;
 #[cfg(feature = "page")]
 use crate::core::bert::BertFrame;
-use crate::core::bert::{minilm_shape, Asset};
+use crate::core::bert::{minilm_shape, Asset, MINILM};
 use crate::core::model::random::{Random, RandomCache, RandomSetup};
 use crate::core::model::standin::{Meanwhile, Standin};
 use crate::core::model::{Model, ModelError, Shape};
@@ -287,12 +287,12 @@ impl Catalog for Models {
 /// the page's module need not carry them, nor its memory the embeddings and feed-forward weights.
 #[cfg(not(feature = "page"))]
 fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {
-    Bert::from_asset(asset).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
+    Bert::from_asset(asset, &MINILM).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
 #[cfg(feature = "page")]
 fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {
-    BertFrame::from_asset(&asset).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
+    BertFrame::from_asset(&asset, &MINILM).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //!
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
-use attention_lab::core::bert::{Asset, Bert, BertFrame};
+use attention_lab::core::bert::{Asset, Bert, BertFrame, Tokenizer, MINILM};
 use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -18,7 +18,7 @@ fn asset() -> Asset {
 
 fn model() -> &'static Bert {
     static MODEL: OnceLock<Bert> = OnceLock::new();
-    MODEL.get_or_init(|| Bert::from_asset(asset()).expect("a whole model"))
+    MODEL.get_or_init(|| Bert::from_asset(asset(), &MINILM).expect("a whole model"))
 }
 
 #[test]
@@ -26,7 +26,7 @@ fn the_pages_frame_shows_the_very_weights_and_tokens_the_worker_computes_with() 
     // The page keeps only a frame (shape, tokenizer, projections; feature `page`) and the
     // forward worker the whole model, int8 weights kept as int8: the heatmaps of W_Q … W_O and
     // the tokens the page shows must be the worker's, number for number.
-    let frame = BertFrame::from_asset(&asset()).expect("a frame");
+    let frame = BertFrame::from_asset(&asset(), &MINILM).expect("a frame");
     assert_eq!(frame.shape(), model().shape());
     for (f, m) in frame.layer_projections().iter().zip(model().layer_projections()) {
         assert_eq!((&f.w_q, &f.w_k, &f.w_v, &f.w_o), (&m.w_q, &m.w_k, &m.w_v, &m.w_o));
@@ -63,7 +63,8 @@ fn the_tokenizer_equals_the_reference_on_every_fixture_string() {
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|case| {
-            let pieces = model().vocab.encode(&case.text);
+            let Tokenizer::WordPiece(vocab) = &model().tokenizer else { panic!("WordPiece") };
+            let pieces = vocab.encode(&case.text);
             let tokens: Vec<&str> = pieces.iter().map(|p| p.text.as_str()).collect();
             let ids: Vec<u32> = pieces.iter().map(|p| p.id).collect();
             (tokens != case.tokens || ids != case.ids)

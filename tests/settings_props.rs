@@ -8,7 +8,7 @@
 
 mod common;
 
-use attention_lab::core::bert::{Asset, Bert};
+use attention_lab::core::bert::{Asset, Bert, MINILM};
 use attention_lab::core::train::session::{Session, Setup};
 use attention_lab::core::train::yours::YourModel;
 use attention_lab::core::Mask;
@@ -25,7 +25,7 @@ fn pretrained() -> Arc<Bert> {
     Arc::clone(MODEL.get_or_init(|| {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
-        Arc::new(Bert::from_asset(Asset::decode(&bytes).expect("a model file")).expect("a whole model"))
+        Arc::new(Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &MINILM).expect("a whole model"))
     }))
 }
 

@@ -9,7 +9,7 @@
 
 mod common;
 
-use attention_lab::core::bert::{Asset, Bert};
+use attention_lab::core::bert::{Asset, Bert, MINILM};
 use attention_lab::core::linear::linear_head;
 use attention_lab::core::model::{InputRule, Origin, Outcome};
 use attention_lab::core::saturation::sweep;
@@ -33,7 +33,7 @@ fn models() -> &'static Models {
     MODELS.get_or_init(|| {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
-        let bert = Bert::from_asset(Asset::decode(&bytes).expect("a model file")).expect("a whole model");
+        let bert = Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &MINILM).expect("a whole model");
         let mut session = Session::new(Setup { n_layers: 2, ..Setup::default() }).expect("a setup");
         for _ in 0..3 {
             let _ = session.step();

