@@ -38,10 +38,11 @@ pub const CHANGED_EVENT: &str = "attention-lab-changed";
 /// address bar at most every 100 ms while the settings keep changing).
 pub const WRITE_NOW_EVENT: &str = "attention-lab-write-now";
 
-/// "Predict first" (`crate::predict`): the page puts the numbers of the stage on screen on the
-/// window ([`SHOWN_TRACE`], its trace export as JSON, and [`SHOWN_CHOICE`], "head,query",
-/// 0-based), and fires
-/// [`SHOWN_EVENT`] each time they change; the side lessons' module asks its question from them
+/// The lesson's numbers handed to the side lessons' module (`app::views::hand_over`): the page
+/// puts them on the window ([`SHOWN_TRACE`], the shown layer's trace export as JSON, and
+/// [`SHOWN_CHOICE`], "head,query", 0-based), and fires [`SHOWN_EVENT`] each time they change.
+/// The module's views that draw the lesson's numbers (the graph, the convex hull, the cost of
+/// attention) read them; and for "Predict first" (`crate::predict`) it asks its question from them
 /// in the page's element `#side-app` marked `data-view="predict"` ([`PREDICT_VIEW`]) and fires
 /// [`REVEAL_EVENT`] once it is answered (or revealed by the teacher): the page then shows the
 /// stage's figure.
@@ -55,7 +56,7 @@ pub const PREDICT_VIEW: &str = "predict";
 /// leads back to the lesson): the page owns them (they are in its settings and its links) and
 /// reads them again on [`CHANGED_EVENT`]. A key a side lesson changes that is not here never
 /// reaches the address bar.
-pub const SIDE_KEYS: [&str; 2] = ["vdk", "vn"];
+pub const SIDE_KEYS: [&str; 5] = ["vdk", "vn", "head", "tile", "cn"];
 
 /// The `<meta>` that names the training worker's start script (written by
 /// scripts/postbuild.py), read by whichever module starts a pool of them.

@@ -7,20 +7,21 @@
 //! A new model is one implementation of `Model` in the core, one variant here with its
 //! stand-in and delivery, and its name in `i18n::ModelMsg`.
 
-use crate::core::bert::asset::{ModelFile, MINILM_FILE};
+use crate::core::bert::asset::{ModelFile, E5_FILE, MINILM_FILE};
+use crate::core::bert::unigram::rough_pieces;
 use crate::core::bert::wordpiece::rough_tokens;
 #[cfg(not(feature = "page"))]
 use crate::core::bert::Bert;
 #[cfg(feature = "page")]
 use crate::core::bert::BertFrame;
-use crate::core::bert::{minilm_shape, Asset, MINILM};
+use crate::core::bert::{minilm_shape, Asset, Config, E5, MINILM};
 use crate::core::model::random::{Random, RandomCache, RandomSetup};
 use crate::core::model::standin::{Meanwhile, Standin};
 use crate::core::model::{Model, ModelError, Shape};
 use crate::core::tokenize::tokenize;
 use crate::core::train::session::Setup;
 use crate::core::train::yours::YourModel;
-use crate::i18n::ModelMsg;
+use crate::i18n::{Lang, ModelMsg};
 use std::sync::Arc;
 
 /// The most tokens a sentence may have with random weights: beyond this the heatmaps stop
@@ -42,6 +43,8 @@ crate::slugged! {
         Random = "random",
         /// The pretrained all-MiniLM-L6-v2.
         Minilm = "minilm",
+        /// The pretrained multilingual-e5-small, which reads Chinese too.
+        E5 = "e5",
         /// The learner's own model, from the training view.
         Yours = "yours",
     }
@@ -73,7 +76,17 @@ impl ModelId {
         match self {
             ModelId::Random => ModelMsg::WeightsRandom,
             ModelId::Minilm => ModelMsg::WeightsPretrained,
+            ModelId::E5 => ModelMsg::WeightsE5,
             ModelId::Yours => ModelMsg::WeightsYours,
+        }
+    }
+
+    /// The models in the weights switch's order for `lang`: in Chinese the pretrained model
+    /// that reads Chinese comes first.
+    pub fn offered(lang: Lang) -> [ModelId; 4] {
+        match lang {
+            Lang::En => [ModelId::Random, ModelId::Minilm, ModelId::E5, ModelId::Yours],
+            Lang::Zh => [ModelId::Random, ModelId::E5, ModelId::Minilm, ModelId::Yours],
         }
     }
 
@@ -95,6 +108,7 @@ impl ModelId {
         match self {
             ModelId::Random => Delivery::Made,
             ModelId::Minilm => Delivery::Download { file: MINILM_FILE, build: minilm },
+            ModelId::E5 => Delivery::Download { file: E5_FILE, build: e5 },
             ModelId::Yours => Delivery::Stored {
                 key: crate::bridge::YOURS_KEY,
                 parse: |text| YourModel::parse(text).map(|m| Arc::new(m) as Arc<dyn Model>),
@@ -258,6 +272,9 @@ impl Models {
                 (None, ModelId::Minilm) => {
                     Arc::new(Standin::new(minilm_shape(), rough_tokens, Meanwhile::Show(self.random(choice))))
                 }
+                (None, ModelId::E5) => {
+                    Arc::new(Standin::new(E5.shape(), rough_pieces, Meanwhile::Show(self.random(choice))))
+                }
                 (None, _) => {
                     let refusal = match self.arrival(id) {
                         Some(Arrival::Missing(e)) => e.clone(),
@@ -281,18 +298,26 @@ impl Catalog for Models {
     }
 }
 
-/// all-MiniLM-L6-v2 as this build keeps it: whole, or in the page's own build (feature `page`)
-/// only what frames the forward worker's answers (its shape, tokenizer and projections, a
-/// [`BertFrame`]), since there its forward passes run in the worker (`computed_in_worker`) and
+/// Pretrained model `c` as this build keeps it: whole, or in the page's own build (feature
+/// `page`) only what frames the forward worker's answers (its shape, tokenizer and projections,
+/// a [`BertFrame`]), since there its forward passes run in the worker (`computed_in_worker`) and
 /// the page's module need not carry them, nor its memory the embeddings and feed-forward weights.
 #[cfg(not(feature = "page"))]
-fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {
-    Bert::from_asset(asset, &MINILM).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
+fn bert(asset: Asset, c: &Config) -> Result<Arc<dyn Model>, String> {
+    Bert::from_asset(asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
 #[cfg(feature = "page")]
+fn bert(asset: Asset, c: &Config) -> Result<Arc<dyn Model>, String> {
+    BertFrame::from_asset(&asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
+}
+
 fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {
-    BertFrame::from_asset(&asset, &MINILM).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
+    bert(asset, &MINILM)
+}
+
+fn e5(asset: Asset) -> Result<Arc<dyn Model>, String> {
+    bert(asset, &E5)
 }
 
 #[cfg(test)]
@@ -318,6 +343,11 @@ mod tests {
         let m = models.model(&choice);
         assert_eq!((m.shape().n_layers, m.shape().n_heads), (6, 12));
         assert_eq!(m.tokenize("two words").map(|t| t.len()), Ok(4), "the words between [CLS] and [SEP]");
+        choice.set_id(ModelId::E5);
+        let m = models.model(&choice);
+        assert_eq!((m.shape().n_layers, m.shape().n_heads), (12, 12));
+        assert_eq!(m.tokenize("two words").map(|t| t.len()), Ok(4), "the words between <s> and </s>");
+        assert_eq!(m.tokenize("  "), Err(crate::core::model::SentenceProblem::NoTokens));
         choice.set_id(ModelId::Yours);
         let m = models.model(&choice);
         assert_eq!((m.shape().n_layers, m.shape().n_heads), (Setup::LAYERS.1, Setup::HEADS.1));

@@ -6,7 +6,7 @@
 //! state as input.
 
 use crate::core::bert::chars::is_cjk;
-use crate::core::model::{InputRule, Origin, Outcome, Shape};
+use crate::core::model::{Cutting, InputRule, Origin, Outcome, Shape};
 use crate::core::saturation::SweepPoint;
 use crate::core::study::{CaseStudy, HeadWeights};
 use crate::core::trace::{HeadTrace, Trace};
@@ -138,19 +138,36 @@ fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> 
             let pairs = [("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
             vec![fill(t(lang, ModelMsg::NoteYours), &pairs)]
         }
-        Origin::Pretrained { name, .. } => {
+        Origin::Pretrained { name, cutting, .. } => {
             let [layer, layers, head, heads] = [layer, n_layers, head, n_heads].map(|v| v.to_string());
             let pairs =
                 [("name", name), ("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
-            let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &pairs)];
-            let unknown = o.shape().unknown.map_or(0, |u| o.tokens.iter().filter(|t| *t == u).count());
-            if o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk)) {
-                lines.push(t(lang, ModelMsg::ChineseSplit).to_string());
+            let tokens = match cutting {
+                Cutting::WordPiece => ModelMsg::TokensWordPiece,
+                Cutting::Unigram => ModelMsg::TokensUnigram,
+            };
+            let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &pairs), t(lang, tokens).to_string()];
+            let unk = o.shape().unknown.unwrap_or_default();
+            let unknown = o.tokens.iter().filter(|t| *t == unk).count();
+            let chinese = o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk));
+            if chinese {
+                lines.push(
+                    t(
+                        lang,
+                        if cutting == Cutting::WordPiece { ModelMsg::ChineseSplit } else { ModelMsg::ChinesePieces },
+                    )
+                    .to_string(),
+                );
+            }
+            if cutting == Cutting::Unigram {
+                lines.extend(swallowed(&o.tokens).map(|(piece, word, instead)| {
+                    fill(t(lang, ModelMsg::PieceSwallows), &[("piece", piece), ("word", word), ("instead", instead)])
+                }));
             }
             if unknown > 0 {
-                let n = [("n", unknown.to_string()), ("total", o.tokens.len().to_string())];
-                // The vocabulary's few Chinese characters explain an [UNK] only in Chinese text.
-                let msg = match (text.chars().any(is_cjk), unknown == 1) {
+                let n = [("n", unknown.to_string()), ("total", o.tokens.len().to_string()), ("unk", unk.to_string())];
+                // WordPiece's few Chinese characters explain an [UNK] only in Chinese text.
+                let msg = match (cutting == Cutting::WordPiece && text.chars().any(is_cjk), unknown == 1) {
                     (true, false) => ModelMsg::UnkNote,
                     (true, true) => ModelMsg::UnkNoteOne,
                     (false, false) => ModelMsg::UnkNoteOther,
@@ -175,9 +192,20 @@ fn enumeration_comma(lang: Lang) -> &'static str {
 pub fn sentence_hint(origin: &Origin) -> Msg {
     match origin {
         Origin::Seeded { .. } => Msg::HintSentence,
-        Origin::Pretrained { .. } => Msg::HintSentencePretrained,
+        Origin::Pretrained { cutting: Cutting::WordPiece, .. } => Msg::HintSentencePretrained,
+        Origin::Pretrained { cutting: Cutting::Unigram, .. } => Msg::HintSentenceUnigram,
         Origin::Yours => Msg::HintSentenceYours,
     }
+}
+
+/// Pieces that join a connective and the pronoun after it, so the pronoun has no row of its
+/// own: the piece, the pronoun, and a phrasing that the unigram vocabulary cuts apart
+/// (checked in the tests on multilingual-e5-small).
+pub const SWALLOWING: [(&str, &str, &str); 2] = [("因为它", "它", "由于它"), ("因为他", "他", "由于他")];
+
+/// The swallowing pieces among `tokens` (a word start's ▁ aside), once each.
+fn swallowed(tokens: &[String]) -> impl Iterator<Item = (&'static str, &'static str, &'static str)> + '_ {
+    SWALLOWING.into_iter().filter(|(piece, ..)| tokens.iter().any(|t| t.trim_start_matches('▁') == *piece))
 }
 
 /// For a trained model run with other settings than it was trained with (scaling, mask,

@@ -134,3 +134,16 @@ fn the_sinks_are_the_start_then_both_ends() {
         }
     }
 }
+
+#[test]
+fn the_pieces_the_page_warns_about_swallow_the_pronoun_and_the_phrasing_it_offers_does_not() {
+    for (piece, word, instead) in attention_lab::stage_texts::SWALLOWING {
+        let texts = |text: &str| -> Vec<String> {
+            model().tokenize(text).expect("a sentence").into_iter().map(|t| t.text).collect()
+        };
+        let before = texts(&format!("动物没有穿过马路，{piece}太累了。"));
+        assert!(before.iter().any(|t| t == piece) && !before.iter().any(|t| t == word), "{before:?}");
+        let after = texts(&format!("动物没有穿过马路，{instead}太累了。"));
+        assert!(after.iter().any(|t| t == word), "{after:?}");
+    }
+}

@@ -21,7 +21,7 @@ mod root;
 mod saturation;
 mod share;
 pub(crate) mod specs;
-mod stages;
+pub(crate) mod stages;
 mod stepper;
 mod updates;
 mod url_sync;

@@ -103,6 +103,14 @@ impl Page {
         }
     }
 
+    /// A module's mirror of the page (`crate::side`): the page's settings, and its outcome as
+    /// `handed` over by the page (`app::views::hand_over`), never computed here.
+    pub fn mirror(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> Self {
+        let page = Self::new(initial);
+        let tokens = Memo::new(move |_| handed.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
+        Self { outcome: handed, tokens, error: Memo::new(|_| None), computing: Memo::new(|_| false), ..page }
+    }
+
     /// Change the settings through one of their setters, which says whether it accepted the
     /// change (and reads the models from the catalogue it is given); a refused change notifies
     /// nobody. Returns the setter's answer.

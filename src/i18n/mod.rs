@@ -235,6 +235,11 @@ mod tests {
         "all-MiniLM-L6-v2",
         "WordPiece",
         "CLS",
+        "SentencePiece",
+        "multilingual-e5-small",
+        // XLM-RoBERTa's special tokens: <s>, </s>, <unk>
+        "s",
+        "unk",
         "SEP",
         "PAD",
         // PyTorch calls and names written into the texts (the reshape aside)

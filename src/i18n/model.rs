@@ -7,6 +7,7 @@ super::catalogue! {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
         WeightsPretrained => ("Pretrained: all-MiniLM-L6-v2", "预训练模型：all-MiniLM-L6-v2"),
+        WeightsE5 => ("Pretrained, multilingual: multilingual-e5-small", "预训练多语言模型：multilingual-e5-small"),
         WeightsYours => ("Yours (training view)", "你的模型（训练视图）"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
@@ -58,8 +59,8 @@ super::catalogue! {
             "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为预训练的，就能看到真实的模型。",
         ),
         NotePretrained => (
-            "Pretrained weights: {name}, layer {layer} of {layers}, head {head} of {heads}. Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
-            "预训练权重：{name}，第 {layer} 层（共 {layers} 层），第 {head} 个头（共 {heads} 个）。词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
+            "Pretrained weights: {name}, layer {layer} of {layers}, head {head} of {heads}.",
+            "预训练权重：{name}，第 {layer} 层（共 {layers} 层），第 {head} 个头（共 {heads} 个）。",
         ),
         NoteYours => (
             "Your model from the training view: layer {layer} of {layers}, head {head} of {heads}. Its tokens are the digits of the task it learned; it was trained with the causal mask, so keep it on to see what it learned.",
@@ -77,17 +78,33 @@ super::catalogue! {
             "With your model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
             "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
         ),
+        TokensWordPiece => (
+            "Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
+            "词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
+        ),
+        TokensUnigram => (
+            "Tokens are its SentencePiece pieces (▁ marks the start of a word), with <s> first and </s> last.",
+            "词元是它的 SentencePiece 切分结果（▁ 表示一个词的开头），开头是 <s>，结尾是 </s>。",
+        ),
+        ChinesePieces => (
+            "It cuts Chinese into pieces of one or more characters, as its vocabulary learned them from text: a common word is one piece (动物), a rarer one several (马 | 路), and a piece can even join two words, so a word inside it has no row of its own.",
+            "它把中文切成一个或几个字的片段，片段是词表从文本中学到的：常见的词是一个片段（动物），少见的词会被切成几段（马 | 路），一个片段甚至可能连着两个词，这时里面的词就没有自己的那一行。",
+        ),
+        PieceSwallows => (
+            "{piece} is one piece here, so {word} has no row of its own: to see where {word} looks, write {instead} instead.",
+            "这里 {piece} 是一个片段，{word} 没有自己的那一行：想看 {word} 看向哪里，可以改写成 {instead}。",
+        ),
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
             "这个模型的词表里只有几百个汉字，每个字是一个词元：这 {total} 个词元中有 {n} 个是 [UNK]（未知），模型无法区分它们。",
         ),
         UnkNoteOther => (
-            "{n} of these {total} tokens are [UNK] (unknown): pieces the tokenizer cannot spell from its vocabulary, which the model cannot tell apart.",
-            "这 {total} 个词元中有 {n} 个是 [UNK]（未知）：分词器无法用词表拼出的片段，模型无法区分它们。",
+            "{n} of these {total} tokens are {unk} (unknown): pieces the tokenizer cannot spell from its vocabulary, which the model cannot tell apart.",
+            "这 {total} 个词元中有 {n} 个是 {unk}（未知）：分词器无法用词表拼出的片段，模型无法区分它们。",
         ),
         UnkNoteOtherOne => (
-            "1 of these {total} tokens is [UNK] (unknown): a piece the tokenizer cannot spell from its vocabulary.",
-            "这 {total} 个词元中有 1 个是 [UNK]（未知）：分词器无法用词表拼出的片段。",
+            "1 of these {total} tokens is {unk} (unknown): a piece the tokenizer cannot spell from its vocabulary.",
+            "这 {total} 个词元中有 1 个是 {unk}（未知）：分词器无法用词表拼出的片段。",
         ),
         UnkNoteOne => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: 1 of these {total} tokens is [UNK] (unknown), a character the model cannot read.",

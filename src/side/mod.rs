@@ -1,13 +1,15 @@
-//! The side lessons that read only the lesson's settings, their own module (the `side` binary,
-//! its own .wasm, started by the page when one of them first opens: `bridge::Hosted::Side`):
-//! the variance of q·k ([`variance`]), positional encoding ([`position`]), the Transformer
-//! block ([`block`]), and RNN and CNN against attention ([`rnn_cnn`]). Keeping them out of the
-//! page's .wasm keeps the first heatmap fast.
+//! The side lessons, their own module (the `side` binary, its own .wasm, started by the page
+//! when one of them first opens: `bridge::Hosted::Side`): those that read only the lesson's
+//! settings, the variance of q·k ([`variance`]), positional encoding ([`position`]), the
+//! Transformer block ([`block`]), and RNN and CNN against attention ([`rnn_cnn`]); and those
+//! that draw the lesson's numbers, which the page hands over ([`handover`]): attention as a
+//! graph ([`graph`]), outputs inside the values' hull ([`convex`]), the cost of attention with
+//! FlashAttention and linear attention ([`complexity`]); and "Predict first" ([`predict`]).
+//! Keeping them out of the page's .wasm keeps the first heatmap fast.
 //!
 //! The module keeps a mirror of the page's state (`app::page::Page`, built from the address
-//! bar), so the views use the page's own components. None of them shows the lesson's numbers,
-//! so the mirror computes no forward pass for them (only a saved figure's file name, which is
-//! named after the lesson's model, reads one). The page stays the owner of the settings: it
+//! bar), so the views use the page's own components. The mirror computes no forward pass: its
+//! outcome is the one the page handed over. The page stays the owner of the settings: it
 //! writes them into the address bar and fires `bridge::SETTINGS_EVENT` (also when its language
 //! or theme changes), and the mirror reads them again, so the views follow without being
 //! mounted again and keep what the learner set in them. A change the learner makes here
@@ -15,6 +17,10 @@
 //! address bar and `bridge::CHANGED_EVENT` asks the page to read it.
 
 mod block;
+mod complexity;
+mod convex;
+mod graph;
+pub mod handover;
 mod position;
 mod predict;
 mod rnn_cnn;
@@ -85,7 +91,9 @@ fn tell_page(query: &str, new_place: bool) {
 #[component]
 pub fn SideViews() -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
-    let page = Page::new(from_address_bar(lang));
+    let handed = handover::follow();
+    provide_context(handed);
+    let page = Page::mirror(from_address_bar(lang), handed.outcome);
     page.ink.set(ink);
     provide_context(page);
     // The page wrote its settings (or changed its language or theme): read them again while
@@ -127,6 +135,9 @@ pub fn SideViews() -> impl IntoView {
         View::Position => view! { <PositionView /> }.into_any(),
         View::Block => view! { <BlockView /> }.into_any(),
         View::RnnCnn => view! { <RnnCnnView /> }.into_any(),
+        View::Graph => view! { <graph::GraphView /> }.into_any(),
+        View::Convex => view! { <convex::ConvexView /> }.into_any(),
+        View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
         _ => view! { <VarianceView /> }.into_any(),
     }
 }
@@ -144,7 +155,8 @@ mod tests {
         let mut s = fresh();
         assert!(s.variance_mut().set_dk(8.0) && s.variance_mut().set_samples(10_000));
         let values = side_values(&s);
-        assert_eq!(values, [("vdk".into(), Some("8".into())), ("vn".into(), Some("10000".into()))]);
+        let expected = [("cn", "10"), ("head", "1"), ("tile", "4"), ("vdk", "8"), ("vn", "10000")];
+        assert_eq!(values, expected.map(|(k, v)| (k.to_string(), Some(v.to_string()))));
         // Read back by the page from the address bar the module wrote.
         let query = with_values(&fresh().to_query(), &values);
         let back = Settings::from_query(&query, Lang::En, &Models::default()).0;

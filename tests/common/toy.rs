@@ -7,7 +7,7 @@
 use attention_lab::core::block::{Block, LayerNorm};
 use attention_lab::core::model::stack::{Embedded, Layer};
 use attention_lab::core::model::{
-    Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token,
+    Cutting, Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token,
 };
 use attention_lab::core::projections::Projections;
 use attention_lab::core::rng::normal_matrix;
@@ -54,7 +54,12 @@ impl Toy {
             unknown: None,
             cross: false,
             biases: false,
-            origin: Origin::Pretrained { name: "toy", tag: "toy", hub: "attention-lab/toy" },
+            origin: Origin::Pretrained {
+                name: "toy",
+                tag: "toy",
+                hub: "attention-lab/toy",
+                cutting: Cutting::WordPiece,
+            },
         };
         let embed = normal_matrix(WORDS.len(), D_MODEL, 1, 1);
         let pos = normal_matrix(MAX_TOKENS, D_MODEL, 1, 2) * 0.1;

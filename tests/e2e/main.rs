@@ -8,6 +8,7 @@
 mod a11y;
 mod browser;
 mod budget;
+mod chinese_model;
 mod classroom;
 mod learn;
 mod lesson;

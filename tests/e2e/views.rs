@@ -172,11 +172,17 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     assert_eq!(weights.len(), 12, "11 edges and a ring");
     let row_sum: f64 = weights[..11].iter().sum();
     assert!((row_sum - 1.0).abs() < 1e-3, "edge weights sum to {row_sum}");
+    // The page owns the query: the module asks it, and draws what the page hands back.
     b.click("graph-node-8").await;
-    let pressed = b
-        .js("return document.querySelector(`[data-testid='graph-node-8']`).getAttribute('aria-pressed');", vec![])
-        .await;
-    assert_eq!(pressed, "true");
+    let pressed = "return document.querySelector(`[data-testid='graph-node-8']`)?.getAttribute('aria-pressed');";
+    for _ in 0..50 {
+        if b.js(pressed, vec![]).await == "true" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(b.js(pressed, vec![]).await, "true");
+    assert!(b.address().await.as_str().is_some_and(|a| a.contains("q=8")), "the page's link has the query");
     let messages = b.text_of("graph-messages").await;
     assert_eq!(messages.lines().count(), 5, "{messages}");
     assert!(messages.contains("× v["));

@@ -59,7 +59,7 @@ pub fn WeightsControls() -> impl IntoView {
             <label class="field__label" for="weights" title=page.text(ModelMsg::WeightsHint)>{page.text(ModelMsg::Weights)}</label>
             <select id="weights" data-testid="weights-switch" node_ref=select prop:value=move || chosen.get().slug() on:change=set_model
                 aria-describedby="model-status">
-                {ModelId::ALL.map(|id| view! { <option value=id.slug()>{page.text(id.name())}</option> })}
+                {move || ModelId::offered(page.lang.get()).map(|id| view! { <option value=id.slug()>{page.text(id.name())}</option> })}
             </select>
             <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
             <ModelStatus model=chosen />

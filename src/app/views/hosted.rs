@@ -8,10 +8,36 @@
 //! failure line instead of the loading one, and marks its script so that the module's other
 //! views say so too.
 
-use super::super::page::use_page;
-use crate::bridge::{Hosted, SETTINGS_EVENT, WRITE_NOW_EVENT};
+use super::super::page::{use_page, Page, Shared};
+use crate::bridge::{Hosted, SETTINGS_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE, WRITE_NOW_EVENT};
+use crate::export::trace_json;
 use crate::i18n::Text;
 use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+/// Put the trace and the chosen head and query on the window, and tell the module.
+fn publish(trace: &str, choice: &str) {
+    let window = window();
+    let _ = js_sys::Reflect::set(&window, &SHOWN_TRACE.into(), &JsValue::from_str(trace));
+    let _ = js_sys::Reflect::set(&window, &SHOWN_CHOICE.into(), &JsValue::from_str(choice));
+    if let Ok(event) = web_sys::Event::new(SHOWN_EVENT) {
+        let _ = window.dispatch_event(&event);
+    }
+}
+
+/// While the calling component lives, hand the side lessons' module the numbers on screen:
+/// the shown layer's trace as the page's own export writes it (`export::trace_json`), and the
+/// chosen head and query, again whenever they change. The module reads them (`side::handover`)
+/// for the views that draw the lesson's numbers and for "Predict first".
+pub fn hand_over(page: Page) {
+    let (head, query) = (page.pick(|s| s.lesson().head()), page.pick(|s| s.lesson().query()));
+    Effect::new(move |_| {
+        let (h, q) = (head.get(), query.get());
+        if let Some(trace) = page.outcome.with(|o| o.as_ref().map(|Shared(o)| trace_json(o, ""))) {
+            publish(&trace, &format!("{h},{q}"));
+        }
+    });
+}
 
 /// The view: its title, a place for the module, with a line saying it is loading (hidden by
 /// the module once mounted) and one saying it failed (shown by the start script if it does).

@@ -3,9 +3,6 @@
 //! views of a module of their own (`bridge::Hosted`) are places for it here.
 
 mod choices;
-mod complexity;
-mod convex;
-mod graph;
 mod hosted;
 mod padding;
 mod patterns;
@@ -17,6 +14,7 @@ use super::stepper::Stepper;
 use crate::bridge::Hosted;
 use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Text, ViewMsg};
 use crate::settings::{Chapter, View};
+pub use hosted::hand_over;
 pub(crate) use hosted::load as load_module;
 use hosted::HostedView;
 use leptos::prelude::*;
@@ -94,6 +92,13 @@ fn side_lesson<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) 
     .into_any()
 }
 
+/// A side lesson that draws the lesson's numbers, handed over to the module while it is open.
+#[component]
+fn NumbersLesson<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) -> impl IntoView {
+    hand_over(use_page());
+    side_lesson(testid, title)
+}
+
 /// The active view.
 #[component]
 pub fn ActiveView() -> impl IntoView {
@@ -105,10 +110,10 @@ pub fn ActiveView() -> impl IntoView {
         View::Variance => side_lesson("view-variance", ViewMsg::VarTitle),
         View::Variants => view! { <variants::VariantsView /> }.into_any(),
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),
-        View::Graph => view! { <graph::GraphView /> }.into_any(),
-        View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
+        View::Graph => view! { <NumbersLesson testid="view-graph" title=ViewMsg::GraphTitle /> }.into_any(),
+        View::Complexity => view! { <NumbersLesson testid="view-complexity" title=ViewMsg::CxTitle /> }.into_any(),
         View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
-        View::Convex => view! { <convex::ConvexView /> }.into_any(),
+        View::Convex => view! { <NumbersLesson testid="view-convex" title=LessonMsg::ConvexTitle /> }.into_any(),
         View::Position => side_lesson("view-position", LessonMsg::PositionTitle),
         View::RnnCnn => side_lesson("view-rnn-cnn", LessonMsg::RnnCnnTitle),
         View::Block => side_lesson("view-block", LessonMsg::BlockTitle),

@@ -11,7 +11,8 @@ pub mod model;
 pub mod unigram;
 pub mod wordpiece;
 
+pub use crate::model::Cutting;
 pub use asset::{Asset, AssetError, Tensor};
-pub use model::{minilm_shape, Bert, BertFrame, Config, Cutting, Tokenizer, E5, MINILM, MINILM_NAME, MINILM_TOKENS};
+pub use model::{minilm_shape, Bert, BertFrame, Config, Tokenizer, E5, MINILM, MINILM_NAME, MINILM_TOKENS};
 pub use unigram::Unigram;
 pub use wordpiece::Vocab;

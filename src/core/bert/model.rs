@@ -15,19 +15,12 @@ use super::wordpiece::Vocab;
 use crate::block::{Activation, Block, Dense, LayerNorm, Mlp};
 use crate::kernels::PackedB;
 use crate::model::stack::{Embedded, Layer};
-use crate::model::{Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token};
+use crate::model::{
+    Cutting, Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token,
+};
 use crate::projections::Projections;
 use ndarray::{s, Array1, Array2};
 use std::sync::Arc;
-
-/// How a model cuts text into tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cutting {
-    /// BERT's WordPiece, uncased, between [CLS] and [SEP].
-    WordPiece,
-    /// SentencePiece's unigram (XLM-RoBERTa's vocabulary), between <s> and </s>.
-    Unigram,
-}
 
 /// A pretrained BERT encoder: its shape, name, tokenizer and file.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,7 +114,7 @@ impl Config {
             unknown: Some(self.unknown),
             cross: false,
             biases: true,
-            origin: Origin::Pretrained { name: self.name, tag: self.tag, hub: self.hub },
+            origin: Origin::Pretrained { name: self.name, tag: self.tag, hub: self.hub, cutting: self.cutting },
         }
     }
 }

@@ -173,6 +173,13 @@ impl Unigram {
     }
 }
 
+/// `text` as the model will read it at most, before its vocabulary has arrived: its words
+/// (split at spaces), between `<s>` and `</s>` (no word becomes fewer pieces than one).
+pub fn rough_pieces(text: &str) -> Vec<String> {
+    let words = text.split_whitespace().map(str::to_string);
+    std::iter::once("<s>".to_string()).chain(words).chain(std::iter::once("</s>".to_string())).collect()
+}
+
 /// One line of the normalisation map: `from to…` in hex.
 fn normal_line(line: &str) -> Result<(char, Vec<char>), UnigramError> {
     let bad = || UnigramError::Normal(line.to_string());

@@ -21,6 +21,16 @@ use super::projections::Projections;
 use std::fmt;
 use std::sync::Arc;
 
+/// How a pretrained model cuts text into tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cutting {
+    /// BERT's WordPiece, uncased, between [CLS] and [SEP]; Chinese one character a token.
+    WordPiece,
+    /// SentencePiece's unigram (XLM-RoBERTa's vocabulary), between <s> and </s>; ▁ marks a
+    /// word start, and Chinese is cut into pieces of one or more characters.
+    Unigram,
+}
+
 /// A model the lesson can show.
 pub trait Model: Send + Sync {
     /// Its sizes and what it is.
@@ -134,9 +144,9 @@ pub enum InputRule {
 pub enum Origin {
     /// Seeded random weights: the arithmetic is real, what attends to what means nothing.
     Seeded { seed: u64 },
-    /// Weights that learned from text: its published name, a short tag for file names, and
-    /// its id on the Hugging Face hub (where the code panel loads it from).
-    Pretrained { name: &'static str, tag: &'static str, hub: &'static str },
+    /// Weights that learned from text: its published name, a short tag for file names, its
+    /// id on the Hugging Face hub (where the code panel loads it from), and how it cuts text.
+    Pretrained { name: &'static str, tag: &'static str, hub: &'static str, cutting: Cutting },
     /// The model the learner trained in the training view.
     Yours,
 }

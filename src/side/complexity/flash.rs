@@ -8,6 +8,7 @@ use crate::core::flash::{tile_head, TiledCheck};
 use crate::figures::num;
 use crate::i18n::{fill, ViewMsg};
 use crate::settings::TILE_CHOICES;
+use crate::side::handover::use_handed;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ struct Run {
 pub fn FlashPanel() -> impl IntoView {
     let page = use_page();
     let tile = page.pick(|s| s.cost().tile());
-    let head = page.pick(|s| s.lesson().head());
+    let head = use_handed().head;
     // The chosen head tiled with the trace's own mask, scaling and temperature, checked
     // against it, and what the heatmap shows.
     let run = Memo::new(move |_| {

@@ -10,6 +10,7 @@ use crate::core::attention::Mask;
 use crate::core::order::largest_first;
 use crate::figures::num;
 use crate::i18n::{fill, ViewMsg};
+use crate::side::handover::{pick_query, use_handed};
 use leptos::prelude::*;
 
 /// The SVG's coordinate box and the circle the nodes sit on.
@@ -49,7 +50,8 @@ fn graph_shape(cross: bool, mask: Mask) -> ViewMsg {
 #[component]
 pub fn GraphView() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.lesson().head());
+    let handed = use_handed();
+    let head = handed.head;
     // The chosen head of the current trace, and what it was computed as.
     let data = Memo::new(move |_| {
         page.outcome.with(|o| {
@@ -65,14 +67,12 @@ pub fn GraphView() -> impl IntoView {
             })
         })
     });
-    // The settings keep the query within the sentence; the kept trace may be shorter.
+    // The page's query, within the handed-over trace.
     let query = Memo::new(move |_| {
         let n = data.with(|d| d.as_ref().map_or(0, |d| d.tokens.len()));
-        page.settings.with(|s| s.lesson().query()).min(n.saturating_sub(1))
+        handed.query.get().min(n.saturating_sub(1))
     });
-    let select = move |i: usize| {
-        page.apply(|s, c| s.set_query(i, c));
-    };
+    let select = move |i: usize| pick_query(i);
 
     let adjacency = Memo::new(move |_| {
         data.with(|d| d.as_ref().map(|g| weights(g.weights.clone(), &g.tokens, &g.kv_tokens, &g.blocked)))
@@ -92,8 +92,8 @@ pub fn GraphView() -> impl IntoView {
     });
 
     view! {
-        <section class="view" data-testid="view-graph">
-            <h2 class="view__title">{page.text(ViewMsg::GraphTitle)}</h2>
+        // The page's place for the view gives it its section and title (`HostedView`).
+        <div class="view__hosted">
             <p class="view__text">{page.text(ViewMsg::GraphIntro)} " "
                 <span data-testid="graph-shape">{move || data.with(|d| d.as_ref().map(|g| page.t(g.shape)))}</span>
             </p>
@@ -159,7 +159,7 @@ pub fn GraphView() -> impl IntoView {
                     </ol>
                 </div>
             </div>
-        </section>
+        </div>
     }
 }
 

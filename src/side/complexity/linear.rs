@@ -7,6 +7,7 @@ use crate::app::specs::weights;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::linear::linear_head;
 use crate::i18n::{Msg, ViewMsg};
+use crate::side::handover::use_handed;
 use crate::stage_texts::linear_texts;
 use leptos::prelude::*;
 
@@ -17,7 +18,7 @@ type Compared = (HeatmapSpec, HeatmapSpec, f32, [String; 2]);
 #[component]
 pub fn LinearPanel() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.lesson().head());
+    let head = use_handed().head;
     // Both maps and the check from one linear-attention run, with the trace's own mask.
     let compared = Memo::new(move |_| {
         page.outcome.with(|o| {

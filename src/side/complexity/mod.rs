@@ -48,8 +48,8 @@ pub fn ComplexityView() -> impl IntoView {
     };
 
     view! {
-        <section class="view" data-testid="view-complexity">
-            <h2 class="view__title">{page.text(ViewMsg::CxTitle)}</h2>
+        // The page's place for the view gives it its section and title (`HostedView`).
+        <div class="view__hosted">
             <p class="view__text">{page.text(ViewMsg::CxIntro)}</p>
             <div class="view__controls">
                 <label class="field__label" for="cost-n">
@@ -78,6 +78,6 @@ pub fn ComplexityView() -> impl IntoView {
             <CanvasChart draw=chart caption=Signal::derive(move || page.t(ViewMsg::CxChart).to_string()) testid="cost-chart" />
             <flash::FlashPanel />
             <linear::LinearPanel />
-        </section>
+        </div>
     }
 }

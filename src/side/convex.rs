@@ -10,6 +10,7 @@ use crate::core::softmax::softmax_row;
 use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
+use crate::side::handover::{pick_query, use_handed};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -34,13 +35,14 @@ struct Picture {
 #[component]
 pub fn ConvexView() -> impl IntoView {
     let page = use_page();
-    let head = page.pick(|s| s.lesson().head());
+    let handed = use_handed();
+    let head = handed.head;
     // The picture starts at the lesson's own temperature, so its first output is the trace's.
     let start_t = page.outcome.with_untracked(|o| o.as_ref().map_or(1.0, |o| o.0.trace().temperature));
     let (log_t, set_log_t) = signal(f64::from(start_t).log10().clamp(LOG_T.0, LOG_T.1));
     let query = Memo::new(move |_| {
         let n = page.tokens.with(Vec::len);
-        page.settings.with(|s| s.lesson().query()).min(n.saturating_sub(1))
+        handed.query.get().min(n.saturating_sub(1))
     });
     // The values' plane and hull depend on the head only; the slider moves just the output.
     let values = Memo::new(move |_| {
@@ -127,8 +129,8 @@ pub fn ConvexView() -> impl IntoView {
     };
     let tokens = page.tokens;
     view! {
-        <section class="view" data-testid="view-convex">
-            <h2 class="view__title">{page.text(LessonMsg::ConvexTitle)}</h2>
+        // The page's place for the view gives it its section and title (`HostedView`).
+        <div class="view__hosted">
             <p class="view__text">{page.text(LessonMsg::ConvexIntro)}</p>
             <HeadPicker />
             <div class="view__controls">
@@ -136,7 +138,7 @@ pub fn ConvexView() -> impl IntoView {
                 <select id="convex-query" data-testid="convex-query"
                     on:change=move |ev| {
                         if let Some(i) = parse_decimal(&event_target_value(&ev)) {
-                            page.apply(|s, c| s.set_query(i as usize, c));
+                            pick_query(i as usize);
                         }
                     }>
                     {move || tokens.get().into_iter().enumerate().map(|(i, t)| view! {
@@ -164,6 +166,6 @@ pub fn ConvexView() -> impl IntoView {
                     fill(page.t(LessonMsg::ConvexInside), &[("inside", yes)])
                 }))}
             </p>
-        </section>
+        </div>
     }
 }
