@@ -91,8 +91,8 @@ super::catalogue! {
             "它把中文切成一个或几个字的片段，片段是词表从文本中学到的：常见的词是一个片段（动物），少见的词会被切成几段（马 | 路），一个片段甚至可能连着两个词，这时里面的词就没有自己的那一行。",
         ),
         PieceSwallows => (
-            "{piece} is one piece here, so {word} has no row of its own: to see where {word} looks, write {instead} instead.",
-            "这里 {piece} 是一个片段，{word} 没有自己的那一行：想看 {word} 看向哪里，可以改写成 {instead}。",
+            "“{piece}” is one piece here, so “{word}” has no row of its own: to see where “{word}” looks, write “{instead}” instead.",
+            "这里“{piece}”是一个片段，“{word}”没有自己的那一行：想看“{word}”看向哪里，可以改写成“{instead}”。",
         ),
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
