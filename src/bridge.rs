@@ -56,7 +56,7 @@ pub const PREDICT_VIEW: &str = "predict";
 /// leads back to the lesson): the page owns them (they are in its settings and its links) and
 /// reads them again on [`CHANGED_EVENT`]. A key a side lesson changes that is not here never
 /// reaches the address bar.
-pub const SIDE_KEYS: [&str; 5] = ["vdk", "vn", "head", "tile", "cn"];
+pub const SIDE_KEYS: [&str; 6] = ["vdk", "vn", "layer", "head", "tile", "cn"];
 
 /// The `<meta>` that names the training worker's start script (written by
 /// scripts/postbuild.py), read by whichever module starts a pool of them.

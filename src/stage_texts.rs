@@ -148,7 +148,7 @@ fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> 
             };
             let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &pairs), t(lang, tokens).to_string()];
             let unk = o.shape().unknown.unwrap_or_default();
-            let unknown = o.tokens.iter().filter(|t| *t == unk).count();
+            let unknown = o.shape().unknown.map_or(0, |u| o.tokens.iter().filter(|t| *t == u).count());
             let chinese = o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk));
             if chinese {
                 lines.push(

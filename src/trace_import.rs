@@ -6,7 +6,7 @@
 //! core does; its output is A·V_h by the core's own product); the mask is rebuilt from its name
 //! (the lesson runs no key padding).
 
-use crate::core::bert::{E5, MINILM};
+use crate::core::bert::{Config, PRETRAINED};
 use crate::core::kernels::matmul;
 use crate::core::mask::{causal_mask, Mask};
 use crate::core::model::{Encoding, InputRule, LayerTrace, Origin, Outcome, RunOptions, Shape, Token};
@@ -33,15 +33,10 @@ fn size(v: &Value, key: &str) -> Option<usize> {
     v.get(key)?.as_u64().and_then(|n| usize::try_from(n).ok())
 }
 
-/// Where the weights came from, as the export names it.
-fn origin(v: &Value) -> Origin {
-    match v.get("model").and_then(Value::as_str) {
-        Some("yours") => Origin::Yours,
-        Some(name) => {
-            [MINILM, E5].into_iter().find(|c| c.name == name).map_or(Origin::Seeded { seed: 0 }, |c| c.shape().origin)
-        }
-        None => Origin::Seeded { seed: v.get("seed").and_then(Value::as_u64).unwrap_or(0) },
-    }
+/// The pretrained model the export names, if it names one.
+fn pretrained(v: &Value) -> Option<Config> {
+    let name = v.get("model")?.as_str()?;
+    PRETRAINED.into_iter().find(|c| c.name == name)
 }
 
 /// The projections as exported (W_Q … W_O, and the biases if any).
@@ -62,7 +57,8 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
     let (tokens, kv_tokens) = (strings(&v, "tokens")?, strings(&v, "kv_tokens")?);
     let (n_q, n_kv) = (tokens.len(), kv_tokens.len());
     let (d_model, n_heads) = (size(&v, "d_model")?, size(&v, "heads")?);
-    if n_q == 0 || n_kv == 0 || n_heads == 0 || d_model % n_heads != 0 {
+    let cross = v.get("x_kv").is_some();
+    if n_q == 0 || n_kv == 0 || n_heads == 0 || d_model % n_heads != 0 || (!cross && n_q != n_kv) {
         return None;
     }
     let d_k = d_model / n_heads;
@@ -78,6 +74,9 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
     let scale = if scaled { (d_k as f32).sqrt() } else { 1.0 };
     let temperature = v.get("temperature").and_then(Value::as_f64).map_or(1.0, |t| t as f32);
     let mask = Mask::from_slug(v.get("mask")?.as_str()?)?;
+    if mask == Mask::Causal && n_q != n_kv {
+        return None;
+    }
     let blocked = if mask == Mask::Causal { causal_mask(n_q) } else { Array2::from_elem((n_q, n_kv), false) };
     let per_head = |key: &str, h: usize| matrix(expected.get(key)?.get(h)?, (n_q, n_kv));
     let head_traces = (0..n_heads)
@@ -98,7 +97,6 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
         .collect::<Option<Vec<_>>>()?;
     let outputs: Vec<_> = head_traces.iter().map(|h| h.output.view()).collect();
     let concat = concatenate(Axis(1), &outputs).ok()?;
-    let cross = x_kv.is_some();
     let projections = Arc::new(projections(&v, d_model)?);
     let trace = Trace {
         x: x.clone(),
@@ -116,14 +114,18 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
         concat,
         output,
     };
-    let origin = origin(&v);
-    let input = match origin {
-        Origin::Seeded { .. } => {
-            InputRule::Sinusoidal { on: v.get("positional_encoding").and_then(Value::as_bool) == Some(true) }
-        }
-        _ => InputRule::Learned,
+    let seeded = v.get("model").is_none();
+    let origin = if seeded {
+        Origin::Seeded { seed: v.get("seed").and_then(Value::as_u64).unwrap_or(0) }
+    } else {
+        Origin::Yours
     };
-    let shape = Shape {
+    let input = if seeded {
+        InputRule::Sinusoidal { on: v.get("positional_encoding").and_then(Value::as_bool) == Some(true) }
+    } else {
+        InputRule::Learned
+    };
+    let made = Shape {
         n_layers: 1,
         n_heads,
         d_model,
@@ -137,6 +139,8 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
         biases: v.get("b_q").is_some(),
         origin,
     };
+    // A pretrained model's own shape (its frame, its unknown token), with the one layer shown.
+    let shape = pretrained(&v).map_or(made, |c| Shape { n_layers: 1, ..c.shape() });
     let token = |text: &String| Token { id: 0, text: text.clone() };
     let options = RunOptions { mask, scaled, temperature, switched_off: vec![] };
     let encoding = Encoding {

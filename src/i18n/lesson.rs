@@ -147,8 +147,8 @@ super::catalogue! {
             "注意力要处理的文本：模型的 WordPiece 分词器把它切成词表里的片段（一个长词可能被切成几段，后续片段标有 ##），在开头加上 [CLS]、结尾加上 [SEP]，拼不出的片段变成 [UNK]。",
         ),
         HintSentenceUnigram => (
-            "What attention runs on: the model's SentencePiece tokenizer cuts it into the most probable pieces of its vocabulary (▁ marks the start of a word; Chinese pieces are one or more characters), adds <s> at the start and </s> at the end, and turns a character it has no piece for into <unk>.",
-            "注意力要处理的文本：模型的 SentencePiece 分词器把它切成词表里概率最高的一组片段（▁ 表示一个词的开头；中文片段是一个或几个字），在开头加上 <s>、结尾加上 </s>，没有片段能表示的字变成 <unk>。",
+            "What attention runs on: the model's SentencePiece tokenizer cuts it into the most probable pieces of its vocabulary (▁ stands for the start of the text or a space before a word; Chinese pieces are one or more characters), adds <s> at the start and </s> at the end, and turns a character it has no piece for into <unk>.",
+            "注意力要处理的文本：模型的 SentencePiece 分词器把它切成词表里概率最高的一组片段（▁ 代表文本的开头或词前的空格；中文片段是一个或几个字），在开头加上 <s>、结尾加上 </s>，没有片段能表示的字符变成 <unk>。",
         ),
         HintSentenceYours => (
             "What attention runs on: your model reads only the tokens of the task it learned, separated by spaces, at most as many as its positions.",

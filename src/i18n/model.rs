@@ -83,28 +83,28 @@ super::catalogue! {
             "词元是它的 WordPiece 切分结果，开头是 [CLS]，结尾是 [SEP]。",
         ),
         TokensUnigram => (
-            "Tokens are its SentencePiece pieces (▁ marks the start of a word), with <s> first and </s> last.",
-            "词元是它的 SentencePiece 切分结果（▁ 表示一个词的开头），开头是 <s>，结尾是 </s>。",
+            "Tokens are its SentencePiece pieces (▁ stands for the start of the text or a space before a word, sometimes as a piece of its own), with <s> first and </s> last.",
+            "词元是它的 SentencePiece 切分结果（▁ 代表文本的开头或词前的空格，有时单独成为一个片段），开头是 <s>，结尾是 </s>。",
         ),
         ChinesePieces => (
-            "It cuts Chinese into pieces of one or more characters, as its vocabulary learned them from text: a common word is one piece (动物), a rarer one several (马 | 路), and a piece can even join two words, so a word inside it has no row of its own.",
-            "它把中文切成一个或几个字的片段，片段是词表从文本中学到的：常见的词是一个片段（动物），少见的词会被切成几段（马 | 路），一个片段甚至可能连着两个词，这时里面的词就没有自己的那一行。",
+            "It cuts Chinese into pieces of one or more characters, from a vocabulary learned from a great deal of text: a word may be one piece (动物) or several (马 | 路), and a piece can even join two words, so a word inside it has no row of its own.",
+            "它把中文切成一个或几个字的片段，词表是从大量文本中学出来的：有的词是一个片段（动物），有的被切成几段（马 | 路），一个片段甚至可能把两个词连在一起，这时里面的词就没有自己的那一行。",
         ),
         PieceSwallows => (
             "“{piece}” is one piece here, so “{word}” has no row of its own: to see where “{word}” looks, write “{instead}” instead.",
-            "这里“{piece}”是一个片段，“{word}”没有自己的那一行：想看“{word}”看向哪里，可以改写成“{instead}”。",
+            "这里“{piece}”是一个片段，所以“{word}”没有自己的那一行：想看“{word}”看向哪里，可以改写成“{instead}”。",
         ),
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
             "这个模型的词表里只有几百个汉字，每个字是一个词元：这 {total} 个词元中有 {n} 个是 [UNK]（未知），模型无法区分它们。",
         ),
         UnkNoteOther => (
-            "{n} of these {total} tokens are {unk} (unknown): pieces the tokenizer cannot spell from its vocabulary, which the model cannot tell apart.",
-            "这 {total} 个词元中有 {n} 个是 {unk}（未知）：分词器无法用词表拼出的片段，模型无法区分它们。",
+            "{n} of these {total} tokens are {unk} (unknown): text its vocabulary has no piece for, which the model cannot tell apart.",
+            "这 {total} 个词元中有 {n} 个是 {unk}（未知）：词表里没有片段能表示的文字，模型无法区分它们。",
         ),
         UnkNoteOtherOne => (
-            "1 of these {total} tokens is {unk} (unknown): a piece the tokenizer cannot spell from its vocabulary.",
-            "这 {total} 个词元中有 1 个是 {unk}（未知）：分词器无法用词表拼出的片段。",
+            "1 of these {total} tokens is {unk} (unknown): text its vocabulary has no piece for.",
+            "这 {total} 个词元中有 1 个是 {unk}（未知）：词表里没有片段能表示的文字。",
         ),
         UnkNoteOne => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: 1 of these {total} tokens is [UNK] (unknown), a character the model cannot read.",

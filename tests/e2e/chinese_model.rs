@@ -82,6 +82,16 @@ async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert!(token_strip(&b).await.iter().any(|t| t == "因为它"));
+    // In English the options come in another order; the switch still shows the model chosen.
+    b.click("lang-switch").await;
+    let started = Instant::now();
+    while b.js("return document.querySelector('#weights option').parentElement.options[1].value;", vec![]).await
+        != "minilm"
+    {
+        assert!(started.elapsed() < Duration::from_secs(5), "the options did not follow the language");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(b.js("return document.querySelector('#weights').value;", vec![]).await, "e5");
     b.assert_no_panic().await;
     b.close().await;
 }

@@ -59,7 +59,10 @@ pub fn WeightsControls() -> impl IntoView {
             <label class="field__label" for="weights" title=page.text(ModelMsg::WeightsHint)>{page.text(ModelMsg::Weights)}</label>
             <select id="weights" data-testid="weights-switch" node_ref=select prop:value=move || chosen.get().slug() on:change=set_model
                 aria-describedby="model-status">
-                {move || ModelId::offered(page.lang.get()).map(|id| view! { <option value=id.slug()>{page.text(id.name())}</option> })}
+                // In the language's order; the chosen one stays selected when the order changes.
+                {move || ModelId::offered(page.lang.get()).map(|id| view! {
+                    <option value=id.slug() selected=move || chosen.get() == id>{page.text(id.name())}</option>
+                })}
             </select>
             <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
             <ModelStatus model=chosen />

@@ -10,7 +10,7 @@
 
 use super::super::page::{use_page, Page, Shared};
 use crate::bridge::{Hosted, SETTINGS_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE, WRITE_NOW_EVENT};
-use crate::export::trace_json;
+use crate::export::shown_json;
 use crate::i18n::Text;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
@@ -26,14 +26,14 @@ fn publish(trace: &str, choice: &str) {
 }
 
 /// While the calling component lives, hand the side lessons' module the numbers on screen:
-/// the shown layer's trace as the page's own export writes it (`export::trace_json`), and the
+/// the shown layer's trace as the page's own export writes it (`export::shown_json`), and the
 /// chosen head and query, again whenever they change. The module reads them (`side::handover`)
 /// for the views that draw the lesson's numbers and for "Predict first".
 pub fn hand_over(page: Page) {
     let (head, query) = (page.pick(|s| s.lesson().head()), page.pick(|s| s.lesson().query()));
     Effect::new(move |_| {
         let (h, q) = (head.get(), query.get());
-        if let Some(trace) = page.outcome.with(|o| o.as_ref().map(|Shared(o)| trace_json(o, ""))) {
+        if let Some(trace) = page.outcome.with(|o| o.as_ref().map(|Shared(o)| shown_json(o))) {
             publish(&trace, &format!("{h},{q}"));
         }
     });

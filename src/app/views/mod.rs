@@ -94,7 +94,12 @@ fn side_lesson<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) 
 
 /// A side lesson that draws the lesson's numbers, handed over to the module while it is open.
 #[component]
-fn NumbersLesson<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) -> impl IntoView {
+fn NumbersLesson<T: Text + Send + Sync + 'static>(
+    /// `data-testid` of the view.
+    testid: &'static str,
+    /// Its title.
+    title: T,
+) -> impl IntoView {
     hand_over(use_page());
     side_lesson(testid, title)
 }

@@ -13,6 +13,6 @@ pub mod wordpiece;
 
 pub use crate::model::Cutting;
 pub use asset::{Asset, AssetError, Tensor};
-pub use model::{minilm_shape, Bert, BertFrame, Config, Tokenizer, E5, MINILM, MINILM_NAME, MINILM_TOKENS};
+pub use model::{minilm_shape, Bert, BertFrame, Config, Tokenizer, E5, MINILM, MINILM_NAME, MINILM_TOKENS, PRETRAINED};
 pub use unigram::Unigram;
 pub use wordpiece::Vocab;

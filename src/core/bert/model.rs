@@ -86,6 +86,9 @@ pub const E5: Config = Config {
     file: E5_FILE,
 };
 
+/// Every pretrained model the site has, by the name exports and labels write.
+pub const PRETRAINED: [Config; 2] = [MINILM, E5];
+
 /// The model file's entries holding the tokenizer's character rules: dropped characters,
 /// punctuation, normal forms (see [`CharTable`]).
 pub const CHARS: [&str; 3] = ["tokenizer.dropped", "tokenizer.punctuation", "tokenizer.normal"];
