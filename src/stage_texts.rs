@@ -60,12 +60,17 @@ pub fn stage_texts(o: &Outcome, stage: Stage, lang: Lang) -> StageTexts {
         Stage::Output => (Formula::Output, tr(Msg::ExplainOutput), tr(Msg::NoticeOutput)),
         Stage::MultiHead => {
             let notice = match (trace.n_heads(), &o.shape().origin) {
-                (1, _) => Msg::NoticeMultiHeadOne,
-                (_, Origin::Seeded { .. }) => Msg::NoticeMultiHead,
-                (_, Origin::Pretrained { .. }) => Msg::NoticeMultiHeadPretrained,
-                (_, Origin::Yours) => Msg::NoticeMultiHeadYours,
+                (1, _) => tr(Msg::NoticeMultiHeadOne),
+                (_, Origin::Seeded { .. }) => tr(Msg::NoticeMultiHead),
+                (_, Origin::Pretrained { .. }) => {
+                    // The model's own frame: [CLS] … [SEP], or <s> … </s>.
+                    let end = |t: Option<&String>| t.cloned().unwrap_or_default();
+                    let ends = [("first", end(o.tokens.first())), ("last", end(o.tokens.last()))];
+                    fill(t(lang, Msg::NoticeMultiHeadPretrained), &ends.each_ref().map(|(k, v)| (*k, v.as_str())))
+                }
+                (_, Origin::Yours) => tr(Msg::NoticeMultiHeadYours),
             };
-            (Formula::Multihead, tr(Msg::ExplainMultiHead), tr(notice))
+            (Formula::Multihead, tr(Msg::ExplainMultiHead), notice)
         }
     };
     StageTexts { formula, explain, notice }

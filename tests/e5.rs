@@ -147,3 +147,16 @@ fn the_pieces_the_page_warns_about_swallow_the_pronoun_and_the_phrasing_it_offer
         assert!(after.iter().any(|t| t == word), "{after:?}");
     }
 }
+
+#[test]
+fn the_lesson_s_notes_name_this_model_s_frame_and_pieces() {
+    use attention_lab::core::model::Outcome;
+    use attention_lab::i18n::Lang;
+    use attention_lab::settings::Stage;
+    use attention_lab::stage_texts::stage_texts;
+    let o = Outcome::new(std::sync::Arc::new(forward("动物没有穿过马路，由于它太累了。")), 8).expect("layer 9");
+    for lang in [Lang::En, Lang::Zh] {
+        let notice = stage_texts(&o, Stage::MultiHead, lang).notice;
+        assert!(notice.contains("<s>") && notice.contains("</s>") && !notice.contains("[CLS]"), "{notice}");
+    }
+}

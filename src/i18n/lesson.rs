@@ -239,8 +239,8 @@ super::catalogue! {
             "只有一个头时没有可比较的：拼接结果就是这个头自己的输出，W_O 只是把它的各列混合起来。在设置里选择更多的头，就能看到它们的不同。",
         ),
         NoticeMultiHeadPretrained => (
-            "These heads are what pretraining made of them, and not every one does something you can name: some follow a clear pattern, others spread out or rest most of their weight on [CLS] or [SEP]. The model view shows every head of every layer.",
-            "这些头是预训练塑造的结果，并不是每个头都在做一件说得出名字的事：有的遵循清晰的模式，有的分散开，有的把大部分权重放在 [CLS] 或 [SEP] 上。模型视图展示了每一层的每一个头。",
+            "These heads are what pretraining made of them, and not every one does something you can name: some follow a clear pattern, others spread out or rest most of their weight on {first} or {last}. The model view shows every head of every layer of all-MiniLM-L6-v2.",
+            "这些头是预训练塑造的结果，并不是每个头都在做一件说得出名字的事：有的遵循清晰的模式，有的分散开，有的把大部分权重放在 {first} 或 {last} 上。模型视图展示了 all-MiniLM-L6-v2 每一层的每一个头。",
         ),
         NoticeMultiHeadYours => (
             "These heads are what your training run made of them: one may carry the task while another does little. Compare them here, or train again with another head count.",
