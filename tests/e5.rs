@@ -28,6 +28,8 @@ fn forward(text: &str) -> Encoding {
 #[derive(Deserialize)]
 struct Sentence {
     text: String,
+    /// In the published vocabulary, as the engine reads them.
+    ids: Vec<u32>,
     pieces: Vec<String>,
     /// [layer][head][row][col]
     attention: Vec<Vec<Vec<Vec<f32>>>>,
@@ -58,6 +60,8 @@ fn every_layer_s_attention_equals_the_float64_reference_of_the_same_weights() {
         let enc = forward(&s.text);
         let pieces: Vec<&str> = enc.tokens.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(pieces, s.pieces, "pieces of {:?}", s.text);
+        // The ids the code panel prints are the published model's own.
+        assert_eq!(enc.tokens.iter().map(|t| t.id).collect::<Vec<_>>(), s.ids, "ids of {:?}", s.text);
         assert_eq!((enc.layers.len(), enc.layers[0].trace.n_heads()), (12, 12));
         for (layer, want) in enc.layers.iter().zip(&s.attention) {
             for (head, want) in layer.trace.head_traces.iter().zip(want) {

@@ -236,6 +236,9 @@ impl<'a> Source<'a> {
         let scores = kept.iter().map(|&i| self.scores[i as usize]).collect();
         asset.push("unigram.scores", Tensor::F32 { rows: 1, cols: kept.len(), data: scores });
         asset.push("unigram.normal", Tensor::Text(normal_text(&self.normal)));
+        // Each piece's id in the published vocabulary, exact as f32 (every id is below 2^24).
+        let ids = kept.iter().map(|&i| i as f32).collect();
+        asset.push("unigram.ids", Tensor::F32 { rows: 1, cols: kept.len(), data: ids });
         Ok(asset)
     }
 }

@@ -93,8 +93,9 @@ pub const PRETRAINED: [Config; 2] = [MINILM, E5];
 /// punctuation, normal forms (see [`CharTable`]).
 pub const CHARS: [&str; 3] = ["tokenizer.dropped", "tokenizer.punctuation", "tokenizer.normal"];
 
-/// The model file's entries holding the unigram tokenizer: pieces, scores, normalisation map.
-pub const UNIGRAM: [&str; 3] = ["unigram.pieces", "unigram.scores", "unigram.normal"];
+/// The model file's entries holding the unigram tokenizer: pieces, scores, normalisation map,
+/// and each piece's id in the published vocabulary (as f32: exact, every id is below 2^24).
+pub const UNIGRAM: [&str; 4] = ["unigram.pieces", "unigram.scores", "unigram.normal", "unigram.ids"];
 
 /// all-MiniLM-L6-v2's display name, as exports and labels write it.
 pub const MINILM_NAME: &str = MINILM.name;
@@ -147,6 +148,14 @@ impl Tokenizer {
         match self {
             Tokenizer::WordPiece(v) => v.len(),
             Tokenizer::Unigram(u) => u.len(),
+        }
+    }
+
+    /// The embedding row of the token with id `id` (a pruned vocabulary keeps fewer rows).
+    fn row(&self, id: u32) -> Option<u32> {
+        match self {
+            Tokenizer::WordPiece(_) => Some(id),
+            Tokenizer::Unigram(u) => u.row(id),
         }
     }
 }
@@ -214,7 +223,7 @@ impl Bert {
         Ok(Bert { config: c, shape: c.shape(), tokenizer, word, position, segment, embedding_norm, layers })
     }
 
-    /// The word embedding of token `id` (a zero row past the vocabulary): (d_model).
+    /// The word embedding in row `id` of the file (a zero row past the vocabulary): (d_model).
     pub fn word_embedding(&self, id: u32) -> Array1<f32> {
         let d = self.config.d_model;
         match &self.word {
@@ -262,7 +271,10 @@ impl Model for Bert {
         }
         let mut embedding = Array2::zeros((n, d));
         for (mut row, token) in embedding.rows_mut().into_iter().zip(&tokens) {
-            row.assign(&self.word_embedding(token.id));
+            // A token whose row is not kept stays a zero row (no tokenizer of this file makes one).
+            if let Some(r) = self.tokenizer.row(token.id) {
+                row.assign(&self.word_embedding(r));
+            }
         }
         let position = &self.position.slice(s![..n, ..]) + &self.segment;
         let first = |mut x: Array2<f32>| {
@@ -355,7 +367,9 @@ fn tokenizer(asset: &Asset, c: &Config) -> Result<Tokenizer, AssetError> {
         }
         Cutting::Unigram => {
             let scores = matrix(asset, UNIGRAM[1], 1, c.vocab)?.into_raw_vec_and_offset().0;
-            let unigram = Unigram::new(text(UNIGRAM[0])?, scores, text(UNIGRAM[2])?);
+            let hub_ids = matrix(asset, UNIGRAM[3], 1, c.vocab)?.iter().map(|&id| id as u32).collect();
+            let unigram =
+                Unigram::new(text(UNIGRAM[0])?, scores, text(UNIGRAM[2])?).and_then(|u| u.with_hub_ids(hub_ids));
             Tokenizer::Unigram(
                 unigram.map_err(|e| AssetError::Invalid { name: "unigram".into(), reason: e.to_string() })?,
             )

@@ -17,10 +17,13 @@ pub const BOS: u32 = 0;
 pub const EOS: u32 = 2;
 pub const UNK: u32 = 3;
 
-/// The pieces (id = position) with their log-probabilities, and the normalisation map.
+/// The pieces (row = position) with their log-probabilities, and the normalisation map.
 #[derive(Clone, PartialEq)]
 pub struct Unigram {
     pieces: Vec<String>,
+    /// Each row's id in the model's published vocabulary (a pruned vocabulary keeps some of
+    /// them, in order): what a token's `id` says, as the model's own tokenizer would.
+    hub_ids: Vec<u32>,
     scores: Vec<f32>,
     ids: HashMap<String, u32>,
     /// A character's replacement (possibly none: the character is dropped).
@@ -46,6 +49,8 @@ pub enum UnigramError {
     NoSpecials,
     /// A line of the normalisation map that is not hex code points.
     Normal(String),
+    /// Published ids that are not one per piece, in increasing order.
+    HubIds,
 }
 
 impl std::fmt::Display for UnigramError {
@@ -54,6 +59,7 @@ impl std::fmt::Display for UnigramError {
             Self::Counts { pieces, scores } => write!(f, "{pieces} pieces but {scores} scores"),
             Self::NoSpecials => write!(f, "the vocabulary lacks <s>, <pad>, </s> and <unk>"),
             Self::Normal(line) => write!(f, "the normalisation map has a bad line: {line:?}"),
+            Self::HubIds => write!(f, "the published ids are not one per piece in increasing order"),
         }
     }
 }
@@ -77,7 +83,24 @@ impl Unigram {
         let longest = pieces.iter().map(String::len).max().unwrap_or(1).max(1);
         let unknown_score = scores.iter().copied().fold(f32::INFINITY, f32::min) - 10.0;
         let normal = normal.lines().filter(|l| !l.is_empty()).map(normal_line).collect::<Result<_, _>>()?;
-        Ok(Unigram { pieces, scores, ids, normal, longest, unknown_score })
+        let hub_ids = (0..pieces.len() as u32).collect();
+        Ok(Unigram { pieces, hub_ids, scores, ids, normal, longest, unknown_score })
+    }
+
+    /// The pieces' ids in the published vocabulary (one per piece, increasing; the specials
+    /// keep theirs), for a pruned vocabulary.
+    pub fn with_hub_ids(mut self, hub_ids: Vec<u32>) -> Result<Unigram, UnigramError> {
+        let increasing = hub_ids.windows(2).all(|w| w[0] < w[1]);
+        if hub_ids.len() != self.pieces.len() || !increasing || hub_ids.get(..4) != Some(&[BOS, 1, EOS, UNK][..]) {
+            return Err(UnigramError::HubIds);
+        }
+        self.hub_ids = hub_ids;
+        Ok(self)
+    }
+
+    /// The row of the piece the published vocabulary calls `hub_id`, if it is kept.
+    pub fn row(&self, hub_id: u32) -> Option<u32> {
+        self.hub_ids.binary_search(&hub_id).ok().map(|r| r as u32)
     }
 
     pub fn len(&self) -> usize {
@@ -112,7 +135,7 @@ impl Unigram {
         lead.into_iter().chain(chars.into_iter().map(|c| if c == ' ' { WORD_START } else { c })).collect()
     }
 
-    /// The content pieces' ids of `text` (no `<s>`, `</s>`), the most probable segmentation;
+    /// The content pieces' rows of `text` (no `<s>`, `</s>`), the most probable segmentation;
     /// among equally probable ones the first found, as the engine keeps it.
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let marked: String = self.marked(text).into_iter().collect();
@@ -158,8 +181,9 @@ impl Unigram {
         ids
     }
 
-    /// `text` as the model reads it, `<s>` … `</s>`, for a model of at most `max_tokens`; a
-    /// text of nothing but spaces (the word-start mark alone) is not a sentence.
+    /// `text` as the model reads it, `<s>` … `</s>`, each token with its published id, for a
+    /// model of at most `max_tokens`; a text of nothing but spaces (the word-start mark alone)
+    /// is not a sentence.
     pub fn sentence(&self, text: &str, max_tokens: usize) -> Result<Vec<Token>, SentenceProblem> {
         let content = self.encode(text);
         let mark = self.id(&WORD_START.to_string());
@@ -167,7 +191,8 @@ impl Unigram {
             return Err(SentenceProblem::NoTokens);
         }
         let ids = std::iter::once(BOS).chain(content).chain(std::iter::once(EOS));
-        let tokens: Vec<Token> = ids.map(|id| Token { id, text: self.piece(id).to_string() }).collect();
+        let hub = |row: u32| self.hub_ids.get(row as usize).copied().unwrap_or(UNK);
+        let tokens: Vec<Token> = ids.map(|row| Token { id: hub(row), text: self.piece(row).to_string() }).collect();
         SentenceProblem::within(tokens.len(), max_tokens)?;
         Ok(tokens)
     }
@@ -259,6 +284,17 @@ mod tests {
         assert_eq!(u.sentence("   ", 8), Err(SentenceProblem::NoTokens));
         assert_eq!(u.sentence("", 8), Err(SentenceProblem::NoTokens));
         assert_eq!(u.sentence("the the the", 4), Err(SentenceProblem::TooMany { n: 5, max: 4 }));
+    }
+
+    #[test]
+    fn tokens_carry_their_published_ids_and_rows_are_found_again() {
+        let hub: Vec<u32> = [0, 1, 2, 3].into_iter().chain((0..11).map(|i| 10 + 2 * i)).collect();
+        let u = vocab().with_hub_ids(hub).expect("increasing, one per piece");
+        let t = u.sentence("the cat", 8).expect("a sentence");
+        // ▁the is row 5, ▁cat row 6: published ids 12 and 14.
+        assert_eq!(t.iter().map(|t| t.id).collect::<Vec<_>>(), [0, 12, 14, 2]);
+        assert_eq!((u.row(14), u.row(13), u.row(3)), (Some(6), None, Some(3)));
+        assert_eq!(vocab().with_hub_ids(vec![0, 1, 2, 3]), Err(UnigramError::HubIds), "one per piece");
     }
 
     #[test]
