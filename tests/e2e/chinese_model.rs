@@ -53,6 +53,12 @@ async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
     }
     let note = b.text_of("weights-note").await;
     assert!(note.contains("SentencePiece") && note.contains("马 | 路") && !note.contains("[UNK]"), "{note}");
+    // On the input stage, no word of "every Chinese character a token": this model's note says how it cuts them.
+    b.click("goto-input").await;
+    b.wait_for("[data-testid='stage-input']").await;
+    assert_eq!(b.js("return document.querySelector(`[data-testid='tokens-cjk']`) === null;", vec![]).await, true);
+    b.click("goto-softmax").await;
+    b.wait_for("[data-testid='stage-softmax']").await;
     b.choose("layer-select", "9").await;
     b.click("head-9").await;
     let search = b.address().await;

@@ -4,7 +4,7 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed};
-use crate::core::model::InputRule;
+use crate::core::model::{Cutting, InputRule, Origin};
 use crate::core::tokenize::is_cjk;
 use crate::figures::num;
 use crate::i18n::{ModelMsg, Msg};
@@ -39,8 +39,12 @@ pub fn InputStage() -> impl IntoView {
             .unwrap_or_default()
     });
     let input = Memo::new(move |_| page.outcome.with(|o| o.as_ref().map(|o| o.0.shape().input)));
-    // Chinese sentences are cut into characters: say why, where the tokens first appear.
-    let cjk = from_outcome(|o, _| o.tokens.iter().any(|t| t.chars().any(is_cjk)));
+    // Chinese sentences are cut into characters (but not by SentencePiece, whose own note
+    // says how it cuts them): say why, where the tokens first appear.
+    let cjk = from_outcome(|o, _| {
+        let pieces = matches!(o.shape().origin, Origin::Pretrained { cutting: Cutting::Unigram, .. });
+        !pieces && o.tokens.iter().any(|t| t.chars().any(is_cjk))
+    });
     view! {
         <StagePanel stage=Stage::Input>
             {move || match input.get() {
