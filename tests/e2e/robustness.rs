@@ -94,13 +94,20 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     assert_eq!(b.js("return window.__errors;", vec![]).await, serde_json::json!([]), "uncaught errors");
     assert_eq!(b.js("return window.__alerts;", vec![]).await, 0, "a token ran as script");
     b.assert_no_broken_numbers().await;
-    // Something drawn, as each place draws it (the case study draws a table).
-    let alive = b
-        .js(
-            &format!("return !!document.querySelector('main') && document.querySelectorAll(`{DRAWN}`).length > 0;"),
-            vec![],
-        )
-        .await;
+    // Something drawn, as each place draws it (the case study draws a table); or, with
+    // "Predict first" on, the stage's question, whose answer the figure waits for (its module
+    // may still be on its way when the walk turned the mode on at the end).
+    let shown = format!(
+        "return !!document.querySelector('main') && document.querySelectorAll(`{DRAWN}, [data-testid='predict-question'] [data-testid='predict-answer']`).length > 0;"
+    );
+    let mut alive = b.js(&shown, vec![]).await;
+    for _ in 0..20 {
+        if alive == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        alive = b.js(&shown, vec![]).await;
+    }
     let place = b
         .js("return location.search + ' ' + (document.querySelector('main section')?.dataset.testid ?? '');", vec![])
         .await;
