@@ -8,7 +8,7 @@
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
 use attention_lab::core::bert::{Asset, Bert, E5};
-use attention_lab::core::model::{Encoding, Input, Model, RunOptions};
+use attention_lab::core::model::{Encoding, Input, Model, RunOptions, Token};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -163,4 +163,25 @@ fn the_lesson_s_notes_name_this_model_s_frame_and_pieces() {
         let notice = stage_texts(&o, Stage::MultiHead, lang).notice;
         assert!(notice.contains("<s>") && notice.contains("</s>") && !notice.contains("[CLS]"), "{notice}");
     }
+}
+
+#[test]
+fn the_chinese_case_study_finds_a_subject_head_not_a_meaning_head() {
+    use attention_lab::core::study::case_study;
+    let study = |sentences: [&str; 2], words: [&str; 3]| case_study(model(), sentences, words, 5).expect("a study");
+    let chinese = ["动物没有穿过马路，由于它太累了。", "动物没有穿过马路，由于它太宽了。"];
+    let s = study(chinese, ["它", "动物", "马路"]);
+    let pieces = |r: &std::ops::Range<usize>| Token::texts(&s.encodings[0].tokens[r.clone()]);
+    assert_eq!(pieces(&s.positions[0].b), ["马", "路"], "马路 is two pieces, summed");
+    let h = s.weights.iter().find(|w| (w.layer, w.head) == (8, 8)).expect("L9H9");
+    assert!((0.43..0.55).contains(&h.first.0) && (0.33..0.44).contains(&h.second.0), "{h:?}");
+    println!("flips {:?}; steadiest {:?}", s.findings.flips, s.findings.steadiest_a);
+    let steady = s.findings.steadiest_a.expect("a steady head");
+    assert_eq!((steady.layer, steady.head), (8, 8), "L9H9 points at 动物 with either adjective");
+    assert!(s.findings.flips.iter().all(|w| w.movement() < 0.3), "no head cleanly flips");
+    // The wrong antecedent: 她 is 小红, and the head still points at the sentence's subject.
+    let wrong = study(["小明把书给了小红，因为她想看。", "小明把书给了小红，所以她想看。"], ["她", "小明", "小红"]);
+    let h = wrong.weights.iter().find(|w| (w.layer, w.head) == (8, 8)).expect("L9H9");
+    println!("她 → 小明 / 小红 in L9H9: {h:?}");
+    assert!(h.first.0 > 0.4 && h.first.0 > 2.0 * h.first.1, "{h:?}");
 }

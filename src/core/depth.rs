@@ -4,6 +4,7 @@
 //! sentences, at the input and after every layer (the same word, two meanings).
 
 use super::model::Encoding;
+use super::words::word_span;
 use ndarray::ArrayView1;
 
 /// One layer's attention, averaged over its heads and query rows (each row sums to 1).
@@ -61,10 +62,10 @@ pub struct SameWord {
     pub layers: Vec<f32>,
 }
 
-/// `word` (a token of both encodings; its first occurrence) compared across `a` and `b`, or
-/// `None` when one of them lacks it.
+/// `word` (in both encodings; its first occurrence, by its first piece when it has several:
+/// `words::word_span`) compared across `a` and `b`, or `None` when one of them lacks it.
 pub fn same_word(a: &Encoding, b: &Encoding, word: &str) -> Option<SameWord> {
-    let find = |e: &Encoding| e.tokens.iter().position(|t| t.text == word);
+    let find = |e: &Encoding| word_span(&e.tokens, word).map(|span| span.start);
     let (i, j) = (find(a)?, find(b)?);
     let input = cosine(a.layers.first()?.trace.x.row(i), b.layers.first()?.trace.x.row(j));
     let layers =

@@ -44,6 +44,7 @@ pub mod trace;
 pub mod train;
 pub mod variance;
 pub mod variants;
+pub mod words;
 
 pub use attention::run;
 pub use attention::AttentionConfig;

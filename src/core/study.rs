@@ -5,7 +5,9 @@
 
 use super::model::{Encoding, Input, Model, ModelError, RunOptions};
 use super::order::largest_first;
+use super::words::word_span;
 use ndarray::{s, Array2};
+use std::ops::Range;
 
 /// The weights without the first and last token ([CLS] and [SEP]) as rows and columns, each
 /// row divided by what is left so it sums to 1 again: (n − 2, n − 2). A row with nothing left
@@ -68,34 +70,40 @@ impl HeadWeights {
         (self.second.0 - self.first.0).abs() + (self.second.1 - self.first.1).abs()
     }
 
+    /// The weight on target a in the sentence where it is smaller.
+    pub fn steady_a(&self) -> f32 {
+        self.first.0.min(self.second.0)
+    }
+
     /// Target a ahead in sentence 1 and b ahead in sentence 2.
     pub fn flips(&self) -> bool {
         self.first.0 > self.first.1 && self.second.1 > self.second.0
     }
 }
 
-/// Token positions in each sentence: the query and the two targets.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The tokens of each word in one sentence (`words::word_span`): the query and the two
+/// targets, each a run of one or more pieces.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Positions {
-    pub query: usize,
-    pub a: usize,
-    pub b: usize,
+    pub query: Range<usize>,
+    pub a: Range<usize>,
+    pub b: Range<usize>,
 }
 
-/// The first position of the word `text` (its first token, as the model's tokenizer reads it)
-/// among `encoding`'s tokens.
-pub fn position(model: &dyn Model, encoding: &Encoding, text: &str) -> Option<usize> {
-    let tokens = model.tokenize(text).ok()?;
-    let inner = if model.shape().framed { tokens.get(1..tokens.len().saturating_sub(1))? } else { &tokens[..] };
-    let word = &inner.first()?.text;
-    encoding.tokens.iter().position(|t| t.text == *word)
+/// The weight from word `from` to word `to` in one head's weights (n_q, n_kv): a word of
+/// several pieces gets the sum of its pieces' columns, and a query of several pieces the mean
+/// of its rows (still a share of one row's weight, between 0 and 1).
+pub fn word_weight(weights: &Array2<f32>, from: &Range<usize>, to: &Range<usize>) -> f32 {
+    let rows = from.clone().filter_map(|i| weights.rows().into_iter().nth(i));
+    let sums: Vec<f32> = rows.map(|row| to.clone().filter_map(|j| row.get(j)).sum()).collect();
+    sums.iter().sum::<f32>() / (sums.len().max(1) as f32)
 }
 
 /// Every layer × head's weights, layer by layer.
-pub fn head_weights(first: &Encoding, p1: Positions, second: &Encoding, p2: Positions) -> Vec<HeadWeights> {
-    let pick = |e: &Encoding, p: Positions, layer: usize, head: usize| {
+pub fn head_weights(first: &Encoding, p1: &Positions, second: &Encoding, p2: &Positions) -> Vec<HeadWeights> {
+    let pick = |e: &Encoding, p: &Positions, layer: usize, head: usize| {
         let w = &e.layers[layer].trace.head_traces[head].weights;
-        (w.get((p.query, p.a)).copied().unwrap_or(0.0), w.get((p.query, p.b)).copied().unwrap_or(0.0))
+        (word_weight(w, &p.query, &p.a), word_weight(w, &p.query, &p.b))
     };
     let layers = first.layers.len().min(second.layers.len());
     (0..layers)
@@ -124,6 +132,9 @@ pub struct Findings {
     pub flips: Vec<HeadWeights>,
     /// The heads that move most between the sentences (up to `top`), most first.
     pub movers: Vec<HeadWeights>,
+    /// The head whose weight on target a is largest in both sentences at once (the larger
+    /// smaller of its two): a head that points at a whatever the changed word says.
+    pub steadiest_a: Option<HeadWeights>,
 }
 
 /// Summarise `weights` from [`head_weights`]; `top` movers are kept.
@@ -145,6 +156,7 @@ pub fn findings(weights: &[HeadWeights], top: usize) -> Findings {
             .max_by(|a, b| a.first.0.total_cmp(&b.first.0)),
         flips,
         movers,
+        steadiest_a: weights.iter().copied().max_by(|a, b| a.steady_a().total_cmp(&b.steady_a())),
     }
 }
 
@@ -184,12 +196,12 @@ pub fn case_study(
     let encodings = [run(0)?, run(1)?];
     let find = |sentence: usize| {
         let at = |word: usize| {
-            position(model, &encodings[sentence], words[word]).ok_or(StudyProblem::Missing { word, sentence })
+            word_span(&encodings[sentence].tokens, words[word]).ok_or(StudyProblem::Missing { word, sentence })
         };
         Ok::<_, StudyProblem>(Positions { query: at(0)?, a: at(1)?, b: at(2)? })
     };
     let positions = [find(0)?, find(1)?];
-    let weights = head_weights(&encodings[0], positions[0], &encodings[1], positions[1]);
+    let weights = head_weights(&encodings[0], &positions[0], &encodings[1], &positions[1]);
     let findings = findings(&weights, top);
     let (p, q) = (&encodings[0].tokens, &encodings[1].tokens);
     let differing = p.iter().zip(q).filter(|(a, b)| a.id != b.id).count();
@@ -215,6 +227,14 @@ mod tests {
     }
 
     #[test]
+    fn a_word_of_several_pieces_gets_the_sum_of_their_weights() {
+        let w = ndarray::array![[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1], [0.25, 0.25, 0.25, 0.25]];
+        assert!((word_weight(&w, &(0..1), &(2..4)) - 0.7).abs() < 1e-6);
+        assert!((word_weight(&w, &(0..2), &(2..4)) - 0.5).abs() < 1e-6, "the mean of rows 0 and 1");
+        assert_eq!(word_weight(&w, &(5..6), &(0..1)), 0.0, "outside the map weighs nothing");
+    }
+
+    #[test]
     fn flips_and_movers_are_found() {
         let w = [hw(0, (0.5, 0.1), (0.5, 0.1)), hw(1, (0.3, 0.2), (0.1, 0.4)), hw(2, (0.6, 0.1), (0.2, 0.1))];
         let f = findings(&w, 2);
@@ -222,6 +242,7 @@ mod tests {
         assert_eq!(f.flips, vec![w[1]]);
         assert_eq!(f.movers, vec![w[1], w[2]], "movement 0.4 each; ties keep their order");
         assert_eq!(f.strongest_a, Some(w[2]));
+        assert_eq!(f.steadiest_a, Some(w[0]), "0.5 on a in both sentences");
         assert!((w[1].movement() - 0.4).abs() < 1e-6);
     }
 

@@ -6,7 +6,7 @@
 use super::study::Study;
 use super::{retry, use_viewer};
 use crate::core::bert::MINILM_TOKENS;
-use crate::core::study::{case_study, CaseStudy, StudyProblem};
+use crate::core::study::{case_study, word_weight, CaseStudy, StudyProblem};
 use crate::fetch::status::LoadStatus;
 use crate::hosted::replace_query;
 use crate::i18n::{fill, model_error, t, ClassMsg, LessonMsg, ModelMsg};
@@ -219,17 +219,13 @@ fn StudyResults(
     }
 }
 
-/// The query's row in sentence 1, averaged over every layer and head: token and weight.
+/// The query's row in sentence 1 (the mean of its pieces' rows), averaged over every layer and
+/// head: token and weight.
 fn model_average(study: &CaseStudy) -> Vec<(String, f32)> {
     let e = &study.encodings[0];
-    let q = study.positions[0].query;
-    let mut sums = vec![0.0f32; e.tokens.len()];
-    let mut count = 0.0f32;
-    for head in e.layers.iter().flat_map(|l| &l.trace.head_traces) {
-        if let Some(row) = head.weights.rows().into_iter().nth(q) {
-            sums.iter_mut().zip(row).for_each(|(s, w)| *s += w);
-            count += 1.0;
-        }
-    }
-    e.tokens.iter().zip(sums).map(|(p, s)| (p.text.clone(), s / count.max(1.0))).collect()
+    let q = &study.positions[0].query;
+    let heads: Vec<_> = e.layers.iter().flat_map(|l| &l.trace.head_traces).collect();
+    let mean = |j: usize| heads.iter().map(|h| word_weight(&h.weights, q, &(j..j + 1))).sum::<f32>();
+    let count = heads.len().max(1) as f32;
+    e.tokens.iter().enumerate().map(|(j, p)| (p.text.clone(), mean(j) / count)).collect()
 }
