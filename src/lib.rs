@@ -38,5 +38,6 @@ pub mod shared;
 pub mod side;
 pub mod stage_code;
 pub mod stage_texts;
+pub mod study_texts;
 pub mod trace_import;
 pub mod trainer;

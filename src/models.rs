@@ -50,9 +50,6 @@ crate::slugged! {
     }
 }
 
-/// The model the views about a pretrained model (every head at once, the case study) show.
-pub const VIEWED: ModelId = ModelId::Minilm;
-
 /// The model the browser keeps under `key` (the training view's "Open in the lesson" opens the
 /// one it keeps), if any.
 pub fn stored_under(key: &str) -> Option<ModelId> {
@@ -90,6 +87,23 @@ impl ModelId {
         }
     }
 
+    /// Weights that learned from text, fetched as a file (MiniLM, e5).
+    pub fn pretrained(self) -> bool {
+        matches!(self.delivery(), Delivery::Download { .. })
+    }
+
+    /// The pretrained model the views about one (every head at once, the case study) show when
+    /// the lesson shows `self`: itself if it is pretrained, else the first pretrained model
+    /// offered in `lang` (e5 in Chinese, MiniLM in English).
+    pub fn viewed(self, lang: Lang) -> ModelId {
+        let first = Self::offered(lang).into_iter().find(|id| id.pretrained());
+        if self.pretrained() {
+            self
+        } else {
+            first.unwrap_or(ModelId::Minilm)
+        }
+    }
+
     /// Where the browser keeps it, for a model the training view writes there.
     pub fn storage_key(self) -> Option<&'static str> {
         (self == ModelId::Yours).then_some(crate::bridge::YOURS_KEY)
@@ -100,7 +114,7 @@ impl ModelId {
     /// Seeded random weights at the lesson's sizes and the learner's small model compute in
     /// the page, cheaper than a round trip (the README's benchmark: ~1 ms at 32 × 64).
     pub fn computed_in_worker(self) -> bool {
-        matches!(self.delivery(), Delivery::Download { .. })
+        self.pretrained()
     }
 
     /// How the page gets it.
@@ -323,6 +337,14 @@ fn e5(asset: Asset) -> Result<Arc<dyn Model>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pretrained_views_show_the_lesson_s_pretrained_model_else_the_language_s_first() {
+        use ModelId::*;
+        assert_eq!([Minilm.viewed(Lang::Zh), E5.viewed(Lang::En)], [Minilm, E5]);
+        assert_eq!([Random.viewed(Lang::Zh), Yours.viewed(Lang::Zh)], [E5, E5]);
+        assert_eq!([Random.viewed(Lang::En), Yours.viewed(Lang::En)], [Minilm, Minilm]);
+    }
 
     #[test]
     fn heads_follow_the_width() {

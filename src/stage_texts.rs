@@ -8,7 +8,6 @@
 use crate::core::bert::chars::is_cjk;
 use crate::core::model::{Cutting, InputRule, Origin, Outcome, Shape};
 use crate::core::saturation::SweepPoint;
-use crate::core::study::{CaseStudy, HeadWeights};
 use crate::core::trace::{HeadTrace, Trace};
 use crate::i18n::{fill, t, Formula, Lang, LessonMsg, ModelMsg, Msg, ViewMsg};
 use crate::settings::{format_temperature, Stage};
@@ -290,57 +289,4 @@ fn mean_entropy(m: &Array2<f32>, blocked: &Array2<bool>) -> f32 {
         })
         .collect();
     rows.iter().sum::<f32>() / rows.len().max(1) as f32
-}
-
-/// A flip that moves the two weights by at least this much in total counts as clear.
-const CLEAR_FLIP: f32 = 0.3;
-
-/// Two decimals.
-fn w2(v: f32) -> String {
-    format!("{v:.2}")
-}
-
-/// The case study's conclusions in `lang`, from its numbers and the words the learner typed
-/// (`words`: the query and the two targets).
-pub fn case_study_findings(study: &CaseStudy, words: &[String; 3], lang: Lang) -> Vec<String> {
-    let f = &study.findings;
-    let (q, a, b) = (words[0].as_str(), words[1].as_str(), words[2].as_str());
-    let mut lines = Vec::new();
-    let total = study.weights.len().to_string();
-    match f.strongest_a {
-        None => lines.push(fill(t(lang, ModelMsg::CorefFindingPreferNone), &[("total", &total), ("a", a), ("b", b)])),
-        Some(best) => {
-            let msg = if f.prefer_a == 1 { ModelMsg::CorefFindingPreferOne } else { ModelMsg::CorefFindingPrefer };
-            let (n, best_weight) = (f.prefer_a.to_string(), w2(best.first.0));
-            let (layer, head) = ((best.layer + 1).to_string(), (best.head + 1).to_string());
-            let pairs = [("n", n.as_str()), ("total", &total), ("a", a), ("b", b), ("best", &best_weight)];
-            lines.push(fill(t(lang, msg), &[&pairs[..], &[("layer", &layer), ("head", &head)]].concat()));
-        }
-    }
-    let name = |w: &HeadWeights| format!("L{} H{}", w.layer + 1, w.head + 1);
-    match f.flips.first() {
-        None => lines.push(t(lang, ModelMsg::CorefNoFlip).to_string()),
-        Some(top) => {
-            let heads: Vec<String> = f.flips.iter().map(name).collect();
-            let size = w2(top.movement());
-            let msg = if heads.len() == 1 { ModelMsg::CorefFindingFlipOne } else { ModelMsg::CorefFindingFlip };
-            lines.push(fill(t(lang, msg), &[("a", a), ("b", b), ("heads", &heads.join(", ")), ("size", &size)]));
-            if top.movement() >= CLEAR_FLIP {
-                let (layer, head) = ((top.layer + 1).to_string(), (top.head + 1).to_string());
-                lines.push(fill(
-                    t(lang, ModelMsg::CorefStrongFlip),
-                    &[("layer", &layer), ("head", &head), ("a", a), ("b", b), ("size", &size)],
-                ));
-            }
-        }
-    }
-    if study.one_word_apart {
-        lines.push(fill(t(lang, ModelMsg::CorefLayerOne), &[("query", q)]));
-    }
-    if let Some(top) = f.movers.first().filter(|_| f.flips.iter().all(|w| w.movement() < CLEAR_FLIP)) {
-        let (layer, head, size) = ((top.layer + 1).to_string(), (top.head + 1).to_string(), w2(top.movement()));
-        let pairs = [("query", q), ("a", a), ("b", b), ("size", &size), ("layer", &layer), ("head", &head)];
-        lines.push(fill(t(lang, ModelMsg::CorefConclusion), &pairs));
-    }
-    lines
 }

@@ -114,29 +114,23 @@ fn layer_9_head_9_finds_the_subject_in_both_languages_and_does_not_flip() {
 
 #[test]
 fn the_sinks_are_the_start_then_both_ends() {
+    use attention_lab::core::study::{end_share, ends_merge};
     let enc = forward("动物没有穿过马路，由于它太累了。");
-    let n = enc.tokens.len();
-    // The mean weight every row puts on the first and the last token, per layer (1-based).
-    let on = |layer: usize, col: usize| {
-        let heads = &enc.layers[layer - 1].trace.head_traces;
-        heads.iter().map(|h| h.weights.column(col).sum()).sum::<f32>() / (heads.len() * n) as f32
-    };
+    // The share of every row's weight on <s> and on </s>, per layer (index 0 = layer 1).
+    let shares = end_share(&enc);
+    println!("{shares:?}");
     for layer in 2..=5 {
-        assert!((0.45..0.8).contains(&on(layer, 0)), "layer {layer}: <s> takes {}", on(layer, 0));
+        let first = shares[layer - 1].0;
+        assert!((0.45..0.8).contains(&first), "layer {layer}: <s> takes {first}");
     }
     for layer in 6..=10 {
-        let (first, last) = (on(layer, 0), on(layer, n - 1));
+        let (first, last) = shares[layer - 1];
         assert!((0.25..0.42).contains(&first) && (0.25..0.42).contains(&last), "layer {layer}: {first} and {last}");
     }
     // From layer 8 on the two ends carry the same hidden state (so the same key: one sink).
-    for layer in 6..=12 {
-        let out = enc.layers[layer - 1].output();
-        let gap = out.row(0).iter().zip(out.row(n - 1)).fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
-        println!("layer {layer}: <s> and </s> hidden states differ by at most {gap:.2e}");
-        if layer >= 8 {
-            assert!(gap < 1e-3, "layer {layer}: {gap}");
-        }
-    }
+    let (from, gap) = ends_merge(&enc, 1e-3).expect("the ends merge");
+    println!("from layer {}: <s> and </s> differ by at most {gap:.2e}", from + 1);
+    assert!(from + 1 == 8 && gap < 1e-3, "layer {}: {gap}", from + 1);
 }
 
 #[test]
@@ -184,4 +178,16 @@ fn the_chinese_case_study_finds_a_subject_head_not_a_meaning_head() {
     let h = wrong.weights.iter().find(|w| (w.layer, w.head) == (8, 8)).expect("L9H9");
     println!("她 → 小明 / 小红 in L9H9: {h:?}");
     assert!(h.first.0 > 0.4 && h.first.0 > 2.0 * h.first.1, "{h:?}");
+}
+
+#[test]
+fn the_wrong_antecedent_check_finds_a_subject_head_in_both_languages() {
+    use attention_lab::core::study::head_reading;
+    use attention_lab::i18n::ModelMsg;
+    use attention_lab::study_texts::{check_verdict, WRONG_ANTECEDENT};
+    for (text, words) in WRONG_ANTECEDENT {
+        let (wa, wb) = head_reading(model(), text, words, 8, 8).expect("read");
+        println!("L9H9 {words:?}: {wa:.2}, {wb:.2}");
+        assert_eq!(check_verdict(wa, wb), ModelMsg::CorefSubjectHead, "{text}: {wa} {wb}");
+    }
 }

@@ -13,7 +13,7 @@ use attention_lab::core::train::session::{Session, Setup};
 use attention_lab::core::train::yours::YourModel;
 use attention_lab::core::Mask;
 use attention_lab::i18n::Lang;
-use attention_lab::models::{Arrival, ModelId, Models, VIEWED};
+use attention_lab::models::{Arrival, ModelId, Models};
 use attention_lab::settings::{Settings, Stage, Theme, View};
 use common::toy::{Toy, SENTENCE};
 use proptest::prelude::*;
@@ -42,7 +42,7 @@ fn yours(layers: usize, mlp: bool) -> Arc<YourModel> {
 fn arrived(toy: bool, yours: Arc<YourModel>) -> Models {
     let mut models = Models::default();
     let viewed: Arc<dyn attention_lab::core::model::Model> = if toy { Arc::new(Toy::new()) } else { pretrained() };
-    models.arrive(VIEWED, Arrival::Ready(viewed));
+    models.arrive(ModelId::Minilm, Arrival::Ready(viewed));
     models.arrive(ModelId::Yours, Arrival::Ready(yours));
     models
 }

@@ -18,13 +18,14 @@ use attention_lab::core::train::session::{Session, Setup};
 use attention_lab::core::train::yours::YourModel;
 use attention_lab::core::Mask;
 use attention_lab::i18n::{Formula, Lang};
-use attention_lab::models::{Arrival, Catalog, ModelId, Models, VIEWED};
+use attention_lab::models::{Arrival, Catalog, ModelId, Models};
 use attention_lab::reading::stage_reading;
 use attention_lab::settings::{Settings, Stage};
 use attention_lab::stage_code::{stage_code, CodeShapes};
 use attention_lab::stage_texts::{
-    case_study_findings, linear_texts, saturation_texts, sentence_hint, stage_texts, weights_note, StageTexts,
+    linear_texts, saturation_texts, sentence_hint, stage_texts, weights_note, StageTexts,
 };
+use attention_lab::study_texts::{case_study_findings, pieces_notes, steady_findings};
 use common::outcome_of;
 use std::sync::{Arc, OnceLock};
 
@@ -40,7 +41,7 @@ fn models() -> &'static Models {
         }
         let yours = YourModel::of(&session, &session.example()).expect("a model");
         let mut models = Models::default();
-        models.arrive(VIEWED, Arrival::Ready(Arc::new(bert)));
+        models.arrive(ModelId::Minilm, Arrival::Ready(Arc::new(bert)));
         models.arrive(ModelId::Yours, Arrival::Ready(Arc::new(yours)));
         models
     })
@@ -69,7 +70,7 @@ fn random_sizes(s: &mut Settings, m: &Models, d_model: usize, heads: usize) -> b
 fn grid() -> Vec<State> {
     let long: Vec<String> = (0..64).map(|i| format!("w{}", i % 40)).collect();
     let long = long.join(" ");
-    let pretrained = |s: &mut Settings, m: &Models| s.set_model(VIEWED, m);
+    let pretrained = |s: &mut Settings, m: &Models| s.set_model(ModelId::Minilm, m);
     // Opened as the training view opens it: with the causal mask it was trained with.
     let yours = |s: &mut Settings, m: &Models| {
         s.lesson_mut().set_mask(Mask::Causal);
@@ -360,7 +361,7 @@ fn the_lab_and_the_linear_panel_say_what_their_numbers_show() {
 fn the_case_studys_conclusions_name_the_words_typed_and_the_numbers_computed() {
     let model = models().model(&{
         let mut s = Settings::new(Lang::En);
-        assert!(s.set_model(VIEWED, models()));
+        assert!(s.set_model(ModelId::Minilm, models()));
         *s.choice()
     });
     for (sentences, words) in [
@@ -385,6 +386,10 @@ fn the_case_studys_conclusions_name_the_words_typed_and_the_numbers_computed() {
         for lang in [Lang::En, Lang::Zh] {
             let lines = case_study_findings(&study, &typed, lang).join("\n");
             assert!(!lines.contains('{'), "{words:?}: {lines}");
+            for check in [None, Some((0.5, 0.1)), Some((0.1, 0.5)), Some((0.3, 0.3)), Some((0.05, 0.02))] {
+                let more = [pieces_notes(&study, &typed, lang), steady_findings(&study, &typed, check, lang)].concat();
+                assert!(more.iter().all(|l| !l.contains('{')), "{words:?}: {more:?}");
+            }
             for default in ["animal", "street"] {
                 assert!(!lines.contains(default) || words.contains(&default), "{words:?} names {default}: {lines}");
             }

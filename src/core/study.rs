@@ -28,27 +28,49 @@ pub fn without_ends(weights: &Array2<f32>) -> Array2<f32> {
 }
 
 /// Per layer, the share of all attention weight (every head, every row) that lands on the
-/// first or last token, [CLS] or [SEP].
-pub fn end_share(encoding: &Encoding) -> Vec<f32> {
+/// first token and on the last ([CLS] and [SEP], or <s> and </s>).
+pub fn end_share(encoding: &Encoding) -> Vec<(f32, f32)> {
     encoding
         .layers
         .iter()
         .map(|layer| {
-            let (mut ends, mut total) = (0.0f32, 0.0f32);
+            let (mut first, mut last, mut total) = (0.0f32, 0.0f32, 0.0f32);
             for head in &layer.trace.head_traces {
                 let n = head.weights.ncols();
                 for row in head.weights.rows() {
-                    ends += row[0] + if n > 1 { row[n - 1] } else { 0.0 };
+                    first += row[0];
+                    last += if n > 1 { row[n - 1] } else { 0.0 };
                     total += row.sum();
                 }
             }
             if total > 0.0 {
-                ends / total
+                (first / total, last / total)
             } else {
-                0.0
+                (0.0, 0.0)
             }
         })
         .collect()
+}
+
+/// The first layer (0-based) from which on the first and the last token leave every layer
+/// with the same hidden state, within `tolerance` in every component, and the largest gap
+/// from there: two ends that offer every query the same key, one sink in two places.
+pub fn ends_merge(encoding: &Encoding, tolerance: f32) -> Option<(usize, f32)> {
+    let gaps: Vec<f32> = encoding
+        .layers
+        .iter()
+        .map(|layer| {
+            let out = layer.output();
+            let n = out.nrows();
+            if n < 2 {
+                return f32::INFINITY;
+            }
+            out.row(0).iter().zip(out.row(n - 1)).fold(0.0f32, |m, (a, b)| m.max((a - b).abs()))
+        })
+        .collect();
+    let from = gaps.iter().rposition(|&g| g.is_nan() || g > tolerance).map_or(0, |l| l + 1);
+    let widest = gaps.get(from..)?.iter().copied().reduce(f32::max)?;
+    Some((from, widest))
 }
 
 /// The weights from the query token to the two targets in one head, in both sentences.
@@ -180,6 +202,18 @@ pub enum StudyProblem {
     Sentence(usize, ModelError),
     /// Word `word` (0 = query, 1, 2 = targets) is not a token of sentence `sentence`.
     Missing { word: usize, sentence: usize },
+}
+
+/// One head's weight (layer and head 0-based) from the word `words[0]` to `words[1]` and to
+/// `words[2]` in `text`, as the case study measures it; `None` if the model cannot read the
+/// text or one of the words is not among its tokens.
+pub fn head_reading(model: &dyn Model, text: &str, words: [&str; 3], layer: usize, head: usize) -> Option<(f32, f32)> {
+    let input = Input { text: text.to_string(), kv_text: None };
+    let encoding = model.forward(&input, &RunOptions::default()).ok()?;
+    let [q, a, b] = words.map(|w| word_span(&encoding.tokens, w));
+    let (q, a, b) = (q?, a?, b?);
+    let w = &encoding.layers.get(layer)?.trace.head_traces.get(head)?.weights;
+    Some((word_weight(w, &q, &a), word_weight(w, &q, &b)))
 }
 
 /// Run the model on both sentences and measure the query's weights on the two targets.

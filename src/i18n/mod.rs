@@ -236,6 +236,7 @@ mod tests {
         "WordPiece",
         "CLS",
         "SentencePiece",
+        "sink",
         "multilingual-e5-small",
         // XLM-RoBERTa's special tokens: <s>, </s>, <unk>
         "s",

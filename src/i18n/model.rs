@@ -117,17 +117,21 @@ super::catalogue! {
 
         ModelTitle => ("Every head of the pretrained model", "预训练模型的每一个头"),
         ModelIntro => (
-            "Each small map is one head's attention weights A for this sentence (rows: queries, columns: keys), layers 1–6 from top to bottom, heads 1–12 from left to right. Click one to open it in the lesson.",
-            "每张小图是一个头在这句话上的注意力权重 A（行：查询，列：键），从上到下是第 1–6 层，从左到右是第 1–12 个头。点击任意一张，就能在本课中打开它。",
+            "Each small map is one head of {model}: its attention weights A for this sentence (rows: queries, columns: keys), layers 1–{layers} from top to bottom, heads 1–{heads} from left to right. Click one to open it in the lesson.",
+            "每张小图是 {model} 的一个头：它在这句话上的注意力权重 A（行：查询，列：键），从上到下是第 1–{layers} 层，从左到右是第 1–{heads} 个头。点击任意一张，就能在本课中打开它。",
         ),
-        HideSpecial => ("Hide [CLS] and [SEP] and renormalise each row", "隐藏 [CLS] 和 [SEP]，并把每行重新归一化"),
+        HideSpecial => ("Hide {first} and {last} and renormalise each row", "隐藏 {first} 和 {last}，并把每行重新归一化"),
         SpecialShare => (
-            "Share of all weight that goes to [CLS] or [SEP], per layer: {shares}. Clark et al. (2019) suggest that a head with nothing useful to do parks its weight there, as a way of doing nothing.",
-            "每一层落在 [CLS] 或 [SEP] 上的权重占比：{shares}。Clark 等人（2019）推测，没有有用的事可做的头会把权重“停放”在那里，相当于什么也不做。",
+            "Share of all weight that goes to {first} / {last}, per layer: {shares}. Clark et al. (2019) suggest that a head with nothing useful to do parks its weight on such a token, as a way of doing nothing: a “sink”.",
+            "每一层落在 {first} / {last} 上的权重占比：{shares}。Clark 等人（2019）推测，没有有用的事可做的头会把权重“停放”在这样的词元上，相当于什么也不做：这叫“汇点”（sink）。",
+        ),
+        SpecialMerged => (
+            "From layer {layer} on, {first} and {last} leave every layer with the same hidden state (no component differs by more than {gap}), so every query sees the same key at both ends: one sink in two places, which is why the weight is shared between them from there.",
+            "从第 {layer} 层起，{first} 和 {last} 离开每一层时的隐藏状态都相同（各分量之差都不超过 {gap}），所以每个查询在两端看到的是同一个键：同一个汇点出现在两个位置，这正是从那一层起权重在两者之间平分的原因。",
         ),
         SpecialHidden => (
-            "Shown without [CLS] and [SEP]: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
-            "已隐藏 [CLS] 和 [SEP]：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
+            "Shown without {first} and {last}: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
+            "已隐藏 {first} 和 {last}：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
         ),
         ModuleLoading => ("Loading the pretrained model's views…", "正在加载预训练模型的视图……"),
         ModuleFailed => (
@@ -140,7 +144,7 @@ super::catalogue! {
         DepthDistance => ("Mean distance (tokens)", "平均距离（词元）"),
         DepthDiagonal => ("On itself", "落在自身"),
         DepthNeighbours => ("On a neighbour (±1)", "落在相邻词元（±1）"),
-        DepthEnds => ("On [CLS] or [SEP]", "落在 [CLS] 或 [SEP]"),
+        DepthEnds => ("On {first} or {last}", "落在 {first} 或 {last}"),
         DepthReading => (
             "Averaged over the heads and rows of each layer, for this sentence: attention reaches farthest in layer {far} (mean distance {far_v} tokens) and least far in layer {near} ({near_v}); the share on the two ends is largest in layer {ends} ({ends_v}), and on a neighbouring token in layer {neigh} ({neigh_v}). Other sentences move these numbers: type another in the lesson and they are measured again.",
             "对每一层的所有头和所有行取平均，在这个句子上：注意力在第 {far} 层看得最远（平均距离 {far_v} 个词元），在第 {near} 层最近（{near_v}）；落在首尾两个词元上的比例在第 {ends} 层最大（{ends_v}），落在相邻词元上的比例在第 {neigh} 层最大（{neigh_v}）。换一个句子，这些数字也会变：在本课中输入另一个句子，它们会重新测量。",
@@ -152,8 +156,8 @@ super::catalogue! {
         ),
         SameWordWord => ("The word", "这个词"),
         SameWordSamePlace => (
-            "“{word}” stands at position p = {p} in both sentences (counted from 0, [CLS] being 0), so its row enters layer 1 identical in the two (cosine {input}): the same token, position and segment. After the layers the cosines are {layers}, lowest {low} after layer {at}: what attention gathers from each context pulls the two rows apart.",
-            "“{word}”在两个句子里都位于位置 p = {p}（从 0 数起，[CLS] 是 0），所以它进入第 1 层时的行在两句中完全相同（余弦 {input}）：词元、位置和片段都一样。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}：注意力从各自的上下文中收集的信息把这两行拉开了。",
+            "“{word}” stands at position p = {p} in both sentences (counted from 0, {first} being 0), so its row enters layer 1 identical in the two (cosine {input}): the same token, position and segment. After the layers the cosines are {layers}, lowest {low} after layer {at}: what attention gathers from each context pulls the two rows apart.",
+            "“{word}”在两个句子里都位于位置 p = {p}（从 0 数起，{first} 是 0），所以它进入第 1 层时的行在两句中完全相同（余弦 {input}）：词元、位置和片段都一样。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}：注意力从各自的上下文中收集的信息把这两行拉开了。",
         ),
         SameWordMoved => (
             "“{word}” stands at positions p = {p} and p = {p2} (counted from 0), so its rows enter layer 1 already a little different (cosine {input}), by their position embeddings alone. After the layers the cosines are {layers}, lowest {low} after layer {at}. Put the word at the same position in both to see it enter identical.",
@@ -169,6 +173,42 @@ super::catalogue! {
         CorefIntro => (
             "A popular illustration claims that when the model reads “it” in “…because it was too tired”, it looks mostly at “animal”, and that changing “tired” to “wide” moves its attention to “street”. Here the real model runs on both sentences, and every layer and head is measured.",
             "一个流行的示意图声称：模型读到 “…because it was too tired” 中的 “it” 时，主要关注 “animal”；把 “tired” 换成 “wide”，注意力就会转向 “street”。这里让真实的模型分别处理这两句话，并测量每一层、每一个头。",
+        ),
+        CorefChinese => (
+            "The same test in Chinese: does 它 look at 动物 (animal) or 马路 (street), and does 累 (tired) against 宽 (wide) move it? The sentences say 由于 (because) rather than 因为: to this model 因为它 is a single piece, which leaves 它 no row of its own.",
+            "同样的测试换成中文：它 关注的是 动物 还是 马路？把 累 换成 宽，会让它改变吗？句子里用的是“由于”而不是“因为”：对这个模型来说，“因为它”是一个词元，它 就没有属于自己的行了。",
+        ),
+        CorefPiecesTarget => (
+            "“{word}” is {count} pieces here ({pieces}): its weight is the sum of theirs.",
+            "“{word}”在这里是 {count} 个词元（{pieces}）：它的权重是这几个词元的权重之和。",
+        ),
+        CorefPiecesQuery => (
+            "“{word}” is {count} pieces here ({pieces}): its row is the mean of their rows.",
+            "“{word}”在这里是 {count} 个词元（{pieces}）：它的那一行取这几个词元各行的平均。",
+        ),
+        CorefSteady => (
+            "Layer {layer}, head {head} gives “{a}” {w1} in sentence 1 and {w2} in sentence 2, more than any other head gives it in both: whichever word changed, this head keeps pointing at “{a}”.",
+            "第 {layer} 层第 {head} 个头在句子 1 中给 “{a}” {w1}，在句子 2 中给 {w2}，在两句中都比其他任何头给得多：不管改的是哪个词，这个头始终指向 “{a}”。",
+        ),
+        CorefWrongAntecedent => (
+            "Does it find what “{query}” refers to, or just the sentence's subject? In “{check}”, “{cq}” refers to “{cb}”, not to the subject “{ca}”: from “{cq}”, the same head gives “{ca}” {wa} and “{cb}” {wb}.",
+            "它找到的是 “{query}” 指代的对象，还是只是句子的主语？在“{check}”中，“{cq}”指的是 “{cb}”，而不是主语 “{ca}”：从 “{cq}” 出发，同一个头给 “{ca}” {wa}，给 “{cb}” {wb}。",
+        ),
+        CorefSubjectHead => (
+            "It points at the subject even where the subject is the wrong answer: a head that finds a place in the sentence (who acts), not what the pronoun refers to. A map that looks right on one sentence proves no understanding; test it on a sentence where the right answer is elsewhere.",
+            "即使主语是错误答案，它也指向主语：这个头找的是句子中的一个位置（谁在做事），而不是代词指代的对象。一张图在某个句子上看起来对，并不证明模型“理解”了；要在正确答案在别处的句子上检验它。",
+        ),
+        CorefMeaningHead => (
+            "Here it follows the pronoun to “{cb}”, away from the subject: on this sentence it reads more than the place in the sentence. One sentence is still a single test; try others.",
+            "在这里它跟着代词指向了 “{cb}”，离开了主语：在这个句子上，它读到的不只是句中的位置。但一个句子仍然只是一次测试，多试几个。",
+        ),
+        CorefCheckEven => (
+            "It gives the two about the same weight: this sentence does not tell whether it finds the subject or the meaning.",
+            "它给两者的权重差不多：这个句子分辨不出它找的是主语还是含义。",
+        ),
+        CorefCheckWeak => (
+            "It gives both little weight here: this sentence does not test the head.",
+            "在这里它给两者的权重都很小：这个句子检验不了这个头。",
         ),
         CorefSentenceA => ("Sentence 1", "句子 1"),
         CorefSentenceB => ("Sentence 2", "句子 2"),

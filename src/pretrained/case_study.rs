@@ -5,13 +5,15 @@
 
 use super::study::Study;
 use super::{retry, use_viewer};
+use crate::core::bert::chars::is_cjk;
 use crate::core::bert::MINILM_TOKENS;
+use crate::core::study::head_reading;
 use crate::core::study::{case_study, word_weight, CaseStudy, StudyProblem};
 use crate::fetch::status::LoadStatus;
 use crate::hosted::replace_query;
 use crate::i18n::{fill, model_error, t, ClassMsg, LessonMsg, ModelMsg};
 use crate::shared::Shared;
-use crate::stage_texts::case_study_findings;
+use crate::study_texts::{case_study_findings, pieces_notes, steady_findings, wrong_antecedent};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -50,7 +52,8 @@ fn w2(v: f32) -> String {
 pub fn CaseStudy() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
-    let (first, ignored) = Study::from_query(&crate::hosted::address_bar());
+    let start = Study::first(viewer.lang, viewer.id);
+    let (first, ignored) = Study::from_query(&crate::hosted::address_bar(), start);
     let study_settings = RwSignal::new(first);
     // Each change goes into the address bar, beside the page's keys.
     Effect::new(move |_| {
@@ -81,8 +84,13 @@ pub fn CaseStudy() -> impl IntoView {
     let ready = Memo::new(move |_| study.with(|s| s.as_ref().and_then(|r| r.as_ref().ok().cloned())));
     let notice =
         (!ignored.is_empty()).then(|| fill(t(viewer.lang, ClassMsg::UrlNotice), &[("keys", &ignored.join(", "))]));
+    // The Chinese pair gets its own introduction (its words, and why 由于).
+    let chinese = move || study_settings.with(|s| s.sentences()[0].chars().any(is_cjk));
     view! {
         <p class="view__text">{tr(ModelMsg::CorefIntro)}</p>
+        <Show when=chinese>
+            <p class="view__text" data-testid="coref-chinese">{tr(ModelMsg::CorefChinese)}</p>
+        </Show>
         {notice.map(|n| view! { <p class="notice" role="status" data-testid="coref-url-notice">{n}</p> })}
         <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
         <StudyInputs study=study_settings />
@@ -187,9 +195,23 @@ fn StudyResults(
     let average = model_average(&study);
     let caption =
         move || words.with(|w| fill(tr(ModelMsg::CorefTable), &[("query", &w[0]), ("a", &w[1]), ("b", &w[2])]));
+    // The steadiest head, read on a sentence whose subject is the wrong answer.
+    let check = study.findings.steadiest_a.and_then(|h| {
+        let model = viewer.model.get_untracked()?;
+        let sentence: String = study.encodings[0].tokens.iter().map(|t| t.text.as_str()).collect();
+        let (text, words) = wrong_antecedent(&sentence);
+        head_reading(&*model.0, text, words, h.layer, h.head)
+    });
     let lines = {
         let study = Arc::clone(&study);
-        move || words.with(|w| case_study_findings(&study, w, viewer.lang))
+        move || {
+            words.with(|w| {
+                let mut lines = pieces_notes(&study, w, viewer.lang);
+                lines.extend(case_study_findings(&study, w, viewer.lang));
+                lines.extend(steady_findings(&study, w, check, viewer.lang));
+                lines
+            })
+        }
     };
     view! {
         <div class="coref__scroll" tabindex="0" role="region" aria-label=caption>

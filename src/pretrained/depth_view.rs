@@ -2,6 +2,7 @@
 //! (a table per layer, and what the numbers show, said from them), and one word in two
 //! sentences, compared at the input and after every layer (`core::depth`).
 
+use super::model_view::frame;
 use super::use_viewer;
 use crate::core::depth::{layer_patterns, same_word, LayerPattern, SameWord};
 use crate::core::model::{Encoding, Input};
@@ -34,14 +35,16 @@ pub fn depth_reading(patterns: &[LayerPattern], lang: Lang) -> Option<String> {
     Some(fill(t(lang, ModelMsg::DepthReading), &pairs))
 }
 
-/// The same word in two sentences, said from the cosines.
-pub fn same_word_reading(word: &str, w: &SameWord, lang: Lang) -> String {
+/// The same word in two sentences, said from the cosines; `first` is the sentences' first
+/// token ([CLS], <s>).
+pub fn same_word_reading(word: &str, w: &SameWord, first: &str, lang: Lang) -> String {
     let list: Vec<String> = w.layers.iter().enumerate().map(|(l, c)| format!("L{} {c:.2}", l + 1)).collect();
     let (low_at, low) =
         w.layers.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).map_or((0, 1.0), |(l, c)| (l + 1, *c));
     let (p1, p2) = (w.positions.0.to_string(), w.positions.1.to_string());
     let pairs = [
         ("word", word),
+        ("first", first),
         ("p", p1.as_str()),
         ("p2", &p2),
         ("input", &format!("{:.3}", w.input)),
@@ -62,6 +65,8 @@ pub fn DepthTable(
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let patterns = layer_patterns(&encoding);
+    let (first, last) = frame(&encoding);
+    let ends = fill(tr(ModelMsg::DepthEnds), &[("first", &first), ("last", &last)]);
     let reading = depth_reading(&patterns, viewer.lang);
     let rows = patterns.iter().enumerate().map(|(l, p)| {
         view! {
@@ -83,7 +88,7 @@ pub fn DepthTable(
                     <th scope="col">{tr(ModelMsg::DepthDistance)}</th>
                     <th scope="col">{tr(ModelMsg::DepthDiagonal)}</th>
                     <th scope="col">{tr(ModelMsg::DepthNeighbours)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthEnds)}</th>
+                    <th scope="col">{ends}</th>
                 </tr></thead>
                 <tbody>{rows.collect_view()}</tbody>
             </table>
@@ -112,7 +117,7 @@ pub fn SameWordPanel() -> impl IntoView {
         }
         Some(match (run(a), run(b)) {
             (Some(a), Some(b)) => same_word(&a, &b, &word)
-                .map(|w| same_word_reading(&word, &w, viewer.lang))
+                .map(|w| same_word_reading(&word, &w, &frame(&a).0, viewer.lang))
                 .unwrap_or_else(|| fill(tr(ModelMsg::SameWordMissing), &[("word", &word)])),
             _ => tr(ModelMsg::SameWordRefused).to_string(),
         })

@@ -1,10 +1,12 @@
 //! The views about a pretrained model, their own module (the `pretrained` binary, its own
 //! .wasm, started by the page when one of them first opens: `bridge::Hosted::Pretrained`):
 //! every head of the model at once on the lesson's sentence ([`model_view`]) and the "it →
-//! animal" case study ([`case_study`]). The module brings the model itself (`crate::fetch`,
-//! from the browser's cache once any view has downloaded it), keeps it for the next time
-//! one of its views opens, reads the lesson from the address bar and writes only its own keys
-//! there (the case study's, `study`).
+//! animal" case study ([`case_study`]). They show the lesson's model when it is a pretrained
+//! one, else the first pretrained model offered in the page's language (`ModelId::viewed`).
+//! The module brings the model itself (`crate::fetch`, from the browser's cache once any view
+//! has downloaded it), keeps it (one at a time: each is a few hundred MB of floats) for the next
+//! time one of its views opens, reads the lesson from the address bar and writes only its own
+//! keys there (the case study's, `study`).
 
 mod case_study;
 mod depth_view;
@@ -17,20 +19,28 @@ use crate::core::model::Model;
 use crate::fetch::LoadState;
 use crate::hosted::{host, page_lang_and_ink};
 use crate::i18n::Lang;
-use crate::models::{Arrival, Delivery, Models, VIEWED};
+use crate::models::{Arrival, Delivery, ModelId, Models};
 use crate::settings::{Settings, View};
 use crate::shared::Shared;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::sync::Arc;
 
+/// A model the module has, and which one it is.
+type Kept = (ModelId, Arc<dyn Model>);
+
 thread_local! {
-    /// The model once here (kept while the page is open).
-    static MODEL: RefCell<Option<Arc<dyn Model>>> = const { RefCell::new(None) };
+    /// The model last brought (kept while the page is open, until another is asked for).
+    static MODEL: RefCell<Option<Kept>> = const { RefCell::new(None) };
     /// The mounted view's state, which a load reports to.
     static MOUNTED: RefCell<Option<Viewer>> = const { RefCell::new(None) };
-    /// A load is under way.
-    static LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The model whose load is under way.
+    static LOADING: std::cell::Cell<Option<ModelId>> = const { std::cell::Cell::new(None) };
+}
+
+/// The kept model, if it is `id`.
+fn kept(id: ModelId) -> Option<Arc<dyn Model>> {
+    MODEL.with(|m| m.borrow().as_ref().filter(|(k, _)| *k == id).map(|(_, m)| Arc::clone(m)))
 }
 
 /// What the module's views read: the page's language and colours, the lesson's settings as
@@ -41,6 +51,8 @@ pub(crate) struct Viewer {
     pub ink: Ink,
     /// The lesson's settings (read when the view opened; the page owns them).
     pub settings: StoredValue<Settings>,
+    /// The pretrained model the views show.
+    pub id: ModelId,
     pub model: RwSignal<Option<Shared<dyn Model>>>,
     pub load: RwSignal<LoadState>,
 }
@@ -53,8 +65,8 @@ pub fn start() {
 /// The models as this module knows them: the pretrained one once here.
 fn models() -> Models {
     let mut models = Models::default();
-    if let Some(m) = MODEL.with(|m| m.borrow().clone()) {
-        models.arrive(VIEWED, Arrival::Ready(m));
+    if let Some((id, m)) = MODEL.with(|m| m.borrow().clone()) {
+        models.arrive(id, Arrival::Ready(m));
     }
     models
 }
@@ -70,25 +82,32 @@ fn tell_mounted(state: LoadState) {
 /// here or on its way.
 fn bring_to(viewer: Viewer) {
     MOUNTED.with(|m| *m.borrow_mut() = Some(viewer));
-    if let Some(m) = MODEL.with(|m| m.borrow().clone()) {
+    let id = viewer.id;
+    if let Some(m) = kept(id) {
         viewer.model.set(Some(Shared(m)));
         return;
     }
-    let Delivery::Download { file, build } = VIEWED.delivery() else { return };
-    if LOADING.with(|l| l.replace(true)) {
+    let Delivery::Download { file, build } = id.delivery() else { return };
+    if LOADING.with(|l| l.get()) == Some(id) {
         return;
     }
-    let report = |state: LoadState| {
-        if !matches!(state, LoadState::Loading { .. }) {
-            LOADING.with(|l| l.set(false));
+    // Another model is let go before this one arrives: never two in memory.
+    MODEL.with(|m| m.borrow_mut().take());
+    LOADING.with(|l| l.set(Some(id)));
+    let report = move |state: LoadState| {
+        let mounted = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id);
+        if !matches!(state, LoadState::Loading { .. }) && LOADING.with(|l| l.get()) == Some(id) {
+            LOADING.with(|l| l.set(None));
         }
-        tell_mounted(state);
+        if mounted.is_some() {
+            tell_mounted(state);
+        }
     };
-    crate::fetch::bring(file, build, report, |model| {
-        MODEL.with(|m| *m.borrow_mut() = Some(Arc::clone(&model)));
-        if let Some(v) = MOUNTED.with(|m| *m.borrow()) {
-            v.model.try_set(Some(Shared(model)));
-        }
+    crate::fetch::bring(file, build, report, move |model| {
+        // Kept only if it is still the one asked for.
+        let Some(v) = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id) else { return };
+        MODEL.with(|m| *m.borrow_mut() = Some((id, Arc::clone(&model))));
+        v.model.try_set(Some(Shared(model)));
     });
 }
 
@@ -100,11 +119,12 @@ pub fn PretrainedViews(
     #[prop(optional)]
     model: Option<Arc<dyn Model>>,
 ) -> impl IntoView {
-    if let Some(m) = model {
-        MODEL.with(|kept| *kept.borrow_mut() = Some(m));
-    }
     let (lang, ink) = page_lang_and_ink();
     let search = crate::hosted::address_bar();
+    let id = Settings::from_query(&search, lang, &Models::default()).0.choice().id().viewed(lang);
+    if let Some(m) = model {
+        MODEL.with(|kept| *kept.borrow_mut() = Some((id, m)));
+    }
     let settings = Settings::from_query(&search, lang, &models()).0;
     // The view the page's element for it says (the address bar may not have caught up).
     let root = document().get_element_by_id(Hosted::Pretrained.root());
@@ -114,6 +134,7 @@ pub fn PretrainedViews(
         lang,
         ink,
         settings: StoredValue::new(settings),
+        id,
         model: RwSignal::new(None),
         load: RwSignal::new(LoadState::Idle),
     };

@@ -1,7 +1,8 @@
 //! Every head of a pretrained model at once (as BertViz's model view): a layers × heads grid of
 //! small weight maps for the sentence, one click opening a head in the lesson, and, for a model
-//! whose sentences are framed by special tokens, a switch that hides them ([CLS] and [SEP], and
-//! says what share of the weight they take first).
+//! whose sentences are framed by special tokens, a switch that hides them ([CLS] and [SEP], or
+//! <s> and </s>), with what share of the weight each end takes per layer and, measured, from
+//! which layer on the two ends are one sink.
 
 use super::depth_view::{DepthTable, SameWordPanel};
 use super::{retry, use_viewer};
@@ -9,11 +10,10 @@ use crate::bridge::with_pairs;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::draw_thumbnail;
 use crate::core::model::Encoding;
-use crate::core::study::{end_share, without_ends};
+use crate::core::study::{end_share, ends_merge, without_ends};
 use crate::fetch::status::LoadStatus;
 use crate::hosted::open_link;
 use crate::i18n::{fill, model_error, t, ModelMsg, Msg};
-use crate::models::VIEWED;
 use crate::settings::{Stage, View};
 use crate::shared::Shared;
 use crate::stage_texts::off_training;
@@ -21,8 +21,18 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The side of one thumbnail, CSS px.
+/// The side of one thumbnail, CSS px, when its box has no size yet (CSS sets it: `.model-grid`).
 const THUMB: f64 = 56.0;
+
+/// Two ends' hidden states closer than this in every component count as one (float32 noise
+/// after twelve layers is far below it; e5's ends differ by 0.1 and more before they merge).
+const SAME_STATE: f32 = 1e-3;
+
+/// The first and last token of a framed sentence ([CLS] and [SEP], <s> and </s>).
+pub fn frame(encoding: &Encoding) -> (String, String) {
+    let text = |t: Option<&crate::core::model::Token>| t.map(|t| t.text.clone()).unwrap_or_default();
+    (text(encoding.tokens.first()), text(encoding.tokens.last()))
+}
 
 /// The grid of heads, or the model's loading state until it is ready.
 #[component]
@@ -40,19 +50,33 @@ pub fn ModelView() -> impl IntoView {
     let error =
         move || computed.with(|e| e.as_ref().and_then(|r| r.as_ref().err().map(|e| model_error(viewer.lang, e))));
     let framed = Memo::new(move |_| encoding.with(|e| e.as_ref().is_some_and(|e| e.0.shape.framed)));
+    // The frame's two tokens, as this model writes them.
+    let ends = Memo::new(move |_| encoding.with(|e| e.as_ref().map(|e| frame(&e.0)).unwrap_or_default()));
+    let with_ends = move |m: ModelMsg, more: &[(&str, &str)]| {
+        ends.with(|(first, last)| fill(tr(m), &[&[("first", first.as_str()), ("last", last.as_str())], more].concat()))
+    };
     let shares = Memo::new(move |_| {
         encoding.with(|e| {
             e.as_ref().filter(|e| e.0.shape.framed).map(|Shared(e)| {
-                end_share(e)
-                    .iter()
+                let per_layer = end_share(e)
+                    .into_iter()
                     .enumerate()
-                    .map(|(l, s)| format!("L{} {:.0} %", l + 1, s * 100.0))
-                    .collect::<Vec<_>>()
+                    .map(|(l, (first, last))| format!("L{} {:.0} % / {:.0} %", l + 1, first * 100.0, last * 100.0));
+                let merged = ends_merge(e, SAME_STATE);
+                (per_layer.collect::<Vec<_>>().join(" · "), merged)
             })
         })
     });
+    let intro = move || {
+        encoding.with(|e| {
+            let shape = e.as_ref().map(|e| e.0.shape.clone())?;
+            let (layers, heads) = (shape.n_layers.to_string(), shape.n_heads.to_string());
+            let name = shape.origin.name();
+            Some(fill(tr(ModelMsg::ModelIntro), &[("model", name), ("layers", &layers), ("heads", &heads)]))
+        })
+    };
     view! {
-        <p class="view__text">{tr(ModelMsg::ModelIntro)}</p>
+        <p class="view__text" data-testid="model-intro">{intro}</p>
         {move || encoding.with(|e| {
             let e = &e.as_ref()?.0;
             let note = off_training(&e.shape, &e.layers.first()?.trace, viewer.lang)?;
@@ -62,18 +86,22 @@ pub fn ModelView() -> impl IntoView {
         {move || error().map(|e| view! {
             <p class="error" role="alert" data-testid="model-view-error">{t(viewer.lang, Msg::ComputeError)} ": " {e}</p>
         })}
-        {move || shares.get().map(|s| view! {
-            <p class="view__text" data-testid="special-share">{fill(tr(ModelMsg::SpecialShare), &[("shares", &s.join(" · "))])}</p>
+        {move || shares.get().map(|(s, merged)| view! {
+            <p class="view__text" data-testid="special-share">{with_ends(ModelMsg::SpecialShare, &[("shares", &s)])}</p>
+            {merged.map(|(from, gap)| {
+                let (layer, gap) = ((from + 1).to_string(), format!("{gap:.0e}"));
+                view! { <p class="view__text" data-testid="special-merged">{with_ends(ModelMsg::SpecialMerged, &[("layer", &layer), ("gap", &gap)])}</p> }
+            })}
         })}
         <Show when=move || framed.get()>
             <label class="toggle">
                 <input type="checkbox" data-testid="hide-special" prop:checked=move || hide.get()
                     on:change=move |ev| hide.set(event_target_checked(&ev)) />
-                {tr(ModelMsg::HideSpecial)}
+                {move || with_ends(ModelMsg::HideSpecial, &[])}
             </label>
         </Show>
         <Show when=move || hide.get()>
-            <p class="stage__note">{tr(ModelMsg::SpecialHidden)}</p>
+            <p class="stage__note">{move || with_ends(ModelMsg::SpecialHidden, &[])}</p>
         </Show>
         {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=Arc::clone(&e) hide=hide /> <DepthTable encoding=e /> })}
         <SameWordPanel />
@@ -94,7 +122,7 @@ fn HeadGrid(
         let search = crate::hosted::address_bar();
         let (layer, head) = ((layer + 1).to_string(), (head + 1).to_string());
         let pairs = [
-            ("model", VIEWED.slug()),
+            ("model", viewer.id.slug()),
             ("layer", &layer),
             ("head", &head),
             ("view", View::Lesson.slug()),
@@ -123,7 +151,9 @@ fn HeadGrid(
             </div>
         }
     });
-    view! { <div class="model-grid">{rows.collect_view()}</div> }
+    let heads = encoding.layers.first().map_or(1, |l| l.trace.n_heads());
+    let style = format!("--heads: {heads}; --layers: {}", encoding.layers.len());
+    view! { <div class="model-grid" style=style data-testid="model-grid">{rows.collect_view()}</div> }
 }
 
 /// One head's weights, drawn small; redrawn when the ends are hidden or shown.
@@ -150,7 +180,10 @@ fn Thumb(
         if shown.is_empty() {
             return;
         }
-        if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, maps, THUMB) {
+        // Drawn at the size the screen gives it (the grid's --thumb), else the default.
+        let size = canvas.get_bounding_client_rect().width().round();
+        let size = if size >= 8.0 { size } else { THUMB };
+        if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, maps, size) {
             leptos::logging::error!("{e}");
         }
         let _ = canvas.set_attribute("data-drawn", "true");

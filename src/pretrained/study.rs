@@ -5,6 +5,8 @@
 use crate::bridge::{read_pairs, with_pairs, STUDY_KEYS};
 use crate::core::bert::wordpiece::rough_words;
 use crate::core::bert::MINILM_TOKENS;
+use crate::i18n::Lang;
+use crate::models::ModelId;
 
 /// The sentences and words of the case study.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +29,18 @@ impl Default for Study {
 }
 
 impl Study {
+    /// The pair a class starts from: in Chinese, on a model that reads it (multilingual-e5-small),
+    /// the Chinese one (它, 动物, 马路; 由于 rather than 因为, which swallows 它); else the English.
+    pub fn first(lang: Lang, model: ModelId) -> Self {
+        if lang != Lang::Zh || model != ModelId::E5 {
+            return Self::default();
+        }
+        Self {
+            sentences: ["动物没有穿过马路，由于它太累了。".into(), "动物没有穿过马路，由于它太宽了。".into()],
+            words: ["它".into(), "动物".into(), "马路".into()],
+        }
+    }
+
     pub fn sentences(&self) -> &[String; 2] {
         &self.sentences
     }
@@ -42,9 +56,10 @@ impl Study {
         slot.map(|s| *s = text.to_string()).is_some()
     }
 
-    /// Word `which` (0 = query, 1 and 2 = targets), if it is one word.
+    /// Word `which` (0 = query, 1 and 2 = targets), if it is one word (no space inside; a
+    /// Chinese word may have several characters, and the model may cut it into pieces).
     pub fn set_word(&mut self, which: usize, word: &str) -> bool {
-        let one = rough_words(word).len() == 1;
+        let one = word.split_whitespace().count() == 1;
         let slot = self.words.get_mut(which).filter(|_| one);
         slot.map(|w| *w = word.trim().to_string()).is_some()
     }
@@ -56,10 +71,10 @@ impl Study {
         ok.then(|| *self = next).is_some()
     }
 
-    /// The study a query string names (defaults for what it does not), and the keys whose
-    /// values were not taken.
-    pub fn from_query(query: &str) -> (Self, Vec<String>) {
-        let mut study = Study::default();
+    /// The study a query string names (`start`'s values for what it does not), and the keys
+    /// whose values were not taken.
+    pub fn from_query(query: &str, start: Study) -> (Self, Vec<String>) {
+        let mut study = start;
         let mut ignored = Vec::new();
         for (key, value) in read_pairs(query, &STUDY_KEYS) {
             let taken = value.is_some_and(|v| match key.as_str() {
@@ -92,6 +107,21 @@ mod tests {
         assert!(!study.set_word(2, "two words") && !study.set_word(3, "x"));
         assert!(!study.set_sentence(0, "  ") && !study.set_sentence(2, "fine"));
         assert!(study.set_sentence(1, "The cat sat."));
+        assert!(study.set_word(2, "马路") && study.words()[2] == "马路", "a Chinese word of two characters");
+    }
+
+    #[test]
+    fn a_chinese_class_on_the_multilingual_model_starts_from_the_chinese_pair() {
+        let zh = Study::first(Lang::Zh, ModelId::E5);
+        assert_eq!(zh.words(), &["它", "动物", "马路"].map(String::from));
+        assert!(zh.sentences().iter().all(|s| s.contains("由于它")));
+        assert_eq!(Study::first(Lang::Zh, ModelId::Minilm), Study::default(), "MiniLM reads no Chinese");
+        assert_eq!(Study::first(Lang::En, ModelId::E5), Study::default());
+        let (kept, _) = Study::from_query("c1=A%20cat%20sat", zh.clone());
+        assert_eq!(
+            (kept.sentences()[1].as_str(), kept.sentences()[0].as_str()),
+            (zh.sentences()[1].as_str(), "A cat sat")
+        );
     }
 
     #[test]
@@ -100,8 +130,8 @@ mod tests {
         assert!(study.set_sentence(1, "A cat, then & a dog") && study.set_words(&["cat", "dog", "then"]));
         let query = study.into_query("lang=zh&c1=old&d=64");
         assert!(query.starts_with("lang=zh&d=64&c1="), "{query}");
-        assert_eq!(Study::from_query(&query), (study, vec![]));
-        let (bad, ignored) = Study::from_query("cw=a,b&c2=%20");
+        assert_eq!(Study::from_query(&query, Study::default()), (study, vec![]));
+        let (bad, ignored) = Study::from_query("cw=a,b&c2=%20", Study::default());
         assert_eq!((bad, ignored), (Study::default(), vec!["cw".to_string(), "c2".to_string()]));
     }
 }

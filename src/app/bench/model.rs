@@ -12,7 +12,7 @@ use crate::compute::message::Work;
 use crate::core::model::{Input, Origin, RunOptions};
 use crate::fetch::load;
 use crate::fetch::LoadState;
-use crate::models::{Delivery, VIEWED};
+use crate::models::{Delivery, ModelId};
 use crate::settings::{Stage, View};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -37,7 +37,7 @@ fn memory_mb() -> f64 {
 
 /// Measure, printing one line per figure through `print`.
 pub async fn run(page: Page, print: &impl Fn(String)) {
-    let Delivery::Download { file, build } = VIEWED.delivery() else { return };
+    let Delivery::Download { file, build } = ModelId::Minilm.delivery() else { return };
     // The first load downloads the file and keeps it; the timed one reads the kept copy.
     if let Err(e) = load(&file, build, |_| ()).await {
         print(format!("model unavailable: {e:?}"));
@@ -55,11 +55,11 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
         s.lesson_mut().set_stage(Stage::Softmax);
         true
     });
-    page.models.update(|m| m.forget(VIEWED));
-    page.set_load_state(VIEWED, LoadState::Idle);
+    page.models.update(|m| m.forget(ModelId::Minilm));
+    page.set_load_state(ModelId::Minilm, LoadState::Idle);
     settle().await;
     let t0 = now();
-    page.apply(|s, c| s.set_model(VIEWED, c));
+    page.apply(|s, c| s.set_model(ModelId::Minilm, c));
     let pretrained = |o: &crate::core::model::Outcome| matches!(o.shape().origin, Origin::Pretrained { .. });
     while page.outcome.with_untracked(|o| o.as_ref().is_none_or(|o| !pretrained(&o.0))) {
         leptos::task::tick().await;
@@ -146,7 +146,7 @@ impl WorkerRun {
         input: &Input,
         options: RunOptions,
     ) -> Option<Work> {
-        self.forwarder.ask(VIEWED, model, input.clone(), options);
+        self.forwarder.ask(ModelId::Minilm, model, input.clone(), options);
         loop {
             if let Some(answer) = self.replies.borrow_mut().pop() {
                 return answer;

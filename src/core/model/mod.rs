@@ -152,6 +152,14 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// The model's published name (a pretrained one), else its [`Origin::tag`].
+    pub fn name(&self) -> &'static str {
+        match self {
+            Origin::Pretrained { name, .. } => name,
+            _ => self.tag(),
+        }
+    }
+
     /// A short name of where the weights come from, for file names, exports and outside
     /// checks: "random", a pretrained model's tag, "yours".
     pub fn tag(&self) -> &'static str {
