@@ -151,9 +151,17 @@ fn HeadGrid(
             </div>
         }
     });
-    let heads = encoding.layers.first().map_or(1, |l| l.trace.n_heads());
-    let style = format!("--heads: {heads}; --layers: {}", encoding.layers.len());
-    view! { <div class="model-grid" style=style data-testid="model-grid">{rows.collect_view()}</div> }
+    // The grid's shape for its CSS (set through the DOM: the page's policy refuses inline styles).
+    let grid = NodeRef::<leptos::html::Div>::new();
+    let heads = encoding.layers.first().map_or(1, |l| l.trace.n_heads()).to_string();
+    let layers = encoding.layers.len().to_string();
+    Effect::new(move |_| {
+        if let Some(el) = grid.get() {
+            let style = web_sys::HtmlElement::style(&el);
+            let _ = (style.set_property("--heads", &heads), style.set_property("--layers", &layers));
+        }
+    });
+    view! { <div class="model-grid" node_ref=grid data-testid="model-grid">{rows.collect_view()}</div> }
 }
 
 /// One head's weights, drawn small; redrawn when the ends are hidden or shown.

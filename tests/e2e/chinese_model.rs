@@ -102,6 +102,64 @@ async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
     b.close().await;
 }
 
+/// The numbers the page's elements carry under `selector`, attribute by attribute.
+async fn numbers(b: &Browser, selector: &str, attributes: &[&str]) -> Vec<Vec<f64>> {
+    let script = "return [...document.querySelectorAll(arguments[0])].map(c => arguments[1].map(a => Number(c.getAttribute(a))));";
+    let found = b.js(script, vec![selector.into(), serde_json::json!(attributes)]).await;
+    serde_json::from_value(found).unwrap_or_default()
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_chinese_class_sees_all_144_heads_and_the_case_study_in_chinese() {
+    let site = Site::start("").await;
+    // On a projector: the grid of 12 × 12 heads fills the screen.
+    let b = Browser::open(1920, 1080).await;
+    // Random weights in the lesson: the pretrained views show the model that reads Chinese.
+    b.open_page(&site.url("?lang=zh&view=model&present=1")).await;
+    let started = Instant::now();
+    while b.js("return document.querySelectorAll('.model-grid canvas[data-drawn]').length;", vec![]).await != 144 {
+        assert!(started.elapsed() < Duration::from_secs(90), "the 144 heads were not drawn");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let intro = b.text_of("model-intro").await;
+    assert!(intro.contains("multilingual-e5-small") && intro.contains("1–12"), "{intro}");
+    let grid = "const r = document.querySelector(`[data-testid='model-grid']`).getBoundingClientRect();
+                return [r.height, innerHeight];";
+    let [height, screen]: [f64; 2] = serde_json::from_value(b.js(grid, vec![]).await).expect("the grid's box");
+    assert!(height > 0.8 * screen && height <= screen, "the grid fills the screen's height: {height} of {screen}");
+    let thumb =
+        b.js("return document.querySelector('.model-grid canvas').getBoundingClientRect().width;", vec![]).await;
+    assert!(thumb.as_f64().unwrap_or_default() > 56.0, "thumbnails grow on a projector: {thumb}");
+    // The sinks, as measured: both ends named, and the layer from which they are one.
+    let share = b.text_of("special-share").await;
+    assert!(share.contains("<s> / </s>") && share.contains("L12"), "{share}");
+    let merged = b.text_of("special-merged").await;
+    assert!(merged.contains("第 8 层"), "{merged}");
+    // A head opens in the lesson on this model.
+    b.click("model-head-9-9").await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    shown(&b, "e5", 60).await;
+    assert!(b.address().await.as_str().is_some_and(|s| s.contains("model=e5") && s.contains("layer=9")));
+
+    // The case study starts from the Chinese pair, 马路 summed over its pieces.
+    b.open_page(&site.url("?lang=zh&model=e5&view=coref")).await;
+    b.wait_for("[data-testid='coref-cell']").await;
+    let attributes = ["data-layer", "data-head", "data-animal", "data-street", "data-animal-2", "data-street-2"];
+    let cells = numbers(&b, "[data-testid='coref-cell']", &attributes).await;
+    assert_eq!(cells.len(), 144);
+    let l9h9 = cells.iter().find(|c| c[0] == 9.0 && c[1] == 9.0).expect("layer 9, head 9");
+    assert!((0.43..0.55).contains(&l9h9[2]) && (0.33..0.44).contains(&l9h9[4]), "它 → 动物 {l9h9:?}");
+    assert!(l9h9[2] > l9h9[3] && l9h9[4] > l9h9[5], "no flip: {l9h9:?}");
+    let findings = b.text_of("coref-findings").await;
+    for said in ["马 | 路", "第 9 层第 9 个头", "小明", "主语"] {
+        assert!(findings.contains(said), "{said} in {findings}");
+    }
+    assert!(b.text_of("coref-chinese").await.contains("由于"));
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
 fn urlencode(text: &str) -> String {
     text.bytes()
         .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })

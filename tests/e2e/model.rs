@@ -101,7 +101,7 @@ async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_th
 async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
-    b.open_page(&site.url("?lang=zh&view=model")).await;
+    b.open_page(&site.url("?lang=zh&model=minilm&view=model")).await;
     b.wait_for("[data-testid='view-model']").await;
     let started = Instant::now();
     while b.js("return document.querySelectorAll('.model-grid canvas[data-drawn]').length;", vec![]).await != 72 {
