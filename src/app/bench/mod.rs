@@ -235,6 +235,8 @@ pub enum Mode {
     /// The lesson's whole update only, at the sizes of its goals (`?bench=update`), for
     /// working on it.
     Update,
+    /// multilingual-e5-small only (`?bench=e5`, a page of its own: its memory is the model's).
+    E5,
 }
 
 impl Mode {
@@ -248,6 +250,8 @@ impl Mode {
             Mode::PeerThreads
         } else if query.contains("bench=update") {
             Mode::Update
+        } else if query.contains("bench=e5") {
+            Mode::E5
         } else {
             Mode::Full
         }
@@ -266,6 +270,14 @@ pub async fn run(page: Page, mode: Mode) {
 
     if mode == Mode::PeerThreads {
         threads::run(&print).await;
+        let _ = out.set_attribute("data-done", "true");
+        return;
+    }
+    if mode == Mode::E5 {
+        if let Err(e) = peer::load().await {
+            print(format!("peer ort-web unavailable: {e}"));
+        }
+        model::run(page, &model::E5, &print).await;
         let _ = out.set_attribute("data-done", "true");
         return;
     }
@@ -311,7 +323,7 @@ pub async fn run(page: Page, mode: Mode) {
         let _ = out.set_attribute("data-done", "true");
         return;
     }
-    model::run(page, &print).await;
+    model::run(page, &model::MINILM, &print).await;
     // The saturation lab: slider move → recompute → redraw → next painted frame.
     page.apply(|s, c| {
         s.set_text("The animal didn't cross the street because it was too tired", c).is_ok()

@@ -1,9 +1,10 @@
-//! The pretrained model's figures in the benchmark: loading it from the browser's cache, the
+//! A pretrained model's figures in the benchmark: loading it from the browser's cache, the
 //! first pretrained heatmap after switching to it, the forward pass with every layer's trace
-//! kept for n = 16 and 128 tokens in the forward worker (where the page runs it; with the
-//! build of the kernels it chose) and on the page's thread, beside onnxruntime-web running the
-//! same model (fp32, from benches/peer/make_model.py) on the same tokens, and the page's Wasm
-//! memory once loaded.
+//! kept in the forward worker (where the page runs it; with the build of the kernels it chose)
+//! and on the page's thread, beside onnxruntime-web running the same model (fp32, from
+//! benches/peer/make_model.py) on the same tokens, and the page's Wasm memory once loaded.
+//! MiniLM at n = 16 and 128 tokens (`model n=…` lines, in the main run) and multilingual-e5-small
+//! at 16 and 64 (`model e5 n=…`, in a page of its own, `?bench=e5`, so its memory is its own).
 
 use super::{median_p95, now, peer, settle, time};
 use crate::app::page::Page;
@@ -19,8 +20,23 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
-/// Token counts measured ([CLS] and [SEP] included).
+/// Token counts measured for MiniLM ([CLS] and [SEP] included).
 pub(super) const NS: [usize; 2] = [16, 128];
+
+/// One pretrained model's benchmark: which, its lines' prefix, the token counts, the peer's
+/// graph.
+pub struct Bench {
+    pub id: ModelId,
+    pub prefix: &'static str,
+    pub ns: &'static [usize],
+    pub peer_file: &'static str,
+}
+
+/// all-MiniLM-L6-v2, as the main run measures it.
+pub const MINILM: Bench = Bench { id: ModelId::Minilm, prefix: "model", ns: &NS, peer_file: "minilm.onnx" };
+
+/// multilingual-e5-small, in its own page.
+pub const E5: Bench = Bench { id: ModelId::E5, prefix: "model e5", ns: &[16, 64], peer_file: "e5.onnx" };
 
 /// A sentence of `n` tokens with [CLS] and [SEP]: common one-piece words.
 pub(super) fn sentence(n: usize) -> Input {
@@ -35,9 +51,10 @@ fn memory_mb() -> f64 {
     js_sys::ArrayBuffer::from(memory.buffer()).byte_length() as f64 / 1e6
 }
 
-/// Measure, printing one line per figure through `print`.
-pub async fn run(page: Page, print: &impl Fn(String)) {
-    let Delivery::Download { file, build } = ModelId::Minilm.delivery() else { return };
+/// Measure `bench`, printing one line per figure through `print`.
+pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
+    let Bench { id, prefix, ns, peer_file } = *bench;
+    let Delivery::Download { file, build } = id.delivery() else { return };
     // The first load downloads the file and keeps it; the timed one reads the kept copy.
     if let Err(e) = load(&file, build, |_| ()).await {
         print(format!("model unavailable: {e:?}"));
@@ -55,11 +72,11 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
         s.lesson_mut().set_stage(Stage::Softmax);
         true
     });
-    page.models.update(|m| m.forget(ModelId::Minilm));
-    page.set_load_state(ModelId::Minilm, LoadState::Idle);
+    page.models.update(|m| m.forget(id));
+    page.set_load_state(id, LoadState::Idle);
     settle().await;
     let t0 = now();
-    page.apply(|s, c| s.set_model(ModelId::Minilm, c));
+    page.apply(|s, c| s.set_model(id, c));
     let pretrained = |o: &crate::core::model::Outcome| matches!(o.shape().origin, Origin::Pretrained { .. });
     while page.outcome.with_untracked(|o| o.as_ref().is_none_or(|o| !pretrained(&o.0))) {
         leptos::task::tick().await;
@@ -70,9 +87,12 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
     let memory = memory_mb();
     let options = RunOptions::default();
     let worker = WorkerRun::start();
-    for n in NS {
+    for &n in ns {
         let input = sentence(n);
         let ids: Vec<u32> = model.tokenize(&input.text).map(|t| t.iter().map(|p| p.id).collect()).unwrap_or_default();
+        if ids.len() != n {
+            print(format!("{prefix} n={n}: the sentence is {} tokens to this model", ids.len()));
+        }
         let ours = model.forward(&input, &options).ok();
         let (page_ms, _) = median_p95(time(10, || drop(model.forward(&input, &options))));
         // The page's path: the forward worker (its own build of the kernels), asked and
@@ -83,7 +103,7 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
                 // Two temperatures in turn: each question is a new one.
                 let options = RunOptions { temperature: if i % 2 == 0 { 1.0 } else { 1.01 }, ..RunOptions::default() };
                 let t0 = now();
-                if let Some(work) = worker.ask(std::sync::Arc::clone(&model), &input, options).await {
+                if let Some(work) = worker.ask(id, std::sync::Arc::clone(&model), &input, options).await {
                     if i > 0 {
                         in_worker.push(work.ms);
                         round_trip.push(now() - t0);
@@ -95,9 +115,9 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
         let (forward_ms, _) = median_p95(in_worker);
         let (round_trip_ms, _) = median_p95(round_trip);
         print(format!(
-            "model n={n} forward_ms={forward_ms:.2} kernels={kernels} round_trip_ms={round_trip_ms:.2} page_forward_ms={page_ms:.2} load_ms={load_ms:.0} first_heatmap_ms={first_heatmap_ms:.0} memory_mb={memory:.0}"
+            "{prefix} n={n} forward_ms={forward_ms:.2} kernels={kernels} round_trip_ms={round_trip_ms:.2} page_forward_ms={page_ms:.2} load_ms={load_ms:.0} first_heatmap_ms={first_heatmap_ms:.0} memory_mb={memory:.0}"
         ));
-        let line = match peer::prepare_model(&ids).await {
+        let line = match peer::prepare_model(peer_file, &ids).await {
             Ok((pooled, weights)) => {
                 let samples: Vec<f64> = {
                     let mut v = Vec::new();
@@ -115,11 +135,11 @@ pub async fn run(page: Page, print: &impl Fn(String)) {
                     (diff(&pooled, e.pooled().to_vec()), diff(&weights, layer1))
                 });
                 format!(
-                    "peer ort-web model n={n} forward_ms={run_ms:.2} ratio={:.2} max_diff_pooled={pooled_diff:.1e} max_diff_layer1_weights={weight_diff:.1e}",
+                    "peer ort-web {prefix} n={n} forward_ms={run_ms:.2} ratio={:.2} max_diff_pooled={pooled_diff:.1e} max_diff_layer1_weights={weight_diff:.1e}",
                     forward_ms / run_ms.max(1e-6)
                 )
             }
-            Err(e) => format!("peer ort-web model n={n} unavailable: {e}"),
+            Err(e) => format!("peer ort-web {prefix} n={n} unavailable: {e}"),
         };
         print(line);
     }
@@ -142,11 +162,12 @@ impl WorkerRun {
     /// How the worker computed `model` on `input`, once it answers.
     async fn ask(
         &self,
+        id: ModelId,
         model: std::sync::Arc<dyn crate::core::model::Model>,
         input: &Input,
         options: RunOptions,
     ) -> Option<Work> {
-        self.forwarder.ask(ModelId::Minilm, model, input.clone(), options);
+        self.forwarder.ask(id, model, input.clone(), options);
         loop {
             if let Some(answer) = self.replies.borrow_mut().pop() {
                 return answer;

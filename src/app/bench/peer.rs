@@ -78,11 +78,13 @@ pub async fn prepare(
     Ok((floats("output")?, floats("weights")?))
 }
 
-/// Load the pretrained model into the peer and run it once on `ids`; returns its sentence
-/// embedding (d_model) and layer 1's weights (heads × n × n).
-pub async fn prepare_model(ids: &[u32]) -> Result<(Vec<f32>, Vec<f32>), String> {
+/// Load a pretrained model (`file` in the peer's folder: `minilm.onnx`, `e5.onnx`) into the
+/// peer and run it once on `ids`; returns its sentence embedding (d_model) and layer 1's
+/// weights (heads × n × n).
+pub async fn prepare_model(file: &str, ids: &[u32]) -> Result<(Vec<f32>, Vec<f32>), String> {
     let ids: Vec<i32> = ids.iter().map(|&i| i as i32).collect();
-    let result = call("prepareModel", &Array::of1(&js_sys::Int32Array::from(ids.as_slice()))).await?;
+    let args = Array::of2(&JsValue::from_str(file), &js_sys::Int32Array::from(ids.as_slice()));
+    let result = call("prepareModel", &args).await?;
     let floats = |key: &str| get(&result, key).map(|v| Float32Array::new(&v).to_vec());
     Ok((floats("pooled")?, floats("weights")?))
 }

@@ -49,7 +49,7 @@ pub async fn run(print: &impl Fn(String)) {
     for n in super::model::NS {
         let input = super::model::sentence(n);
         let ids: Vec<u32> = model.tokenize(&input.text).map(|t| t.iter().map(|p| p.id).collect()).unwrap_or_default();
-        if let Err(e) = peer::prepare_model(&ids).await {
+        if let Err(e) = peer::prepare_model(super::model::MINILM.peer_file, &ids).await {
             print(format!("peer ort-web-2t model n={n} unavailable: {e}"));
             continue;
         }
