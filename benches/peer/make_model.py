@@ -87,6 +87,9 @@ def build(w, name="all-MiniLM-L6-v2", hub_ids=None):
     """The graph of `w` (tensors by their Hugging Face names); with `hub_ids` (the published id
     of every embedding row), input ids are published ids, looked up to their rows first."""
     layers = 1 + max(int(k.split(".")[2]) for k in w if k.startswith("encoder.layer."))
+    width = w["embeddings.word_embeddings.weight"].shape[1]
+    if width != D_MODEL:
+        sys.exit(f"the graph is built for d_model {D_MODEL}, the weights have {width}")
     f = TensorProto.FLOAT
     inits, nodes = [], []
 
@@ -110,7 +113,8 @@ def build(w, name="all-MiniLM-L6-v2", hub_ids=None):
     inits.append(numpy_helper.from_array(np.array([-1, D_MODEL], dtype=np.int64), "join_heads"))
     ids = "input_ids"
     if hub_ids is not None:
-        rows = np.zeros(int(hub_ids.max()) + 1, dtype=np.int64)
+        # An id the pruned vocabulary lacks reads <unk>'s row (published id 3), as the site's own.
+        rows = np.full(int(hub_ids.max()) + 1, int(np.flatnonzero(hub_ids == 3)[0]), dtype=np.int64)
         rows[hub_ids] = np.arange(len(hub_ids), dtype=np.int64)
         inits.append(numpy_helper.from_array(rows, "row_of_id"))
         ids = node("Gather", ["row_of_id", "input_ids"], "rows")

@@ -21,6 +21,7 @@ pub mod convex;
 pub mod cost;
 pub mod depth;
 pub mod embed;
+pub mod ends;
 pub mod error;
 pub mod explain;
 pub mod flash;

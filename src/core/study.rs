@@ -1,77 +1,12 @@
-//! Reading a model's attention: how much of it goes to the tokens that frame a sentence ([CLS]
-//! and [SEP]; and the weights without them), and the "it → animal" case study: how much one
-//! token attends to two others in every layer × head, in two sentences, and what can honestly
-//! be said about it. Any [`Model`] will do.
+//! The "it → animal" case study: how much one word attends to two others in every layer ×
+//! head, in two sentences, and what can honestly be said about it; words are found among the
+//! tokens by [`super::words`]. Any [`Model`] will do.
 
 use super::model::{Encoding, Input, Model, ModelError, RunOptions};
 use super::order::largest_first;
-use super::words::word_span;
-use ndarray::{s, Array2};
+use super::words::{spelled, word_span};
+use ndarray::Array2;
 use std::ops::Range;
-
-/// The weights without the first and last token ([CLS] and [SEP]) as rows and columns, each
-/// row divided by what is left so it sums to 1 again: (n − 2, n − 2). A row with nothing left
-/// stays 0. Fewer than three tokens give an empty matrix.
-pub fn without_ends(weights: &Array2<f32>) -> Array2<f32> {
-    let n = weights.nrows().min(weights.ncols());
-    if n < 3 {
-        return Array2::zeros((0, 0));
-    }
-    let mut inner = weights.slice(s![1..n - 1, 1..n - 1]).to_owned();
-    for mut row in inner.rows_mut() {
-        let sum = row.sum();
-        if sum > 0.0 {
-            row /= sum;
-        }
-    }
-    inner
-}
-
-/// Per layer, the share of all attention weight (every head, every row) that lands on the
-/// first token and on the last ([CLS] and [SEP], or <s> and </s>).
-pub fn end_share(encoding: &Encoding) -> Vec<(f32, f32)> {
-    encoding
-        .layers
-        .iter()
-        .map(|layer| {
-            let (mut first, mut last, mut total) = (0.0f32, 0.0f32, 0.0f32);
-            for head in &layer.trace.head_traces {
-                let n = head.weights.ncols();
-                for row in head.weights.rows() {
-                    first += row[0];
-                    last += if n > 1 { row[n - 1] } else { 0.0 };
-                    total += row.sum();
-                }
-            }
-            if total > 0.0 {
-                (first / total, last / total)
-            } else {
-                (0.0, 0.0)
-            }
-        })
-        .collect()
-}
-
-/// The first layer (0-based) from which on the first and the last token leave every layer
-/// with the same hidden state, within `tolerance` in every component, and the largest gap
-/// from there: two ends that offer every query the same key, one sink in two places.
-pub fn ends_merge(encoding: &Encoding, tolerance: f32) -> Option<(usize, f32)> {
-    let gaps: Vec<f32> = encoding
-        .layers
-        .iter()
-        .map(|layer| {
-            let out = layer.output();
-            let n = out.nrows();
-            if n < 2 {
-                return f32::INFINITY;
-            }
-            out.row(0).iter().zip(out.row(n - 1)).fold(0.0f32, |m, (a, b)| m.max((a - b).abs()))
-        })
-        .collect();
-    let from = gaps.iter().rposition(|&g| g.is_nan() || g > tolerance).map_or(0, |l| l + 1);
-    let widest = gaps.get(from..)?.iter().copied().reduce(f32::max)?;
-    Some((from, widest))
-}
 
 /// The weights from the query token to the two targets in one head, in both sentences.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -116,7 +51,7 @@ pub struct Positions {
 /// several pieces gets the sum of its pieces' columns, and a query of several pieces the mean
 /// of its rows (still a share of one row's weight, between 0 and 1).
 pub fn word_weight(weights: &Array2<f32>, from: &Range<usize>, to: &Range<usize>) -> f32 {
-    let rows = from.clone().filter_map(|i| weights.rows().into_iter().nth(i));
+    let rows = from.clone().filter(|&i| i < weights.nrows()).map(|i| weights.row(i));
     let sums: Vec<f32> = rows.map(|row| to.clone().filter_map(|j| row.get(j)).sum()).collect();
     sums.iter().sum::<f32>() / (sums.len().max(1) as f32)
 }
@@ -154,8 +89,8 @@ pub struct Findings {
     pub flips: Vec<HeadWeights>,
     /// The heads that move most between the sentences (up to `top`), most first.
     pub movers: Vec<HeadWeights>,
-    /// The head whose weight on target a is largest in both sentences at once (the larger
-    /// smaller of its two): a head that points at a whatever the changed word says.
+    /// The head that maximises min(weight on a in sentence 1, in sentence 2): a head that
+    /// points at a whatever the changed word says.
     pub steadiest_a: Option<HeadWeights>,
 }
 
@@ -204,16 +139,43 @@ pub enum StudyProblem {
     Missing { word: usize, sentence: usize },
 }
 
+/// `word` as `model` normalises it (MiniLM lower-cases and strips accents, e5 maps full-width
+/// forms to ASCII): its pieces' spellings run together, or the word itself if the model
+/// cannot read it alone.
+pub fn spelled_by(model: &dyn Model, word: &str) -> String {
+    let Ok(tokens) = model.tokenize(word) else { return word.to_string() };
+    let inner = if model.shape().framed { tokens.get(1..tokens.len().saturating_sub(1)) } else { Some(&tokens[..]) };
+    let spelled: String = inner.unwrap_or_default().iter().map(|t| spelled(&t.text)).collect();
+    if spelled.is_empty() {
+        word.to_string()
+    } else {
+        spelled
+    }
+}
+
+/// The sentence as `model` runs it for the case study (as trained: scaled, no mask, T = 1),
+/// and where its three words are; `Err` names the word (0, 1, 2) not found.
+fn encode_with_words(model: &dyn Model, text: &str, words: [&str; 3]) -> Result<(Encoding, Positions), Missing> {
+    let input = Input { text: text.to_string(), kv_text: None };
+    let encoding = model.forward(&input, &RunOptions::default()).map_err(Missing::Sentence)?;
+    let at = |i: usize| word_span(&encoding.tokens, &spelled_by(model, words[i])).ok_or(Missing::Word(i));
+    let positions = Positions { query: at(0)?, a: at(1)?, b: at(2)? };
+    Ok((encoding, positions))
+}
+
+/// Why [`encode_with_words`] found no place for the words.
+enum Missing {
+    Sentence(ModelError),
+    Word(usize),
+}
+
 /// One head's weight (layer and head 0-based) from the word `words[0]` to `words[1]` and to
 /// `words[2]` in `text`, as the case study measures it; `None` if the model cannot read the
 /// text or one of the words is not among its tokens.
 pub fn head_reading(model: &dyn Model, text: &str, words: [&str; 3], layer: usize, head: usize) -> Option<(f32, f32)> {
-    let input = Input { text: text.to_string(), kv_text: None };
-    let encoding = model.forward(&input, &RunOptions::default()).ok()?;
-    let [q, a, b] = words.map(|w| word_span(&encoding.tokens, w));
-    let (q, a, b) = (q?, a?, b?);
+    let (encoding, p) = encode_with_words(model, text, words).ok()?;
     let w = &encoding.layers.get(layer)?.trace.head_traces.get(head)?.weights;
-    Some((word_weight(w, &q, &a), word_weight(w, &q, &b)))
+    Some((word_weight(w, &p.query, &p.a), word_weight(w, &p.query, &p.b)))
 }
 
 /// Run the model on both sentences and measure the query's weights on the two targets.
@@ -223,18 +185,15 @@ pub fn case_study(
     words: [&str; 3],
     top: usize,
 ) -> Result<CaseStudy, StudyProblem> {
-    let run = |i: usize| {
-        let input = Input { text: sentences[i].to_string(), kv_text: None };
-        model.forward(&input, &RunOptions::default()).map_err(|e| StudyProblem::Sentence(i, e))
+    let run = |sentence: usize| {
+        encode_with_words(model, sentences[sentence], words).map_err(|m| match m {
+            Missing::Sentence(e) => StudyProblem::Sentence(sentence, e),
+            Missing::Word(word) => StudyProblem::Missing { word, sentence },
+        })
     };
-    let encodings = [run(0)?, run(1)?];
-    let find = |sentence: usize| {
-        let at = |word: usize| {
-            word_span(&encodings[sentence].tokens, words[word]).ok_or(StudyProblem::Missing { word, sentence })
-        };
-        Ok::<_, StudyProblem>(Positions { query: at(0)?, a: at(1)?, b: at(2)? })
-    };
-    let positions = [find(0)?, find(1)?];
+    // Sentence 1 is read whole before sentence 2 (its problem is named first).
+    let ((first, p1), (second, p2)) = (run(0)?, run(1)?);
+    let (encodings, positions) = ([first, second], [p1, p2]);
     let weights = head_weights(&encodings[0], &positions[0], &encodings[1], &positions[1]);
     let findings = findings(&weights, top);
     let (p, q) = (&encodings[0].tokens, &encodings[1].tokens);
@@ -249,15 +208,6 @@ mod tests {
 
     fn hw(layer: usize, first: (f32, f32), second: (f32, f32)) -> HeadWeights {
         HeadWeights { layer, head: 0, first, second }
-    }
-
-    #[test]
-    fn without_ends_drops_the_first_and_last_token_and_renormalises() {
-        let w =
-            ndarray::array![[0.5, 0.25, 0.25, 0.0], [0.2, 0.2, 0.2, 0.4], [0.6, 0.3, 0.1, 0.0], [1.0, 0.0, 0.0, 0.0]];
-        let inner = without_ends(&w);
-        assert_eq!(inner, ndarray::array![[0.5, 0.5], [0.75, 0.25]]);
-        assert_eq!(without_ends(&ndarray::array![[1.0, 0.0], [0.0, 1.0]]).dim(), (0, 0));
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //!
 //! Pieces are read by their own marks: WordPiece marks a piece that continues a word with `##`;
 //! SentencePiece marks a piece that starts one with `▁`, so in its tokens an unmarked piece
-//! continues a Latin word when it touches letters or digits on both sides. A span must start
+//! continues a word when it touches letters or digits on both sides (of a script that spaces
+//! its words: Chinese characters run on without spaces, and every one may start a word). A span must start
 //! and end at word edges: `it` is found in "because it was", never inside "wait" (`▁wa | it`).
 
+use super::bert::chars::is_cjk;
 use super::model::Token;
 use std::ops::Range;
 
@@ -14,7 +16,7 @@ use std::ops::Range;
 const WORD_START: char = '▁';
 
 /// The piece as it spells the word: without its marks, lower-cased.
-fn spelled(piece: &str) -> String {
+pub fn spelled(piece: &str) -> String {
     piece.trim_start_matches("##").trim_start_matches(WORD_START).to_lowercase()
 }
 
@@ -29,8 +31,8 @@ fn starts_word(tokens: &[Token], i: usize, sentencepiece: bool) -> bool {
         return true;
     }
     let before = i.checked_sub(1).and_then(|p| tokens[p].text.chars().last());
-    let latin = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-    !(latin(before) && latin(text.chars().next()))
+    let spaced = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
+    !(spaced(before) && spaced(text.chars().next()))
 }
 
 /// The tokens that spell `word` (case aside), at its first place where they start and end at
@@ -94,5 +96,7 @@ mod tests {
         assert_eq!(word_span(&wp, "street"), None, "streets is not street");
         assert_eq!(word_span(&wp, "streets"), Some(2..4));
         assert_eq!(word_span(&wp, "It"), Some(4..5), "case aside");
+        let accented = tokens(&["<s>", "▁caf", "é", "▁au", "▁lait", "</s>"]);
+        assert_eq!((word_span(&accented, "caf"), word_span(&accented, "café")), (None, Some(1..3)));
     }
 }

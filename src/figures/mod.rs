@@ -16,7 +16,7 @@ mod heatmap;
 mod parts;
 #[macro_use]
 pub mod probe;
-mod resize;
+pub mod resize;
 
 pub use canvas::CanvasChart;
 pub use format::{caption, num};

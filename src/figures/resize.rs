@@ -15,12 +15,16 @@ pub fn use_resize_tick() -> ReadSignal<u32> {
     tick
 }
 
-/// The width (CSS px, `clientWidth`) of the figure `figure`, once it is in the page; `None`
-/// before its first layout. The browser reports it after laying the page out, so reading it
-/// costs nothing; the signal changes in the frame after the report. A chart that has to draw
-/// before that measures the figure itself once ([`width_now`]). The observer is disconnected
-/// with the component.
-pub fn use_width(figure: NodeRef<html::Figure>) -> RwSignal<Option<f64>> {
+/// The width (CSS px, `clientWidth`) of the element `figure` (a chart's figure, a thumbnail's
+/// canvas), once it is in the page; `None` before its first layout. The browser reports it
+/// after laying the page out, so reading it costs nothing; the signal changes in the frame
+/// after the report. A chart that has to draw before that measures the figure itself once
+/// ([`width_now`]). The observer is disconnected with the component.
+pub fn use_width<E>(figure: NodeRef<E>) -> RwSignal<Option<f64>>
+where
+    E: html::ElementType + 'static,
+    E::Output: AsRef<web_sys::Element> + JsCast + Clone + 'static,
+{
     let width = RwSignal::new(None::<f64>);
     let observed = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
         let mut entries = entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok());
@@ -42,7 +46,7 @@ pub fn use_width(figure: NodeRef<html::Figure>) -> RwSignal<Option<f64>> {
     let watching = observer.clone();
     Effect::new(move |_| {
         if let Some(figure) = figure.get() {
-            watching.observe(&figure);
+            watching.observe(figure.as_ref());
         }
     });
     // The observer stops before its callback is dropped, both with the component.

@@ -286,6 +286,8 @@ mod tests {
         "Pinter",
         "NAACL",
         "Clark",
+        "Xiao",
+        "no-op",
         "Frobenius",
         "EMNLP",
         "BERT-base",

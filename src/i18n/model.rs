@@ -122,16 +122,16 @@ super::catalogue! {
         ),
         HideSpecial => ("Hide {first} and {last} and renormalise each row", "隐藏 {first} 和 {last}，并把每行重新归一化"),
         SpecialShare => (
-            "Share of all weight that goes to {first} / {last}, per layer: {shares}. Clark et al. (2019) suggest that a head with nothing useful to do parks its weight on such a token, as a way of doing nothing: a “sink”.",
-            "每一层落在 {first} / {last} 上的权重占比：{shares}。Clark 等人（2019）推测，没有有用的事可做的头会把权重“停放”在这样的词元上，相当于什么也不做：这叫“汇点”（sink）。",
+            "Share of all weight that goes to {first} / {last}, per layer: {shares}. Clark et al. (2019) suggest that a head with nothing useful to do parks its weight on such a token as a no-op, a way of doing nothing; such a token is now called an attention “sink” (Xiao et al., 2023).",
+            "每一层落在 {first} / {last} 上的权重占比：{shares}。Clark 等人（2019）推测，无事可做的头会把权重“停放”在这样的词元上，相当于什么也不做（no-op）；这样的词元如今被称为注意力“汇点”（sink，Xiao 等人，2023）。",
         ),
         SpecialMerged => (
-            "From layer {layer} on, {first} and {last} leave every layer with the same hidden state (no component differs by more than {gap}), so every query sees the same key at both ends: one sink in two places, which is why the weight is shared between them from there.",
-            "从第 {layer} 层起，{first} 和 {last} 离开每一层时的隐藏状态都相同（各分量之差都不超过 {gap}），所以每个查询在两端看到的是同一个键：同一个汇点出现在两个位置，这正是从那一层起权重在两者之间平分的原因。",
+            "From layer {layer} on, {first} and {last} leave every layer with the same hidden state (no component differs by {gap} or more), so in every later layer each query sees the same key at both ends: one sink in two places, and the two split its weight evenly.",
+            "从第 {layer} 层起，{first} 和 {last} 离开每一层时的隐藏状态都相同（各分量之差都小于 {gap}），所以在之后的每一层，每个查询在两端看到的都是同一个键：同一个汇点出现在两个位置，两者平分它的权重。",
         ),
         SpecialHidden => (
-            "Shown without {first} and {last}: each row is divided by what is left, so it sums to 1 again. These are not the weights the model used.",
-            "已隐藏 {first} 和 {last}：每行都除以剩下部分的总和，重新加起来等于 1。这不是模型实际使用的权重。",
+            "Shown without {first} and {last}: each row is divided by the sum of what is left, so it sums to 1 again. These are not the weights the model used.",
+            "已隐藏 {first} 和 {last}：每行都除以剩下部分的总和，于是每行的和又等于 1。这些并不是模型实际使用的权重。",
         ),
         ModuleLoading => ("Loading the pretrained model's views…", "正在加载预训练模型的视图……"),
         ModuleFailed => (
@@ -156,8 +156,8 @@ super::catalogue! {
         ),
         SameWordWord => ("The word", "这个词"),
         SameWordSamePlace => (
-            "“{word}” stands at position p = {p} in both sentences (counted from 0, {first} being 0), so its row enters layer 1 identical in the two (cosine {input}): the same token, position and segment. After the layers the cosines are {layers}, lowest {low} after layer {at}: what attention gathers from each context pulls the two rows apart.",
-            "“{word}”在两个句子里都位于位置 p = {p}（从 0 数起，{first} 是 0），所以它进入第 1 层时的行在两句中完全相同（余弦 {input}）：词元、位置和片段都一样。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}：注意力从各自的上下文中收集的信息把这两行拉开了。",
+            "“{word}” stands at position p = {p} in both sentences (counted from 0, {first} being 0), so its row enters layer 1 the same in both (cosine {input}): the same token, position and segment. After the layers the cosines are {layers}, lowest {low} after layer {at}: any difference between the two rows can only come from attention, the one step that mixes in other tokens.",
+            "“{word}”在两个句子里都位于位置 p = {p}（从 0 数起，{first} 是 0），所以它进入第 1 层时的行在两句中完全相同（余弦 {input}）：词元、位置和片段都一样。经过各层之后，余弦依次为 {layers}，最低是第 {at} 层之后的 {low}：两行之间的任何差别都只能来自注意力——唯一把其他词元的信息混进来的一步。",
         ),
         SameWordMoved => (
             "“{word}” stands at positions p = {p} and p = {p2} (counted from 0), so its rows enter layer 1 already a little different (cosine {input}), by their position embeddings alone. After the layers the cosines are {layers}, lowest {low} after layer {at}. Put the word at the same position in both to see it enter identical.",
@@ -175,40 +175,40 @@ super::catalogue! {
             "一个流行的示意图声称：模型读到 “…because it was too tired” 中的 “it” 时，主要关注 “animal”；把 “tired” 换成 “wide”，注意力就会转向 “street”。这里让真实的模型分别处理这两句话，并测量每一层、每一个头。",
         ),
         CorefChinese => (
-            "The same test in Chinese: does 它 look at 动物 (animal) or 马路 (street), and does 累 (tired) against 宽 (wide) move it? The sentences say 由于 (because) rather than 因为: to this model 因为它 is a single piece, which leaves 它 no row of its own.",
-            "同样的测试换成中文：它 关注的是 动物 还是 马路？把 累 换成 宽，会让它改变吗？句子里用的是“由于”而不是“因为”：对这个模型来说，“因为它”是一个词元，它 就没有属于自己的行了。",
+            "The same test in Chinese: does 它 look at 动物 (animal) or 马路 (street), and does changing 累 (tired) to 宽 (wide) move it? The starting sentences say 由于 (because) rather than 因为: to multilingual-e5-small, 因为它 is a single piece, which leaves 它 no row of its own.",
+            "同样的测试换成中文：“它”关注的是“动物”还是“马路”？把“累”换成“宽”，它的注意力会随之改变吗？起始句子用的是“由于”而不是“因为”：对 multilingual-e5-small 来说，“因为它”是一个词元，“它”就没有自己单独的一行了。",
         ),
         CorefPiecesTarget => (
-            "“{word}” is {count} pieces here ({pieces}): its weight is the sum of theirs.",
-            "“{word}”在这里是 {count} 个词元（{pieces}）：它的权重是这几个词元的权重之和。",
+            "“{word}” is {count} pieces in sentence 1 ({pieces}): its weight is the sum of theirs.",
+            "“{word}”在句子 1 中被切成 {count} 个词元（{pieces}）：它的权重是这几个词元的权重之和。",
         ),
         CorefPiecesQuery => (
-            "“{word}” is {count} pieces here ({pieces}): its row is the mean of their rows.",
-            "“{word}”在这里是 {count} 个词元（{pieces}）：它的那一行取这几个词元各行的平均。",
+            "“{word}” is {count} pieces in sentence 1 ({pieces}): its row is the mean of their rows.",
+            "“{word}”在句子 1 中被切成 {count} 个词元（{pieces}）：它的那一行是这几个词元各行的平均。",
         ),
         CorefSteady => (
-            "Layer {layer}, head {head} gives “{a}” {w1} in sentence 1 and {w2} in sentence 2, more than any other head gives it in both: whichever word changed, this head keeps pointing at “{a}”.",
-            "第 {layer} 层第 {head} 个头在句子 1 中给 “{a}” {w1}，在句子 2 中给 {w2}，在两句中都比其他任何头给得多：不管改的是哪个词，这个头始终指向 “{a}”。",
+            "Layer {layer}, head {head} gives “{a}” {w1} in sentence 1 and {w2} in sentence 2; no other head keeps this much on “{a}” in both. Whatever changed between the sentences, this head stays on “{a}”.",
+            "第 {layer} 层第 {head} 个头给“{a}”的权重在句子 1 中是 {w1}，在句子 2 中是 {w2}；没有别的头能在两句中都给“{a}”这么多。不管两句改了什么，这个头始终落在“{a}”上。",
         ),
         CorefWrongAntecedent => (
-            "Does it find what “{query}” refers to, or just the sentence's subject? In “{check}”, “{cq}” refers to “{cb}”, not to the subject “{ca}”: from “{cq}”, the same head gives “{ca}” {wa} and “{cb}” {wb}.",
-            "它找到的是 “{query}” 指代的对象，还是只是句子的主语？在“{check}”中，“{cq}”指的是 “{cb}”，而不是主语 “{ca}”：从 “{cq}” 出发，同一个头给 “{ca}” {wa}，给 “{cb}” {wb}。",
+            "Does this head find what “{query}” refers to, or just the sentence's subject? In “{check}”, “{cq}” refers to “{cb}”, not to the subject “{ca}”: from “{cq}”, the same head gives “{ca}” {wa} and “{cb}” {wb}.",
+            "这个头找到的是“{query}”指代的对象，还是只是句子的主语？在“{check}”中，“{cq}”指的是“{cb}”，而不是主语“{ca}”：从“{cq}”出发，同一个头给“{ca}”{wa}，给“{cb}”{wb}。",
         ),
         CorefSubjectHead => (
-            "It points at the subject even where the subject is the wrong answer: a head that finds a place in the sentence (who acts), not what the pronoun refers to. A map that looks right on one sentence proves no understanding; test it on a sentence where the right answer is elsewhere.",
-            "即使主语是错误答案，它也指向主语：这个头找的是句子中的一个位置（谁在做事），而不是代词指代的对象。一张图在某个句子上看起来对，并不证明模型“理解”了；要在正确答案在别处的句子上检验它。",
+            "On this sentence the head prefers the subject, though the subject is the wrong answer: it behaves like a head that finds a place in the sentence (the subject), not what the pronoun refers to. A map that looks right on one sentence proves no understanding; only a sentence where the right answer lies elsewhere tests it.",
+            "在这个句子上，即使主语是错误答案，这个头也更看重主语：它像是在找句中的一个位置（主语），而不是代词指代的对象。一张图在某个句子上看起来对，并不证明模型“理解”了；只有正确答案不在那个位置的句子才能检验它。",
         ),
         CorefMeaningHead => (
-            "Here it follows the pronoun to “{cb}”, away from the subject: on this sentence it reads more than the place in the sentence. One sentence is still a single test; try others.",
-            "在这里它跟着代词指向了 “{cb}”，离开了主语：在这个句子上，它读到的不只是句中的位置。但一个句子仍然只是一次测试，多试几个。",
+            "Here the head follows the pronoun to “{cb}” rather than the subject: on this sentence it reads more than the place in the sentence (a cue such as a name's gender may be enough). One sentence is still a single test; try others.",
+            "在这里，这个头跟着代词指向了“{cb}”，而不是主语：在这个句子上，它读到的不只是句中的位置（像名字的性别这样的线索也许就够了）。不过一个句子终究只是一次测试，请多试几句。",
         ),
         CorefCheckEven => (
-            "It gives the two about the same weight: this sentence does not tell whether it finds the subject or the meaning.",
-            "它给两者的权重差不多：这个句子分辨不出它找的是主语还是含义。",
+            "This head gives the two similar weight (neither gets 1.5 times the other): this sentence does not tell whether it finds the subject or what the pronoun refers to.",
+            "这个头给两者的权重相近（谁都不到对方的 1.5 倍）：这个句子分辨不出它找的是主语还是代词所指的对象。",
         ),
         CorefCheckWeak => (
-            "It gives both little weight here: this sentence does not test the head.",
-            "在这里它给两者的权重都很小：这个句子检验不了这个头。",
+            "This head gives each less than 0.15 here: this sentence says little about it.",
+            "在这里，这个头给两者的权重都不到 0.15：这个句子说明不了它什么。",
         ),
         CorefSentenceA => ("Sentence 1", "句子 1"),
         CorefSentenceB => ("Sentence 2", "句子 2"),

@@ -13,7 +13,9 @@ use crate::fetch::status::LoadStatus;
 use crate::hosted::replace_query;
 use crate::i18n::{fill, model_error, t, ClassMsg, LessonMsg, ModelMsg};
 use crate::shared::Shared;
-use crate::study_texts::{case_study_findings, pieces_notes, steady_findings, wrong_antecedent};
+use crate::study_texts::{
+    case_study_findings, pieces_notes, steady_findings, steady_head, w2, wrong_antecedent, Check,
+};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -41,11 +43,6 @@ fn illustration_percent() -> String {
 /// How many heads are outlined as moving most.
 const MOVERS: usize = 5;
 
-/// Two decimals.
-fn w2(v: f32) -> String {
-    format!("{v:.2}")
-}
-
 /// The case study: its inputs (its own state, in the address bar), the table of every head
 /// and what the numbers say.
 #[component]
@@ -53,7 +50,8 @@ pub fn CaseStudy() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let start = Study::first(viewer.lang, viewer.id);
-    let (first, ignored) = Study::from_query(&crate::hosted::address_bar(), start);
+    let start_kept = start.clone();
+    let (first, ignored) = Study::from_query(&crate::hosted::address_bar(), start.clone());
     let study_settings = RwSignal::new(first);
     // Each change goes into the address bar, beside the page's keys.
     Effect::new(move |_| {
@@ -66,7 +64,16 @@ pub fn CaseStudy() -> impl IntoView {
             let (sentences, words) = (s.sentences(), s.words());
             let sentences = [sentences[0].as_str(), sentences[1].as_str()];
             let words = [words[0].as_str(), words[1].as_str(), words[2].as_str()];
-            crate::timed!(Compute, case_study(&*model.0, sentences, words, MOVERS)).map(|c| Shared(Arc::new(c)))
+            let study = crate::timed!(Compute, case_study(&*model.0, sentences, words, MOVERS))?;
+            // The steady head tested on a sentence whose subject is the wrong answer, when target
+            // a is the subject of the page's own pair (the learner's words may be anything).
+            let subject_known = s.words() == start.words() || s.words() == Study::default().words();
+            let check = steady_head(&study).filter(|_| subject_known).and_then(|h| {
+                let (text, words) = wrong_antecedent(sentences[0]);
+                let (on_subject, on_meant) = head_reading(&*model.0, text, words, h.layer, h.head)?;
+                Some(Check { text, words, on_subject, on_meant })
+            });
+            Ok(Shared(Arc::new(Studied { study, check })))
         }))
     });
     let problem = move || {
@@ -84,8 +91,10 @@ pub fn CaseStudy() -> impl IntoView {
     let ready = Memo::new(move |_| study.with(|s| s.as_ref().and_then(|r| r.as_ref().ok().cloned())));
     let notice =
         (!ignored.is_empty()).then(|| fill(t(viewer.lang, ClassMsg::UrlNotice), &[("keys", &ignored.join(", "))]));
-    // The Chinese pair gets its own introduction (its words, and why 由于).
-    let chinese = move || study_settings.with(|s| s.sentences()[0].chars().any(is_cjk));
+    // The page's Chinese pair gets its own introduction (its words, and why 由于).
+    let chinese = move || {
+        study_settings.with(|s| s.sentences() == start_kept.sentences() && s.sentences()[0].chars().any(is_cjk))
+    };
     view! {
         <p class="view__text">{tr(ModelMsg::CorefIntro)}</p>
         <Show when=chinese>
@@ -95,7 +104,7 @@ pub fn CaseStudy() -> impl IntoView {
         <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
         <StudyInputs study=study_settings />
         <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
-        {move || ready.get().map(|Shared(s)| view! { <StudyResults study=s words=Signal::derive(move || study_settings.with(|s| s.words().clone())) /> })}
+        {move || ready.get().map(|Shared(s)| view! { <StudyResults studied=s words=Signal::derive(move || study_settings.with(|s| s.words().clone())) /> })}
         <div class="aside" data-testid="not-explanation">
             <h3 class="view__subtitle">{t(viewer.lang, LessonMsg::NotExplanationTitle)}</h3>
             <p class="view__text">{t(viewer.lang, LessonMsg::NotExplanation)}</p>
@@ -161,15 +170,24 @@ fn StudyInputs(
     }
 }
 
+/// The case study's numbers, and its steady head read on the wrong-antecedent sentence.
+#[derive(Debug, Clone, PartialEq)]
+struct Studied {
+    study: CaseStudy,
+    check: Option<Check>,
+}
+
 /// The table of every head, the illustration beside the model's average, and the findings.
 #[component]
 fn StudyResults(
     /// The study's numbers.
-    study: Arc<CaseStudy>,
+    studied: Arc<Studied>,
     /// The query word and the two targets.
     words: Signal<[String; 3]>,
 ) -> impl IntoView {
     let viewer = use_viewer();
+    let check = studied.check;
+    let study = Arc::new(studied.study.clone());
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let movers: Vec<(usize, usize)> = study.findings.movers.iter().map(|w| (w.layer, w.head)).collect();
     let heads = study.weights.iter().map(|w| w.head).max().map_or(0, |h| h + 1);
@@ -195,20 +213,13 @@ fn StudyResults(
     let average = model_average(&study);
     let caption =
         move || words.with(|w| fill(tr(ModelMsg::CorefTable), &[("query", &w[0]), ("a", &w[1]), ("b", &w[2])]));
-    // The steadiest head, read on a sentence whose subject is the wrong answer.
-    let check = study.findings.steadiest_a.and_then(|h| {
-        let model = viewer.model.get_untracked()?;
-        let sentence: String = study.encodings[0].tokens.iter().map(|t| t.text.as_str()).collect();
-        let (text, words) = wrong_antecedent(&sentence);
-        head_reading(&*model.0, text, words, h.layer, h.head)
-    });
     let lines = {
         let study = Arc::clone(&study);
         move || {
             words.with(|w| {
                 let mut lines = pieces_notes(&study, w, viewer.lang);
                 lines.extend(case_study_findings(&study, w, viewer.lang));
-                lines.extend(steady_findings(&study, w, check, viewer.lang));
+                lines.extend(steady_findings(&study, w, check.as_ref(), viewer.lang));
                 lines
             })
         }

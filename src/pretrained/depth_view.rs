@@ -2,9 +2,9 @@
 //! (a table per layer, and what the numbers show, said from them), and one word in two
 //! sentences, compared at the input and after every layer (`core::depth`).
 
-use super::model_view::frame;
 use super::use_viewer;
 use crate::core::depth::{layer_patterns, same_word, LayerPattern, SameWord};
+use crate::core::ends::frame_tokens;
 use crate::core::model::{Encoding, Input};
 use crate::i18n::{fill, t, Lang, ModelMsg};
 use leptos::prelude::*;
@@ -65,7 +65,7 @@ pub fn DepthTable(
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let patterns = layer_patterns(&encoding);
-    let (first, last) = frame(&encoding);
+    let (first, last) = frame_tokens(&encoding);
     let ends = fill(tr(ModelMsg::DepthEnds), &[("first", &first), ("last", &last)]);
     let reading = depth_reading(&patterns, viewer.lang);
     let rows = patterns.iter().enumerate().map(|(l, p)| {
@@ -117,7 +117,7 @@ pub fn SameWordPanel() -> impl IntoView {
         }
         Some(match (run(a), run(b)) {
             (Some(a), Some(b)) => same_word(&a, &b, &word)
-                .map(|w| same_word_reading(&word, &w, &frame(&a).0, viewer.lang))
+                .map(|w| same_word_reading(&word, &w, &frame_tokens(&a).0, viewer.lang))
                 .unwrap_or_else(|| fill(tr(ModelMsg::SameWordMissing), &[("word", &word)])),
             _ => tr(ModelMsg::SameWordRefused).to_string(),
         })

@@ -4,9 +4,10 @@
 //! animal" case study ([`case_study`]). They show the lesson's model when it is a pretrained
 //! one, else the first pretrained model offered in the page's language (`ModelId::viewed`).
 //! The module brings the model itself (`crate::fetch`, from the browser's cache once any view
-//! has downloaded it), keeps it (one at a time: each is a few hundred MB of floats) for the next
-//! time one of its views opens, reads the lesson from the address bar and writes only its own
-//! keys there (the case study's, `study`).
+//! has downloaded it), keeps it (one at a time: each is about 100 MB once loaded; a load given
+//! up for another model still finishes, but what it brings is dropped) for the next time one
+//! of its views opens, reads the lesson from the address bar and writes only its own keys there
+//! (the case study's, `study`).
 
 mod case_study;
 mod depth_view;
@@ -34,8 +35,10 @@ thread_local! {
     static MODEL: RefCell<Option<Kept>> = const { RefCell::new(None) };
     /// The mounted view's state, which a load reports to.
     static MOUNTED: RefCell<Option<Viewer>> = const { RefCell::new(None) };
-    /// The model whose load is under way.
-    static LOADING: std::cell::Cell<Option<ModelId>> = const { std::cell::Cell::new(None) };
+    /// The load whose model is kept when it arrives (the model, and the load's number), if any.
+    static WANTED: std::cell::Cell<Option<(ModelId, u32)>> = const { std::cell::Cell::new(None) };
+    /// Loads started so far: each load's number.
+    static STARTED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// The kept model, if it is `id`.
@@ -88,26 +91,32 @@ fn bring_to(viewer: Viewer) {
         return;
     }
     let Delivery::Download { file, build } = id.delivery() else { return };
-    if LOADING.with(|l| l.get()) == Some(id) {
+    if WANTED.with(|w| w.get()).is_some_and(|(wanted, _)| wanted == id) {
         return;
     }
-    // Another model is let go before this one arrives: never two in memory.
+    // Another model is let go before this one arrives: one kept at a time.
     MODEL.with(|m| m.borrow_mut().take());
-    LOADING.with(|l| l.set(Some(id)));
+    let load = STARTED.with(|n| n.replace(n.get().wrapping_add(1)));
+    WANTED.with(|w| w.set(Some((id, load))));
+    let wanted = move || WANTED.with(|w| w.get()) == Some((id, load));
     let report = move |state: LoadState| {
-        let mounted = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id);
-        if !matches!(state, LoadState::Loading { .. }) && LOADING.with(|l| l.get()) == Some(id) {
-            LOADING.with(|l| l.set(None));
+        if !wanted() {
+            return;
         }
-        if mounted.is_some() {
-            tell_mounted(state);
+        if !matches!(state, LoadState::Loading { .. }) {
+            WANTED.with(|w| w.set(None));
         }
+        tell_mounted(state);
     };
     crate::fetch::bring(file, build, report, move |model| {
-        // Kept only if it is still the one asked for.
-        let Some(v) = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id) else { return };
+        if !wanted() {
+            return;
+        }
+        WANTED.with(|w| w.set(None));
         MODEL.with(|m| *m.borrow_mut() = Some((id, Arc::clone(&model))));
-        v.model.try_set(Some(Shared(model)));
+        if let Some(v) = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id) {
+            v.model.try_set(Some(Shared(model)));
+        }
     });
 }
 
@@ -121,11 +130,13 @@ pub fn PretrainedViews(
 ) -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
     let search = crate::hosted::address_bar();
-    let id = Settings::from_query(&search, lang, &Models::default()).0.choice().id().viewed(lang);
+    let mut settings = Settings::from_query(&search, lang, &models()).0;
+    let id = settings.choice().id().viewed(settings.lang());
     if let Some(m) = model {
+        // Read again with the model handed in known (a link may name it).
         MODEL.with(|kept| *kept.borrow_mut() = Some((id, m)));
+        settings = Settings::from_query(&search, lang, &models()).0;
     }
-    let settings = Settings::from_query(&search, lang, &models()).0;
     // The view the page's element for it says (the address bar may not have caught up).
     let root = document().get_element_by_id(Hosted::Pretrained.root());
     let named = root.and_then(|r| r.get_attribute("data-view")).and_then(|v| View::from_slug(&v));

@@ -9,9 +9,10 @@ use super::{retry, use_viewer};
 use crate::bridge::with_pairs;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::draw_thumbnail;
+use crate::core::ends::{end_share, ends_merge, frame_tokens, without_ends};
 use crate::core::model::Encoding;
-use crate::core::study::{end_share, ends_merge, without_ends};
 use crate::fetch::status::LoadStatus;
+use crate::figures::resize::use_width;
 use crate::hosted::open_link;
 use crate::i18n::{fill, model_error, t, ModelMsg, Msg};
 use crate::settings::{Stage, View};
@@ -21,18 +22,9 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The side of one thumbnail, CSS px, when its box has no size yet (CSS sets it: `.model-grid`).
-const THUMB: f64 = 56.0;
-
 /// Two ends' hidden states closer than this in every component count as one (float32 noise
 /// after twelve layers is far below it; e5's ends differ by 0.1 and more before they merge).
 const SAME_STATE: f32 = 1e-3;
-
-/// The first and last token of a framed sentence ([CLS] and [SEP], <s> and </s>).
-pub fn frame(encoding: &Encoding) -> (String, String) {
-    let text = |t: Option<&crate::core::model::Token>| t.map(|t| t.text.clone()).unwrap_or_default();
-    (text(encoding.tokens.first()), text(encoding.tokens.last()))
-}
 
 /// The grid of heads, or the model's loading state until it is ready.
 #[component]
@@ -51,7 +43,7 @@ pub fn ModelView() -> impl IntoView {
         move || computed.with(|e| e.as_ref().and_then(|r| r.as_ref().err().map(|e| model_error(viewer.lang, e))));
     let framed = Memo::new(move |_| encoding.with(|e| e.as_ref().is_some_and(|e| e.0.shape.framed)));
     // The frame's two tokens, as this model writes them.
-    let ends = Memo::new(move |_| encoding.with(|e| e.as_ref().map(|e| frame(&e.0)).unwrap_or_default()));
+    let ends = Memo::new(move |_| encoding.with(|e| e.as_ref().map(|e| frame_tokens(&e.0)).unwrap_or_default()));
     let with_ends = move |m: ModelMsg, more: &[(&str, &str)]| {
         ends.with(|(first, last)| fill(tr(m), &[&[("first", first.as_str()), ("last", last.as_str())], more].concat()))
     };
@@ -62,7 +54,8 @@ pub fn ModelView() -> impl IntoView {
                     .into_iter()
                     .enumerate()
                     .map(|(l, (first, last))| format!("L{} {:.0} % / {:.0} %", l + 1, first * 100.0, last * 100.0));
-                let merged = ends_merge(e, SAME_STATE);
+                // Said only when a later layer sees the merged ends.
+                let merged = ends_merge(e, SAME_STATE).filter(|(from, _)| from + 1 < e.layers.len());
                 (per_layer.collect::<Vec<_>>().join(" · "), merged)
             })
         })
@@ -88,8 +81,8 @@ pub fn ModelView() -> impl IntoView {
         })}
         {move || shares.get().map(|(s, merged)| view! {
             <p class="view__text" data-testid="special-share">{with_ends(ModelMsg::SpecialShare, &[("shares", &s)])}</p>
-            {merged.map(|(from, gap)| {
-                let (layer, gap) = ((from + 1).to_string(), format!("{gap:.0e}"));
+            {merged.map(|(from, _)| {
+                let (layer, gap) = ((from + 1).to_string(), SAME_STATE.to_string());
                 view! { <p class="view__text" data-testid="special-merged">{with_ends(ModelMsg::SpecialMerged, &[("layer", &layer), ("gap", &gap)])}</p> }
             })}
         })}
@@ -130,8 +123,13 @@ fn HeadGrid(
         ];
         open_link(&with_pairs(&search, &pairs));
     };
+    // Every thumbnail is drawn at the first one's size, as CSS sets it (`--thumb`), observed:
+    // once at first, again when the screen changes (a projector, a turned phone).
+    let first = NodeRef::<Canvas>::new();
+    let size = use_width(first);
     let rows = encoding.layers.iter().enumerate().map(|(l, layer)| {
         let thumbs = (0..layer.trace.n_heads()).map(|h| {
+            let canvas = if (l, h) == (0, 0) { first } else { NodeRef::new() };
             let e = Arc::clone(&encoding);
             let label = fill(
                 t(viewer.lang, ModelMsg::HeadCell),
@@ -140,7 +138,7 @@ fn HeadGrid(
             view! {
                 <button type="button" class="model-grid__head" data-testid=format!("model-head-{}-{}", l + 1, h + 1)
                     title=label.clone() aria-label=label on:click=move |_| open(l, h)>
-                    <Thumb encoding=e layer=l head=h hide=hide />
+                    <Thumb encoding=e layer=l head=h hide=hide canvas=canvas size=size />
                 </button>
             }
         });
@@ -175,11 +173,15 @@ fn Thumb(
     head: usize,
     /// The special tokens are hidden.
     hide: RwSignal<bool>,
+    /// Its canvas.
+    canvas: NodeRef<Canvas>,
+    /// The side every thumbnail is drawn at, CSS px, once measured.
+    size: RwSignal<Option<f64>>,
 ) -> impl IntoView {
-    let canvas = NodeRef::<Canvas>::new();
     let maps = use_viewer().ink.maps;
     Effect::new(move |_| {
         let hidden = hide.get();
+        let Some(size) = size.get().filter(|s| *s >= 1.0) else { return };
         let Some(canvas) = canvas.get() else { return };
         let Some(w) = encoding.layers.get(layer).and_then(|l| l.trace.head_traces.get(head)).map(|h| &h.weights) else {
             return;
@@ -188,9 +190,6 @@ fn Thumb(
         if shown.is_empty() {
             return;
         }
-        // Drawn at the size the screen gives it (the grid's --thumb), else the default.
-        let size = canvas.get_bounding_client_rect().width().round();
-        let size = if size >= 8.0 { size } else { THUMB };
         if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, maps, size) {
             leptos::logging::error!("{e}");
         }

@@ -26,9 +26,13 @@ pub(super) const NS: [usize; 2] = [16, 128];
 /// One pretrained model's benchmark: which, its lines' prefix, the token counts, the peer's
 /// graph.
 pub struct Bench {
+    /// The model, as the weights switch names it.
     pub id: ModelId,
+    /// What its lines start with (`model`, `model e5`).
     pub prefix: &'static str,
+    /// The token counts measured, the frame included.
     pub ns: &'static [usize],
+    /// The peer's graph of the same model, in the benchmark build's `peer/` folder.
     pub peer_file: &'static str,
 }
 
@@ -60,9 +64,6 @@ pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
         print(format!("model unavailable: {e:?}"));
         return;
     }
-    let t0 = now();
-    let Ok(model) = load(&file, build, |_| ()).await else { return };
-    let load_ms = now() - t0;
     // From asking for the pretrained weights (model kept in the cache) to the heatmap drawn.
     let seeded = crate::models::ModelId::default();
     page.apply(|s, c| {
@@ -78,13 +79,19 @@ pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
     let t0 = now();
     page.apply(|s, c| s.set_model(id, c));
     let pretrained = |o: &crate::core::model::Outcome| matches!(o.shape().origin, Origin::Pretrained { .. });
-    while page.outcome.with_untracked(|o| o.as_ref().is_none_or(|o| !pretrained(&o.0))) {
+    while page.outcome.with_untracked(|o| o.as_ref().is_none_or(|o| !pretrained(&o.0)))
+        || page.settings.with_untracked(|s| s.choice().id()) != id
+    {
         leptos::task::tick().await;
         super::next_frame().await;
     }
     settle().await;
     let first_heatmap_ms = now() - t0;
+    // The page's memory as the lesson holds the model (before the benchmark's own copy below).
     let memory = memory_mb();
+    let t0 = now();
+    let Ok(model) = load(&file, build, |_| ()).await else { return };
+    let load_ms = now() - t0;
     let options = RunOptions::default();
     let worker = WorkerRun::start();
     for &n in ns {

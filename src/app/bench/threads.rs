@@ -7,7 +7,7 @@
 use super::{median_p95, peer, sentence, setup, D_MODELS, NS, REPS};
 use crate::core::model::random::RandomSetup;
 use crate::fetch::load;
-use crate::models::{Delivery, ModelId};
+use crate::models::Delivery;
 
 /// Measure, printing one line per case through `print`.
 pub async fn run(print: &impl Fn(String)) {
@@ -42,7 +42,7 @@ pub async fn run(print: &impl Fn(String)) {
             print(format!("peer ort-web-2t n={n} d_model={d_model} run_ms={run_ms:.2}"));
         }
     }
-    let Delivery::Download { file, build } = ModelId::Minilm.delivery() else { return };
+    let Delivery::Download { file, build } = super::model::MINILM.id.delivery() else { return };
     let Ok(model) = load(&file, build, |_| ()).await else {
         return print("peer ort-web-2t model unavailable: the model did not load".into());
     };
