@@ -109,10 +109,10 @@ fn bring_to(viewer: Viewer) {
         tell_mounted(state);
     };
     crate::fetch::bring(file, build, report, move |model| {
+        // The load's last report (after this) lets it go.
         if !wanted() {
             return;
         }
-        WANTED.with(|w| w.set(None));
         MODEL.with(|m| *m.borrow_mut() = Some((id, Arc::clone(&model))));
         if let Some(v) = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id) {
             v.model.try_set(Some(Shared(model)));

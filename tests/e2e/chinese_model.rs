@@ -122,6 +122,8 @@ async fn the_chinese_class_sees_all_144_heads_and_the_case_study_in_chinese() {
         assert!(started.elapsed() < Duration::from_secs(90), "the 144 heads were not drawn");
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
+    let loading = "return document.querySelector(`[data-testid='model-progress']`) !== null;";
+    assert_eq!(b.js(loading, vec![]).await, false, "the load's progress is gone once the model is here");
     let intro = b.text_of("model-intro").await;
     assert!(intro.contains("multilingual-e5-small") && intro.contains("1–12"), "{intro}");
     let grid = "const r = document.querySelector(`[data-testid='model-grid']`).getBoundingClientRect();
