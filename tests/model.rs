@@ -158,7 +158,10 @@ fn the_case_study_measures_every_head_and_layer_one_keeps_the_order() {
     assert!([&it.query, &it.a, &it.b].iter().all(|r| r.len() == 1), "one piece per word: {it:?}");
     for w in &study.weights {
         let row = &reference.sentences[0].attention[w.layer][w.head][it.query.start];
-        assert!((w.first.0 - row[it.a.start]).abs() <= MAX_WEIGHT_DRIFT && (w.first.1 - row[it.b.start]).abs() <= MAX_WEIGHT_DRIFT);
+        assert!(
+            (w.first.0 - row[it.a.start]).abs() <= MAX_WEIGHT_DRIFT
+                && (w.first.1 - row[it.b.start]).abs() <= MAX_WEIGHT_DRIFT
+        );
     }
     assert!(study.findings.movers.len() == 5);
 }
