@@ -142,7 +142,7 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
     // A pretrained model's own shape (its frame, its unknown token), with the one layer shown.
     let shape = pretrained(&v).map_or(made, |c| Shape { n_layers: 1, ..c.shape() });
     let token = |text: &String| Token { id: 0, text: text.clone() };
-    let options = RunOptions { mask, scaled, temperature, switched_off: vec![] };
+    let options = RunOptions { mask, scaled, temperature, ..RunOptions::default() };
     let encoding = Encoding {
         shape,
         options,

@@ -1,6 +1,7 @@
 //! Layers 1 and 2 of the core's tests: a case checked by hand, and invariants every attention
 //! computation must satisfy, each with its tolerance stated.
 
+use attention_lab::core::ablate::Replacement;
 use attention_lab::core::{run, AttentionConfig, AttnError, Mask, Projections};
 use ndarray::{arr2, Array2};
 
@@ -205,4 +206,22 @@ fn a_head_switched_off_passes_on_zeros() {
     assert_eq!(b.concat.slice(ndarray::s![.., ..2]), a.head_traces[0].output);
     assert_eq!(b.output, b.concat, "W_O is the identity");
     assert_ne!(a.output, b.output);
+}
+
+/// Switched off with *mean*, a head passes on its output averaged over the positions: one row,
+/// the same at every position; its own maps are still unchanged.
+#[test]
+fn a_head_switched_off_by_its_mean_passes_on_one_row() {
+    let x = seeded_input(5, 4, 3);
+    let on = AttentionConfig { n_heads: 2, ..AttentionConfig::default() };
+    let off = AttentionConfig { switched_off: vec![0], replacement: Replacement::Mean, ..on.clone() };
+    let (a, b) =
+        (run(&x, None, &identity_weights(4), &on).unwrap(), run(&x, None, &identity_weights(4), &off).unwrap());
+    assert_eq!(a.head_traces, b.head_traces, "its own maps are unchanged");
+    let out = &a.head_traces[0].output;
+    for j in 0..2 {
+        let mean = out.column(j).sum() / 5.0;
+        assert!(b.concat.column(j).iter().all(|v| (v - mean).abs() < 1e-6), "column {j}: {:?}", b.concat.column(j));
+    }
+    assert_eq!(b.concat.slice(ndarray::s![.., 2..]), a.head_traces[1].output);
 }

@@ -2,6 +2,7 @@
 //! model, a sentence and run options, numbered) and its answer (the encoding's numbers, or why
 //! there are none). A message that does not read as one of these reads as `None`.
 
+use crate::core::ablate::{Ablation, Replacement};
 use crate::core::attention::Mask;
 use crate::core::model::wire::Numbers;
 use crate::core::model::{Input, RunOptions};
@@ -63,8 +64,9 @@ impl Question {
         set(&o, "mask", &self.options.mask.slug().into());
         set(&o, "scaled", &self.options.scaled.into());
         set(&o, "temperature", &self.options.temperature.into());
-        let off: Vec<f64> = self.options.switched_off.iter().flat_map(|&(l, h)| [l as f64, h as f64]).collect();
+        let off: Vec<f64> = self.options.ablation.heads().iter().flat_map(|&(l, h)| [l as f64, h as f64]).collect();
         set(&o, "off", &Float64Array::from(&off[..]));
+        set(&o, "replacement", &self.options.ablation.replacement.slug().into());
         o.into()
     }
 
@@ -80,7 +82,10 @@ impl Question {
             mask: Mask::from_slug(&get(value, "mask").as_string()?)?,
             scaled: get(value, "scaled").as_bool()?,
             temperature: get(value, "temperature").as_f64()? as f32,
-            switched_off: off.chunks(2).map(|p| (p[0] as usize, p[1] as usize)).collect(),
+            ablation: Ablation::new(
+                off.chunks(2).map(|p| (p[0] as usize, p[1] as usize)),
+                Replacement::from_slug(&get(value, "replacement").as_string()?)?,
+            ),
         };
         Some(Question {
             number: number_of(value, "number")?,

@@ -1,6 +1,7 @@
 //! Scaled dot-product attention, multi-head, self or cross, with masks — producing a
 //! [`Trace`] of every intermediate.
 
+use super::ablate::{replaced, Replacement};
 use super::error::AttnError;
 use super::kernels::{matmul, matmul_packed, matmul_t, PackedA, PackedB};
 use super::projections::{check_finite, Projections};
@@ -23,13 +24,23 @@ pub struct AttentionConfig {
     /// Softmax temperature T > 0: weights = softmax(logits / T). 1 is the ordinary softmax.
     pub temperature: f32,
     /// Heads switched off (0-based): each keeps its own trace, but what it passes on, its
-    /// columns of the concatenation, is zeros, so W_O and everything after never see it.
+    /// columns of the concatenation, is `replacement` (zeros, or its mean over the positions),
+    /// so W_O and everything after never see its output.
     pub switched_off: Vec<usize>,
+    pub replacement: Replacement,
 }
 
 impl Default for AttentionConfig {
     fn default() -> Self {
-        Self { n_heads: 1, mask: Mask::None, key_padding: None, scaled: true, temperature: 1.0, switched_off: vec![] }
+        Self {
+            n_heads: 1,
+            mask: Mask::None,
+            key_padding: None,
+            scaled: true,
+            temperature: 1.0,
+            switched_off: vec![],
+            replacement: Replacement::Zero,
+        }
     }
 }
 
@@ -80,8 +91,13 @@ pub fn run(
         .collect::<Result<_, _>>()?;
 
     let mut concat = Array2::zeros((x.nrows(), d_model));
-    for (h, head) in head_traces.iter().enumerate().filter(|(h, _)| !cfg.switched_off.contains(h)) {
-        concat.slice_mut(s![.., h * d_k..(h + 1) * d_k]).assign(&head.output);
+    for (h, head) in head_traces.iter().enumerate() {
+        let passed = if cfg.switched_off.contains(&h) {
+            replaced(head.output.view(), cfg.replacement)
+        } else {
+            head.output.clone()
+        };
+        concat.slice_mut(s![.., h * d_k..(h + 1) * d_k]).assign(&passed);
     }
     let output = project("the output", &PackedA::new(concat.view()), w_o, w.bias(3))?;
 

@@ -13,6 +13,7 @@
 
 pub mod slug;
 
+pub mod ablate;
 pub mod attention;
 pub mod bert;
 pub mod block;

@@ -179,7 +179,7 @@ impl Settings {
             mask: self.effective_mask(model),
             scaled: self.lesson.scaled(),
             temperature: self.lesson.temperature(),
-            switched_off: vec![],
+            ..RunOptions::default()
         }
     }
 

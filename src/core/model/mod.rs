@@ -16,6 +16,7 @@ pub mod wire;
 pub use encoding::{similarity, Encoding, LayerTrace, Outcome};
 pub use error::{ModelError, SentenceProblem};
 
+use super::ablate::Ablation;
 use super::attention::{AttentionConfig, Mask};
 use super::projections::Projections;
 use std::fmt;
@@ -188,13 +189,13 @@ pub struct RunOptions {
     pub scaled: bool,
     /// Softmax temperature T > 0.
     pub temperature: f32,
-    /// Heads switched off, as (layer, head), 0-based: their output is zeros before W_O.
-    pub switched_off: Vec<(usize, usize)>,
+    /// Heads switched off, and what they pass on to W_O instead of their output.
+    pub ablation: Ablation,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        Self { mask: Mask::None, scaled: true, temperature: 1.0, switched_off: vec![] }
+        Self { mask: Mask::None, scaled: true, temperature: 1.0, ablation: Ablation::default() }
     }
 }
 
@@ -207,7 +208,8 @@ impl RunOptions {
             key_padding: None,
             scaled: self.scaled,
             temperature: self.temperature,
-            switched_off: self.switched_off.iter().filter(|(l, _)| *l == layer).map(|(_, h)| *h).collect(),
+            switched_off: self.ablation.in_layer(layer),
+            replacement: self.ablation.replacement,
         }
     }
 }

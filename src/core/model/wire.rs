@@ -271,6 +271,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ablate::{Ablation, Replacement};
     use crate::model::random::{Random, RandomCache, RandomSetup};
     use crate::model::{Input, Model};
     use crate::train::session::{Session, Setup};
@@ -295,7 +296,12 @@ mod tests {
         let session = Session::new(Setup { n_layers: 2, ..Setup::default() }).expect("the default setup");
         let model = YourModel::of(&session, &session.example()).expect("a model");
         let input = Input { text: model.example().expect("an example"), kv_text: None };
-        let options = RunOptions { scaled: false, temperature: 0.5, switched_off: vec![(1, 0)], ..model_options() };
+        let options = RunOptions {
+            scaled: false,
+            temperature: 0.5,
+            ablation: Ablation::one(1, 0, Replacement::Mean),
+            ..model_options()
+        };
         let e = model.forward(&input, &options).expect("computes");
         assert!(e.layers.len() == 2 && e.layers.iter().all(|l| l.block.is_some()));
         assert_eq!(round_trip(&model, &e), Some(e));

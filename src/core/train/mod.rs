@@ -9,6 +9,7 @@
 //! Shapes: `n` tokens of a sequence, `d` = d_model, `h` heads of `d_k = d / h`, `v` the
 //! vocabulary.
 
+pub mod ablate;
 pub mod adam;
 pub mod backward;
 pub mod model;

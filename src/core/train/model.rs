@@ -3,6 +3,7 @@
 //! The softmax and the residual path after attention are the core's own (`softmax`, `block`),
 //! in f64.
 
+use crate::ablate::{replaced, Ablation};
 use crate::block::{Activation, Block, Dense, Mlp};
 use crate::kernels::matmul_f64 as product;
 use crate::mask::causal_mask;
@@ -228,6 +229,13 @@ pub struct Forward {
 
 /// Run the model on `tokens` (each below `cfg.vocab`, at most `cfg.context` of them).
 pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
+    forward_with(params, cfg, tokens, &Ablation::default())
+}
+
+/// [`forward`] with the heads `off` switched off: each keeps its weights, but passes on its
+/// replacement (zeros, or its output's mean over the positions) to W_O. `concat` holds what
+/// was passed on.
+pub fn forward_with(params: &Params, cfg: &Config, tokens: &[usize], off: &Ablation) -> Forward {
     let n = tokens.len();
     let dk = cfg.d_k();
     let c = if cfg.scaled { 1.0 / (dk as f64).sqrt() } else { 1.0 };
@@ -239,7 +247,8 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
     }
     let mut layers = Vec::with_capacity(params.layers.len());
     let blocked = causal_mask(n);
-    for p in &params.layers {
+    for (l, p) in params.layers.iter().enumerate() {
+        let off_here = off.in_layer(l);
         let (q, k, v) =
             (product(x.view(), p.wq.view()), product(x.view(), p.wk.view()), product(x.view(), p.wv.view()));
         let mut concat = Array2::zeros((n, cfg.d_model));
@@ -248,7 +257,9 @@ pub fn forward(params: &Params, cfg: &Config, tokens: &[usize]) -> Forward {
             let cols = s![.., h * dk..(h + 1) * dk];
             let scores = product(q.slice(cols), k.slice(cols).t()) * c;
             let a = softmax_rows(&scores, &blocked, 1.0);
-            concat.slice_mut(cols).assign(&product(a.view(), v.slice(cols)));
+            let output = product(a.view(), v.slice(cols));
+            let passed = if off_here.contains(&h) { replaced(output.view(), off.replacement) } else { output };
+            concat.slice_mut(cols).assign(&passed);
             weights.push(a);
         }
         let b = p.block.forward(&x, &product(concat.view(), p.wo.view()));

@@ -344,6 +344,11 @@ impl Session {
         self.accuracy
     }
 
+    /// The held-out sequences the accuracy is measured on.
+    pub fn held_out(&self) -> &Batch {
+        &self.held_out
+    }
+
     /// The first held-out sequence: the example shown until the learner types one.
     pub fn example(&self) -> Vec<usize> {
         example_of(&self.held_out)
