@@ -4,8 +4,9 @@
 //! computed: it is switched off after its softmax. Written in the URL as `ablate=L.H,L.H`
 //! (layers and heads from 1) and `ablatemode=zero|mean`.
 
+use crate::model::Encoding;
 use crate::real::Real;
-use ndarray::{Array2, ArrayView2, Axis};
+use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use std::fmt;
 
 crate::slugged! {
@@ -113,6 +114,54 @@ impl Ablation {
     /// `L.H,L.H,…` from 1, as [`Ablation::parse`] reads it; empty for no head.
     pub fn written(&self) -> String {
         self.heads.iter().map(|(l, h)| format!("{}.{}", l + 1, h + 1)).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// What switching heads off changed, from the intact run to the one with heads off.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// `[layer][head]`: the largest change of any of its attention weights (0 in every layer
+    /// up to the first one with a head off, since a head is switched off after its softmax).
+    pub weights: Vec<Vec<f32>>,
+    /// Per token: the cosine of its last layer's row to the intact one (1 is unchanged).
+    pub final_cosine: Vec<f32>,
+}
+
+impl Change {
+    /// The mean over the tokens of 1 − cosine: how far the final representations moved.
+    pub fn mean_final_change(&self) -> f32 {
+        let n = self.final_cosine.len().max(1) as f32;
+        self.final_cosine.iter().map(|c| 1.0 - c).sum::<f32>() / n
+    }
+}
+
+/// How `ablated` differs from `intact`, the same sentence through the same model.
+pub fn change(intact: &Encoding, ablated: &Encoding) -> Change {
+    let weights = intact
+        .layers
+        .iter()
+        .zip(&ablated.layers)
+        .map(|(a, b)| {
+            let heads = a.trace.head_traces.iter().zip(&b.trace.head_traces);
+            heads
+                .map(|(a, b)| a.weights.iter().zip(&b.weights).fold(0.0f32, |m, (x, y)| m.max((x - y).abs())))
+                .collect()
+        })
+        .collect();
+    let final_cosine = match (intact.layers.last(), ablated.layers.last()) {
+        (Some(a), Some(b)) => a.output().rows().into_iter().zip(b.output().rows()).map(|(a, b)| cosine(a, b)).collect(),
+        _ => vec![],
+    };
+    Change { weights, final_cosine }
+}
+
+/// The cosine of two rows (1 for two zero rows).
+fn cosine(a: ArrayView1<f32>, b: ArrayView1<f32>) -> f32 {
+    let norms = (a.dot(&a) * b.dot(&b)).sqrt();
+    if norms > 0.0 {
+        a.dot(&b) / norms
+    } else {
+        1.0
     }
 }
 

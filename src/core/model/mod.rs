@@ -44,6 +44,14 @@ pub trait Model: Send + Sync {
     /// Every layer on `input`, every intermediate kept.
     fn forward(&self, input: &Input, options: &RunOptions) -> Result<Encoding, ModelError>;
 
+    /// `intact` (this model on `input`, no head switched off) again with `options`'s heads
+    /// switched off. A model may keep the layers before the first of them ([`stack::resume`]);
+    /// by default every layer runs again.
+    fn ablated(&self, input: &Input, intact: &Encoding, options: &RunOptions) -> Result<Encoding, ModelError> {
+        let _ = intact;
+        self.forward(input, options)
+    }
+
     /// Every layer's projections, first to last: what an encoding computed elsewhere (in a
     /// worker, [`wire`]) is shown with.
     fn layer_projections(&self) -> Vec<Arc<Projections>>;

@@ -2,6 +2,7 @@
 //! the layer's residual path (`block`), the output feeding the next layer.
 
 use super::{Encoding, LayerTrace, ModelError, RunOptions, Shape, Token};
+use crate::ablate::Ablation;
 use crate::attention::run;
 use crate::block::Block;
 use crate::error::AttnError;
@@ -49,6 +50,33 @@ impl Embedded {
             layers,
         })
     }
+}
+
+/// `intact` (the same sentence with no head switched off) again with `options`, whose heads
+/// switched off start at some layer: the layers before it are kept as `intact` computed them
+/// (their inputs and options are the same, so are their numbers), the rest run again.
+/// `None` when nothing can be kept: `options` differ from `intact`'s in more than the heads
+/// (the mask, scaling or temperature), `intact` has heads off, or layer 1 has one.
+pub fn resume(intact: &Encoding, layers: &[Layer], options: &RunOptions) -> Option<Result<Encoding, ModelError>> {
+    let same = RunOptions { ablation: intact.options.ablation.clone(), ..options.clone() };
+    let from = options.ablation.first_layer().unwrap_or(layers.len()).min(intact.layers.len());
+    if same != intact.options || !intact.options.ablation.is_empty() || intact.layers.len() != layers.len() {
+        return None;
+    }
+    let kept = intact.layers.get(..from)?;
+    let x = kept.last()?.output().clone();
+    let rest = run_layers(x, None, &layers[from..], intact.shape.n_heads, &shifted(options, from));
+    Some(rest.map_err(ModelError::from).map(|tail| Encoding {
+        options: options.clone(),
+        layers: kept.iter().cloned().chain(tail).collect(),
+        ..intact.clone()
+    }))
+}
+
+/// `options` for layers counted from `from`: its heads' layers moved down by `from`.
+fn shifted(options: &RunOptions, from: usize) -> RunOptions {
+    let heads = options.ablation.heads().iter().filter_map(|&(l, h)| Some((l.checked_sub(from)?, h)));
+    RunOptions { ablation: Ablation::new(heads, options.ablation.replacement), ..options.clone() }
 }
 
 /// Run `layers` on `x` (n, d_model), the first layer's input; `x_kv` (n_kv, d_model) gives the

@@ -121,4 +121,39 @@ mod tests {
         let sweep = sweep(&session.params, &session.config, session.held_out(), Replacement::Zero);
         assert!(sweep.heads[0][0].accuracy < 0.15, "{sweep:?}");
     }
+
+    /// The learner's two-layer model with a head of layer 2 off: resumed from the intact run
+    /// (layer 1 kept) it is what a whole forward pass computes; layer 1's maps and the head's
+    /// own are unchanged; the final rows move.
+    #[test]
+    fn a_run_with_heads_off_resumes_from_the_intact_one() {
+        use crate::ablate::change;
+        use crate::model::{Input, Model, RunOptions};
+        use crate::train::yours::YourModel;
+        let session = trained(Setup { n_layers: 2, ..Setup::default() }, 0);
+        let model = YourModel::of(&session, &session.example()).unwrap_or_else(|e| panic!("{e:?}"));
+        let input = Input { text: model.example().unwrap_or_default(), kv_text: None };
+        let intact_options = model.shape().trained_options().unwrap_or_default();
+        let intact = model.forward(&input, &intact_options).unwrap_or_else(|e| panic!("{e:?}"));
+        for replacement in [Replacement::Zero, Replacement::Mean] {
+            let options = RunOptions { ablation: Ablation::one(1, 0, replacement), ..intact_options.clone() };
+            let resumed = model.ablated(&input, &intact, &options).unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(Ok(&resumed), model.forward(&input, &options).as_ref());
+            let c = change(&intact, &resumed);
+            assert!(c.weights.iter().flatten().all(|&d| d == 0.0), "a head off after the last softmax: {c:?}");
+            assert!(c.mean_final_change() > 0.0, "{c:?}");
+            // Layer 1 is taken from the intact run, not computed again: a mark put in it stays.
+            let mut marked = intact.clone();
+            marked.layers[0].trace.head_traces[0].weights[[0, 0]] = 7.0;
+            let kept = model.ablated(&input, &marked, &options).unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(kept.layers[0].trace.head_traces[0].weights[[0, 0]], 7.0, "layer 1 was computed again");
+            let first = model.ablated(
+                &input,
+                &intact,
+                &RunOptions { ablation: Ablation::one(0, 1, replacement), ..intact_options.clone() },
+            );
+            let c = change(&intact, &first.unwrap_or_else(|e| panic!("{e:?}")));
+            assert!(c.weights[0].iter().all(|&d| d == 0.0) && c.weights[1].iter().any(|&d| d > 0.0), "{c:?}");
+        }
+    }
 }

@@ -268,6 +268,10 @@ impl Model for YourModel {
         Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
     }
 
+    fn ablated(&self, input: &Input, intact: &Encoding, options: &RunOptions) -> Result<Encoding, ModelError> {
+        crate::model::stack::resume(intact, &self.layers, options).unwrap_or_else(|| self.forward(input, options))
+    }
+
     fn layer_projections(&self) -> Vec<Arc<Projections>> {
         self.layers.iter().map(|l| Arc::clone(&l.projections)).collect()
     }
