@@ -4,7 +4,7 @@
 //! computed: it is switched off after its softmax. Written in the URL as `ablate=L.H,L.H`
 //! (layers and heads from 1) and `ablatemode=zero|mean`.
 
-use crate::model::Encoding;
+use crate::model::{Encoding, Input, Model, ModelError, RunOptions};
 use crate::real::Real;
 use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use std::fmt;
@@ -153,6 +153,39 @@ pub fn change(intact: &Encoding, ablated: &Encoding) -> Change {
         _ => vec![],
     };
     Change { weights, final_cosine }
+}
+
+/// Every head of `model` switched off alone in turn on `input` (`intact` is its run with every
+/// head on), each scored by `effect(intact, with it off)`: `[layer][head]`. `progress` hears
+/// (heads done, heads in all) after each.
+pub fn sweep(
+    model: &dyn Model,
+    input: &Input,
+    intact: &Encoding,
+    replacement: Replacement,
+    effect: impl Fn(&Encoding, &Encoding) -> f32,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Vec<Vec<f32>>, ModelError> {
+    let (layers, heads) = (model.shape().n_layers, model.shape().n_heads);
+    let mut grid = vec![vec![0.0; heads]; layers];
+    for (l, row) in grid.iter_mut().enumerate() {
+        for (h, cell) in row.iter_mut().enumerate() {
+            let options = RunOptions { ablation: Ablation::one(l, h, replacement), ..intact.options.clone() };
+            *cell = effect(intact, &model.ablated(input, intact, &options)?);
+            progress(l * heads + h + 1, layers * heads);
+        }
+    }
+    Ok(grid)
+}
+
+/// `[layer][head]`: the mean weight each head of `encoding` puts on the token just before the
+/// query (over the queries after the first), what a previous-token head is named for.
+pub fn previous_token_weight(encoding: &Encoding) -> Vec<Vec<f32>> {
+    let of = |a: &Array2<f32>| {
+        let n = a.nrows().min(a.ncols());
+        (1..n).map(|i| a[[i, i - 1]]).sum::<f32>() / n.saturating_sub(1).max(1) as f32
+    };
+    encoding.layers.iter().map(|l| l.trace.head_traces.iter().map(|h| of(&h.weights)).collect()).collect()
 }
 
 /// The cosine of two rows (1 for two zero rows).
