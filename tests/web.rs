@@ -199,14 +199,14 @@ async fn changes_that_do_not_touch_the_trace_compute_nothing() {
 /// the pretrained model's view of every head (its own module's) as they are.
 #[wasm_bindgen_test]
 async fn the_lesson_and_the_model_view_show_a_model_they_were_never_told_about() {
-    use attention_lab::models::{Arrival, Models, VIEWED};
+    use attention_lab::models::{Arrival, ModelId, Models};
     use attention_lab::pretrained::PretrainedViews;
     use common::toy::Toy;
     let query = "?lang=en&model=minilm&text=the%20cat%20sat%20on%20a%20mat%20.&stage=softmax&layer=2&head=2";
     window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
     let toy = std::sync::Arc::new(Toy::new());
     let mut models = Models::default();
-    models.arrive(VIEWED, Arrival::Ready(toy.clone()));
+    models.arrive(ModelId::Minilm, Arrival::Ready(toy.clone()));
     let host = host();
     let mounted = leptos::mount::mount_to(host.clone(), move || view! { <App models=models /> });
     leptos::task::tick().await;
