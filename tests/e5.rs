@@ -191,3 +191,57 @@ fn the_wrong_antecedent_check_finds_a_subject_head_in_both_languages() {
         assert_eq!(check_verdict(wa, wb), ModelMsg::CorefSubjectHead, "{text}: {wa} {wb}");
     }
 }
+
+#[derive(Deserialize)]
+struct AblatedCase {
+    text: String,
+    ablate: String,
+    mode: String,
+    /// [layer][head][row][col]
+    attention: Vec<Vec<Vec<Vec<f32>>>>,
+    /// The last layer's rows: [row][col].
+    hidden: Vec<Vec<f32>>,
+}
+
+#[derive(Deserialize)]
+struct Ablated {
+    cases: Vec<AblatedCase>,
+}
+
+/// Heads switched off, against the float64 reference with the same heads' outputs replaced
+/// (tests/reference/make_e5_ablated.py): every layer's maps and every final row, to the same
+/// tolerances as the intact run; resumed from the intact run, the layers up to the first
+/// switched-off head's are the intact ones.
+#[test]
+fn heads_switched_off_compute_what_the_float64_reference_does() {
+    use attention_lab::core::ablate::{change, Ablation, Replacement};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/model/e5_ablated.json");
+    let fixture: Ablated = serde_json::from_str(&std::fs::read_to_string(path).expect("the fixture")).expect("JSON");
+    let (mut worst, mut hidden_worst) = (0.0f32, 0.0f32);
+    for case in &fixture.cases {
+        let input = Input { text: case.text.clone(), kv_text: None };
+        let replacement = Replacement::from_slug(&case.mode).expect("a mode");
+        let ablation = Ablation::parse(&case.ablate, replacement, 12, 12).expect("heads");
+        let intact = forward(&case.text);
+        let options = RunOptions { ablation: ablation.clone(), ..RunOptions::default() };
+        let enc = model().ablated(&input, &intact, &options).expect("forward");
+        for (layer, want) in enc.layers.iter().zip(&case.attention) {
+            for (head, want) in layer.trace.head_traces.iter().zip(want) {
+                for (row, want) in head.weights.rows().into_iter().zip(want) {
+                    worst = row.iter().zip(want).fold(worst, |w, (a, b)| w.max((a - b).abs()));
+                }
+            }
+        }
+        let last = enc.layers.last().expect("layers").output();
+        for (row, want) in last.rows().into_iter().zip(&case.hidden) {
+            hidden_worst = row.iter().zip(want).fold(hidden_worst, |w, (a, b)| w.max((a - b).abs()));
+        }
+        let first = ablation.first_layer().expect("a head off");
+        let c = change(&intact, &enc);
+        assert!(c.weights[..=first].iter().flatten().all(|&d| d == 0.0), "{}: {c:?}", case.ablate);
+        assert!(c.mean_final_change() > 0.0, "{}: nothing moved", case.ablate);
+    }
+    println!("e5 with heads off against float64: weights within {worst:.2e}, final rows within {hidden_worst:.2e}");
+    assert!(worst <= MAX_WEIGHT_DRIFT, "attention drift {worst}");
+    assert!(hidden_worst <= MAX_HIDDEN_DRIFT, "hidden drift {hidden_worst}");
+}

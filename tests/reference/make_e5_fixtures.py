@@ -126,8 +126,11 @@ def gelu(x):
     return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
 
 
-def forward(f, ids):
-    """Every layer's attention weights and the final hidden states, float64."""
+def forward(f, ids, heads_off=None):
+    """Every layer's attention weights and the final hidden states, float64. `heads_off` maps
+    (layer, head), from 0, to "zero" or "mean": that head passes on zeros, or its output's mean
+    over the positions, in place of its output."""
+    heads_off = heads_off or {}
     H, NH = f.H, f.NH
     hd = H // NH
     n = len(ids)
@@ -153,7 +156,13 @@ def forward(f, ids):
             a = np.exp(s - s.max(-1, keepdims=True))
             a /= a.sum(-1, keepdims=True)
             heads.append(a)
-            ctx[:, c] = a @ v[:, c]
+            out = a @ v[:, c]
+            mode = heads_off.get((l, h))
+            if mode == "zero":
+                out = np.zeros_like(out)
+            elif mode == "mean":
+                out = np.broadcast_to(out.mean(0), out.shape)
+            ctx[:, c] = out
         attention.append(heads)
         x = layer_norm(x + dense(ctx, "ao", H), t("aln.w"), t("aln.b"), f.eps)
         x = layer_norm(x + dense(gelu(dense(x, "fi", f.FF)), "fo", H), t("oln.w"), t("oln.b"), f.eps)
