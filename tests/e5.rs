@@ -214,7 +214,8 @@ struct Ablated {
 /// switched-off head's are the intact ones.
 #[test]
 fn heads_switched_off_compute_what_the_float64_reference_does() {
-    use attention_lab::core::ablate::{change, Ablation, Replacement};
+    use attention_lab::core::ablate::{Ablation, Replacement};
+    use attention_lab::core::intervene::change;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/model/e5_ablated.json");
     let fixture: Ablated = serde_json::from_str(&std::fs::read_to_string(path).expect("the fixture")).expect("JSON");
     let (mut worst, mut hidden_worst) = (0.0f32, 0.0f32);

@@ -26,6 +26,7 @@ pub mod ends;
 pub mod error;
 pub mod explain;
 pub mod flash;
+pub mod intervene;
 pub use attention_kernels as kernels;
 pub mod linear;
 pub mod mask;

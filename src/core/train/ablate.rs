@@ -127,7 +127,7 @@ mod tests {
     /// own are unchanged; the final rows move.
     #[test]
     fn a_run_with_heads_off_resumes_from_the_intact_one() {
-        use crate::ablate::change;
+        use crate::intervene::change;
         use crate::model::{Input, Model, RunOptions};
         use crate::train::yours::YourModel;
         let session = trained(Setup { n_layers: 2, ..Setup::default() }, 0);
