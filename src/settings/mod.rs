@@ -12,6 +12,7 @@ mod limits;
 mod nav;
 pub mod url;
 mod views;
+mod waiting;
 
 pub use crate::core::model::SentenceProblem;
 pub use crate::models::{heads_allowed, Catalog, Choice, ModelId};
@@ -20,12 +21,14 @@ pub use lesson::Lesson;
 pub use limits::*;
 pub use nav::{Chapter, Stage, Theme, View};
 pub use views::{Cost, Lab, Patterns, Variance};
+pub use waiting::Index;
 
 use crate::core::attention::Mask;
 use crate::core::model::{Input, Model, RunOptions, Token};
 use crate::core::tokenize::tokenize;
 use crate::i18n::Lang;
 use std::sync::Arc;
+use waiting::Waiting;
 
 /// The whole state of the page, as a link holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +41,8 @@ pub struct Settings {
     cost: Cost,
     patterns: Patterns,
     view: View,
+    /// A link's indices into the sentence that wait for its model to arrive.
+    waiting: Waiting,
 }
 
 /// The number of tokens of `text` by the site's own rule, if it can be drawn with random
@@ -75,6 +80,7 @@ impl Settings {
             cost: Cost::default(),
             patterns: Patterns::default(),
             view: View::Lesson,
+            waiting: Waiting::default(),
         }
     }
 
@@ -212,6 +218,7 @@ impl Settings {
             return false;
         }
         self.choice = choice;
+        self.waiting.take();
         self.fit_to(&*model);
         true
     }
@@ -239,10 +246,16 @@ impl Settings {
 
     /// After the catalog changed (a model arrived): a sentence the model cannot read gives way
     /// to its example, and every index stays within the model's range.
+    /// Indices a link asked for while the model was on its way are checked once it is here.
     pub fn fit(&mut self, catalog: &dyn Catalog) {
         let model = self.model(catalog);
         self.give_way(&*model);
         self.fit_to(&*model);
+        if !model.on_its_way() {
+            for (index, at) in self.waiting.take() {
+                self.set_index(index, at, catalog);
+            }
+        }
     }
 
     /// Whether `model` reads the sentence, after a sentence it cannot read gave way to the
@@ -289,6 +302,7 @@ impl Settings {
         let model = self.model(catalog);
         model.tokenize(text)?;
         self.lesson.put_text(text);
+        self.waiting.take();
         self.fit_to(&*model);
         Ok(())
     }
@@ -320,20 +334,59 @@ impl Settings {
 
     /// The query row (0-based), if the sentence has it.
     pub fn set_query(&mut self, query: usize, catalog: &dyn Catalog) -> bool {
-        let n = self.token_count(catalog);
-        self.lesson.set_query(query, n)
+        self.waiting.forget(Index::Query);
+        self.set_index(Index::Query, query, catalog)
     }
 
     /// The spotlighted token (0-based), if the sentence has it; `None` clears it.
     pub fn set_spot(&mut self, spot: Option<usize>, catalog: &dyn Catalog) -> bool {
-        let n = self.token_count(catalog);
-        self.lesson.set_spot(spot, n)
+        self.waiting.forget(Index::Spot);
+        match spot {
+            Some(at) => self.set_index(Index::Spot, at, catalog),
+            None => self.lesson.set_spot(None, 0),
+        }
     }
 
     /// The sparse head's anchor token (0-based), if the sentence has it.
     pub fn set_anchor(&mut self, anchor: usize, catalog: &dyn Catalog) -> bool {
+        self.waiting.forget(Index::Anchor);
+        self.set_index(Index::Anchor, anchor, catalog)
+    }
+
+    /// Token `at` as `index`, if the sentence has it.
+    fn set_index(&mut self, index: Index, at: usize, catalog: &dyn Catalog) -> bool {
         let n = self.token_count(catalog);
-        self.patterns.set_anchor(anchor, n)
+        match index {
+            Index::Query => self.lesson.set_query(at, n),
+            Index::Spot => self.lesson.set_spot(Some(at), n),
+            Index::Anchor => self.patterns.set_anchor(at, n),
+        }
+    }
+
+    /// Token `at` as `index`, as a link asks for it: set if the sentence has it; else, while
+    /// the model is on its way (its stand-in counts no more tokens than it will have), kept
+    /// until it arrives, if within the model's limit.
+    pub(crate) fn ask_for(&mut self, index: Index, at: usize, catalog: &dyn Catalog) -> bool {
+        self.waiting.forget(index);
+        if self.set_index(index, at, catalog) {
+            return true;
+        }
+        let model = self.model(catalog);
+        let waits = model.on_its_way() && at < model.shape().max_tokens;
+        if waits {
+            self.waiting.put(index, at);
+        }
+        waits
+    }
+
+    /// Token `index` as a link gives it (0-based): the one waiting for the model, else the
+    /// one shown (`None`: no spotlight).
+    pub fn linked(&self, index: Index) -> Option<usize> {
+        self.waiting.get(index).or(match index {
+            Index::Query => Some(self.lesson.query()),
+            Index::Spot => self.lesson.spot(),
+            Index::Anchor => Some(self.patterns.anchor()),
+        })
     }
 
     /// The other language; an untouched default sentence follows it (and the indices into it
@@ -346,6 +399,7 @@ impl Settings {
             self.lesson.put_text(new_text);
             self.lesson.restart_indices();
             self.patterns.fit(1);
+            self.waiting.take();
         }
         if self.lesson.kv_text() == old_kv {
             self.lesson.put_kv_text(new_kv);

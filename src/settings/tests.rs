@@ -35,7 +35,7 @@ impl Model for Framed {
 
 fn with_framed() -> Models {
     let mut models = Models::default();
-    let framed = Framed { vocab: Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n"), shape: minilm_shape() };
+    let framed = Framed { vocab: Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n##a\n"), shape: minilm_shape() };
     models.arrive(ModelId::Minilm, Arrival::Ready(Arc::new(framed)));
     models
 }
@@ -205,4 +205,39 @@ fn each_default_sentence_repeats_a_token() {
         let repeated = tokens.iter().enumerate().any(|(i, t)| tokens[i + 1..].contains(t));
         assert!(repeated, "{lang:?}: {tokens:?}");
     }
+}
+
+#[test]
+fn a_link_s_indices_into_the_sentence_wait_for_the_model_that_counts_its_tokens() {
+    // Before its vocabulary arrives, MiniLM's stand-in reads "aaa" as one word; MiniLM reads
+    // three pieces: [CLS] a ##a ##a [SEP].
+    let link = "model=minilm&text=aaa&q=4&spot=4&anchor=3";
+    let (s, ignored) = Settings::from_query(link, Lang::En, &Models::default());
+    assert!(ignored.is_empty(), "nothing the model may have is called wrong: {ignored:?}");
+    assert_eq!(
+        (s.lesson().query(), s.lesson().spot()),
+        (0, None),
+        "meanwhile the stand-in shows its own first row, no spotlight"
+    );
+    let query = s.to_query();
+    for pair in ["q=4", "spot=4", "anchor=3"] {
+        assert!(query.split('&').any(|p| p == pair), "the link keeps {pair} while the model is on its way: {query}");
+    }
+    let (reread, _) = Settings::from_query(&query, Lang::En, &Models::default());
+    assert_eq!(reread.to_query(), query, "a reload before the model arrives writes the same link");
+    let mut arrived = s;
+    arrived.fit(&with_framed());
+    let shown = (arrived.lesson().query(), arrived.lesson().spot(), arrived.patterns().anchor());
+    assert_eq!(shown, (3, Some(3), 2), "once the model is here the link's tokens are shown");
+    assert_eq!(arrived.to_query(), query);
+    // A token the model does not have either is dropped once it arrives.
+    let (mut beyond, _) = Settings::from_query("model=minilm&text=aaa&spot=9", Lang::En, &Models::default());
+    beyond.fit(&with_framed());
+    assert_eq!(beyond.lesson().spot(), None);
+    assert!(!beyond.to_query().contains("spot="));
+    // The learner's own choice replaces what waited.
+    let (mut chosen, _) = Settings::from_query(link, Lang::En, &Models::default());
+    assert!(chosen.set_spot(None, &Models::default()));
+    chosen.fit(&with_framed());
+    assert_eq!(chosen.lesson().spot(), None);
 }

@@ -3,7 +3,7 @@
 //! writer, the parser and the fuzz test all walk it. Parsing never fails: a bad value is
 //! ignored (the default stays) and its key is reported, so the page can name it.
 
-use super::{Catalog, ModelId, Settings, Stage, Theme, View};
+use super::{Catalog, Index, ModelId, Settings, Stage, Theme, View};
 use crate::core::attention::Mask;
 use crate::i18n::Lang;
 use crate::number::parse_decimal;
@@ -144,13 +144,13 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "q",
-        write: |s| Some((s.lesson().query() + 1).to_string()),
-        read: |s, v, c| index(v).is_some_and(|q| s.set_query(q, c)),
+        write: |s| s.linked(Index::Query).map(|q| (q + 1).to_string()),
+        read: |s, v, c| index(v).is_some_and(|q| s.ask_for(Index::Query, q, c)),
     },
     Key {
         name: "spot",
-        write: |s| s.lesson().spot().map(|x| (x + 1).to_string()),
-        read: |s, v, c| index(v).is_some_and(|x| s.set_spot(Some(x), c)),
+        write: |s| s.linked(Index::Spot).map(|x| (x + 1).to_string()),
+        read: |s, v, c| index(v).is_some_and(|x| s.ask_for(Index::Spot, x, c)),
     },
     Key {
         name: "present",
@@ -169,8 +169,8 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "anchor",
-        write: |s| Some((s.patterns().anchor() + 1).to_string()),
-        read: |s, v, c| index(v).is_some_and(|a| s.set_anchor(a, c)),
+        write: |s| s.linked(Index::Anchor).map(|a| (a + 1).to_string()),
+        read: |s, v, c| index(v).is_some_and(|a| s.ask_for(Index::Anchor, a, c)),
     },
 ];
 

@@ -278,3 +278,27 @@ async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_ot
     b.assert_no_panic().await;
     b.close().await;
 }
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_link_spotlighting_a_piece_the_model_has_reopens_it_after_the_model_arrives() {
+    // What the random walk found: "onerror" is one word before the vocabulary arrives and
+    // three pieces after, so the link's 17th token was dropped on a reload.
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    let link = "?lang=en&model=minilm&text=%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E&stage=scores&q=17&spot=17";
+    b.open_page(&site.url(link)).await;
+    trained_shown(&b, 60).await;
+    b.wait_for("[data-testid='spot-17'][aria-pressed='true']").await;
+    let before = b.address().await;
+    let search = before.as_str().unwrap_or_default();
+    assert!(search.contains("&q=17&") && search.contains("&spot=17&"), "{search}");
+    let notice = b.js("return !!document.querySelector(\"[data-testid='url-notice']\");", vec![]).await;
+    assert_eq!(notice, false, "nothing in the link was called wrong");
+    b.reload().await;
+    trained_shown(&b, 30).await;
+    b.wait_for("[data-testid='spot-17'][aria-pressed='true']").await;
+    assert_eq!(b.address().await, before, "the reloaded page rewrote its own link");
+    b.assert_no_panic().await;
+    b.close().await;
+}

@@ -61,6 +61,12 @@ pub trait Model: Send + Sync {
     fn example(&self) -> Option<String> {
         None
     }
+
+    /// Whether this only stands in for a model on its way, reading sentences by a rough rule
+    /// (the model may count more tokens than it does).
+    fn on_its_way(&self) -> bool {
+        false
+    }
 }
 
 /// A model as a debugging line: what it is (not its weights, which would take the page's

@@ -56,6 +56,10 @@ impl Model for Standin {
         }
     }
 
+    fn on_its_way(&self) -> bool {
+        true
+    }
+
     fn layer_projections(&self) -> Vec<Arc<Projections>> {
         match &self.meanwhile {
             Meanwhile::Show(model) => model.layer_projections(),
