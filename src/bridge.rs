@@ -58,6 +58,11 @@ pub const PREDICT_VIEW: &str = "predict";
 /// reaches the address bar.
 pub const SIDE_KEYS: [&str; 6] = ["vdk", "vn", "layer", "head", "tile", "cn"];
 
+/// The lesson's keys the model view changes when the learner switches heads off, besides
+/// `model` (the heads are the viewed model's): the page owns them and reads them again on
+/// [`CHANGED_EVENT`].
+pub const ABLATE_KEYS: [&str; 2] = ["ablatemode", "ablate"];
+
 /// The `<meta>` that names the training worker's start script (written by
 /// scripts/postbuild.py), read by whichever module starts a pool of them.
 pub const TRAINER_META: &str = "attention-lab-trainer";

@@ -101,6 +101,11 @@ fn trace_json_of(o: &Outcome, name: &str, every_layer: bool) -> String {
         ("scaled", t.scaled.to_string()),
         ("temperature", number(t.temperature)),
     ];
+    // The heads switched off ("L.H", from 1) and what they passed on: every map below is as
+    // computed with them off.
+    let ablation = &o.encoding.options.ablation;
+    let ablated: Vec<String> = ablation.heads().iter().map(|(l, h)| format!("{}.{}", l + 1, h + 1)).collect();
+    fields.extend([("ablated", json_strings(&ablated)), ("ablate_mode", json_string(ablation.replacement.slug()))]);
     if let Origin::Seeded { seed } = shape.origin {
         let positional = matches!(shape.input, InputRule::Sinusoidal { on: true });
         fields.extend([("seed", seed.to_string()), ("positional_encoding", positional.to_string())]);

@@ -87,3 +87,12 @@ pub fn replace_query(query: &str) {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
     }
 }
+
+/// Replace the address bar's query with `query`, some of the lesson's own keys changed in it,
+/// and tell the page to read its settings from it (`bridge::CHANGED_EVENT`).
+pub fn change_lesson(query: &str) {
+    replace_query(query);
+    if let Ok(event) = web_sys::Event::new(crate::bridge::CHANGED_EVENT) {
+        let _ = window().dispatch_event(&event);
+    }
+}

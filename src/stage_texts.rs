@@ -5,11 +5,12 @@
 //! what the page shows; the rule it checks: a text that can be false in some state takes that
 //! state as input.
 
+use crate::core::ablate::{Ablation, Replacement};
 use crate::core::bert::chars::is_cjk;
 use crate::core::model::{Cutting, InputRule, Origin, Outcome, Shape};
 use crate::core::saturation::SweepPoint;
 use crate::core::trace::{HeadTrace, Trace};
-use crate::i18n::{fill, t, Formula, Lang, LessonMsg, ModelMsg, Msg, ViewMsg};
+use crate::i18n::{fill, t, AblateMsg, Formula, Lang, LessonMsg, ModelMsg, Msg, ViewMsg};
 use crate::settings::{format_temperature, Stage};
 use ndarray::Array2;
 
@@ -129,7 +130,16 @@ fn input_notice(o: &Outcome, lang: Lang) -> String {
 pub fn weights_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
     let mut lines = origin_note(o, lang, head, text);
     lines.extend(off_training(o.shape(), o.trace(), lang));
+    lines.extend(ablated_note(&o.encoding.options.ablation, lang));
     lines
+}
+
+/// Which heads the numbers were computed with switched off, if any.
+pub fn ablated_note(ablation: &Ablation, lang: Lang) -> Option<String> {
+    let short =
+        if ablation.replacement == Replacement::Zero { AblateMsg::ModeZeroShort } else { AblateMsg::ModeMeanShort };
+    let heads = ablation.written().replace(',', ", ");
+    (!ablation.is_empty()).then(|| fill(t(lang, AblateMsg::LessonOff), &[("heads", &heads), ("mode", t(lang, short))]))
 }
 
 fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {

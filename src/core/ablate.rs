@@ -87,6 +87,17 @@ impl Ablation {
         Self { heads, replacement: self.replacement }
     }
 
+    /// The same, without the heads a model of `layers` × `heads` does not have.
+    pub fn within(&self, layers: usize, heads: usize) -> Self {
+        let kept = self.heads.iter().copied().filter(|&(l, h)| l < layers && h < heads);
+        Self::new(kept, self.replacement)
+    }
+
+    /// Whether head `head` of `layer` (from 0) is switched off.
+    pub fn has(&self, layer: usize, head: usize) -> bool {
+        self.heads.binary_search(&(layer, head)).is_ok()
+    }
+
     /// The first layer with a head switched off: every layer before it computes as intact.
     pub fn first_layer(&self) -> Option<usize> {
         self.heads.first().map(|(l, _)| *l)

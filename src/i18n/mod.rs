@@ -39,6 +39,7 @@ macro_rules! catalogue {
 }
 use catalogue;
 
+mod ablate;
 mod classroom;
 mod code;
 mod errors;
@@ -53,6 +54,7 @@ mod predict;
 mod readings;
 mod views;
 
+pub use ablate::AblateMsg;
 pub use classroom::ClassMsg;
 pub use code::Code;
 pub use errors::{attention_error, model_error, unknown_token, ErrMsg};
@@ -408,6 +410,7 @@ mod tests {
             .chain(of("ReadingMsg", &ReadingMsg::ALL))
             .chain(of("LearnMsg", &LearnMsg::ALL))
             .chain(of("PredictMsg", &PredictMsg::ALL))
+            .chain(of("AblateMsg", &AblateMsg::ALL))
     }
 
     #[test]

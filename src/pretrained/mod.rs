@@ -9,6 +9,7 @@
 //! of its views opens, reads the lesson from the address bar and writes only its own keys there
 //! (the case study's, `study`).
 
+mod ablate_panel;
 mod case_study;
 mod depth_view;
 mod model_view;
@@ -16,6 +17,7 @@ pub mod study;
 
 use crate::bridge::Hosted;
 use crate::chart::ink::Ink;
+use crate::core::ablate::Ablation;
 use crate::core::model::Model;
 use crate::fetch::LoadState;
 use crate::hosted::{host, page_lang_and_ink};
@@ -58,6 +60,8 @@ pub(crate) struct Viewer {
     pub id: ModelId,
     pub model: RwSignal<Option<Shared<dyn Model>>>,
     pub load: RwSignal<LoadState>,
+    /// The heads switched off in the viewed model (the lesson's, when it shows this model).
+    pub ablation: RwSignal<Ablation>,
 }
 
 /// Start the module: mount the open view, and again whenever the page asks.
@@ -141,6 +145,8 @@ pub fn PretrainedViews(
     let root = document().get_element_by_id(Hosted::Pretrained.root());
     let named = root.and_then(|r| r.get_attribute("data-view")).and_then(|v| View::from_slug(&v));
     let view = named.unwrap_or(settings.view());
+    let ablation =
+        if settings.choice().id() == id { settings.lesson().ablation().clone() } else { Ablation::default() };
     let viewer = Viewer {
         lang,
         ink,
@@ -148,6 +154,7 @@ pub fn PretrainedViews(
         id,
         model: RwSignal::new(None),
         load: RwSignal::new(LoadState::Idle),
+        ablation: RwSignal::new(ablation),
     };
     provide_context(viewer);
     bring_to(viewer);

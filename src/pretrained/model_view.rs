@@ -4,13 +4,16 @@
 //! <s> and </s>), with what share of the weight each end takes per layer and, measured, from
 //! which layer on the two ends are one sink.
 
+use super::ablate_panel::AblatePanel;
 use super::depth_view::{DepthTable, SameWordPanel};
 use super::{retry, use_viewer};
 use crate::bridge::with_pairs;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::draw_thumbnail;
+use crate::core::ablate::Ablation;
 use crate::core::ends::{end_share, ends_merge, frame_tokens, without_ends};
-use crate::core::model::Encoding;
+use crate::core::intervene::change;
+use crate::core::model::{Encoding, RunOptions};
 use crate::fetch::status::LoadStatus;
 use crate::figures::resize::use_width;
 use crate::hosted::open_link;
@@ -32,13 +35,34 @@ pub fn ModelView() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let hide = RwSignal::new(false);
-    // The model on the lesson's sentence, run as the lesson runs it.
-    let computed = Memo::new(move |_| {
+    // The model on the lesson's sentence, run as the lesson runs it with every head on; then
+    // with the switched-off heads off, from the first layer that has one.
+    let intact = Memo::new(move |_| {
         let model = viewer.model.get()?;
         let (input, options) = viewer.settings.with_value(|s| (s.input(&*model.0), s.run_options(&*model.0)));
+        let options = RunOptions { ablation: Ablation::default(), ..options };
         Some(crate::timed!(Compute, model.0.forward(&input, &options)).map(|e| Shared(Arc::new(e))))
     });
+    let computed = Memo::new(move |_| {
+        let ablation = viewer.ablation.get();
+        let model = viewer.model.get()?;
+        let whole = intact.get()?;
+        let Ok(Shared(whole)) = whole else { return Some(whole) };
+        if ablation.is_empty() {
+            return Some(Ok(Shared(whole)));
+        }
+        let input = viewer.settings.with_value(|s| s.input(&*model.0));
+        let options = RunOptions { ablation, ..whole.options.clone() };
+        Some(crate::timed!(Compute, model.0.ablated(&input, &whole, &options)).map(|e| Shared(Arc::new(e))))
+    });
     let encoding = Memo::new(move |_| computed.with(|e| e.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    let whole = Memo::new(move |_| intact.with(|e| e.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    // What the switched-off heads changed, when any is off.
+    let change = Memo::new(move |_| {
+        let shown = encoding.get()?.0;
+        let whole = whole.get()?.0;
+        (!shown.options.ablation.is_empty()).then(|| Shared(Arc::new(change(&whole, &shown))))
+    });
     let error =
         move || computed.with(|e| e.as_ref().and_then(|r| r.as_ref().err().map(|e| model_error(viewer.lang, e))));
     let framed = Memo::new(move |_| encoding.with(|e| e.as_ref().is_some_and(|e| e.0.shape.framed)));
@@ -97,6 +121,12 @@ pub fn ModelView() -> impl IntoView {
             <p class="stage__note">{move || with_ends(ModelMsg::SpecialHidden, &[])}</p>
         </Show>
         {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=Arc::clone(&e) hide=hide /> <DepthTable encoding=e /> })}
+        // Made once the intact run is here (its model and sentence stay while the view is open),
+        // so a switch keeps the keyboard's focus when the maps above are drawn again.
+        {move || whole.get().map(|Shared(e)| {
+            let (layers, heads) = (e.layers.len(), e.layers.first().map_or(0, |l| l.trace.n_heads()));
+            view! { <AblatePanel layers=layers heads=heads tokens=e.tokens.clone() change=change /> }
+        })}
         <SameWordPanel />
     }
 }
@@ -135,8 +165,10 @@ fn HeadGrid(
                 t(viewer.lang, ModelMsg::HeadCell),
                 &[("layer", &(l + 1).to_string()), ("head", &(h + 1).to_string())],
             );
+            let off = encoding.options.ablation.has(l, h);
             view! {
-                <button type="button" class="model-grid__head" data-testid=format!("model-head-{}-{}", l + 1, h + 1)
+                <button type="button" class="model-grid__head" class:model-grid__head--off=off
+                    data-testid=format!("model-head-{}-{}", l + 1, h + 1) data-off=off.to_string()
                     title=label.clone() aria-label=label on:click=move |_| open(l, h)>
                     <Thumb encoding=e layer=l head=h hide=hide canvas=canvas size=size />
                 </button>

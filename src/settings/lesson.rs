@@ -4,6 +4,7 @@
 //! `Settings` has and passes in.
 
 use super::{format_temperature, Stage, TEMPERATURE_RANGE};
+use crate::core::ablate::{Ablation, Replacement};
 use crate::core::attention::Mask;
 
 /// The lesson's state.
@@ -27,6 +28,8 @@ pub struct Lesson {
     query: usize,
     /// The spotlighted token (0-based): its row and column are outlined in every heatmap.
     spot: Option<usize>,
+    /// The heads switched off, each within the model, and what they pass on instead.
+    ablation: Ablation,
 }
 
 impl Lesson {
@@ -45,6 +48,7 @@ impl Lesson {
             head: 0,
             query: 0,
             spot: None,
+            ablation: Ablation::default(),
         }
     }
 
@@ -96,6 +100,25 @@ impl Lesson {
 
     pub fn set_mask(&mut self, mask: Mask) {
         self.mask = mask;
+    }
+
+    /// The heads switched off and what they pass on.
+    pub fn ablation(&self) -> &Ablation {
+        &self.ablation
+    }
+
+    /// What a switched-off head passes on (zeros, or its mean over the positions).
+    pub fn set_replacement(&mut self, replacement: Replacement) {
+        self.ablation.replacement = replacement;
+    }
+
+    /// The heads switched off, if each is within `n_layers` × `n_heads` (their replacement as
+    /// chosen before).
+    pub(super) fn set_ablated(&mut self, ablation: &Ablation, n_layers: usize, n_heads: usize) -> bool {
+        let within = ablation.within(n_layers, n_heads);
+        (within.heads() == ablation.heads())
+            .then(|| self.ablation = Ablation::new(within.heads().iter().copied(), self.ablation.replacement))
+            .is_some()
     }
 
     pub fn set_scaled(&mut self, on: bool) {
@@ -160,6 +183,7 @@ impl Lesson {
         self.head = self.head.min(n_heads.max(1) - 1);
         self.query = self.query.min(n_tokens.max(1) - 1);
         self.spot = self.spot.filter(|s| *s < n_tokens);
+        self.ablation = self.ablation.within(n_layers, n_heads);
     }
 
     /// Back to the first query, no spotlight (a new sentence in another language).

@@ -23,6 +23,7 @@ pub use nav::{Chapter, Stage, Theme, View};
 pub use views::{Cost, Lab, Patterns, Variance};
 pub use waiting::Index;
 
+use crate::core::ablate::Ablation;
 use crate::core::attention::Mask;
 use crate::core::model::{Input, Model, RunOptions, Token};
 use crate::core::tokenize::tokenize;
@@ -185,7 +186,7 @@ impl Settings {
             mask: self.effective_mask(model),
             scaled: self.lesson.scaled(),
             temperature: self.lesson.temperature(),
-            ..RunOptions::default()
+            ablation: self.lesson.ablation().clone(),
         }
     }
 
@@ -330,6 +331,18 @@ impl Settings {
     pub fn set_head(&mut self, head: usize, catalog: &dyn Catalog) -> bool {
         let n_heads = self.model(catalog).shape().n_heads;
         self.lesson.set_head(head, n_heads)
+    }
+
+    /// Switch off `ablation`'s heads (its replacement is the lesson's), if the model has each.
+    pub fn set_ablated(&mut self, ablation: &Ablation, catalog: &dyn Catalog) -> bool {
+        let shape = self.model(catalog).shape().clone();
+        self.lesson.set_ablated(ablation, shape.n_layers, shape.n_heads)
+    }
+
+    /// Head `head` of `layer` (from 0) switched off if it was on, on if it was off.
+    pub fn toggle_head(&mut self, layer: usize, head: usize, catalog: &dyn Catalog) -> bool {
+        let toggled = self.lesson.ablation().toggled(layer, head);
+        self.set_ablated(&toggled, catalog)
     }
 
     /// The query row (0-based), if the sentence has it.

@@ -4,6 +4,7 @@
 //! ignored (the default stays) and its key is reported, so the page can name it.
 
 use super::{Catalog, Index, ModelId, Settings, Stage, Theme, View};
+use crate::core::ablate::{Ablation, Replacement};
 use crate::core::attention::Mask;
 use crate::i18n::Lang;
 use crate::number::parse_decimal;
@@ -142,6 +143,23 @@ pub const KEYS: &[Key] = &[
         write: |s| Some((s.lesson().head() + 1).to_string()),
         read: |s, v, c| index(v).is_some_and(|h| s.set_head(h, c)),
     },
+    // The replacement before the heads, which are read with it.
+    Key {
+        name: "ablatemode",
+        write: |s| {
+            Some(s.lesson().ablation().replacement).filter(|r| *r != Replacement::default()).map(|r| r.slug().into())
+        },
+        read: |s, v, _| Replacement::from_slug(v).map(|r| s.lesson_mut().set_replacement(r)).is_some(),
+    },
+    Key {
+        name: "ablate",
+        write: |s| Some(s.lesson().ablation().written()).filter(|w| !w.is_empty()),
+        read: |s, v, c| {
+            let shape = s.model(c).shape().clone();
+            let replacement = s.lesson().ablation().replacement;
+            Ablation::parse(v, replacement, shape.n_layers, shape.n_heads).is_ok_and(|a| s.set_ablated(&a, c))
+        },
+    },
     Key {
         name: "q",
         write: |s| s.linked(Index::Query).map(|q| (q + 1).to_string()),
@@ -273,10 +291,35 @@ mod tests {
     }
 
     #[test]
+    fn switched_off_heads_round_trip_and_a_head_the_model_lacks_is_named() {
+        let c = Models::default();
+        let (s, ignored) = parse("model=minilm&ablate=2.3,%201.1&ablatemode=mean", Lang::En);
+        assert!(ignored.is_empty(), "{ignored:?}");
+        let a = s.lesson().ablation();
+        assert_eq!((a.heads(), a.replacement), (&[(0, 0), (1, 2)][..], Replacement::Mean));
+        assert_eq!(s.run_options(&*s.model(&c)).ablation, *a, "the model runs with them off");
+        let query = s.to_query();
+        assert!(query.contains("&ablatemode=mean&ablate=1.1%2C2.3&"), "{query}");
+        assert_eq!(parse(&query, Lang::En).0, s);
+        // MiniLM has 6 layers of 12 heads; a typo is not a head.
+        for bad in ["ablate=7.1", "ablate=1.13", "ablate=1.1,x", "ablate=0.1"] {
+            let (s, ignored) = parse(&format!("model=minilm&{bad}"), Lang::En);
+            assert_eq!((s.lesson().ablation().is_empty(), ignored), (true, vec!["ablate".to_string()]), "{bad}");
+        }
+        let (s, ignored) = parse("ablatemode=half", Lang::En);
+        assert_eq!((s.lesson().ablation().replacement, ignored), (Replacement::Zero, vec!["ablatemode".to_string()]));
+        // Another model keeps the heads it has.
+        let (mut s, _) = parse("model=minilm&ablate=1.2,3.4", Lang::En);
+        assert!(s.set_model(ModelId::Random, &c));
+        assert_eq!(s.lesson().ablation().heads(), [(0, 1)], "random weights have one layer of four heads");
+    }
+
+    #[test]
     fn every_key_is_written_once() {
         let c = Models::default();
         let mut s = Settings::new(Lang::En);
-        assert!(s.set_spot(Some(0), &c) && s.lab_mut().set_dk(64.0));
+        assert!(s.set_spot(Some(0), &c) && s.lab_mut().set_dk(64.0) && s.toggle_head(0, 1, &c));
+        s.lesson_mut().set_replacement(Replacement::Mean);
         let query = s.to_query();
         let written: Vec<&str> = query.split('&').filter_map(|p| p.split_once('=')).map(|(k, _)| k).collect();
         assert_eq!(written, KEYS.iter().map(|k| k.name).collect::<Vec<_>>());

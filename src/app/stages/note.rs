@@ -4,7 +4,8 @@
 //! never from the settings, so the label always matches the numbers.
 
 use crate::app::page::{use_page, Shared};
-use crate::i18n::ModelMsg;
+use crate::core::ablate::Ablation;
+use crate::i18n::{AblateMsg, ModelMsg};
 use crate::stage_texts::weights_note;
 use leptos::prelude::*;
 
@@ -28,6 +29,12 @@ pub fn WeightsNote() -> impl IntoView {
                 let waiting = lines.with(|l| l.as_ref().is_some_and(|(_, shown)| *shown != asked.get()));
                 waiting.then(|| view! { <p>{page.t(ModelMsg::NoteWaiting)}</p> })
             }}
+            <Show when=move || page.outcome.with(|o| o.as_ref().is_some_and(|Shared(o)| !o.encoding.options.ablation.is_empty()))>
+                <button type="button" class="button" data-testid="ablate-lesson-all-on"
+                    on:click=move |_| { page.apply(|s, c| s.set_ablated(&Ablation::default(), c)); }>
+                    {page.text(AblateMsg::AllOn)}
+                </button>
+            </Show>
         </div>
     }
 }

@@ -1,0 +1,46 @@
+//! Messages of the intervention: switching heads off in the model view and what it changed.
+
+super::catalogue! {
+    /// A message about switching heads off.
+    pub enum AblateMsg {
+        Title => ("Switch heads off", "关掉一些头"),
+        Intro => (
+            "A map invites a story (“this head finds the previous word”). Test it: switch the head off and see what changes. Click heads below to switch them off or back on; the maps above are then computed without them.",
+            "注意力图容易让人编故事（“这个头在找前一个词”）。检验它的办法是干预：把这个头关掉，看看什么变了。点击下面的头，把它关掉或重新打开；上面的图随即按关掉之后的模型重新计算。",
+        ),
+        Mode => ("A switched-off head passes on", "被关掉的头输出"),
+        ModeZero => ("zeros (its A·V replaced by 0)", "零（它的 A·V 换成 0）"),
+        ModeZeroShort => ("zeros", "零"),
+        ModeMeanShort => ("its mean over the positions", "它在各位置上的平均值"),
+        ModeMean => ("its mean over the sentence's positions", "它在句子各位置上的平均值"),
+        ModeNote => (
+            "Either way the head's output is replaced after its softmax, before the heads are concatenated and multiplied by W_O. Zeros remove what it adds; its mean keeps its average contribution and removes only what differs from token to token.",
+            "无论哪种，替换都发生在这个头的 softmax 之后、各头拼接并乘以 W_O 之前。换成零，去掉了它加进来的一切；换成平均值，保留它的平均贡献，只去掉随词元变化的那部分。",
+        ),
+        HeadOn => ("Layer {layer}, head {head}: on (click to switch it off)", "第 {layer} 层第 {head} 个头：开着（点击关掉）"),
+        HeadOff => ("Layer {layer}, head {head}: switched off (click to switch it back on)", "第 {layer} 层第 {head} 个头：已关掉（点击重新打开）"),
+        AllOn => ("Switch every head back on", "把所有头重新打开"),
+        NoneOff => ("Every head is on: these are the model's own maps.", "所有头都开着：这些是模型原本的注意力图。"),
+        Off => ("Switched off: {heads} ({mode}).", "已关掉：{heads}（{mode}）。"),
+        SameBefore => (
+            "The maps of layers 1–{layer} are the intact model's: a head is switched off after its own softmax, so the maps of its layer and of every layer before it do not change (the layers before layer {layer} were not even computed again). Only later layers see the difference.",
+            "第 1–{layer} 层的图与完整模型相同：头是在它自己的 softmax 之后被关掉的，所以它所在层以及之前各层的图都不变（第 {layer} 层之前的层甚至没有重新计算）。只有后面的层才看得到差别。",
+        ),
+        WeightChange => (
+            "Largest change of any attention weight, per layer, from the intact model: {changes}.",
+            "与完整模型相比，每一层注意力权重的最大变化：{changes}。",
+        ),
+        FinalChange => (
+            "Each token's final representation, as the cosine to the intact model's (1 = unchanged): {cosines}. Mean change (1 − cosine): {mean}.",
+            "每个词元最终的表示与完整模型的余弦相似度（1 = 没变）：{cosines}。平均变化（1 − 余弦）：{mean}。",
+        ),
+        LessonOff => (
+            "Heads switched off: {heads} (each passes on {mode}). Their own maps and those of every earlier layer are as computed; every later number is computed without what they passed on. The model view shows what changed.",
+            "已关掉的头：{heads}（每个输出{mode}）。它们自己的图以及之前各层的图照常计算；之后的每个数字都是在没有它们输出的情况下算出的。模型视图里可以看到什么变了。",
+        ),
+        Caveat => (
+            "What this shows: whether the later layers and the output depend on what this head passed on, for this sentence. What it does not: a small change does not mean the head does nothing (another head may do the same work), and a large one does not mean its map tells you how it is used.",
+            "这能说明：对这句话而言，后面的层和输出是否依赖这个头传出去的信息。不能说明：变化小，不代表这个头什么都没做（别的头可能在做同样的事）；变化大，也不代表它的注意力图说明了它是怎样被使用的。",
+        ),
+    }
+}

@@ -1,0 +1,121 @@
+//! Switching heads off in the model view: a switch for every head (layers × heads), what a
+//! switched-off head passes on (zeros or its mean), and what changed from the intact model
+//! (each layer's largest weight change, each token's final cosine). The heads switched off are
+//! the lesson's (`ablate`, `ablatemode` in its link): a change here goes into the address bar
+//! with the viewed model, and the page reads it (`hosted::change_lesson`).
+
+use super::use_viewer;
+use crate::bridge::with_pairs;
+use crate::core::ablate::{Ablation, Replacement};
+use crate::core::intervene::Change;
+use crate::core::model::Token;
+use crate::hosted::{address_bar, change_lesson};
+use crate::i18n::{fill, t, AblateMsg};
+use crate::shared::Shared;
+use leptos::prelude::*;
+
+/// The heads switched off as the page's text writes them: "2.3, 4.1" (layer.head from 1).
+fn listed(ablation: &Ablation) -> String {
+    ablation.written().replace(',', ", ")
+}
+
+/// The switches, the mode, and what changed (`change`, when any head is off).
+#[component]
+pub fn AblatePanel(
+    /// The viewed model's layers and heads.
+    layers: usize,
+    heads: usize,
+    /// The sentence's tokens, as the model read it.
+    tokens: Vec<Token>,
+    /// What switching the heads off changed from the intact model (`None`: every head is on).
+    change: Memo<Option<Shared<Change>>>,
+) -> impl IntoView {
+    let viewer = use_viewer();
+    let lang = viewer.lang;
+    let tr = move |m: AblateMsg| t(lang, m);
+    // The learner's switch: here at once, and in the lesson's link for the page.
+    let set = move |ablation: Ablation| {
+        let (mode, heads) = (ablation.replacement.slug(), ablation.written());
+        let pairs = [("model", viewer.id.slug()), ("ablatemode", mode), ("ablate", heads.as_str())];
+        change_lesson(&with_pairs(&address_bar(), &pairs));
+        viewer.ablation.set(ablation);
+    };
+    let mode = move || viewer.ablation.with(|a| a.replacement);
+    let on_mode = move |ev: leptos::ev::Event| {
+        if let Some(r) = Replacement::from_slug(&event_target_value(&ev)) {
+            set(Ablation::new(viewer.ablation.with_untracked(|a| a.heads().to_vec()), r));
+        }
+    };
+    let board = (0..layers).map(|l| {
+        let switches = (0..heads).map(|h| {
+            let off = move || viewer.ablation.with(|a| a.has(l, h));
+            let (layer, head) = ((l + 1).to_string(), (h + 1).to_string());
+            let label = Signal::derive(move || {
+                let msg = if off() { AblateMsg::HeadOff } else { AblateMsg::HeadOn };
+                fill(tr(msg), &[("layer", &layer), ("head", &head)])
+            });
+            view! {
+                <button type="button" class="ablate__head" data-testid="ablate-head" data-layer=l + 1 data-head=h + 1
+                    aria-pressed=move || off().to_string() title=label aria-label=label
+                    on:click=move |_| set(viewer.ablation.with_untracked(|a| a.toggled(l, h)))>
+                    {h + 1}
+                </button>
+            }
+        });
+        view! {
+            <div class="ablate__row" role="group">
+                <span class="ablate__layer">{t(lang, crate::i18n::ModelMsg::Layer)} " " {l + 1}</span>
+                {switches.collect_view()}
+            </div>
+        }
+    });
+    let summary = move || match change.get() {
+        None => view! { <p class="view__text" data-testid="ablate-summary">{tr(AblateMsg::NoneOff)}</p> }.into_any(),
+        Some(Shared(change)) => changed(lang, &viewer.ablation.get_untracked(), &change, &tokens).into_any(),
+    };
+    view! {
+        <section class="ablate" data-testid="ablate-panel">
+            <h3 class="view__subtitle">{tr(AblateMsg::Title)}</h3>
+            <p class="view__text">{tr(AblateMsg::Intro)}</p>
+            <label class="field">
+                <span>{tr(AblateMsg::Mode)}</span>
+                <select data-testid="ablate-mode" prop:value=move || mode().slug() on:change=on_mode>
+                    <option value=Replacement::Zero.slug() selected=move || mode() == Replacement::Zero>{tr(AblateMsg::ModeZero)}</option>
+                    <option value=Replacement::Mean.slug() selected=move || mode() == Replacement::Mean>{tr(AblateMsg::ModeMean)}</option>
+                </select>
+            </label>
+            <p class="stage__note">{tr(AblateMsg::ModeNote)}</p>
+            <div class="ablate__board" data-testid="ablate-board">{board.collect_view()}</div>
+            <button type="button" class="button" data-testid="ablate-all-on"
+                disabled=move || viewer.ablation.with(Ablation::is_empty)
+                on:click=move |_| set(Ablation::new([], mode()))>{tr(AblateMsg::AllOn)}</button>
+            {summary}
+            <p class="stage__note">{tr(AblateMsg::Caveat)}</p>
+        </section>
+    }
+}
+
+/// What changed: which heads are off, the layers left as they were, each layer's largest
+/// weight change and each token's final cosine.
+fn changed(lang: crate::i18n::Lang, ablation: &Ablation, change: &Change, tokens: &[Token]) -> impl IntoView {
+    let tr = move |m: AblateMsg| t(lang, m);
+    let mode = tr(if ablation.replacement == Replacement::Zero { AblateMsg::ModeZero } else { AblateMsg::ModeMean });
+    let off = fill(tr(AblateMsg::Off), &[("heads", &listed(ablation)), ("mode", mode)]);
+    let first = ablation.first_layer().unwrap_or(0) + 1;
+    let weights = change.weights.iter().enumerate().map(|(l, heads)| {
+        let largest = heads.iter().copied().fold(0.0f32, f32::max);
+        format!("L{} {largest:.3}", l + 1)
+    });
+    let weights = fill(tr(AblateMsg::WeightChange), &[("changes", &weights.collect::<Vec<_>>().join(" · "))]);
+    let cosines = tokens.iter().zip(&change.final_cosine).map(|(tok, c)| format!("{} {c:.3}", tok.text));
+    let mean = format!("{:.4}", change.mean_final_change());
+    let finals =
+        fill(tr(AblateMsg::FinalChange), &[("cosines", &cosines.collect::<Vec<_>>().join(" · ")), ("mean", &mean)]);
+    let same = fill(tr(AblateMsg::SameBefore), &[("layer", &first.to_string())]);
+    view! {
+        <p class="view__text" data-testid="ablate-summary">{off}</p>
+        <p class="view__text" data-testid="ablate-same">{same}</p>
+        <p class="view__text" data-testid="ablate-weights">{weights}</p>
+        <p class="view__text" data-testid="ablate-final" data-mean-change=mean>{finals}</p>
+    }
+}
