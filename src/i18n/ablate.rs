@@ -26,6 +26,10 @@ super::catalogue! {
             "The maps of layers 1–{layer} are the intact model's: a head is switched off after its own softmax, so the maps of its layer and of every layer before it do not change (the layers before layer {layer} were not even computed again). Only later layers see the difference.",
             "第 1–{layer} 层的图与完整模型相同：头是在它自己的 softmax 之后被关掉的，所以它所在层以及之前各层的图都不变（第 {layer} 层之前的层甚至没有重新计算）。只有后面的层才看得到差别。",
         ),
+        SameFirst => (
+            "Layer 1's maps are the intact model's: a head is switched off after its own softmax, so the maps of its own layer do not change. Only later layers see the difference.",
+            "第 1 层的图与完整模型相同：头是在它自己的 softmax 之后被关掉的，所以它所在层的图不变。只有后面的层才看得到差别。",
+        ),
         WeightChange => (
             "Largest change of any attention weight, per layer, from the intact model: {changes}.",
             "与完整模型相比，每一层注意力权重的最大变化：{changes}。",

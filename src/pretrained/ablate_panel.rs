@@ -99,7 +99,9 @@ pub fn AblatePanel(
 /// weight change and each token's final cosine.
 fn changed(lang: crate::i18n::Lang, ablation: &Ablation, change: &Change, tokens: &[Token]) -> impl IntoView {
     let tr = move |m: AblateMsg| t(lang, m);
-    let mode = tr(if ablation.replacement == Replacement::Zero { AblateMsg::ModeZero } else { AblateMsg::ModeMean });
+    let short =
+        if ablation.replacement == Replacement::Zero { AblateMsg::ModeZeroShort } else { AblateMsg::ModeMeanShort };
+    let mode = tr(short);
     let off = fill(tr(AblateMsg::Off), &[("heads", &listed(ablation)), ("mode", mode)]);
     let first = ablation.first_layer().unwrap_or(0) + 1;
     let weights = change.weights.iter().enumerate().map(|(l, heads)| {
@@ -111,7 +113,10 @@ fn changed(lang: crate::i18n::Lang, ablation: &Ablation, change: &Change, tokens
     let mean = format!("{:.4}", change.mean_final_change());
     let finals =
         fill(tr(AblateMsg::FinalChange), &[("cosines", &cosines.collect::<Vec<_>>().join(" · ")), ("mean", &mean)]);
-    let same = fill(tr(AblateMsg::SameBefore), &[("layer", &first.to_string())]);
+    let same = match first {
+        1 => tr(AblateMsg::SameFirst).to_string(),
+        _ => fill(tr(AblateMsg::SameBefore), &[("layer", &first.to_string())]),
+    };
     view! {
         <p class="view__text" data-testid="ablate-summary">{off}</p>
         <p class="view__text" data-testid="ablate-same">{same}</p>

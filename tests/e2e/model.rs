@@ -302,3 +302,85 @@ async fn a_link_spotlighting_a_piece_the_model_has_reopens_it_after_the_model_ar
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// The 72 thumbnails of the model view, once drawn.
+async fn all_heads_drawn(b: &Browser) {
+    let started = Instant::now();
+    while b.js("return document.querySelectorAll('.model-grid canvas[data-drawn]').length;", vec![]).await != 72 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the 72 heads were not drawn");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_export_keep_it() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&model=minilm&view=model")).await;
+    all_heads_drawn(&b).await;
+    assert_eq!(b.text_of("ablate-summary").await, "Every head is on: these are the model's own maps.");
+    let switch = "[data-testid='ablate-head'][data-layer='1'][data-head='3']";
+    assert_eq!(
+        b.js(&format!("return document.querySelector(`{switch}`).getAttribute('aria-pressed');"), vec![]).await,
+        "false"
+    );
+    b.wait_for(switch).await.click().await.expect("click the switch");
+    let summary = b.wait_for("[data-testid='ablate-final']").await;
+    let mean: f64 = summary.attr("data-mean-change").await.ok().flatten().and_then(|m| m.parse().ok()).unwrap_or(-1.0);
+    assert!(mean > 0.0 && mean < 1.0, "the final representations moved: {mean}");
+    assert_eq!(
+        b.js(&format!("return document.querySelector(`{switch}`).getAttribute('aria-pressed');"), vec![]).await,
+        "true"
+    );
+    assert_eq!(
+        b.js("return document.activeElement?.dataset.head ?? null;", vec![]).await,
+        "3",
+        "the switch keeps the focus"
+    );
+    assert_eq!(
+        b.js("return document.querySelector(`[data-testid='model-head-1-3']`).dataset.off;", vec![]).await,
+        "true"
+    );
+    let same = b.text_of("ablate-same").await;
+    assert!(same.starts_with("Layer 1's maps are the intact model's"), "{same}");
+    // Layer 1's maps are as computed (the head is off after its softmax); later layers move.
+    let weights = b.text_of("ablate-weights").await;
+    assert!(weights.contains("L1 0.000"), "{weights}");
+    assert!(!weights.contains("L2 0.000") && weights.contains("L6"), "{weights}");
+    // Mean instead of zeros: in the link too, and a reload reopens both.
+    b.choose("ablate-mode", "mean").await;
+    b.wait_for("[data-testid='ablate-final']").await;
+    let search = b.address().await;
+    let search = search.as_str().unwrap_or_default().to_string();
+    assert!(search.contains("ablatemode=mean") && search.contains("ablate=1.3"), "{search}");
+    b.reload().await;
+    all_heads_drawn(&b).await;
+    assert_eq!(
+        b.js(&format!("return document.querySelector(`{switch}`).getAttribute('aria-pressed');"), vec![]).await,
+        "true"
+    );
+    assert_eq!(b.js("return document.querySelector(`[data-testid='ablate-mode']`).value;", vec![]).await, "mean");
+    assert_eq!(b.address().await, search.as_str(), "the reload wrote the same link");
+    // The lesson computes with the head off, says so, and exports it.
+    b.open_page(&site.url(&search.replace("view=model", "view=lesson"))).await;
+    trained_shown(&b, 60).await;
+    let note = b.text_of("weights-note").await;
+    assert!(note.contains("Heads switched off: 1.3"), "{note}");
+    b.catch_downloads().await;
+    b.click("export-json").await;
+    let files = b.downloads().await;
+    let trace: Value = serde_json::from_str(files[0]["text"].as_str().unwrap_or_default()).expect("the export is JSON");
+    assert_eq!(
+        (trace["ablated"].clone(), trace["ablate_mode"].clone()),
+        (serde_json::json!(["1.3"]), serde_json::json!("mean"))
+    );
+    b.click("ablate-lesson-all-on").await;
+    let started = Instant::now();
+    while b.address().await.as_str().is_some_and(|s| s.contains("ablate=")) {
+        assert!(started.elapsed() < Duration::from_secs(10), "the link still switches heads off");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    b.assert_no_panic().await;
+    b.close().await;
+}
