@@ -42,6 +42,27 @@ super::catalogue! {
             "Heads switched off: {heads} (each passes on {mode}). Their own maps and those of every earlier layer are as computed; every later number is computed without what they passed on. The model view shows what changed.",
             "已关掉的头：{heads}（每个输出{mode}）。它们自己的图以及之前各层的图照常计算；之后的每个数字都是在没有它们输出的情况下算出的。模型视图里可以看到什么变了。",
         ),
+        SweepTitle => ("Which heads matter here? Switch each off in turn", "哪些头在这里重要？逐个关掉试试"),
+        SweepIntro => (
+            "One button switches every head off alone, one after another, and measures how far the final representations move each time (the mean over the tokens of 1 − cosine to the intact model's). Beside it: how much weight each head puts on the previous token. A head can have a striking map and little effect, or the reverse: attention weights are not an explanation.",
+            "一个按钮把每个头单独关掉，一个接一个，并测量每次最终表示移动了多远（各词元与完整模型的 1 − 余弦的平均值）。旁边是每个头放在前一个词元上的权重。一个头可能注意力图很醒目，影响却很小，也可能反过来：注意力权重并不等于解释。",
+        ),
+        SweepRun => ("Switch every head off in turn", "逐个关掉每一个头"),
+        SweepProgress => ("{done} of {all} heads switched off and measured", "已关掉并测量 {done} / {all} 个头"),
+        SweepFound => (
+            "The largest effect: layer {layer}, head {head}, mean change {effect} (passing on {mode}). Click a cell to switch that head off alone.",
+            "影响最大的是第 {layer} 层第 {head} 个头，平均变化 {effect}（输出{mode}）。点击一个格子，就只关掉那个头。",
+        ),
+        SweepScale => (
+            "Each cell: the mean change of the final representations with that head off, in thousandths (darker: larger, against the largest here).",
+            "每个格子：关掉该头后最终表示的平均变化，单位为千分之一（颜色越深越大，以这里最大的为准）。",
+        ),
+        SweepCell => ("Layer {layer}, head {head}: mean change {effect}. Click to switch it off alone.", "第 {layer} 层第 {head} 个头：平均变化 {effect}。点击只关掉它。"),
+        PreviousIntro => (
+            "The weight each head puts on the token just before the query, in percent (averaged over the queries after the first): what a “previous-token head” is named for.",
+            "每个头放在查询前一个词元上的权重，单位为百分比（对第一个之后的各查询取平均）：“前一词元头”就是因此得名。",
+        ),
+        PreviousCell => ("Layer {layer}, head {head}: {weight} of its weight on the previous token", "第 {layer} 层第 {head} 个头：{weight} 的权重放在前一个词元上"),
         Caveat => (
             "What this shows: whether the later layers and the output depend on what this head passed on, for this sentence. What it does not: a small change does not mean the head does nothing (another head may do the same work), and a large one does not mean its map tells you how it is used.",
             "这能说明：对这句话而言，后面的层和输出是否依赖这个头传出去的信息。不能说明：变化小，不代表这个头什么都没做（别的头可能在做同样的事）；变化大，也不代表它的注意力图说明了它是怎样被使用的。",

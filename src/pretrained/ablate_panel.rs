@@ -4,11 +4,12 @@
 //! the lesson's (`ablate`, `ablatemode` in its link): a change here goes into the address bar
 //! with the viewed model, and the page reads it (`hosted::change_lesson`).
 
+use super::sweep_panel::SweepPanel;
 use super::use_viewer;
 use crate::bridge::with_pairs;
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::Change;
-use crate::core::model::Token;
+use crate::core::model::{Encoding, Model, Token};
 use crate::hosted::{address_bar, change_lesson};
 use crate::i18n::{fill, t, AblateMsg};
 use crate::shared::Shared;
@@ -22,16 +23,17 @@ fn listed(ablation: &Ablation) -> String {
 /// The switches, the mode, and what changed (`change`, when any head is off).
 #[component]
 pub fn AblatePanel(
-    /// The viewed model's layers and heads.
-    layers: usize,
-    heads: usize,
-    /// The sentence's tokens, as the model read it.
-    tokens: Vec<Token>,
+    /// The viewed model.
+    model: Shared<dyn Model>,
+    /// Its run on the sentence with every head on.
+    intact: Shared<Encoding>,
     /// What switching the heads off changed from the intact model (`None`: every head is on).
     change: Memo<Option<Shared<Change>>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let lang = viewer.lang;
+    let (layers, heads) = (intact.0.layers.len(), intact.0.layers.first().map_or(0, |l| l.trace.n_heads()));
+    let tokens = intact.0.tokens.clone();
     let tr = move |m: AblateMsg| t(lang, m);
     // The learner's switch: here at once, and in the lesson's link for the page.
     let set = move |ablation: Ablation| {
@@ -91,6 +93,7 @@ pub fn AblatePanel(
                 on:click=move |_| set(Ablation::new([], mode()))>{tr(AblateMsg::AllOn)}</button>
             {summary}
             <p class="stage__note">{tr(AblateMsg::Caveat)}</p>
+            <SweepPanel model=model intact=intact set=Callback::new(set) />
         </section>
     }
 }

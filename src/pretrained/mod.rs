@@ -14,6 +14,7 @@ mod case_study;
 mod depth_view;
 mod model_view;
 pub mod study;
+mod sweep_panel;
 
 use crate::bridge::Hosted;
 use crate::chart::ink::Ink;

@@ -123,10 +123,7 @@ pub fn ModelView() -> impl IntoView {
         {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=Arc::clone(&e) hide=hide /> <DepthTable encoding=e /> })}
         // Made once the intact run is here (its model and sentence stay while the view is open),
         // so a switch keeps the keyboard's focus when the maps above are drawn again.
-        {move || whole.get().map(|Shared(e)| {
-            let (layers, heads) = (e.layers.len(), e.layers.first().map_or(0, |l| l.trace.n_heads()));
-            view! { <AblatePanel layers=layers heads=heads tokens=e.tokens.clone() change=change /> }
-        })}
+        {move || whole.get().zip(viewer.model.get()).map(|(e, m)| view! { <AblatePanel model=m intact=e change=change /> })}
         <SameWordPanel />
     }
 }

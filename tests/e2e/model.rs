@@ -348,6 +348,34 @@ async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_
     let weights = b.text_of("ablate-weights").await;
     assert!(weights.contains("L1 0.000"), "{weights}");
     assert!(!weights.contains("L2 0.000") && weights.contains("L6"), "{weights}");
+    // The sweep: every head off alone in turn, a cell per head; a cell opens that head alone.
+    b.click("ablate-sweep").await;
+    let started = Instant::now();
+    while b.js("return document.querySelectorAll(`[data-testid='ablate-cell']`).length;", vec![]).await != 72 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the sweep did not finish");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let effects = b
+        .js(
+            "return [...document.querySelectorAll(`[data-testid='ablate-cell']`)].map(c => Number(c.dataset.effect));",
+            vec![],
+        )
+        .await;
+    let effects: Vec<f64> = serde_json::from_value(effects).expect("effects");
+    assert!(effects.iter().all(|e| (0.0..1.0).contains(e)) && effects.iter().any(|e| *e > 1e-3), "{effects:?}");
+    assert_eq!(b.js("return document.querySelectorAll(`[data-testid='previous-cell']`).length;", vec![]).await, 72);
+    // Layer 1 head 3 is the previous-token head (its weight on the token before, in percent).
+    let previous = b.js("return Number(document.querySelector(`[data-testid='previous-cell'][data-layer='1'][data-head='3']`).dataset.weight);", vec![]).await;
+    assert!(previous.as_f64().unwrap_or(0.0) > 0.5, "{previous}");
+    b.wait_for("[data-testid='ablate-cell'][data-layer='2'][data-head='1']").await.click().await.expect("click a cell");
+    let pressed = "return [...document.querySelectorAll(`[data-testid='ablate-head'][aria-pressed='true']`)].map(s => s.dataset.layer + '.' + s.dataset.head);";
+    let started = Instant::now();
+    while b.js(pressed, vec![]).await != serde_json::json!(["2.1"]) {
+        assert!(started.elapsed() < Duration::from_secs(10), "the cell did not switch its head off alone");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    b.wait_for(switch).await.click().await.expect("click the switch");
+    b.wait_for("[data-testid='ablate-head'][data-layer='2'][data-head='1']").await.click().await.expect("click");
     // Mean instead of zeros: in the link too, and a reload reopens both.
     b.choose("ablate-mode", "mean").await;
     b.wait_for("[data-testid='ablate-final']").await;

@@ -10,7 +10,9 @@ use super::{median_p95, now, peer, settle, time};
 use crate::app::page::Page;
 use crate::compute::client::{Forwarder, Reply};
 use crate::compute::message::Work;
-use crate::core::model::{Input, Origin, RunOptions};
+use crate::core::ablate::{Ablation, Replacement};
+use crate::core::intervene::{change, sweep};
+use crate::core::model::{Encoding, Input, Model, Origin, RunOptions};
 use crate::fetch::load;
 use crate::fetch::LoadState;
 use crate::models::{Delivery, ModelId};
@@ -124,6 +126,11 @@ pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
         print(format!(
             "{prefix} n={n} forward_ms={forward_ms:.2} kernels={kernels} round_trip_ms={round_trip_ms:.2} page_forward_ms={page_ms:.2} load_ms={load_ms:.0} first_heatmap_ms={first_heatmap_ms:.0} memory_mb={memory:.0}"
         ));
+        if n == 16 {
+            if let Some(intact) = &ours {
+                print(ablate_line(&*model, &input, intact, page_ms));
+            }
+        }
         let line = match peer::prepare_model(peer_file, &ids).await {
             Ok((pooled, weights)) => {
                 let samples: Vec<f64> = {
@@ -150,6 +157,30 @@ pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
         };
         print(line);
     }
+}
+
+/// Switching heads off on the page's thread, on `intact` (the model's run on `input`): one
+/// head of layer 1 (every layer after the embeddings runs again), one of the last layer (the
+/// layers before it are reused), and the sweep that switches every head off alone in turn, beside
+/// the whole forward pass (`forward_ms`).
+fn ablate_line(model: &dyn Model, input: &Input, intact: &Encoding, forward_ms: f64) -> String {
+    let shape = model.shape();
+    let (layers, heads) = (shape.n_layers, shape.n_heads);
+    let off =
+        |layer: usize| RunOptions { ablation: Ablation::one(layer, 0, Replacement::Zero), ..intact.options.clone() };
+    let (first, last) = (off(0), off(layers.saturating_sub(1)));
+    let (one_ms, _) = median_p95(time(10, || drop(model.ablated(input, intact, &first))));
+    let (last_ms, _) = median_p95(time(10, || drop(model.ablated(input, intact, &last))));
+    let t0 = now();
+    let swept = sweep(model, input, intact, Replacement::Zero, |a, b| change(a, b).mean_final_change(), |_, _| ());
+    let sweep_ms = now() - t0;
+    let ok = if swept.is_ok() { "" } else { " sweep_failed=1" };
+    format!(
+        "ablate model={} n={} heads={} one_ms={one_ms:.2} last_layer_ms={last_ms:.2} forward_ms={forward_ms:.2} sweep_ms={sweep_ms:.0}{ok}",
+        shape.origin.name(),
+        intact.tokens.len(),
+        layers * heads
+    )
 }
 
 /// The page's forward worker, driven one question at a time.
