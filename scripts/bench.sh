@@ -81,4 +81,4 @@ if [ ! -f target/peer-model/e5.onnx ] || [ target/peer-model/e5.onnx -ot assets/
   python3 benches/peer/make_model.py --e5 assets/model/e5-small.bin target/peer-model/e5.onnx
 fi
 cp target/peer-model/minilm.onnx target/peer-model/e5.onnx target/bench-dist/peer/
-E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|saturation|draw|train|size|main-thread|update) '
+E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|ablate|saturation|draw|train|size|main-thread|update) '
