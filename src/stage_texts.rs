@@ -134,12 +134,20 @@ pub fn weights_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<Str
     lines
 }
 
+/// What a switched-off head passes on, in a few words ("zeros").
+pub fn replacement_name(replacement: Replacement, lang: Lang) -> &'static str {
+    t(lang, if replacement == Replacement::Zero { AblateMsg::ModeZeroShort } else { AblateMsg::ModeMeanShort })
+}
+
+/// The heads switched off as a sentence lists them: "2.3, 4.1" (layer.head from 1).
+pub fn heads_listed(ablation: &Ablation) -> String {
+    ablation.written().replace(',', ", ")
+}
+
 /// Which heads the numbers were computed with switched off, if any.
 pub fn ablated_note(ablation: &Ablation, lang: Lang) -> Option<String> {
-    let short =
-        if ablation.replacement == Replacement::Zero { AblateMsg::ModeZeroShort } else { AblateMsg::ModeMeanShort };
-    let heads = ablation.written().replace(',', ", ");
-    (!ablation.is_empty()).then(|| fill(t(lang, AblateMsg::LessonOff), &[("heads", &heads), ("mode", t(lang, short))]))
+    let (heads, mode) = (heads_listed(ablation), replacement_name(ablation.replacement, lang));
+    (!ablation.is_empty()).then(|| fill(t(lang, AblateMsg::LessonOff), &[("heads", &heads), ("mode", mode)]))
 }
 
 fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {

@@ -13,12 +13,8 @@ use crate::core::model::{Encoding, Model, Token};
 use crate::hosted::{address_bar, change_lesson};
 use crate::i18n::{fill, t, AblateMsg};
 use crate::shared::Shared;
+use crate::stage_texts::{heads_listed, replacement_name};
 use leptos::prelude::*;
-
-/// The heads switched off as the page's text writes them: "2.3, 4.1" (layer.head from 1).
-fn listed(ablation: &Ablation) -> String {
-    ablation.written().replace(',', ", ")
-}
 
 /// The switches, the mode, and what changed (`change`, when any head is off).
 #[component]
@@ -102,10 +98,8 @@ pub fn AblatePanel(
 /// weight change and each token's final cosine.
 fn changed(lang: crate::i18n::Lang, ablation: &Ablation, change: &Change, tokens: &[Token]) -> impl IntoView {
     let tr = move |m: AblateMsg| t(lang, m);
-    let short =
-        if ablation.replacement == Replacement::Zero { AblateMsg::ModeZeroShort } else { AblateMsg::ModeMeanShort };
-    let mode = tr(short);
-    let off = fill(tr(AblateMsg::Off), &[("heads", &listed(ablation)), ("mode", mode)]);
+    let mode = replacement_name(ablation.replacement, lang);
+    let off = fill(tr(AblateMsg::Off), &[("heads", &heads_listed(ablation)), ("mode", mode)]);
     let first = ablation.first_layer().unwrap_or(0) + 1;
     let weights = change.weights.iter().enumerate().map(|(l, heads)| {
         let largest = heads.iter().copied().fold(0.0f32, f32::max);

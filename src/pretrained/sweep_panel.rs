@@ -11,6 +11,7 @@ use crate::core::intervene::{change, previous_token_weight};
 use crate::core::model::{Encoding, Input, Model, RunOptions};
 use crate::i18n::{fill, t, AblateMsg, Lang, ModelMsg};
 use crate::shared::Shared;
+use crate::stage_texts::replacement_name;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -95,8 +96,7 @@ pub fn SweepPanel(
     };
     let grids = move || {
         effects.get().map(|(replacement, grid)| {
-            let mode =
-                tr(if replacement == Replacement::Zero { AblateMsg::ModeZeroShort } else { AblateMsg::ModeMeanShort });
+            let mode = replacement_name(replacement, lang);
             let largest = grid.iter().flatten().copied().filter(|v| v.is_finite()).fold(0.0f32, f32::max);
             let top = grid
                 .iter()
