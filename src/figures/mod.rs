@@ -4,7 +4,8 @@
 //!
 //! - [`Heatmap`]: one matrix, captioned with its shape, with its parts beside it: the
 //!   export buttons, the read-out of the cell under the pointer and the table of values;
-//! - [`CanvasChart`]: any other chart (bars, curves, histograms, a run's history).
+//! - [`CanvasChart`]: any other chart (bars, curves, histograms, a run's history);
+//! - [`heads`]: the boards of the experiments on heads (switches, one number per head).
 //!
 //! `probe` counts draws and times work for the benchmark, in benchmark builds only.
 
@@ -12,6 +13,7 @@ mod canvas;
 pub mod download;
 mod format;
 mod frames;
+pub mod heads;
 mod heatmap;
 mod parts;
 #[macro_use]

@@ -63,6 +63,62 @@ super::catalogue! {
             "每个头放在查询前一个词元上的权重，单位为百分比（对第一个之后的各查询取平均）：“前一词元头”就是因此得名。",
         ),
         PreviousCell => ("Layer {layer}, head {head}: {weight} of its weight on the previous token", "第 {layer} 层第 {head} 个头：{weight} 的权重放在前一个词元上"),
+        LearnIntro => (
+            "Your model's heads, as the run last came to rest: switch some off and its accuracy on the 128 held-out sequences is measured again without them. The heads' maps below stay as they are (a head is switched off after its softmax); what changes is what reaches the answer.",
+            "这是你的模型在训练最近一次停下时的各个头：关掉一些，就会在没有它们的情况下重新测量模型在 128 条留出序列上的准确率。下面各个头的注意力图保持不变（头是在它的 softmax 之后被关掉的）；变的是传到答案那里的信息。",
+        ),
+        LearnNoModel => (
+            "The run has not come to rest with a model yet: pause it (or take a step) and the heads switched off are scored.",
+            "训练还没有停下来给出一个模型：暂停（或走一步）之后，就会为关掉的头打分。",
+        ),
+        LearnScoring => ("Scoring the model of step {step} with {heads} off…", "正在为第 {step} 步的模型打分（关掉 {heads}）……"),
+        LearnScores => (
+            "Model of step {step}, with {heads} off ({mode}): held-out accuracy {acc} (intact {intact}), loss {loss} nats (intact {intact_loss}).",
+            "第 {step} 步的模型，关掉 {heads}（输出{mode}）：留出集准确率 {acc}（完整模型 {intact}），损失 {loss} 奈特（完整模型 {intact_loss}）。",
+        ),
+        LearnTraining => (
+            "Training goes on with every head on; the heads switched off are scored again when the run next comes to rest.",
+            "训练时所有头都开着；下次训练停下时，会重新为关掉的头打分。",
+        ),
+        AccuracyOff => ("Accuracy, heads {heads} off", "准确率（关掉 {heads}）"),
+        LearnSweepIntro => (
+            "One button switches each head off alone, one after another, and measures the held-out accuracy each time. Beside it, where each head's weight goes on the same sequences: on the token just before the query, and on the keys that hold the answer. A head can have a striking map and little effect, or the reverse.",
+            "一个按钮把每个头单独关掉，一个接一个，每次都测量留出集准确率。旁边是同样这些序列上每个头的权重落在哪里：落在查询前一个词元上的，以及落在存放答案的那些键上的。一个头可能注意力图很醒目，影响却很小，也可能反过来。",
+        ),
+        LearnSweepScale => (
+            "Each cell: how far the held-out accuracy falls with that head off, in percentage points (darker: larger, against the largest here).",
+            "每个格子：关掉该头后留出集准确率下降了多少个百分点（颜色越深越大，以这里最大的为准）。",
+        ),
+        LearnSweepCell => (
+            "Layer {layer}, head {head}: accuracy {acc} with it off, a fall of {drop}. Click to switch it off alone.",
+            "第 {layer} 层第 {head} 个头：关掉后准确率 {acc}，下降 {drop}。点击只关掉它。",
+        ),
+        LearnSweepFound => (
+            "Model of step {step}: with every head on, accuracy {intact}. The head it needs most is layer {layer}, head {head}: without it, {acc} (passing on {mode}).",
+            "第 {step} 步的模型：所有头都开着时准确率 {intact}。它最离不开的是第 {layer} 层第 {head} 个头：没有它，准确率为 {acc}（输出{mode}）。",
+        ),
+        LearnSweepNone => (
+            "Model of step {step}: no single head matters here. Switching any one off costs at most {drop} of the accuracy ({intact} intact): the heads stand in for each other, or the model has not learned the task yet.",
+            "第 {step} 步的模型：这里没有哪一个头单独起决定作用。关掉任何一个，准确率最多下降 {drop}（完整模型 {intact}）：要么各个头可以互相替代，要么模型还没学会这个任务。",
+        ),
+        LearnSweepOld => (
+            "The sweep is of the model of step {step}; the run has moved on since. Run it again for the model as it is now.",
+            "这次逐个关掉的结果是第 {step} 步的模型的；训练已经往前走了。再运行一次，就是现在这个模型的结果。",
+        ),
+        TrackPreviousIntro => (
+            "The weight each head puts on the token just before the query, in percent (averaged over the answers of the held-out set).",
+            "每个头放在查询前一个词元上的权重，单位为百分比（对留出集中所有答案取平均）。",
+        ),
+        TrackAnswerIntro => (
+            "The weight each head puts on the keys that hold the token the answer must be, in percent (the mirrored digit in reverse, the token after its earlier copy in induction).",
+            "每个头放在存放答案词元的那些键上的权重，单位为百分比（倒序任务里是镜像位置的数字，归纳任务里是前一次出现之后的那个词元）。",
+        ),
+        TrackCell => ("Layer {layer}, head {head}: {weight} of its weight", "第 {layer} 层第 {head} 个头：{weight} 的权重"),
+        LearnCaveat => (
+            "What this shows: which heads this model needs for this task, measured on sequences it never trained on. What it does not: a head whose removal costs little may still do the work (another head can stand in for it, as layer 2's two heads do in induction), and a head can matter through paths its map does not show.",
+            "这能说明：这个模型完成这个任务需要哪些头，是在它从未训练过的序列上测出来的。不能说明：关掉后损失很小的头，也可能在做这件事（别的头可以替它，比如归纳任务里第 2 层的两个头），而一个头也可能通过它的注意力图看不出来的途径起作用。",
+        ),
+        ScoringFailed => ("The experiment stopped: {why}", "实验中断：{why}"),
         Caveat => (
             "What this shows: whether the later layers and the output depend on what this head passed on, for this sentence. What it does not: a small change does not mean the head does nothing (another head may do the same work), and a large one does not mean its map tells you how it is used.",
             "这能说明：对这句话而言，后面的层和输出是否依赖这个头传出去的信息。不能说明：变化小，不代表这个头什么都没做（别的头可能在做同样的事）；变化大，也不代表它的注意力图说明了它是怎样被使用的。",

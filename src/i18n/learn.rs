@@ -13,6 +13,7 @@ super::catalogue! {
             "A small Transformer (attention only, unless you add the MLPs) starts here from random weights and is trained in your browser: token and position embeddings, one or two layers of multi-head attention with the causal mask (each, if you choose, followed by a small MLP), the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch each head's attention on the example below turn from noise into the pattern the task needs.",
             "这里有一个小型 Transformer（除非加上 MLP，否则只有注意力层），从随机权重开始，就在你的浏览器里训练：词元嵌入和位置嵌入、一到两层带因果掩码的多头注意力（每层后面可以再加一个小 MLP）、残差流和反嵌入，用交叉熵和 Adam 训练。梯度是为这个模型逐项推导写出的，并与有限差分和 JAX 的结果核对过。点“训练”，看各个头在下面这个示例上的注意力如何从噪声变成任务所需的模式。",
         ),
+        HeadOff => ("switched off", "已关掉"),
         Task => ("Task", "任务"),
         TaskReverse => ("Reverse", "倒序"),
         TaskSort => ("Sort", "排序"),

@@ -9,6 +9,8 @@
 //! only sends the learner's commands and draws what the pool reports.
 
 mod charts;
+mod knockout;
+mod knockout_view;
 pub mod query;
 mod setup;
 mod view;
@@ -211,6 +213,7 @@ fn set_workers(workers: usize) {
 /// own example). The old run's workers end at once.
 fn reset_on(setup: Setup, workers: usize) {
     RUN.with(|r| drop(r.borrow_mut().take()));
+    knockout::reset();
     let (main, failed) = Trained::start(setup, Job::default(), workers, Target::Main);
     let run = Run {
         main,
@@ -230,6 +233,8 @@ fn reset_on(setup: Setup, workers: usize) {
 
 /// What a pool said.
 fn hear(target: Target, heard: Heard) {
+    // The run's model at rest changed: the step it is of.
+    let mut rested = None;
     let open = update_run(|run| {
         let trained = match target {
             Target::Main => &mut run.main,
@@ -243,6 +248,7 @@ fn hear(target: Target, heard: Heard) {
                 if let Some(flat) = &report.params {
                     if trained.params.set_flat(flat) {
                         trained.params_step = report.progress.steps;
+                        rested = (target == Target::Main).then_some(trained.params_step);
                     }
                 }
                 if let Some((tokens, attention)) = report.attention {
@@ -278,6 +284,9 @@ fn hear(target: Target, heard: Heard) {
         // "Open in the lesson" was waiting for this model.
         run.opening && run.driven_model(&run.example).is_some()
     });
+    if let Some(step) = rested {
+        knockout::model_changed(step);
+    }
     if open == Some(true) {
         open_in_lesson();
     }

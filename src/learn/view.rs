@@ -3,6 +3,8 @@
 //! redrawn from the run as it trains.
 
 use super::charts::{head_spec, RunChart};
+use super::knockout::{self, Knockout};
+use super::knockout_view::KnockoutPanel;
 use super::setup::{field_of, range_message, Field, SetupForm};
 use super::{
     open_in_lesson, reset, set_example, set_workers, single_step, start_experiment, take_link_error, toggle, with_run,
@@ -14,7 +16,8 @@ use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup}
 use crate::core::train::tasks::token_text;
 use crate::figures::Heatmap;
 use crate::hosted::page_lang_and_ink;
-use crate::i18n::{fill, t, Lang, LearnMsg};
+use crate::i18n::{fill, t, AblateMsg, Lang, LearnMsg};
+use crate::stage_texts::heads_listed;
 use crate::trainer::pool::default_workers;
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -44,6 +47,8 @@ struct Snapshot {
     /// `[layer][head]`, (n, n).
     weights: Vec<Vec<Array2<f32>>>,
     experiment: Option<ExperimentShown>,
+    /// The experiment on heads.
+    knockout: Knockout,
 }
 
 /// A quantity against steps: (step, value) points.
@@ -101,6 +106,7 @@ impl Snapshot {
             attended,
             weights,
             experiment: run.experiment.as_ref().map(ExperimentShown::of),
+            knockout: knockout::shown(),
         }
     }
 }
@@ -168,6 +174,11 @@ pub fn LearnApp(
     };
 
     let open_failed = Memo::new(move |_| snap.with(|s| s.as_ref().is_some_and(|s| s.open_failed)));
+    let knocked = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.knockout.clone())).unwrap_or_default());
+    let steps = Memo::new(move |_| snap.with(|s| s.as_ref().map_or(0, |s| s.steps)));
+    // The heads off, and the model's held-out accuracy without them, once scored for this step.
+    let heads_off =
+        Memo::new(move |_| knocked.with(|k| k.off_at(steps.get()).map(|s| (heads_listed(&k.ablation), s.accuracy))));
     view! {
         // Two parts: what the learner sets and reads, and what the run draws (side by side on a
         // projector, see the stylesheet).
@@ -205,7 +216,15 @@ pub fn LearnApp(
             <dl class="readouts">
                 <div class="readouts__item"><dt>{tr(LearnMsg::Steps)}</dt><dd data-testid="learn-steps">{readout(|s| s.steps.to_string())}</dd></div>
                 <div class="readouts__item"><dt>{tr(LearnMsg::Loss)}</dt><dd data-testid="learn-loss">{readout(|s| s.loss.map_or("–".into(), |l| format!("{l:.4}")))}</dd></div>
-                <div class="readouts__item"><dt>{tr(LearnMsg::Accuracy)}</dt><dd data-testid="learn-accuracy">{readout(|s| format!("{:.3}", s.accuracy))}</dd></div>
+                <div class="readouts__item">
+                    <dt>{move || match heads_off.get() {
+                        Some((heads, _)) => fill(t(lang, AblateMsg::AccuracyOff), &[("heads", &heads)]),
+                        None => tr(LearnMsg::Accuracy).to_string(),
+                    }}</dt>
+                    <dd data-testid="learn-accuracy" data-heads-off=move || heads_off.get().map(|(h, _)| h)>
+                        {move || heads_off.get().map_or_else(|| readout(|s| format!("{:.3}", s.accuracy))(), |(_, a)| format!("{a:.3}"))}
+                    </dd>
+                </div>
                 <div class="readouts__item"><dt>{tr(LearnMsg::Speed)}</dt><dd data-testid="learn-speed">{readout(|s| format!("{:.0}", s.speed))}</dd></div>
             </dl>
             <div class="field">
@@ -254,11 +273,17 @@ pub fn LearnApp(
                             Some(head_spec(values, texts(attended)))
                         });
                         let spec: Signal<Option<HeatmapSpec>> = spec.into();
-                        let caption = fill(tr(LearnMsg::HeadMap), &[("l", &(l + 1).to_string()), ("h", &(h + 1).to_string())]);
+                        let name = fill(tr(LearnMsg::HeadMap), &[("l", &(l + 1).to_string()), ("h", &(h + 1).to_string())]);
+                        // A switched-off head's map is as computed; its caption says it is off.
+                        let caption = Signal::derive(move || match knocked.with(|k| k.ablation.has(l, h)) {
+                            true => format!("{name} · {}", tr(LearnMsg::HeadOff)),
+                            false => name.clone(),
+                        });
                         view! { <Heatmap spec=spec name=caption testid="learn-head" ink=ink lang=lang spread=true /> }
                     }).collect_view()
                 }}
             </div>
+            <KnockoutPanel knockout=knocked shape=shape steps=steps running=running lang=lang />
           </div>
         </div>
     }

@@ -10,6 +10,7 @@ use crate::bridge::with_pairs;
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::Change;
 use crate::core::model::{Encoding, Model, Token};
+use crate::figures::heads::HeadSwitches;
 use crate::hosted::{address_bar, change_lesson};
 use crate::i18n::{fill, t, AblateMsg};
 use crate::shared::Shared;
@@ -44,29 +45,6 @@ pub fn AblatePanel(
             set(Ablation::new(viewer.ablation.with_untracked(|a| a.heads().to_vec()), r));
         }
     };
-    let board = (0..layers).map(|l| {
-        let switches = (0..heads).map(|h| {
-            let off = move || viewer.ablation.with(|a| a.has(l, h));
-            let (layer, head) = ((l + 1).to_string(), (h + 1).to_string());
-            let label = Signal::derive(move || {
-                let msg = if off() { AblateMsg::HeadOff } else { AblateMsg::HeadOn };
-                fill(tr(msg), &[("layer", &layer), ("head", &head)])
-            });
-            view! {
-                <button type="button" class="ablate__head" data-testid="ablate-head" data-layer=l + 1 data-head=h + 1
-                    aria-pressed=move || off().to_string() title=label aria-label=label
-                    on:click=move |_| set(viewer.ablation.with_untracked(|a| a.toggled(l, h)))>
-                    {h + 1}
-                </button>
-            }
-        });
-        view! {
-            <div class="ablate__row" role="group">
-                <span class="ablate__layer">{t(lang, crate::i18n::ModelMsg::Layer)} " " {l + 1}</span>
-                {switches.collect_view()}
-            </div>
-        }
-    });
     let summary = move || match change.get() {
         None => view! { <p class="view__text" data-testid="ablate-summary">{tr(AblateMsg::NoneOff)}</p> }.into_any(),
         Some(Shared(change)) => changed(lang, &viewer.ablation.get_untracked(), &change, &tokens).into_any(),
@@ -83,7 +61,8 @@ pub fn AblatePanel(
                 </select>
             </label>
             <p class="stage__note">{tr(AblateMsg::ModeNote)}</p>
-            <div class="ablate__board" data-testid="ablate-board">{board.collect_view()}</div>
+            <HeadSwitches layers=layers heads=heads off=viewer.ablation lang=lang
+                toggle=Callback::new(move |(l, h)| set(viewer.ablation.with_untracked(|a: &Ablation| a.toggled(l, h)))) />
             <button type="button" class="button" data-testid="ablate-all-on"
                 disabled=move || viewer.ablation.with(Ablation::is_empty)
                 on:click=move |_| set(Ablation::new([], mode()))>{tr(AblateMsg::AllOn)}</button>

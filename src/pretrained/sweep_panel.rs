@@ -9,7 +9,8 @@ use super::use_viewer;
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::{change, previous_token_weight};
 use crate::core::model::{Encoding, Input, Model, RunOptions};
-use crate::i18n::{fill, t, AblateMsg, Lang, ModelMsg};
+use crate::figures::heads::{HeadValues, Measure};
+use crate::i18n::{fill, t, AblateMsg, Lang};
 use crate::shared::Shared;
 use crate::stage_texts::replacement_name;
 use leptos::prelude::*;
@@ -23,14 +24,6 @@ async fn yield_to_browser() {
         let _ = window().set_timeout_with_callback(&resolve);
     });
     let _ = JsFuture::from(promise).await;
-}
-
-/// The shade of `value` on a scale up to `max`: 0 (none) to 4 (the largest).
-fn shade(value: f32, max: f32) -> usize {
-    if max <= 0.0 || !value.is_finite() {
-        return 0;
-    }
-    ((value / max * 4.0).ceil().clamp(0.0, 4.0)) as usize
 }
 
 /// The sweep's button, its progress, and the two grids once it has run.
@@ -111,42 +104,16 @@ pub fn SweepPanel(
                     &[("layer", &layer), ("head", &head), ("effect", &value), ("mode", mode)],
                 )
             });
-            let cells = move |l: usize| {
-                let row = grid[l].clone();
-                row.into_iter()
-                    .enumerate()
-                    .map(|(h, v)| {
-                        let label = fill(
-                            tr(AblateMsg::SweepCell),
-                            &[
-                                ("layer", &(l + 1).to_string()),
-                                ("head", &(h + 1).to_string()),
-                                ("effect", &format!("{v:.4}")),
-                            ],
-                        );
-                        view! {
-                            <button type="button" class=format!("ablate-cell ablate-cell--{}", shade(v, largest))
-                                data-testid="ablate-cell" data-layer=l + 1 data-head=h + 1 data-effect=format!("{v:.6}")
-                                title=label.clone() aria-label=label
-                                on:click=move |_| set.run(Ablation::one(l, h, replacement))>
-                                {format!("{:.0}", v * 1000.0)}
-                            </button>
-                        }
-                    })
-                    .collect_view()
+            let label = move |(l, h, v): (usize, usize, f32)| {
+                let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
+                fill(tr(AblateMsg::SweepCell), &[("layer", &layer), ("head", &head), ("effect", &effect)])
             };
-            let rows = (0..layers).map(|l| {
-                view! {
-                    <div class="ablate__row" role="group">
-                        <span class="ablate__layer">{t(lang, ModelMsg::Layer)} " " {l + 1}</span>
-                        {cells(l)}
-                    </div>
-                }
-            });
+            let pick = move |(l, h): (usize, usize)| set.run(Ablation::one(l, h, replacement));
             view! {
                 <p class="view__text" data-testid="ablate-sweep-found">{found}</p>
                 <p class="stage__note">{tr(AblateMsg::SweepScale)}</p>
-                <div class="ablate__board" data-testid="ablate-grid">{rows.collect_view()}</div>
+                <HeadValues values=grid max=largest measure=Measure::Effect testid="ablate-grid" cell_testid="ablate-cell"
+                    text=|v| format!("{:.0}", v * 1000.0) label=Callback::new(label) pick=Callback::new(pick) lang=lang />
             }
         })
     };
@@ -167,28 +134,13 @@ pub fn SweepPanel(
 /// is named for, beside what switching it off does.
 #[component]
 fn PreviousGrid(previous: Vec<Vec<f32>>, lang: Lang) -> impl IntoView {
-    let rows = previous.into_iter().enumerate().map(|(l, row)| {
-        let cells = row.into_iter().enumerate().map(move |(h, v)| {
-            let label = fill(
-                t(lang, AblateMsg::PreviousCell),
-                &[("layer", &(l + 1).to_string()), ("head", &(h + 1).to_string()), ("weight", &format!("{v:.2}"))],
-            );
-            view! {
-                <span class=format!("ablate-cell ablate-cell--{}", shade(v, 1.0)) data-testid="previous-cell"
-                    data-layer=l + 1 data-head=h + 1 data-weight=format!("{v:.4}") title=label.clone() aria-label=label>
-                    {format!("{:.0}", v * 100.0)}
-                </span>
-            }
-        });
-        view! {
-            <div class="ablate__row">
-                <span class="ablate__layer">{t(lang, ModelMsg::Layer)} " " {l + 1}</span>
-                {cells.collect_view()}
-            </div>
-        }
-    });
+    let label = move |(l, h, v): (usize, usize, f32)| {
+        let (layer, head, weight) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.2}"));
+        fill(t(lang, AblateMsg::PreviousCell), &[("layer", &layer), ("head", &head), ("weight", &weight)])
+    };
     view! {
         <p class="view__text">{t(lang, AblateMsg::PreviousIntro)}</p>
-        <div class="ablate__board" data-testid="previous-grid">{rows.collect_view()}</div>
+        <HeadValues values=previous max=1.0 measure=Measure::Weight testid="previous-grid" cell_testid="previous-cell"
+            text=|v| format!("{:.0}", v * 100.0) label=Callback::new(label) lang=lang />
     }
 }

@@ -1,11 +1,13 @@
 //! Training off the page's thread, on every core: a pool of Web Workers (each its own .wasm
 //! instance, the `trainer` binary) trains one run together, data-parallel
 //! (`core::train::replica`), and the page only draws what the leading worker reports.
-//! [`pool`] is the page's side; [`worker`] runs inside each worker. They talk in
+//! [`pool`] is the page's side; [`worker`] runs inside each worker; [`scorer`] is one more
+//! worker for the experiments on the trained model (heads switched off). They talk in
 //! `core::train::wire`'s messages, with no shared memory (so no cross-origin isolation: any
 //! static host serves it).
 
 pub mod pool;
+pub mod scorer;
 pub mod worker;
 
 use js_sys::{Array, Float64Array};

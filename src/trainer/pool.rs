@@ -42,7 +42,7 @@ pub fn default_workers() -> usize {
 pub const MAX_WORKERS: usize = 8;
 
 /// The worker's start script, as the page names it.
-fn script_url() -> Result<String, String> {
+pub(super) fn script_url() -> Result<String, String> {
     let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
     let meta = document.query_selector(&format!("meta[name='{TRAINER_META}']")).ok().flatten();
     meta.and_then(|m| m.get_attribute("content")).ok_or_else(|| "this build has no training worker".to_string())

@@ -4,10 +4,12 @@
 //! other workers' shares are read between rounds.
 
 use super::{numbers_of, numbers_to_js};
+use crate::core::ablate::Ablation;
+use crate::core::train::ablate::Subject;
 use crate::core::train::replica::Replica;
 use crate::core::train::session::Session;
-use crate::core::train::wire::{Message, Report};
-use std::cell::RefCell;
+use crate::core::train::wire::{Message, Report, ScoreJob, Scored};
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
 
@@ -35,8 +37,19 @@ struct State {
     _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
 }
 
+/// A scoring worker's job: the model, and how many of its sets are scored.
+struct Scoring {
+    job: ScoreJob,
+    subject: Subject,
+    done: usize,
+}
+
 thread_local! {
     static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    /// A scoring worker's jobs, one per slot (a new one replaces its slot's).
+    static SCORING: RefCell<Vec<Option<Scoring>>> = const { RefCell::new(Vec::new()) };
+    /// The scoring loop is under way.
+    static SCORING_LOOP: Cell<bool> = const { Cell::new(false) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -106,6 +119,7 @@ fn from_page(event: MessageEvent) {
             with_state(|s| s.example = tokens);
             report(true);
         }
+        Some(Message::Score(job)) => score(job),
         _ => tell_page("the trainer got a message it does not know"),
     }
 }
@@ -191,4 +205,52 @@ fn report(now_anyway: bool) {
         let (array, transfer) = numbers_to_js(&data);
         let _ = scope().post_message_with_transfer(&array, &transfer);
     }
+}
+
+/// Take a scoring job (replacing the one in its slot), and score until every slot is done:
+/// one set at a time, the lower slot first, reading the page's messages between sets.
+fn score(job: ScoreJob) {
+    let Some(subject) = Subject::new(&job.setup, &job.params) else {
+        return tell_page("a model to score that does not fit its setup");
+    };
+    SCORING.with(|s| {
+        let (mut slots, slot) = (s.borrow_mut(), job.slot);
+        if slots.len() <= slot {
+            slots.resize_with(slot + 1, || None);
+        }
+        slots[slot] = Some(Scoring { job, subject, done: 0 });
+    });
+    if SCORING_LOOP.with(|l| l.replace(true)) {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async {
+        while let Some(scored) = score_next() {
+            let (array, transfer) = numbers_to_js(&Message::Scored(scored).encode());
+            let _ = scope().post_message_with_transfer(&array, &transfer);
+            next_task().await;
+        }
+        SCORING_LOOP.with(|l| l.set(false));
+    });
+}
+
+/// Score the next set of the first slot with one left.
+fn score_next() -> Option<Scored> {
+    SCORING.with(|s| {
+        let mut slots = s.borrow_mut();
+        let scoring = slots.iter_mut().flatten().find(|s| s.done < s.job.sets.len())?;
+        let (job, index) = (&scoring.job, scoring.done);
+        let off = Ablation::new(job.sets[index].iter().copied(), job.replacement);
+        let scores = scoring.subject.scores(&off);
+        let tracking = (job.tracking && index == 0).then(|| scoring.subject.tracking());
+        scoring.done += 1;
+        Some(Scored { number: job.number, slot: job.slot, index, of: job.sets.len(), scores, tracking })
+    })
+}
+
+/// Resolves in a task of its own, after the messages waiting.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope().set_timeout_with_callback(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

@@ -3,7 +3,8 @@
 //! task needs (a head can matter through paths its map does not show, and a striking map can
 //! belong to a head the task does without).
 
-use super::model::{cross_entropy, forward_with, predictions};
+use super::model::{cross_entropy, forward, forward_with, predictions};
+use super::session::{held_out, Setup};
 use super::{Batch, Config, Params};
 use crate::ablate::{Ablation, Replacement};
 
@@ -55,6 +56,71 @@ pub fn sweep(params: &Params, cfg: &Config, batch: &Batch, replacement: Replacem
     Sweep { intact, heads }
 }
 
+/// Where each head's weight goes, averaged over the targets of a batch, `[layer][head]`: what
+/// a head's name promises, to set beside what switching it off costs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tracking {
+    /// The weight on the token just before the query, over every query after the first (a
+    /// previous-token head's).
+    pub previous: Vec<Vec<f64>>,
+    /// The weight on the keys that hold the token the query must output, over the queries
+    /// that answer (the mirrored digit in *reverse*, the token after the earlier copy in
+    /// *induction*).
+    pub answer: Vec<Vec<f64>>,
+}
+
+/// [`Tracking`] of the model on `batch`, with every head on.
+pub fn tracking(params: &Params, cfg: &Config, batch: &Batch) -> Tracking {
+    let grid = || vec![vec![0.0; cfg.n_heads]; cfg.n_layers];
+    let (mut previous, mut answer, mut queries, mut targets_seen) = (grid(), grid(), 0usize, 0usize);
+    for (tokens, targets) in &batch.sequences {
+        let run = forward(params, cfg, tokens);
+        queries += tokens.len().saturating_sub(1);
+        targets_seen += targets.len();
+        for (l, layer) in run.layers.iter().enumerate() {
+            for (h, a) in layer.weights.iter().enumerate() {
+                previous[l][h] += (1..tokens.len()).map(|i| a[[i, i - 1]]).sum::<f64>();
+                for &(i, target) in targets {
+                    answer[l][h] += (0..=i).filter(|&j| tokens[j] == target).map(|j| a[[i, j]]).sum::<f64>();
+                }
+            }
+        }
+    }
+    let mean = |g: Vec<Vec<f64>>, n: usize| {
+        g.into_iter().map(|r| r.into_iter().map(|v| v / n.max(1) as f64).collect()).collect()
+    };
+    Tracking { previous: mean(previous, queries), answer: mean(answer, targets_seen) }
+}
+
+/// A learner's model to experiment on: its numbers, and its run's held-out set.
+#[derive(Debug, Clone)]
+pub struct Subject {
+    pub params: Params,
+    pub config: Config,
+    pub held_out: Batch,
+}
+
+impl Subject {
+    /// The model of a run of `setup` whose numbers are `flat` ([`Params::flat`]); `None` when
+    /// the setup is out of range or the numbers are not of its shapes.
+    pub fn new(setup: &Setup, flat: &[f64]) -> Option<Self> {
+        setup.check().ok()?;
+        let config = setup.config();
+        let mut params = Params::init(&config, setup.seed);
+        params.set_flat(flat).then(|| Self { params, config, held_out: held_out(setup) })
+    }
+
+    /// Its held-out scores with the heads `off` switched off.
+    pub fn scores(&self, off: &Ablation) -> Scores {
+        scores(&self.params, &self.config, &self.held_out, off)
+    }
+
+    /// Where its heads' weights go on the held-out set.
+    pub fn tracking(&self) -> Tracking {
+        tracking(&self.params, &self.config, &self.held_out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +161,16 @@ mod tests {
         let previous = head_for(&session, &tokens, 0, |i| (1..8).contains(&i).then(|| i - 1));
         let (params, cfg, held_out) = (&session.params, &session.config, session.held_out());
         let chance = 1.0 / 16.0;
+        // What the maps promise: the head found on one example looks at the previous token
+        // across the held-out set, and layer 2's heads look where the answer is.
+        let track = tracking(params, cfg, held_out);
+        assert!(
+            track.previous[0][previous] > 0.5 && track.previous[0][previous] > track.previous[0][1 - previous],
+            "{track:?}"
+        );
+        assert!(track.answer[1].iter().all(|&w| w > 0.5), "{track:?}");
+        let subject = Subject::new(&session.setup, &params.flat()).unwrap_or_else(|| panic!("the model's numbers"));
+        assert_eq!(subject.scores(&Ablation::default()).accuracy, session.accuracy());
         for replacement in [Replacement::Zero, Replacement::Mean] {
             let sweep = sweep(params, cfg, held_out, replacement);
             let off = sweep.heads[0][previous];

@@ -362,7 +362,7 @@ impl Session {
 }
 
 /// The held-out sequences of `setup`'s run (the same for its seed wherever it trains).
-fn held_out(setup: &Setup) -> Batch {
+pub(crate) fn held_out(setup: &Setup) -> Batch {
     let (n, digits) = digits_of(setup.task);
     setup.task.batch(n, digits, HELD_OUT, &mut SplitMix64::new(setup.seed ^ 0x5A5A))
 }

@@ -4,9 +4,11 @@
 //! reports; the workers exchange their shares of every round (`replica`). Reading a list that
 //! is not one of these gives `None`, never a panic.
 
+use super::ablate::{Scores, Tracking};
 use super::replica::{Command, Job, Share};
 use super::session::{Diverged, Kind, Partial, Point, Progress, Setup, Shard};
 use super::{Params, Task};
+use crate::ablate::Replacement;
 use ndarray::Array2;
 
 /// A message.
@@ -22,6 +24,41 @@ pub enum Message {
     Share(Share),
     /// The leading worker → page.
     Report(Report),
+    /// Page → a scoring worker: a model to score with sets of heads switched off.
+    Score(ScoreJob),
+    /// A scoring worker → page: one set's scores.
+    Scored(Scored),
+}
+
+/// A learner's model scored on its run's held-out set with each set of heads off in turn
+/// (`core::train::ablate`), in a worker of its own so the page never waits for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreJob {
+    /// Counts up on the page: a newer job in the same slot replaces this one.
+    pub number: usize,
+    /// Which of the page's experiments this is (the heads off now, or the sweep): a job waits
+    /// only for one of its own slot.
+    pub slot: usize,
+    pub setup: Setup,
+    /// The model's numbers ([`Params::flat`]).
+    pub params: Vec<f64>,
+    pub replacement: Replacement,
+    /// The sets of heads to switch off, (layer, head) from 0, scored in this order.
+    pub sets: Vec<Vec<(usize, usize)>>,
+    /// Where each head's weights go, sent with the first set's scores.
+    pub tracking: bool,
+}
+
+/// One set of a [`ScoreJob`] scored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    pub number: usize,
+    pub slot: usize,
+    /// Which set, and how many the job has.
+    pub index: usize,
+    pub of: usize,
+    pub scores: Scores,
+    pub tracking: Option<Tracking>,
 }
 
 /// What the leading worker tells the page of its run.
@@ -51,6 +88,8 @@ const COMMAND: f64 = 2.0;
 const SHARE: f64 = 3.0;
 const REPORT: f64 = 4.0;
 const EXAMPLE: f64 = 5.0;
+const SCORE: f64 = 6.0;
+const SCORED: f64 = 7.0;
 
 impl Message {
     /// As a list of numbers.
@@ -105,6 +144,29 @@ impl Message {
                         let n = layers.first().and_then(|l| l.first()).map_or(0, |a| a.nrows());
                         out.extend([layers.len() as f64, heads as f64, n as f64]);
                         out.extend(layers.iter().flatten().flat_map(|a| a.iter().copied()));
+                    }
+                    None => out.push(-1.0),
+                }
+            }
+            Message::Score(j) => {
+                out.extend([SCORE, j.number as f64, j.slot as f64]);
+                put_setup(&mut out, &j.setup);
+                out.extend([j.replacement.index() as f64, flag(j.tracking), j.params.len() as f64]);
+                out.extend(&j.params);
+                out.push(j.sets.len() as f64);
+                for set in &j.sets {
+                    out.push(set.len() as f64);
+                    out.extend(set.iter().flat_map(|&(l, h)| [l as f64, h as f64]));
+                }
+            }
+            Message::Scored(d) => {
+                out.extend([SCORED, d.number as f64, d.slot as f64, d.index as f64, d.of as f64]);
+                out.extend([d.scores.accuracy, d.scores.loss]);
+                match &d.tracking {
+                    Some(t) => {
+                        let heads = t.previous.first().map_or(0, Vec::len);
+                        out.extend([t.previous.len() as f64, heads as f64]);
+                        out.extend(t.previous.iter().chain(&t.answer).flatten());
                     }
                     None => out.push(-1.0),
                 }
@@ -179,6 +241,35 @@ impl Message {
                 };
                 let progress = Progress { setup, steps, accuracy, history, diverged, gradients };
                 Message::Report(Report { progress, running, busy, heard, params, attention })
+            }
+            SCORE => {
+                let (number, slot, setup) = (r.count()?, r.count()?, r.setup()?);
+                let replacement = *Replacement::ALL.get(r.count()?)?;
+                let tracking = r.flag()?;
+                let n = r.count()?;
+                let params = r.take(n)?.to_vec();
+                let sets = (0..r.count()?)
+                    .map(|_| {
+                        let n = r.count()?;
+                        (0..n).map(|_| Some((r.count()?, r.count()?))).collect::<Option<Vec<_>>>()
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Message::Score(ScoreJob { number, slot, setup, params, replacement, sets, tracking })
+            }
+            SCORED => {
+                let (number, slot, index, of) = (r.count()?, r.count()?, r.count()?, r.count()?);
+                let scores = Scores { accuracy: r.next()?, loss: r.next()? };
+                let layers = r.next()?;
+                let tracking = if layers < 0.0 {
+                    None
+                } else {
+                    let (layers, heads) = (r.counted(layers)?, r.count()?);
+                    let mut grid =
+                        || (0..layers).map(|_| r.take(heads).map(<[f64]>::to_vec)).collect::<Option<Vec<_>>>();
+                    let previous = grid()?;
+                    Some(Tracking { previous, answer: grid()? })
+                };
+                Message::Scored(Scored { number, slot, index, of, scores, tracking })
             }
             _ => return None,
         };
@@ -330,6 +421,31 @@ mod tests {
             }),
             Message::Example(vec![3, 1, 4, 1, 5]),
             Message::Example(vec![]),
+            Message::Score(ScoreJob {
+                number: 9,
+                slot: 1,
+                setup,
+                params: session.params.flat(),
+                replacement: Replacement::Mean,
+                sets: vec![vec![], vec![(0, 1)], vec![(0, 0), (1, 1)]],
+                tracking: true,
+            }),
+            Message::Scored(Scored {
+                number: 9,
+                slot: 1,
+                index: 2,
+                of: 3,
+                scores: Scores { accuracy: 0.5, loss: 1.25 },
+                tracking: Some(Tracking { previous: vec![vec![0.9, 0.1]; 2], answer: vec![vec![0.2, 0.7]; 2] }),
+            }),
+            Message::Scored(Scored {
+                number: 1,
+                slot: 0,
+                index: 0,
+                of: 1,
+                scores: Scores { accuracy: 1.0, loss: 0.0 },
+                tracking: None,
+            }),
         ];
         for m in messages {
             assert_eq!(Message::decode(&m.encode(), Some(&session.params)), Some(m));
