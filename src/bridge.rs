@@ -121,7 +121,7 @@ impl Hosted {
     pub fn keys(self) -> &'static [&'static str] {
         match self {
             Hosted::Learn => &LEARN_KEYS,
-            Hosted::Pretrained => &STUDY_KEYS,
+            Hosted::Pretrained => &PRETRAINED_KEYS,
             Hosted::Side => &[],
         }
     }
@@ -132,6 +132,12 @@ pub const LEARN_KEYS: [&str; 9] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed"
 
 /// The case study's URL keys: its two sentences and its three words.
 pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
+
+/// The model view's second sentence, which a similarity is measured against.
+pub const SECOND_KEY: &str = "cmp";
+
+/// The pretrained views' URL keys: the case study's and the model view's.
+pub const PRETRAINED_KEYS: [&str; 4] = ["c1", "c2", "cw", SECOND_KEY];
 
 /// The lesson's keys that "Open in the lesson" sets, with their values for a sentence: the
 /// lesson, the learner's model (`model`, its slug), that sentence as the first stage, layer 1,

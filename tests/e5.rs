@@ -8,7 +8,7 @@
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
 use attention_lab::core::bert::{Asset, Bert, E5};
-use attention_lab::core::model::{Encoding, Input, Model, RunOptions, Token};
+use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions, Token};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -245,4 +245,19 @@ fn heads_switched_off_compute_what_the_float64_reference_does() {
     println!("e5 with heads off against float64: weights within {worst:.2e}, final rows within {hidden_worst:.2e}");
     assert!(worst <= MAX_WEIGHT_DRIFT, "attention drift {worst}");
     assert!(hidden_worst <= MAX_HIDDEN_DRIFT, "hidden drift {hidden_worst}");
+}
+
+/// A similarity on e5 embeds each sentence as its model card asks, with "query: " before it;
+/// the lesson's own sentence is read as typed.
+#[test]
+fn the_similarity_readout_embeds_with_the_models_prefix() {
+    use attention_lab::core::intervene::{Experiment, Readout};
+    let (a, b) = ("小猫坐在垫子上。", "一只猫在垫子上睡觉。");
+    let options = RunOptions::default();
+    let pair = Experiment::for_readout(model(), a, &options, Some(b), Readout::Similarity).expect("runs");
+    assert_eq!(pair.input.text, format!("query: {a}"));
+    let embedded = |t: &str| forward(&format!("query: {t}"));
+    assert_eq!(pair.similarity(), Some(similarity(&embedded(a), &embedded(b))));
+    let plain = Experiment::for_readout(model(), a, &options, Some(b), Readout::Final).expect("runs");
+    assert_eq!((plain.input.text.as_str(), plain.other.is_none()), (a, true));
 }

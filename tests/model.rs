@@ -190,3 +190,39 @@ fn the_same_word_enters_two_sentences_identically_and_leaves_them_different() {
         );
     }
 }
+
+/// The sweep's readouts measure what they name: a cell is the effect of that head off alone;
+/// the weight readout is the fall of the layer's mean weight from one token to another (zero
+/// for every head of that layer and later ones, which are switched off after their softmax);
+/// the similarity readout is the fall of the two sentences' cosine.
+#[test]
+fn the_sweeps_readouts_measure_what_they_name() {
+    use attention_lab::core::ablate::{Ablation, Replacement};
+    use attention_lab::core::intervene::{change, Experiment, Readout};
+    let m = model();
+    let (text, other) = ("the animal didn't cross the street because it was too tired", "a dog walked home");
+    let options = RunOptions::default();
+    let final_change = Experiment::for_readout(m, text, &options, None, Readout::Final).expect("runs");
+    let at = |word: &str| final_change.intact.tokens.iter().position(|t| t.text == word).expect("the word");
+    let (it, animal) = (at("it"), at("animal"));
+    let weight = Readout::Weight { layer: 4, from: it, to: animal };
+    let grid = final_change.sweep(m, Replacement::Zero, weight, |_, _, _| ()).expect("a sweep");
+    for (l, h) in [(0, 2), (3, 5), (5, 11)] {
+        let off = final_change.off(m, &Ablation::one(l, h, Replacement::Zero)).expect("runs");
+        let mean =
+            |e: &Encoding| e.layers[4].trace.head_traces.iter().map(|h| h.weights[[it, animal]]).sum::<f32>() / 12.0;
+        assert_eq!(grid[l][h], mean(&final_change.intact) - mean(&off.run), "{l}.{h}");
+        assert_eq!(
+            final_change.effect(&off, Readout::Final),
+            change(&final_change.intact, &off.run).mean_final_change()
+        );
+    }
+    assert!(grid[4..].iter().flatten().all(|&e| e == 0.0), "heads of layer 5 and later leave layer 5's weights alone");
+    assert!(grid[..4].iter().flatten().any(|&e| e.abs() > 1e-3), "earlier heads move it");
+    let pair = Experiment::for_readout(m, text, &options, Some(other), Readout::Similarity).expect("runs");
+    let intact = pair.similarity().expect("a second sentence");
+    assert_eq!(intact, similarity(&forward(text), &forward(other)));
+    let off = pair.off(m, &Ablation::one(0, 0, Replacement::Mean)).expect("runs");
+    assert_eq!(pair.effect(&off, Readout::Similarity), intact - off.similarity().expect("a second sentence"));
+    assert!(final_change.effect(&off, Readout::Similarity).is_nan(), "no second sentence, no similarity");
+}

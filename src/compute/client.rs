@@ -74,7 +74,15 @@ thread_local! {
 
 /// Whether the page has a forward worker to start (natively, in the unit tests, it has none).
 pub fn forward_worker() -> bool {
-    cfg!(target_arch = "wasm32") && SCRIPT.with(|s| s.get_or_init(script_url).is_some())
+    forward_script().is_some()
+}
+
+/// The forward worker's start script, if the page has one.
+pub fn forward_script() -> Option<String> {
+    if !cfg!(target_arch = "wasm32") {
+        return None;
+    }
+    SCRIPT.with(|s| s.get_or_init(script_url).clone())
 }
 
 /// The worker's start script, if the page names one (a test page has none). The script picks

@@ -1,8 +1,9 @@
 //! Inside the forward worker: it brings each model it is asked about once (from the cache the
 //! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
-//! the forward pass's numbers, or why there are none. A panic is said to the page in words.
+//! the forward pass's numbers, or why there are none; a sweep, a head at a time. A panic is said to the page in words.
 
-use super::message::{Answer, Question, Work};
+use super::message::{Answer, Question, SweepQuestion, Work};
+use crate::core::intervene::Experiment;
 use crate::core::kernels::BUILD;
 use crate::core::model::wire::encode;
 use crate::core::model::Model;
@@ -31,17 +32,19 @@ pub fn start() {
         let _ = scope().post_message(&JsValue::from_str(&format!("panic: {info}")));
     }));
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
-        let Some(question) = Question::from_js(&event.data()) else {
+        let data = event.data();
+        if let Some(question) = Question::from_js(&data) {
+            wasm_bindgen_futures::spawn_local(async move {
+                // One message per part: the page rebuilds each in a task of its own.
+                for part in answer(question).await {
+                    tell(&part);
+                }
+            });
+        } else if let Some(sweep) = SweepQuestion::from_js(&data) {
+            wasm_bindgen_futures::spawn_local(swept(sweep));
+        } else {
             let _ = scope().post_message(&JsValue::from_str("a question the worker cannot read"));
-            return;
-        };
-        wasm_bindgen_futures::spawn_local(async move {
-            // One message per part: the page rebuilds each in a task of its own.
-            for part in answer(question).await {
-                let (message, moved) = part.to_js();
-                let _ = scope().post_message_with_transfer(&message, &moved);
-            }
-        });
+        }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -63,6 +66,36 @@ async fn answer(q: Question) -> Vec<Answer> {
             }
         }
         Err(why) => vec![Answer::Failed { number, why }],
+    }
+}
+
+fn tell(answer: &Answer) {
+    let (message, moved) = answer.to_js();
+    let _ = scope().post_message_with_transfer(&message, &moved);
+}
+
+/// Answer a sweep a head at a time, or say why it cannot run.
+async fn swept(q: SweepQuestion) {
+    let number = q.number;
+    let ran = match model(q.model).await {
+        Ok(model) => {
+            let (text, other) = (&q.input.text, q.other.as_deref());
+            Experiment::for_readout(&*model, text, &q.options, other, q.readout)
+                .and_then(|e| {
+                    let of = model.shape().n_layers * model.shape().n_heads;
+                    let mut done = 0;
+                    e.sweep(&*model, q.replacement, q.readout, |layer, head, effect| {
+                        done += 1;
+                        tell(&Answer::Swept { number, layer, head, effect, done, of });
+                    })
+                })
+                .map(drop)
+                .map_err(|e| e.to_string())
+        }
+        Err(why) => Err(why),
+    };
+    if let Err(why) = ran {
+        tell(&Answer::Failed { number, why });
     }
 }
 

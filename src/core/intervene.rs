@@ -1,10 +1,11 @@
 //! The experiment of switching heads off, on a whole model: what changed from the intact run
-//! (each head's maps per layer, each token's final row), the sweep that switches every head
-//! off in turn, and the weight each head puts where its name says (the previous token), to set
-//! beside the effect: a strong map and a small effect, or the reverse, is visible.
+//! (each head's maps per layer, each token's final row, the similarity to a second sentence),
+//! the sweep that switches every head off in turn, scored by a readout the student picks, and
+//! the weight each head puts where its name says (the previous token), to set beside the
+//! effect: a strong map and a small effect, or the reverse, is visible.
 
 use crate::ablate::{Ablation, Replacement};
-use crate::model::{Encoding, Input, Model, ModelError, RunOptions};
+use crate::model::{similarity, Encoding, Input, Model, ModelError, RunOptions};
 use ndarray::{Array2, ArrayView1};
 
 /// What switching heads off changed, from the intact run to the one with heads off.
@@ -45,27 +46,134 @@ pub fn change(intact: &Encoding, ablated: &Encoding) -> Change {
     Change { weights, final_cosine }
 }
 
-/// Every head of `model` switched off alone in turn on `input` (`intact` is its run with every
-/// head on), each scored by `effect(intact, with it off)`: `[layer][head]`. `progress` hears
-/// (heads done, heads in all) after each.
-pub fn sweep(
-    model: &dyn Model,
-    input: &Input,
-    intact: &Encoding,
-    replacement: Replacement,
-    effect: impl Fn(&Encoding, &Encoding) -> f32,
-    mut progress: impl FnMut(usize, usize),
-) -> Result<Vec<Vec<f32>>, ModelError> {
-    let (layers, heads) = (model.shape().n_layers, model.shape().n_heads);
-    let mut grid = vec![vec![0.0; heads]; layers];
-    for (l, row) in grid.iter_mut().enumerate() {
-        for (h, cell) in row.iter_mut().enumerate() {
-            let options = RunOptions { ablation: Ablation::one(l, h, replacement), ..intact.options.clone() };
-            *cell = effect(intact, &model.ablated(input, intact, &options)?);
-            progress(l * heads + h + 1, layers * heads);
+/// What a sweep measures of a run with heads off, against the intact run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readout {
+    /// How far the final representations move: the mean over the tokens of 1 − cosine.
+    Final,
+    /// How much the weight from token `from` to token `to` in `layer` falls (the mean over the
+    /// layer's heads; negative when it rises). All from 0.
+    Weight { layer: usize, from: usize, to: usize },
+    /// How much the sentence's similarity to a second sentence falls (the same heads off in
+    /// both; negative when it rises).
+    Similarity,
+}
+
+/// A sentence through a model with every head on, and perhaps a second one to compare it
+/// with: what an experiment switches heads off from.
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    pub input: Input,
+    pub intact: Encoding,
+    /// The second sentence and its intact run.
+    pub other: Option<(Input, Encoding)>,
+}
+
+/// The runs with heads off: the sentence's, and the second sentence's.
+#[derive(Debug, Clone)]
+pub struct Off {
+    pub run: Encoding,
+    pub other: Option<Encoding>,
+}
+
+impl Experiment {
+    /// `input` (and `other`) through `model` under `options` with every head on.
+    pub fn new(
+        model: &dyn Model,
+        input: Input,
+        options: &RunOptions,
+        other: Option<Input>,
+    ) -> Result<Self, ModelError> {
+        let options = RunOptions { ablation: Ablation::default(), ..options.clone() };
+        let intact = model.forward(&input, &options)?;
+        let other = match other {
+            Some(o) => Some((o.clone(), model.forward(&o, &options)?)),
+            None => None,
+        };
+        Ok(Self { input, intact, other })
+    }
+
+    /// What `readout` is read from: `text` as the lesson shows it, or, for a similarity, `text`
+    /// and `other` each as the model embeds a text (with its prefix: "query: " for e5).
+    pub fn for_readout(
+        model: &dyn Model,
+        text: &str,
+        options: &RunOptions,
+        other: Option<&str>,
+        readout: Readout,
+    ) -> Result<Self, ModelError> {
+        let plain = |t: &str| Input { text: t.to_string(), kv_text: None };
+        match (readout, other) {
+            (Readout::Similarity, Some(other)) => {
+                let embedded = |t: &str| plain(&format!("{}{t}", model.shape().origin.embedding_prefix()));
+                Self::new(model, embedded(text), options, Some(embedded(other)))
+            }
+            _ => Self::new(model, plain(text), options, None),
         }
     }
-    Ok(grid)
+
+    /// The runs with `ablation`'s heads off, each resumed from its intact run.
+    pub fn off(&self, model: &dyn Model, ablation: &Ablation) -> Result<Off, ModelError> {
+        let options = RunOptions { ablation: ablation.clone(), ..self.intact.options.clone() };
+        let run = model.ablated(&self.input, &self.intact, &options)?;
+        let other = match &self.other {
+            Some((input, intact)) => Some(model.ablated(input, intact, &options)?),
+            None => None,
+        };
+        Ok(Off { run, other })
+    }
+
+    /// The two sentences' similarity with every head on, if there is a second one.
+    pub fn similarity(&self) -> Option<f32> {
+        self.other.as_ref().map(|(_, o)| similarity(&self.intact, o))
+    }
+
+    /// What `readout` measures of `off` against the intact run (NaN for a readout this
+    /// experiment cannot read: a token or layer it does not have, no second sentence).
+    pub fn effect(&self, off: &Off, readout: Readout) -> f32 {
+        match readout {
+            Readout::Final => change(&self.intact, &off.run).mean_final_change(),
+            Readout::Weight { layer, from, to } => {
+                let mean = |e: &Encoding| {
+                    let heads = &e.layers.get(layer)?.trace.head_traces;
+                    let sum = heads.iter().map(|h| h.weights.get([from, to]).copied()).sum::<Option<f32>>()?;
+                    Some(sum / heads.len().max(1) as f32)
+                };
+                mean(&self.intact).zip(mean(&off.run)).map_or(f32::NAN, |(a, b)| a - b)
+            }
+            Readout::Similarity => match (self.similarity(), off.similarity()) {
+                (Some(a), Some(b)) => a - b,
+                _ => f32::NAN,
+            },
+        }
+    }
+
+    /// Every head of `model` switched off alone in turn, passing on `replacement`, each scored
+    /// by `readout`: `[layer][head]`. `heard` hears each (layer, head, effect) as it comes.
+    pub fn sweep(
+        &self,
+        model: &dyn Model,
+        replacement: Replacement,
+        readout: Readout,
+        mut heard: impl FnMut(usize, usize, f32),
+    ) -> Result<Vec<Vec<f32>>, ModelError> {
+        let (layers, heads) = (model.shape().n_layers, model.shape().n_heads);
+        let mut grid = vec![vec![0.0; heads]; layers];
+        for (l, row) in grid.iter_mut().enumerate() {
+            for (h, cell) in row.iter_mut().enumerate() {
+                *cell = self.effect(&self.off(model, &Ablation::one(l, h, replacement))?, readout);
+                heard(l, h, *cell);
+            }
+        }
+        Ok(grid)
+    }
+}
+
+impl Off {
+    /// The two sentences' similarity with the heads off, if there is a second one.
+    pub fn similarity(&self) -> Option<f32> {
+        self.other.as_ref().map(|o| similarity(&self.run, o))
+    }
 }
 
 /// `[layer][head]`: the mean weight each head of `encoding` puts on the token just before the

@@ -58,6 +58,64 @@ super::catalogue! {
             "每个格子：关掉该头后最终表示的平均变化，单位为千分之一（颜色越深越大，以这里最大的为准）。",
         ),
         SweepCell => ("Layer {layer}, head {head}: mean change {effect}. Click to switch it off alone.", "第 {layer} 层第 {head} 个头：平均变化 {effect}。点击只关掉它。"),
+        Readout => ("Measure each head by", "用什么衡量每个头"),
+        ReadoutFinal => (
+            "how far the final representations move (mean 1 − cosine)",
+            "最终表示移动了多远（1 − 余弦的平均值）",
+        ),
+        ReadoutWeight => (
+            "how much one token's weight on another falls in a layer",
+            "某一层里一个词元对另一个词元的权重下降了多少",
+        ),
+        ReadoutSimilarity => (
+            "how much the similarity to the second sentence falls",
+            "与第二个句子的相似度下降了多少",
+        ),
+        ReadoutFrom => ("From (query)", "从（查询）"),
+        ReadoutTo => ("to (key)", "到（键）"),
+        ReadoutLayer => ("in layer", "在第几层"),
+        ReadoutNoSecond => (
+            "Type a second sentence above to measure the similarity.",
+            "先在上面输入第二个句子，才能衡量相似度。",
+        ),
+        ScaleWeight => (
+            "Each cell: how much the weight from “{from}” to “{to}” in layer {layer} (the mean over its heads, {intact} with every head on) falls with that head off, in thousandths; a negative number: it rises.",
+            "每个格子：关掉该头后，第 {layer} 层里从“{from}”到“{to}”的权重（各头的平均值，所有头都开着时为 {intact}）下降了多少，单位为千分之一；负数表示它上升了。",
+        ),
+        ScaleSimilarity => (
+            "Each cell: how much the two sentences' similarity ({intact} with every head on) falls with that head off, in thousandths; a negative number: it rises.",
+            "每个格子：关掉该头后，两个句子的相似度（所有头都开着时为 {intact}）下降了多少，单位为千分之一；负数表示它上升了。",
+        ),
+        SweepFoundAny => (
+            "The largest effect: layer {layer}, head {head}, {effect} (passing on {mode}). Click a cell to switch that head off alone.",
+            "影响最大的是第 {layer} 层第 {head} 个头：{effect}（输出{mode}）。点击一个格子，就只关掉那个头。",
+        ),
+        SweepFailed => ("The sweep stopped: {why}", "逐个关掉的实验中断：{why}"),
+        SecondSentence => ("A second sentence, to compare with", "用来比较的第二个句子"),
+        SecondHint => (
+            "The model embeds each sentence as the mean of its final rows; their cosine is the similarity.",
+            "模型把每个句子嵌入为它最后一层各行的平均值；两者的余弦就是相似度。",
+        ),
+        SecondPrefix => (
+            " (each embedded as “{prefix}…”, as the model card asks)",
+            "（按模型说明，每句都以“{prefix}…”的形式嵌入）",
+        ),
+        SimilarityIntact => (
+            "Similarity of the two sentences{prefix}: {intact} with every head on.",
+            "两个句子的相似度{prefix}：所有头都开着时为 {intact}。",
+        ),
+        SimilarityOff => (
+            "Similarity of the two sentences{prefix}: {intact} with every head on, {off} with {heads} off ({change}).",
+            "两个句子的相似度{prefix}：所有头都开着时为 {intact}，关掉 {heads} 后为 {off}（{change}）。",
+        ),
+        ShowChange => (
+            "Draw the maps above as their change from the intact model",
+            "把上面的图画成相对完整模型的变化",
+        ),
+        ChangeNote => (
+            "Each map now shows its weights with the heads off minus the intact model's: orange where a weight rose, purple where it fell, white where nothing changed (every map of layers 1–{layer} is white). One scale for all: the largest change, {max}, is the darkest.",
+            "现在每张图显示的是关掉这些头之后的权重减去完整模型的权重：橙色表示权重上升，紫色表示下降，白色表示没变（第 1–{layer} 层的图全是白色）。所有图用同一个色标：最大的变化 {max} 颜色最深。",
+        ),
         PreviousIntro => (
             "The weight each head puts on the token just before the query, in percent (averaged over the queries after the first): what a “previous-token head” is named for.",
             "每个头放在查询前一个词元上的权重，单位为百分比（对第一个之后的各查询取平均）：“前一词元头”就是因此得名。",

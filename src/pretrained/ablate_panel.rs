@@ -1,9 +1,11 @@
 //! Switching heads off in the model view: a switch for every head (layers × heads), what a
 //! switched-off head passes on (zeros or its mean), and what changed from the intact model
-//! (each layer's largest weight change, each token's final cosine). The heads switched off are
+//! (each layer's largest weight change, each token's final cosine, the similarity to a second
+//! sentence; the maps drawn as their change, if asked). The heads switched off are
 //! the lesson's (`ablate`, `ablatemode` in its link): a change here goes into the address bar
 //! with the viewed model, and the page reads it (`hosted::change_lesson`).
 
+use super::second::{Second, SecondSentence};
 use super::sweep_panel::SweepPanel;
 use super::use_viewer;
 use crate::bridge::with_pairs;
@@ -26,6 +28,8 @@ pub fn AblatePanel(
     intact: Shared<Encoding>,
     /// What switching the heads off changed from the intact model (`None`: every head is on).
     change: Memo<Option<Shared<Change>>>,
+    /// The maps above are drawn as their change from the intact model.
+    show_change: RwSignal<bool>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let lang = viewer.lang;
@@ -45,6 +49,8 @@ pub fn AblatePanel(
             set(Ablation::new(viewer.ablation.with_untracked(|a| a.heads().to_vec()), r));
         }
     };
+    let input = viewer.settings.with_value(|s| s.input(&*model.0));
+    let second = Second::new(model.clone(), input.text, intact.0.options.clone());
     let summary = move || match change.get() {
         None => view! { <p class="view__text" data-testid="ablate-summary">{tr(AblateMsg::NoneOff)}</p> }.into_any(),
         Some(Shared(change)) => changed(lang, &viewer.ablation.get_untracked(), &change, &tokens).into_any(),
@@ -67,8 +73,16 @@ pub fn AblatePanel(
                 disabled=move || viewer.ablation.with(Ablation::is_empty)
                 on:click=move |_| set(Ablation::new([], mode()))>{tr(AblateMsg::AllOn)}</button>
             {summary}
+            <Show when=move || change.with(Option::is_some)>
+                <label class="toggle">
+                    <input type="checkbox" data-testid="ablate-show-change" prop:checked=move || show_change.get()
+                        on:change=move |ev| show_change.set(event_target_checked(&ev)) />
+                    {tr(AblateMsg::ShowChange)}
+                </label>
+            </Show>
+            <SecondSentence second=second model=model.clone() />
             <p class="stage__note">{tr(AblateMsg::Caveat)}</p>
-            <SweepPanel model=model intact=intact set=Callback::new(set) />
+            <SweepPanel model=model intact=intact set=Callback::new(set) other=second.for_sweep() />
         </section>
     }
 }

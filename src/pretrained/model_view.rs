@@ -17,7 +17,7 @@ use crate::core::model::{Encoding, RunOptions};
 use crate::fetch::status::LoadStatus;
 use crate::figures::resize::use_width;
 use crate::hosted::open_link;
-use crate::i18n::{fill, model_error, t, ModelMsg, Msg};
+use crate::i18n::{fill, model_error, t, AblateMsg, ModelMsg, Msg};
 use crate::settings::{Stage, View};
 use crate::shared::Shared;
 use crate::stage_texts::off_training;
@@ -35,6 +35,7 @@ pub fn ModelView() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let hide = RwSignal::new(false);
+    let show_change = RwSignal::new(false);
     // The model on the lesson's sentence, run as the lesson runs it with every head on; then
     // with the switched-off heads off, from the first layer that has one.
     let intact = Memo::new(move |_| {
@@ -120,10 +121,23 @@ pub fn ModelView() -> impl IntoView {
         <Show when=move || hide.get()>
             <p class="stage__note">{move || with_ends(ModelMsg::SpecialHidden, &[])}</p>
         </Show>
-        {move || encoding.get().map(|Shared(e)| view! { <HeadGrid encoding=Arc::clone(&e) hide=hide /> <DepthTable encoding=e /> })}
+        // The intact run to subtract, when the maps are drawn as their change from it.
+        {move || {
+            let against = (show_change.get() && change.with(Option::is_some)).then(|| whole.get()).flatten().map(|w| w.0);
+            let largest = change.with(|c| c.as_ref().map_or(0.0, |c| c.0.weights.iter().flatten().fold(0.0f32, |m, v| m.max(*v))));
+            let note = against.as_ref().map(|_| {
+                let first = viewer.ablation.with_untracked(|a| a.first_layer().unwrap_or(0) + 1).to_string();
+                fill(t(viewer.lang, AblateMsg::ChangeNote), &[("layer", &first), ("max", &format!("{largest:.3}"))])
+            });
+            encoding.get().map(|Shared(e)| view! {
+                {note.map(|n| view! { <p class="stage__note" data-testid="ablate-change-note">{n}</p> })}
+                <HeadGrid encoding=Arc::clone(&e) hide=hide against=against largest=largest />
+                <DepthTable encoding=e />
+            })
+        }}
         // Made once the intact run is here (its model and sentence stay while the view is open),
         // so a switch keeps the keyboard's focus when the maps above are drawn again.
-        {move || whole.get().zip(viewer.model.get()).map(|(e, m)| view! { <AblatePanel model=m intact=e change=change /> })}
+        {move || whole.get().zip(viewer.model.get()).map(|(e, m)| view! { <AblatePanel model=m intact=e change=change show_change=show_change /> })}
         <SameWordPanel />
     }
 }
@@ -135,6 +149,10 @@ fn HeadGrid(
     encoding: Arc<Encoding>,
     /// The special tokens are hidden.
     hide: RwSignal<bool>,
+    /// The intact run, when each map is drawn as its change from it.
+    against: Option<Arc<Encoding>>,
+    /// The largest change of any weight (the change's colour scale).
+    largest: f32,
 ) -> impl IntoView {
     let viewer = use_viewer();
     // The head opens in the lesson's softmax stage, on this model: a link for the page.
@@ -158,6 +176,7 @@ fn HeadGrid(
         let thumbs = (0..layer.trace.n_heads()).map(|h| {
             let canvas = if (l, h) == (0, 0) { first } else { NodeRef::new() };
             let e = Arc::clone(&encoding);
+            let against = against.clone();
             let label = fill(
                 t(viewer.lang, ModelMsg::HeadCell),
                 &[("layer", &(l + 1).to_string()), ("head", &(h + 1).to_string())],
@@ -167,7 +186,7 @@ fn HeadGrid(
                 <button type="button" class="model-grid__head" class:model-grid__head--off=off
                     data-testid=format!("model-head-{}-{}", l + 1, h + 1) data-off=off.to_string()
                     title=label.clone() aria-label=label on:click=move |_| open(l, h)>
-                    <Thumb encoding=e layer=l head=h hide=hide canvas=canvas size=size />
+                    <Thumb encoding=e against=against largest=largest layer=l head=h hide=hide canvas=canvas size=size />
                 </button>
             }
         });
@@ -196,6 +215,10 @@ fn HeadGrid(
 fn Thumb(
     /// The forward pass.
     encoding: Arc<Encoding>,
+    /// The intact run, when the map is drawn as its change from it.
+    against: Option<Arc<Encoding>>,
+    /// The change's colour scale: the largest change of any weight.
+    largest: f32,
     /// The head's layer, 0-based.
     layer: usize,
     /// The head within its layer, 0-based.
@@ -212,14 +235,20 @@ fn Thumb(
         let hidden = hide.get();
         let Some(size) = size.get().filter(|s| *s >= 1.0) else { return };
         let Some(canvas) = canvas.get() else { return };
-        let Some(w) = encoding.layers.get(layer).and_then(|l| l.trace.head_traces.get(head)).map(|h| &h.weights) else {
-            return;
+        let weights = |e: &Encoding| {
+            let w = &e.layers.get(layer)?.trace.head_traces.get(head)?.weights;
+            Some(if hidden { without_ends(w) } else { w.clone() })
         };
-        let shown = if hidden { without_ends(w) } else { w.clone() };
+        let Some(mut shown) = weights(&encoding) else { return };
+        let mut scale = Scale::Sequential { min: 0.0, max: 1.0 };
+        if let Some(intact) = against.as_ref().and_then(|a| weights(a)).filter(|w| w.dim() == shown.dim()) {
+            shown -= &intact;
+            scale = Scale::Diverging { max_abs: if largest > 0.0 { largest } else { 1.0 } };
+        }
         if shown.is_empty() {
             return;
         }
-        if let Err(e) = draw_thumbnail(&canvas, &shown, Scale::Sequential { min: 0.0, max: 1.0 }, maps, size) {
+        if let Err(e) = draw_thumbnail(&canvas, &shown, scale, maps, size) {
             leptos::logging::error!("{e}");
         }
         let _ = canvas.set_attribute("data-drawn", "true");

@@ -1,32 +1,72 @@
 //! The head-importance sweep of the model view: every head switched off alone in turn, each
-//! scored by how far it moves the final representations (the mean of 1 − cosine over the
-//! tokens), drawn as a layers × heads grid beside the weight each head puts on the previous
-//! token, so a strong map with a small effect (or the reverse) is there to see. It runs in
-//! slices of one head, yielding to the browser between them, with a progress bar; a cell opens
-//! that head switched off alone.
+//! scored by a readout the student picks (how far the final representations move, one token's
+//! weight on another in a layer, or the similarity to a second sentence), drawn as a layers ×
+//! heads grid beside the weight each head puts on the previous token, so a strong map with a
+//! small effect (or the reverse) is there to see. It runs in a forward worker of its own
+//! (`compute::sweeper`) with a progress bar; a cell switches that head off alone.
 
 use super::use_viewer;
+use crate::compute::message::SweepQuestion;
+use crate::compute::sweeper::{Heard, Sweeper};
 use crate::core::ablate::{Ablation, Replacement};
-use crate::core::intervene::{change, previous_token_weight};
-use crate::core::model::{Encoding, Input, Model, RunOptions};
+use crate::core::intervene::{previous_token_weight, Readout};
+use crate::core::model::{Encoding, Input, Model};
 use crate::figures::heads::{HeadValues, Measure};
 use crate::i18n::{fill, t, AblateMsg, Lang};
 use crate::shared::Shared;
 use crate::stage_texts::replacement_name;
 use leptos::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use wasm_bindgen_futures::JsFuture;
 
-/// Let the browser paint and answer input before the next head.
-async fn yield_to_browser() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback(&resolve);
-    });
-    let _ = JsFuture::from(promise).await;
+/// Which readout the student picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Final,
+    Weight,
+    Similarity,
 }
 
-/// The sweep's button, its progress, and the two grids once it has run.
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Final, Kind::Weight, Kind::Similarity];
+
+    fn slug(self) -> &'static str {
+        match self {
+            Kind::Final => "final",
+            Kind::Weight => "weight",
+            Kind::Similarity => "similarity",
+        }
+    }
+
+    fn name(self) -> AblateMsg {
+        match self {
+            Kind::Final => AblateMsg::ReadoutFinal,
+            Kind::Weight => AblateMsg::ReadoutWeight,
+            Kind::Similarity => AblateMsg::ReadoutSimilarity,
+        }
+    }
+}
+
+/// The key a query looks at most in `layer` (the mean over its heads), the frame's ends and the
+/// query itself left out where there are others: the readout's first target.
+fn strongest_key(intact: &Encoding, layer: usize, from: usize) -> usize {
+    let n = intact.tokens.len();
+    let Some(heads) = intact.layers.get(layer).map(|l| &l.trace.head_traces) else { return 0 };
+    let inner = |j: &usize| !intact.shape.framed || (*j > 0 && *j + 1 < n);
+    let mean = |j: usize| heads.iter().filter_map(|h| h.weights.get([from, j])).sum::<f32>();
+    let candidates = (0..n).filter(|j| inner(j) && *j != from);
+    candidates.max_by(|a, b| mean(*a).total_cmp(&mean(*b))).unwrap_or(0)
+}
+
+/// A finished sweep: what it measured, and the grid.
+#[derive(Debug, Clone, PartialEq)]
+struct Found {
+    replacement: Replacement,
+    readout: Readout,
+    /// The readout with every head on (a weight or a similarity), for the scale's note.
+    intact: Option<f32>,
+    grid: Vec<Vec<f32>>,
+}
+
+/// The sweep's readout, button, progress, and the two grids once it has run.
 #[component]
 pub fn SweepPanel(
     /// The viewed model.
@@ -35,46 +75,130 @@ pub fn SweepPanel(
     intact: Shared<Encoding>,
     /// What a click on a cell switches off (that head alone).
     set: Callback<Ablation>,
+    /// The second sentence, when one is typed and readable, and the two sentences' similarity
+    /// with every head on.
+    other: Memo<Option<(String, f32)>>,
 ) -> impl IntoView {
     let viewer = use_viewer();
     let lang = viewer.lang;
     let tr = move |m: AblateMsg| t(lang, m);
-    let (layers, heads) = (intact.0.layers.len(), intact.0.layers.first().map_or(0, |l| l.trace.n_heads()));
+    let tokens: Vec<String> = intact.0.tokens.iter().map(|t| t.text.clone()).collect();
+    let (layers, n) = (intact.0.layers.len(), tokens.len());
+    let heads = intact.0.layers.first().map_or(0, |l| l.trace.n_heads());
+    let kind = RwSignal::new(Kind::Final);
+    let last = layers.saturating_sub(1);
+    let query = viewer.settings.with_value(|s| s.lesson().query()).min(n.saturating_sub(1));
+    let from = RwSignal::new(query);
+    let to = RwSignal::new(strongest_key(&intact.0, last, query));
+    let layer = RwSignal::new(last);
     let progress = RwSignal::new(None::<(usize, usize)>);
-    let effects = RwSignal::new(None::<(Replacement, Vec<Vec<f32>>)>);
+    let found = RwSignal::new(None::<Found>);
+    let failed = RwSignal::new(None::<String>);
+    let sweeper = StoredValue::new_local(None::<Sweeper>);
+    let asked = StoredValue::new(0u32);
+    let readout = move || match kind.get() {
+        Kind::Final => Some(Readout::Final),
+        Kind::Weight => Some(Readout::Weight { layer: layer.get(), from: from.get(), to: to.get() }),
+        Kind::Similarity => other.with(Option::is_some).then_some(Readout::Similarity),
+    };
     let previous = previous_token_weight(&intact.0);
-    // Closing the view stops a sweep under way.
-    let alive = Arc::new(AtomicBool::new(true));
-    let on_close = Arc::clone(&alive);
-    on_cleanup(move || on_close.store(false, Ordering::Relaxed));
-    let input: Input = viewer.settings.with_value(|s| s.input(&*model.0));
-    let (m, whole) = (Arc::clone(&model.0), Arc::clone(&intact.0));
-    let run = move |_| {
-        if progress.get_untracked().is_some() {
-            return;
+    let whole = intact.0.clone();
+    let intact_value = move |readout: Readout| match readout {
+        Readout::Final => None,
+        Readout::Weight { layer, from, to } => {
+            let heads = &whole.layers.get(layer)?.trace.head_traces;
+            let sum: f32 = heads.iter().filter_map(|h| h.weights.get([from, to])).sum();
+            Some(sum / heads.len().max(1) as f32)
         }
+        Readout::Similarity => other.with_untracked(|o| o.as_ref().map(|(_, s)| *s)),
+    };
+    let input = viewer.settings.with_value(|s| s.input(&*model.0));
+    let options = intact.0.options.clone();
+    let run = move |_| {
+        let Some(readout) = readout() else { return };
         let replacement = viewer.ablation.with_untracked(|a| a.replacement);
-        let (m, whole, input, alive) = (Arc::clone(&m), Arc::clone(&whole), input.clone(), Arc::clone(&alive));
-        progress.set(Some((0, layers * heads)));
-        leptos::task::spawn_local(async move {
-            let mut grid = vec![vec![0.0f32; heads]; layers];
-            for (l, row) in grid.iter_mut().enumerate() {
-                for (h, cell) in row.iter_mut().enumerate() {
-                    if !alive.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let options = RunOptions { ablation: Ablation::one(l, h, replacement), ..whole.options.clone() };
-                    *cell = match m.ablated(&input, &whole, &options) {
-                        Ok(off) => change(&whole, &off).mean_final_change(),
-                        Err(_) => f32::NAN,
-                    };
-                    progress.try_set(Some((l * heads + h + 1, layers * heads)));
-                    yield_to_browser().await;
+        let number = asked.get_value() + 1;
+        asked.set_value(number);
+        let question = SweepQuestion {
+            number,
+            model: viewer.id,
+            input: Input { text: input.text.clone(), kv_text: None },
+            options: options.clone(),
+            replacement,
+            readout,
+            other: other.with_untracked(|o| o.as_ref().map(|(s, _)| s.clone())),
+        };
+        let all = layers * heads;
+        let mut grid = vec![vec![f32::NAN; heads]; layers];
+        let intact = intact_value(readout);
+        let hear = move |heard: Heard| match heard {
+            Heard::Head { layer, head, effect, done, of } => {
+                if let Some(cell) = grid.get_mut(layer).and_then(|r| r.get_mut(head)) {
+                    *cell = effect;
+                }
+                progress.try_set(Some((done, of)));
+                if done == of {
+                    found.try_set(Some(Found { replacement, readout, intact, grid: grid.clone() }));
+                    progress.try_set(None);
+                    sweeper.try_set_value(None);
                 }
             }
-            effects.try_set(Some((replacement, grid)));
-            progress.try_set(None);
-        });
+            Heard::Failed(why) => {
+                failed.try_set(Some(why));
+                progress.try_set(None);
+                sweeper.try_set_value(None);
+            }
+        };
+        let hear = std::cell::RefCell::new(hear);
+        failed.set(None);
+        match Sweeper::start(&question, move |h| (hear.borrow_mut())(h)) {
+            Some(Ok(s)) => {
+                progress.set(Some((0, all)));
+                sweeper.set_value(Some(s));
+            }
+            Some(Err(why)) => failed.set(Some(why)),
+            None => failed.set(Some("this page has no forward worker".into())),
+        }
+    };
+    // Closing the view ends a sweep under way.
+    on_cleanup(move || drop(sweeper.try_update_value(|s| s.take())));
+    let texts = tokens.clone();
+    let token_options = move |chosen: RwSignal<usize>| {
+        tokens
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let label = format!("{} · {text}", i + 1);
+                view! { <option value=i.to_string() selected=move || chosen.get() == i>{label}</option> }
+            })
+            .collect_view()
+    };
+    let pick = |signal: RwSignal<usize>| {
+        move |ev: leptos::ev::Event| {
+            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                signal.set(i);
+            }
+        }
+    };
+    let weight_fields = move || {
+        (kind.get() == Kind::Weight).then(|| {
+            view! {
+                <div class="ablate__readout">
+                    <label class="field"><span>{tr(AblateMsg::ReadoutFrom)}</span>
+                        <select data-testid="readout-from" on:change=pick(from)>{token_options(from)}</select></label>
+                    <label class="field"><span>{tr(AblateMsg::ReadoutTo)}</span>
+                        <select data-testid="readout-to" on:change=pick(to)>{token_options(to)}</select></label>
+                    <label class="field"><span>{tr(AblateMsg::ReadoutLayer)}</span>
+                        <select data-testid="readout-layer" on:change=pick(layer)>
+                            {(0..layers).map(|l| view! { <option value=l.to_string() selected=move || layer.get() == l>{l + 1}</option> }).collect_view()}
+                        </select></label>
+                </div>
+            }
+        })
+    };
+    let no_second = move || {
+        (kind.get() == Kind::Similarity && other.with(Option::is_none))
+            .then(|| view! { <p class="field__error" role="alert">{tr(AblateMsg::ReadoutNoSecond)}</p> })
     };
     let bar = move || {
         progress.get().map(|(done, all)| {
@@ -87,46 +211,73 @@ pub fn SweepPanel(
             }
         })
     };
-    let grids = move || {
-        effects.get().map(|(replacement, grid)| {
-            let mode = replacement_name(replacement, lang);
-            let largest = grid.iter().flatten().copied().filter(|v| v.is_finite()).fold(0.0f32, f32::max);
-            let top = grid
-                .iter()
-                .enumerate()
-                .flat_map(|(l, row)| row.iter().enumerate().map(move |(h, v)| (l, h, *v)))
-                .filter(|(_, _, v)| v.is_finite())
-                .max_by(|a, b| a.2.total_cmp(&b.2));
-            let found = top.map(|(l, h, v)| {
-                let (layer, head, value) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
-                fill(
-                    tr(AblateMsg::SweepFound),
-                    &[("layer", &layer), ("head", &head), ("effect", &value), ("mode", mode)],
-                )
-            });
-            let label = move |(l, h, v): (usize, usize, f32)| {
-                let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
-                fill(tr(AblateMsg::SweepCell), &[("layer", &layer), ("head", &head), ("effect", &effect)])
-            };
-            let pick = move |(l, h): (usize, usize)| set.run(Ablation::one(l, h, replacement));
-            view! {
-                <p class="view__text" data-testid="ablate-sweep-found">{found}</p>
-                <p class="stage__note">{tr(AblateMsg::SweepScale)}</p>
-                <HeadValues values=grid max=largest measure=Measure::Effect testid="ablate-grid" cell_testid="ablate-cell"
-                    text=|v| format!("{:.0}", v * 1000.0) label=Callback::new(label) pick=Callback::new(pick) lang=lang />
-            }
-        })
-    };
+    let grids = move || found.get().map(|f| view! { <FoundGrid found=f tokens=texts.clone() set=set lang=lang /> });
     view! {
         <div class="ablate__sweep">
             <h4 class="view__subtitle">{tr(AblateMsg::SweepTitle)}</h4>
             <p class="view__text">{tr(AblateMsg::SweepIntro)}</p>
+            <label class="field">
+                <span>{tr(AblateMsg::Readout)}</span>
+                <select data-testid="ablate-readout" on:change=move |ev| {
+                    let slug = event_target_value(&ev);
+                    if let Some(k) = Kind::ALL.into_iter().find(|k| k.slug() == slug) {
+                        kind.set(k);
+                    }
+                }>
+                    {Kind::ALL.map(|k| view! { <option value=k.slug() selected=move || kind.get() == k>{tr(k.name())}</option> }).collect_view()}
+                </select>
+            </label>
+            {weight_fields}
+            {no_second}
             <button type="button" class="button" data-testid="ablate-sweep"
-                disabled=move || progress.with(Option::is_some) on:click=run>{tr(AblateMsg::SweepRun)}</button>
+                disabled=move || progress.with(Option::is_some) || readout().is_none() on:click=run>{tr(AblateMsg::SweepRun)}</button>
             {bar}
+            {move || failed.get().map(|why| view! {
+                <p class="field__error" role="alert" data-testid="ablate-sweep-failed">{fill(tr(AblateMsg::SweepFailed), &[("why", &why)])}</p>
+            })}
             {grids}
             <PreviousGrid previous=previous lang=lang />
         </div>
+    }
+}
+
+/// A finished sweep: its largest effect, what a cell means, and the grid.
+#[component]
+fn FoundGrid(found: Found, tokens: Vec<String>, set: Callback<Ablation>, lang: Lang) -> impl IntoView {
+    let tr = move |m: AblateMsg| t(lang, m);
+    let Found { replacement, readout, intact, grid } = found;
+    let mode = replacement_name(replacement, lang);
+    let top = grid
+        .iter()
+        .enumerate()
+        .flat_map(|(l, row)| row.iter().enumerate().map(move |(h, v)| (l, h, *v)))
+        .filter(|(_, _, v)| v.is_finite())
+        .max_by(|a, b| a.2.abs().total_cmp(&b.2.abs()));
+    let found = top.map(|(l, h, v)| {
+        let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
+        let msg = if readout == Readout::Final { AblateMsg::SweepFound } else { AblateMsg::SweepFoundAny };
+        fill(tr(msg), &[("layer", &layer), ("head", &head), ("effect", &effect), ("mode", mode)])
+    });
+    let intact = format!("{:.3}", intact.unwrap_or(f32::NAN));
+    let word = |i: usize| tokens.get(i).cloned().unwrap_or_default();
+    let scale = match readout {
+        Readout::Final => tr(AblateMsg::SweepScale).to_string(),
+        Readout::Weight { layer, from, to } => fill(
+            tr(AblateMsg::ScaleWeight),
+            &[("from", &word(from)), ("to", &word(to)), ("layer", &(layer + 1).to_string()), ("intact", &intact)],
+        ),
+        Readout::Similarity => fill(tr(AblateMsg::ScaleSimilarity), &[("intact", &intact)]),
+    };
+    let label = move |(l, h, v): (usize, usize, f32)| {
+        let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
+        fill(t(lang, AblateMsg::SweepCell), &[("layer", &layer), ("head", &head), ("effect", &effect)])
+    };
+    let pick = move |(l, h): (usize, usize)| set.run(Ablation::one(l, h, replacement));
+    view! {
+        <p class="view__text" data-testid="ablate-sweep-found" data-readout=format!("{readout:?}")>{found}</p>
+        <p class="stage__note">{scale}</p>
+        <HeadValues values=grid measure=Measure::Effect testid="ablate-grid" cell_testid="ablate-cell"
+            text=|v| format!("{:.0}", v * 1000.0) label=Callback::new(label) pick=Callback::new(pick) lang=lang />
     }
 }
 

@@ -59,6 +59,7 @@ impl Toy {
                 tag: "toy",
                 hub: "attention-lab/toy",
                 cutting: Cutting::WordPiece,
+                prefix: "",
             },
         };
         let embed = normal_matrix(WORDS.len(), D_MODEL, 1, 1);

@@ -11,7 +11,7 @@ use crate::app::page::Page;
 use crate::compute::client::{Forwarder, Reply};
 use crate::compute::message::Work;
 use crate::core::ablate::{Ablation, Replacement};
-use crate::core::intervene::{change, sweep};
+use crate::core::intervene::{Experiment, Readout};
 use crate::core::model::{Encoding, Input, Model, Origin, RunOptions};
 use crate::fetch::load;
 use crate::fetch::LoadState;
@@ -172,7 +172,8 @@ fn ablate_line(model: &dyn Model, input: &Input, intact: &Encoding, forward_ms: 
     let (one_ms, _) = median_p95(time(10, || drop(model.ablated(input, intact, &first))));
     let (last_ms, _) = median_p95(time(10, || drop(model.ablated(input, intact, &last))));
     let t0 = now();
-    let swept = sweep(model, input, intact, Replacement::Zero, |a, b| change(a, b).mean_final_change(), |_, _| ());
+    let experiment = Experiment { input: input.clone(), intact: intact.clone(), other: None };
+    let swept = experiment.sweep(model, Replacement::Zero, Readout::Final, |_, _, _| ());
     let sweep_ms = now() - t0;
     let ok = if swept.is_ok() { "" } else { " sweep_failed=1" };
     format!(

@@ -43,6 +43,8 @@ pub struct Config {
     pub name: &'static str,
     pub tag: &'static str,
     pub hub: &'static str,
+    /// What its model card asks a text to start with when it is embedded (e5: "query: ").
+    pub prefix: &'static str,
     /// The most tokens the lesson reads with it, the frame's included.
     pub max_tokens: usize,
     /// The site's file of it.
@@ -63,6 +65,7 @@ pub const MINILM: Config = Config {
     name: "all-MiniLM-L6-v2",
     tag: "minilm",
     hub: "sentence-transformers/all-MiniLM-L6-v2",
+    prefix: "",
     max_tokens: 128,
     file: MINILM_FILE,
 };
@@ -82,6 +85,7 @@ pub const E5: Config = Config {
     name: "multilingual-e5-small",
     tag: "e5",
     hub: "intfloat/multilingual-e5-small",
+    prefix: "query: ",
     max_tokens: 128,
     file: E5_FILE,
 };
@@ -118,7 +122,13 @@ impl Config {
             unknown: Some(self.unknown),
             cross: false,
             biases: true,
-            origin: Origin::Pretrained { name: self.name, tag: self.tag, hub: self.hub, cutting: self.cutting },
+            origin: Origin::Pretrained {
+                name: self.name,
+                tag: self.tag,
+                hub: self.hub,
+                cutting: self.cutting,
+                prefix: self.prefix,
+            },
         }
     }
 }

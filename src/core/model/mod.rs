@@ -160,8 +160,9 @@ pub enum Origin {
     /// Seeded random weights: the arithmetic is real, what attends to what means nothing.
     Seeded { seed: u64 },
     /// Weights that learned from text: its published name, a short tag for file names, its
-    /// id on the Hugging Face hub (where the code panel loads it from), and how it cuts text.
-    Pretrained { name: &'static str, tag: &'static str, hub: &'static str, cutting: Cutting },
+    /// id on the Hugging Face hub (where the code panel loads it from), how it cuts text, and
+    /// what its model card asks a text to start with when it is embedded.
+    Pretrained { name: &'static str, tag: &'static str, hub: &'static str, cutting: Cutting, prefix: &'static str },
     /// The model the learner trained in the training view.
     Yours,
 }
@@ -172,6 +173,15 @@ impl Origin {
         match self {
             Origin::Pretrained { name, .. } => name,
             _ => self.tag(),
+        }
+    }
+
+    /// What a text starts with when the model embeds it (a similarity): "query: " for e5,
+    /// else nothing.
+    pub fn embedding_prefix(&self) -> &'static str {
+        match self {
+            Origin::Pretrained { prefix, .. } => prefix,
+            _ => "",
         }
     }
 
