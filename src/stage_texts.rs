@@ -130,7 +130,8 @@ fn input_notice(o: &Outcome, lang: Lang) -> String {
 pub fn weights_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {
     let mut lines = origin_note(o, lang, head, text);
     lines.extend(off_training(o.shape(), o.trace(), lang));
-    lines.extend(ablated_note(&o.encoding.options.ablation, lang));
+    let pretrained = matches!(o.shape().origin, Origin::Pretrained { .. });
+    lines.extend(ablated_note(&o.encoding.options.ablation, pretrained, lang));
     lines
 }
 
@@ -145,9 +146,13 @@ pub fn heads_listed(ablation: &Ablation) -> String {
 }
 
 /// Which heads the numbers were computed with switched off, if any.
-pub fn ablated_note(ablation: &Ablation, lang: Lang) -> Option<String> {
+/// A pretrained model's note adds that the model view shows what changed (it shows that model).
+pub fn ablated_note(ablation: &Ablation, pretrained: bool, lang: Lang) -> Option<String> {
     let (heads, mode) = (heads_listed(ablation), replacement_name(ablation.replacement, lang));
-    (!ablation.is_empty()).then(|| fill(t(lang, AblateMsg::LessonOff), &[("heads", &heads), ("mode", mode)]))
+    let note = fill(t(lang, AblateMsg::LessonOff), &[("heads", &heads), ("mode", mode)]);
+    let joiner = if lang == Lang::Zh { "" } else { " " };
+    let more = if pretrained { format!("{joiner}{}", t(lang, AblateMsg::StageNoteModelView)) } else { String::new() };
+    (!ablation.is_empty()).then(|| format!("{note}{more}"))
 }
 
 fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> {

@@ -18,8 +18,11 @@ pub fn HeadSwitches(
     /// A switch was pressed: (layer, head) from 0.
     toggle: Callback<(usize, usize)>,
     lang: Lang,
+    /// Only this layer's row (from 0), where a view shows one layer.
+    #[prop(optional)]
+    only: Option<usize>,
 ) -> impl IntoView {
-    let rows = (0..layers).map(|l| {
+    let rows = (0..layers).filter(move |l| only.is_none_or(|o| o == *l)).map(|l| {
         let switches = (0..heads).map(|h| {
             let is_off = move || off.with(|a| a.has(l, h));
             let (layer, head) = ((l + 1).to_string(), (h + 1).to_string());

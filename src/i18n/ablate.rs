@@ -38,9 +38,21 @@ super::catalogue! {
             "Each token's final representation, as the cosine to the intact model's (1 = unchanged): {cosines}. Mean change (1 − cosine): {mean}.",
             "每个词元最终的表示与完整模型的余弦相似度（1 = 没变）：{cosines}。平均变化（1 − 余弦）：{mean}。",
         ),
+        StageNote => (
+            "Switch a head of this layer off and its map above stays as computed, but what it passes on to the concatenation is replaced ({mode}): concat · W_O below changes.",
+            "关掉这一层的某个头，它上面的图仍照常计算，但它传给拼接的输出被替换（{mode}）：下面的 concat · W_O 随之改变。",
+        ),
+        StageNoteLater => (
+            "Every later layer then computes from the changed output.",
+            "之后的每一层都从改变后的输出算起。",
+        ),
+        StageNoteModelView => (
+            "The model view shows what changed, layer by layer.",
+            "模型视图里逐层显示了什么变了。",
+        ),
         LessonOff => (
-            "Heads switched off: {heads} (each passes on {mode}). Their own maps and those of every earlier layer are as computed; every later number is computed without what they passed on. The model view shows what changed.",
-            "已关掉的头：{heads}（每个输出{mode}）。它们自己的图以及之前各层的图照常计算；之后的每个数字都是在没有它们输出的情况下算出的。模型视图里可以看到什么变了。",
+            "Heads switched off: {heads} (each passes on {mode}). Their own maps and those of every earlier layer are as computed; every later number is computed without what they passed on.",
+            "已关掉的头：{heads}（每个输出{mode}）。它们自己的图以及之前各层的图照常计算；之后的每个数字都是在没有它们输出的情况下算出的。",
         ),
         SweepTitle => ("Which heads matter here? Switch each off in turn", "哪些头在这里重要？逐个关掉试试"),
         SweepIntro => (
@@ -122,8 +134,8 @@ super::catalogue! {
         ),
         PreviousCell => ("Layer {layer}, head {head}: {weight} of its weight on the previous token", "第 {layer} 层第 {head} 个头：{weight} 的权重放在前一个词元上"),
         LearnIntro => (
-            "Your model's heads, as the run last came to rest: switch some off and its accuracy on the 128 held-out sequences is measured again without them. The heads' maps below stay as they are (a head is switched off after its softmax); what changes is what reaches the answer.",
-            "这是你的模型在训练最近一次停下时的各个头：关掉一些，就会在没有它们的情况下重新测量模型在 128 条留出序列上的准确率。下面各个头的注意力图保持不变（头是在它的 softmax 之后被关掉的）；变的是传到答案那里的信息。",
+            "Your model's heads, as the run last came to rest: switch some off and its accuracy on the 128 held-out sequences is measured again without them. The heads' maps above stay as they are (a head is switched off after its softmax); what changes is what reaches the answer.",
+            "这是你的模型在训练最近一次停下时的各个头：关掉一些，就会在没有它们的情况下重新测量模型在 128 条留出序列上的准确率。上面各个头的注意力图保持不变（头是在它的 softmax 之后被关掉的）；变的是传到答案那里的信息。",
         ),
         LearnNoModel => (
             "The run has not come to rest with a model yet: pause it (or take a step) and the heads switched off are scored.",
@@ -164,12 +176,12 @@ super::catalogue! {
             "这次逐个关掉的结果是第 {step} 步的模型的；训练已经往前走了。再运行一次，就是现在这个模型的结果。",
         ),
         TrackPreviousIntro => (
-            "The weight each head puts on the token just before the query, in percent (averaged over the answers of the held-out set).",
-            "每个头放在查询前一个词元上的权重，单位为百分比（对留出集中所有答案取平均）。",
+            "The weight each head puts on the token just before the query, in percent (averaged over every query after the first, in the held-out sequences).",
+            "每个头放在查询前一个词元上的权重，单位为百分比（对留出序列中第一个之后的每个查询取平均）。",
         ),
         TrackAnswerIntro => (
-            "The weight each head puts on the keys that hold the token the answer must be, in percent (the mirrored digit in reverse, the token after its earlier copy in induction).",
-            "每个头放在存放答案词元的那些键上的权重，单位为百分比（倒序任务里是镜像位置的数字，归纳任务里是前一次出现之后的那个词元）。",
+            "The weight each head puts on the keys that hold the token the answer must be, in percent (averaged over the queries that answer: the mirrored digit in reverse, the token after its earlier copy in induction).",
+            "每个头放在存放答案词元的那些键上的权重，单位为百分比（对需要给出答案的各查询取平均：倒序任务里是镜像位置的数字，归纳任务里是前一次出现之后的那个词元）。",
         ),
         TrackCell => ("Layer {layer}, head {head}: {weight} of its weight", "第 {layer} 层第 {head} 个头：{weight} 的权重"),
         LearnCaveat => (

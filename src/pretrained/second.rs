@@ -120,7 +120,8 @@ pub fn SecondSentence(second: Second, model: Shared<dyn Model>) -> impl IntoView
     view! {
         <div class="field">
             <label class="field__label" for="ablate-second">{tr(AblateMsg::SecondSentence)}</label>
-            <input id="ablate-second" type="text" data-testid="ablate-second" prop:value=move || second.text.get()
+            <input id="ablate-second" type="text" class="field__text" data-testid="ablate-second"
+                prop:value=move || second.text.get() aria-invalid=move || second.error.with(Option::is_some).to_string()
                 on:change=on_change />
             <p class="field__hint">{tr(AblateMsg::SecondHint)}</p>
             {move || second.error.get().map(|e| view! { <p class="field__error" role="alert" data-testid="ablate-second-error">{e}</p> })}

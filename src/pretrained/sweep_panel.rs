@@ -5,14 +5,17 @@
 //! small effect (or the reverse) is there to see. It runs in a forward worker of its own
 //! (`compute::sweeper`) with a progress bar; a cell switches that head off alone.
 
+use super::study::Study;
 use super::use_viewer;
 use crate::compute::message::SweepQuestion;
 use crate::compute::sweeper::{Heard, Sweeper};
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::{previous_token_weight, Readout};
 use crate::core::model::{Encoding, Input, Model};
+use crate::core::words::word_span;
 use crate::figures::heads::{HeadValues, Measure};
 use crate::i18n::{fill, t, AblateMsg, Lang};
+use crate::models::ModelId;
 use crate::shared::Shared;
 use crate::stage_texts::replacement_name;
 use leptos::prelude::*;
@@ -45,8 +48,19 @@ impl Kind {
     }
 }
 
+/// The weight readout a class starts from: the case study's (it → animal, 它 → 动物) where the
+/// sentence has both words, else the lesson's query and the key it looks at most.
+fn first_weight(intact: &Encoding, lang: Lang, id: ModelId, query: usize) -> (usize, usize) {
+    let study = Study::first(lang, id);
+    let [word, target, _] = study.words();
+    match (word_span(&intact.tokens, word), word_span(&intact.tokens, target)) {
+        (Some(from), Some(to)) => (from.start, to.start),
+        _ => (query, strongest_key(intact, intact.layers.len().saturating_sub(1), query)),
+    }
+}
+
 /// The key a query looks at most in `layer` (the mean over its heads), the frame's ends and the
-/// query itself left out where there are others: the readout's first target.
+/// query itself left out where there are others.
 fn strongest_key(intact: &Encoding, layer: usize, from: usize) -> usize {
     let n = intact.tokens.len();
     let Some(heads) = intact.layers.get(layer).map(|l| &l.trace.head_traces) else { return 0 };
@@ -88,8 +102,9 @@ pub fn SweepPanel(
     let kind = RwSignal::new(Kind::Final);
     let last = layers.saturating_sub(1);
     let query = viewer.settings.with_value(|s| s.lesson().query()).min(n.saturating_sub(1));
-    let from = RwSignal::new(query);
-    let to = RwSignal::new(strongest_key(&intact.0, last, query));
+    let (first_from, first_to) = first_weight(&intact.0, lang, viewer.id, query);
+    let from = RwSignal::new(first_from);
+    let to = RwSignal::new(first_to);
     let layer = RwSignal::new(last);
     let progress = RwSignal::new(None::<(usize, usize)>);
     let found = RwSignal::new(None::<Found>);

@@ -261,3 +261,60 @@ async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     fresh.assert_no_panic().await;
     fresh.close().await;
 }
+
+/// Switching heads off in the learner's own model (issue 26): induction on two layers, trained
+/// past 99 %; the sweep finds the one head the task cannot do without in layer 1 (the
+/// previous-token head, whose weight on the previous token is the larger of layer 1's), a
+/// click on its cell switches it off alone and the held-out accuracy collapses; every head
+/// back on, it is whole again.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_its_accuracy() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&view=learn&task=induction&ll=2&lseed=4")).await;
+    b.click("learn-train").await;
+    let trained = "return Number(document.querySelector(`[data-testid='learn-accuracy']`).textContent) >= 0.99 && Number(document.querySelector(`[data-testid='learn-steps']`).textContent) >= 1000;";
+    assert_eq!(wait_until(&b, trained, json!(true), 120).await, json!(true), "induction reached 99 % by step 1000");
+    b.click("learn-train").await;
+    let paused = "return document.querySelector(`[data-testid='learn-train']`).getAttribute('aria-pressed');";
+    assert_eq!(wait_until(&b, paused, json!("false"), 10).await, json!("false"));
+    b.click("ablate-sweep").await;
+    let cells = "return document.querySelectorAll(`[data-testid='ablate-cell']`).length;";
+    assert_eq!(wait_until(&b, cells, json!(4), 60).await, json!(4), "a cell per head of 2 × 2");
+    let read = |grid: &str| {
+        format!(
+            "return [...document.querySelectorAll(`[data-testid='{grid}']`)].map(c => [Number(c.dataset.layer), Number(c.dataset.head), Number(c.dataset.effect ?? c.dataset.weight)]);"
+        )
+    };
+    let drops: Vec<(u64, u64, f64)> = serde_json::from_value(b.js(&read("ablate-cell"), vec![]).await).expect("cells");
+    let needed = drops.iter().copied().max_by(|a, c| a.2.total_cmp(&c.2)).expect("a cell");
+    assert!(needed.0 == 1 && needed.2 > 0.3, "the head the task needs is in layer 1: {drops:?}");
+    let previous: Vec<(u64, u64, f64)> =
+        serde_json::from_value(b.js(&read("previous-cell"), vec![]).await).expect("cells");
+    let in_layer_1: Vec<_> = previous.iter().filter(|c| c.0 == 1).collect();
+    let strongest = in_layer_1.iter().max_by(|a, c| a.2.total_cmp(&c.2)).expect("layer 1");
+    assert_eq!(strongest.1, needed.1, "it is the previous-token head: {previous:?}");
+    b.wait_for(&format!("[data-testid='ablate-cell'][data-layer='1'][data-head='{}']", needed.1))
+        .await
+        .click()
+        .await
+        .expect("click the cell");
+    let off = "return document.querySelector(`[data-testid='learn-accuracy']`).dataset.headsOff ?? '';";
+    let want = json!(format!("1.{}", needed.1));
+    assert_eq!(wait_until(&b, off, want.clone(), 20).await, want, "the accuracy shown is with that head off");
+    let collapsed = number(&b, "learn-accuracy").await;
+    assert!(collapsed < 0.6, "accuracy with the previous-token head off: {collapsed}");
+    let summary = b.text_of("ablate-summary").await;
+    assert!(
+        summary.contains(&format!("with 1.{} off", needed.1)) && summary.contains("(intact 0.99")
+            || summary.contains("(intact 1.000"),
+        "{summary}"
+    );
+    b.click("ablate-all-on").await;
+    let whole = "return document.querySelector(`[data-testid='learn-accuracy']`).dataset.headsOff === undefined;";
+    assert_eq!(wait_until(&b, whole, json!(true), 10).await, json!(true));
+    assert!(number(&b, "learn-accuracy").await >= 0.99, "every head back on");
+    b.assert_no_panic().await;
+    b.close().await;
+}

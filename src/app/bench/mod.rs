@@ -42,6 +42,16 @@ fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// Wait `ms` milliseconds.
+async fn sleep(ms: f64) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// (median, p95) of `xs` in ms.
 fn median_p95(xs: Vec<f64>) -> (f64, f64) {
     let xs = ascending(&xs.iter().map(|&x| x as f32).collect::<Vec<_>>());

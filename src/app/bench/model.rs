@@ -6,10 +6,11 @@
 //! MiniLM at n = 16 and 128 tokens (`model n=…` lines, in the main run) and multilingual-e5-small
 //! at 16 and 64 (`model e5 n=…`, in a page of its own, `?bench=e5`, so its memory is its own).
 
-use super::{median_p95, now, peer, settle, time};
+use super::{median_p95, now, peer, settle, sleep, time};
 use crate::app::page::Page;
 use crate::compute::client::{Forwarder, Reply};
-use crate::compute::message::Work;
+use crate::compute::message::{SweepQuestion, Work};
+use crate::compute::sweeper::{Heard, Sweeper};
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::{Experiment, Readout};
 use crate::core::model::{Encoding, Input, Model, Origin, RunOptions};
@@ -128,7 +129,8 @@ pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
         ));
         if n == 16 {
             if let Some(intact) = &ours {
-                print(ablate_line(&*model, &input, intact, page_ms));
+                let worker_ms = sweep_in_worker(id, &input, &intact.options).await;
+                print(format!("{} sweep_worker_ms={worker_ms:.0}", ablate_line(&*model, &input, intact, page_ms)));
             }
         }
         let line = match peer::prepare_model(peer_file, &ids).await {
@@ -182,6 +184,39 @@ fn ablate_line(model: &dyn Model, input: &Input, intact: &Encoding, forward_ms: 
         intact.tokens.len(),
         layers * heads
     )
+}
+
+/// The sweep as the model view runs it: in a forward worker of its own, started for it (the
+/// model brought from the browser's cache), until its last head is in (ms; NaN if it failed).
+async fn sweep_in_worker(id: ModelId, input: &Input, options: &RunOptions) -> f64 {
+    let question = SweepQuestion {
+        number: 1,
+        model: id,
+        input: input.clone(),
+        options: options.clone(),
+        replacement: Replacement::Zero,
+        readout: Readout::Final,
+        other: None,
+    };
+    let done = Rc::new(std::cell::Cell::new(None::<bool>));
+    let heard = Rc::clone(&done);
+    let t0 = now();
+    let sweeper = Sweeper::start(&question, move |h| match h {
+        Heard::Head { done, of, .. } if done == of => heard.set(Some(true)),
+        Heard::Head { .. } => {}
+        Heard::Failed(_) => heard.set(Some(false)),
+    });
+    if !matches!(sweeper, Some(Ok(_))) {
+        return f64::NAN;
+    }
+    while done.get().is_none() && now() - t0 < 120_000.0 {
+        sleep(20.0).await;
+    }
+    if done.get() == Some(true) {
+        now() - t0
+    } else {
+        f64::NAN
+    }
 }
 
 /// The page's forward worker, driven one question at a time.

@@ -6,28 +6,17 @@
 //! Each model also trains as the training view trains it, off the page's thread, on one
 //! worker and on the pool (one per core): `train workers=k … steps_per_s=…`.
 
-use super::{now, peer};
+use super::{now, peer, sleep};
 use crate::core::train::replica::{Command, Job};
 use crate::core::train::session::{digits_of, Session, Setup};
 use crate::core::train::Task;
 use crate::trainer::pool::{default_workers, Heard, Pool};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen_futures::JsFuture;
 
 /// Seconds each pool is timed for, after training this long untimed.
 const POOL_SECONDS: f64 = 4.0;
 const WARM_UP_SECONDS: f64 = 3.0;
-
-/// Wait `ms` milliseconds.
-async fn sleep(ms: f64) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
-}
 
 /// What a pool said last: when its last report arrived and the steps it gave, or why it failed.
 type LastReport = Result<Option<(f64, usize)>, String>;

@@ -4,8 +4,11 @@ use super::{from_outcome, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::{indices, signed, weights};
-use crate::i18n::{LessonMsg, Msg};
+use crate::core::model::Origin;
+use crate::figures::heads::HeadSwitches;
+use crate::i18n::{fill, AblateMsg, Lang, LessonMsg, Msg};
 use crate::settings::Stage;
+use crate::stage_texts::replacement_name;
 use leptos::prelude::*;
 
 /// Small weight maps per head, then concat and concat · W_O.
@@ -33,6 +36,7 @@ pub fn MultiHeadStage() -> impl IntoView {
                     view! { <PageMap spec=spec name=name testid="heatmap-head" file=format!("head{}", h + 1) shared_scale=true /> }
                 }).collect_view()}
             </div>
+            <HeadsOff />
             <PageMap spec=concat name=page.label(Msg::MatConcat) testid="heatmap-concat" next_screen=true />
             <PageMap spec=output name=page.label(Msg::MatOutput) testid="heatmap-final" next_screen=true />
             <div class="aside" data-testid="why-heads">
@@ -40,5 +44,41 @@ pub fn MultiHeadStage() -> impl IntoView {
                 <p class="view__text">{page.text(LessonMsg::WhyHeads)}</p>
             </div>
         </StagePanel>
+    }
+}
+
+/// A switch for each head of the layer shown: a switched-off head's map above stays as
+/// computed, and what it passes on to the concatenation (zeros, or its mean) is what W_O sees.
+#[component]
+fn HeadsOff() -> impl IntoView {
+    let page = use_page();
+    let shape = from_outcome(|o, _| (o.encoding.layers.len(), o.trace().n_heads(), o.layer));
+    let pretrained = from_outcome(|o, _| matches!(o.shape().origin, Origin::Pretrained { .. }));
+    let off = Signal::derive(move || page.settings.with(|s| s.lesson().ablation().clone()));
+    let toggle = Callback::new(move |(l, h)| {
+        page.apply(|s, c| s.toggle_head(l, h, c));
+    });
+    let note = move || {
+        let mode = replacement_name(page.settings.with(|s| s.lesson().ablation().replacement), page.lang.get());
+        let mut note = fill(page.t(AblateMsg::StageNote), &[("mode", mode)]);
+        let later = shape.get().is_some_and(|(layers, _, layer)| layer + 1 < layers);
+        let joiner = if page.lang.get() == Lang::Zh { "" } else { " " };
+        for (says, msg) in
+            [(later, AblateMsg::StageNoteLater), (pretrained.get() == Some(true), AblateMsg::StageNoteModelView)]
+        {
+            if says {
+                note = format!("{note}{joiner}{}", page.t(msg));
+            }
+        }
+        note
+    };
+    view! {
+        <div class="aside" data-testid="stage-heads-off">
+            <h3 class="view__subtitle">{page.text(AblateMsg::Title)}</h3>
+            <p class="view__text">{note}</p>
+            {move || shape.get().map(|(layers, heads, layer)| {
+                view! { <HeadSwitches layers=layers heads=heads off=off toggle=toggle lang=page.lang.get() only=layer /> }
+            })}
+        </div>
     }
 }
