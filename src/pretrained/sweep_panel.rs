@@ -184,13 +184,14 @@ pub fn SweepPanel(
             .enumerate()
             .map(|(i, text)| {
                 let label = format!("{} · {text}", i + 1);
-                view! { <option value=i.to_string() selected=move || chosen.get() == i>{label}</option> }
+                view! { <option value=(i + 1).to_string() selected=move || chosen.get() == i>{label}</option> }
             })
             .collect_view()
     };
+    // The choices are written from 1, as the page shows them.
     let pick = |signal: RwSignal<usize>| {
         move |ev: leptos::ev::Event| {
-            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+            if let Some(i) = event_target_value(&ev).parse::<usize>().ok().and_then(|i| i.checked_sub(1)) {
                 signal.set(i);
             }
         }
@@ -205,7 +206,7 @@ pub fn SweepPanel(
                         <select data-testid="readout-to" on:change=pick(to)>{token_options(to)}</select></label>
                     <label class="field"><span>{tr(AblateMsg::ReadoutLayer)}</span>
                         <select data-testid="readout-layer" on:change=pick(layer)>
-                            {(0..layers).map(|l| view! { <option value=l.to_string() selected=move || layer.get() == l>{l + 1}</option> }).collect_view()}
+                            {(0..layers).map(|l| view! { <option value=(l + 1).to_string() selected=move || layer.get() == l>{l + 1}</option> }).collect_view()}
                         </select></label>
                 </div>
             }
