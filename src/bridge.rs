@@ -128,7 +128,7 @@ impl Hosted {
 }
 
 /// The training view's URL keys, in the order it writes them; the page keeps them as they are.
-pub const LEARN_KEYS: [&str; 9] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp"];
+pub const LEARN_KEYS: [&str; 11] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp", "lkv", "lpos"];
 
 /// The case study's URL keys: its two sentences and its three words.
 pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
@@ -195,7 +195,7 @@ pub fn with_pairs(query: &str, pairs: &[(&str, &str)]) -> String {
 }
 
 /// `query` with the training view's keys set to `values` (in [`LEARN_KEYS`] order).
-pub fn with_learn_values(query: &str, values: &[String; 9]) -> String {
+pub fn with_learn_values(query: &str, values: &[String; 11]) -> String {
     let pairs: Vec<(&str, &str)> = LEARN_KEYS.iter().copied().zip(values.iter().map(String::as_str)).collect();
     with_pairs(query, &pairs)
 }
@@ -252,7 +252,7 @@ mod tests {
             read_pairs("c1=a&d=1&c1=b%20c&cw", &STUDY_KEYS),
             [("c1".into(), Some("b c".into())), ("cw".into(), Some(String::new()))]
         );
-        let values = ["sort", "32", "2", "1", "0.01", "32", "1", "1", "0"].map(String::from);
+        let values = ["sort", "32", "2", "1", "0.01", "32", "1", "1", "0", "2", "learned"].map(String::from);
         let query = with_learn_values("%74ask=reverse&lang=zh", &values);
         assert_eq!(query.matches("task=").count(), 1, "an encoded key is replaced too");
         assert!(query.starts_with("lang=zh&task=sort&ld=32"), "{query}");

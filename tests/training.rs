@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use attention_lab::core::train::backward::accumulate;
-use attention_lab::core::train::model::{cross_entropy, forward};
+use attention_lab::core::train::model::{cross_entropy, forward, Positions};
 use attention_lab::core::train::{Config, Params};
 use ndarray::Array2;
 use serde::Deserialize;
@@ -31,6 +31,10 @@ struct FixtureConfig {
     /// Absent from the fixture made before the MLP existed.
     #[serde(default)]
     mlp: bool,
+    /// Heads of keys and values (absent: as many as the heads).
+    kv_heads: Option<usize>,
+    /// `learned`, `sinusoidal` or `rope` (absent: learned).
+    positions: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -54,6 +58,18 @@ fn loss_and_every_gradient_match_jax_with_an_mlp() {
     matches_jax("jax_gradients_mlp.json");
 }
 
+/// Four query heads reading two K/V heads, rotary positions, MLPs.
+#[test]
+fn loss_and_every_gradient_match_jax_with_grouped_queries_and_rotary_positions() {
+    matches_jax("jax_gradients_gqa_rope.json");
+}
+
+/// One K/V head for four query heads, the sinusoidal encoding added.
+#[test]
+fn loss_and_every_gradient_match_jax_with_one_kv_head_and_sinusoidal_positions() {
+    matches_jax("jax_gradients_mqa_sinusoidal.json");
+}
+
 fn matches_jax(fixture: &str) {
     let path = format!("{}/tests/fixtures/train/{fixture}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("the JAX fixture");
@@ -64,6 +80,8 @@ fn matches_jax(fixture: &str) {
         context: c.context,
         d_model: c.d_model,
         n_heads: c.heads,
+        kv_heads: c.kv_heads.unwrap_or(c.heads),
+        positions: Positions::from_slug(c.positions.as_deref().unwrap_or("learned")).expect("a known scheme"),
         n_layers: c.layers,
         scaled: c.scaled,
         mlp: c.mlp,

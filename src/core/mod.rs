@@ -39,6 +39,7 @@ pub mod projections;
 pub mod readouts;
 pub mod real;
 pub mod rng;
+pub mod rotary;
 pub mod saturation;
 pub mod softmax;
 pub mod study;

@@ -238,6 +238,8 @@ mod tests {
         "WordPiece",
         "CLS",
         "SentencePiece",
+        "RoPE",
+        "concat",
         "sink",
         "multilingual-e5-small",
         // XLM-RoBERTa's special tokens: <s>, </s>, <unk>

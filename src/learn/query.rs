@@ -1,9 +1,11 @@
 //! The training view's keys in the page's URL (`bridge::LEARN_KEYS`), so a link reopens the
 //! same experiment: `task`, `ld` (d_model), `lh` (heads), `ll` (layers), `lr` (learning rate),
-//! `lb` (batch), `lseed`, `lscale` and `lmlp` (0 or 1). The lesson's settings own the other
-//! keys; each side keeps the other's.
+//! `lb` (batch), `lseed`, `lscale` and `lmlp` (0 or 1), `lkv` (K/V heads; absent or equal to
+//! the heads: as many as the heads) and `lpos` (`learned`, `sinusoidal`, `rope`). The lesson's
+//! settings own the other keys; each side keeps the other's.
 
 use crate::bridge::with_learn_values;
+use crate::core::train::model::Positions;
 use crate::core::train::session::Setup;
 use crate::core::train::Task;
 
@@ -20,10 +22,13 @@ pub fn from_query(query: &str) -> Setup {
     let get = |key: &str| crate::percent::last(&pairs, key).flatten();
     let num = |key: &str, default: usize| get(key).and_then(|v| v.parse().ok()).unwrap_or(default);
     let d = Setup::default();
+    let n_heads = num("lh", d.n_heads);
     Setup {
         task: get("task").and_then(Task::from_slug).unwrap_or(d.task),
         d_model: num("ld", d.d_model),
-        n_heads: num("lh", d.n_heads),
+        n_heads,
+        kv_heads: get("lkv").and_then(|v| v.parse().ok()).filter(|&k| k != n_heads),
+        positions: get("lpos").and_then(Positions::from_slug).unwrap_or(d.positions),
         n_layers: num("ll", d.n_layers),
         learning_rate: get("lr").and_then(|v| v.parse().ok()).unwrap_or(d.learning_rate),
         batch: num("lb", d.batch),
@@ -45,6 +50,8 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
         setup.seed.to_string(),
         u8::from(setup.scaled).to_string(),
         u8::from(setup.mlp).to_string(),
+        setup.kv_heads().to_string(),
+        setup.positions.slug().to_string(),
     ];
     with_learn_values(query, &values)
 }
@@ -71,10 +78,15 @@ mod tests {
             seed: 9,
             scaled: false,
             mlp: true,
+            kv_heads: Some(2),
+            positions: Positions::Rotary,
         };
         let query = with_setup("?lang=zh&view=learn&task=sort&d=128", &setup);
         assert!(query.starts_with("lang=zh&view=learn&d=128&"), "{query}");
         assert_eq!(from_query(&query), setup);
-        assert_eq!(from_query("task=nonsense&ld=x"), Setup::default(), "unreadable values fall back");
+        assert_eq!(from_query("task=nonsense&ld=x&lpos=spiral"), Setup::default(), "unreadable values fall back");
+        let full = from_query("lh=4&lkv=4");
+        assert_eq!((full.kv_heads, full.kv_heads()), (None, 4), "as many K/V heads as heads is multi-head attention");
+        assert_eq!(from_query("lh=4").kv_heads(), 4, "an old link: every head its own keys and values");
     }
 }

@@ -4,6 +4,7 @@
 //! changed, and the last good run stays.
 
 use super::{query, reset};
+use crate::core::train::model::Positions;
 use crate::core::train::session::{Setup, SetupError};
 use crate::core::train::Task;
 use crate::i18n::{fill, t, Lang, LearnMsg};
@@ -20,6 +21,8 @@ pub enum Field {
     LearningRate,
     Batch,
     Seed,
+    KvHeads,
+    Positions,
     Example,
 }
 
@@ -32,6 +35,7 @@ pub fn range_message(lang: Lang, e: SetupError) -> String {
         SetupError::Layers => range(LearnMsg::ErrLayers, Setup::LAYERS),
         SetupError::LearningRate => t(lang, LearnMsg::ErrLearningRate).to_string(),
         SetupError::Batch => range(LearnMsg::ErrBatch, Setup::BATCH),
+        SetupError::KvHeads => range(LearnMsg::ErrKvHeads, Setup::HEADS),
     }
 }
 
@@ -43,6 +47,7 @@ pub fn field_of(e: SetupError) -> Field {
         SetupError::Layers => Field::Layers,
         SetupError::LearningRate => Field::LearningRate,
         SetupError::Batch => Field::Batch,
+        SetupError::KvHeads => Field::KvHeads,
     }
 }
 
@@ -55,6 +60,7 @@ fn unreadable(lang: Lang, field: Field) -> String {
         Field::LearningRate => range_message(lang, SetupError::LearningRate),
         Field::Batch => range_message(lang, SetupError::Batch),
         Field::Seed => t(lang, LearnMsg::ErrSeed).to_string(),
+        Field::KvHeads | Field::Positions => range_message(lang, SetupError::KvHeads),
         Field::Example => String::new(),
     }
 }
@@ -123,6 +129,33 @@ pub fn SetupForm(
         (Task::Induction, LearnMsg::TaskInduction, LearnMsg::ExpectInduction),
     ];
     let expect = move || tasks.iter().find(|(task, ..)| *task == setup.get().task).map(|&(.., e)| tr(e));
+    let positions = [
+        (Positions::Learned, LearnMsg::PositionsLearned),
+        (Positions::Sinusoidal, LearnMsg::PositionsSinusoidal),
+        (Positions::Rotary, LearnMsg::PositionsRope),
+    ];
+    // What generating keeps per token, for the K/V heads chosen.
+    let cache_size = move || {
+        let s = setup.get();
+        let (layers, kv, dk) = (s.n_layers, s.kv_heads(), s.d_k());
+        let kind = match kv {
+            _ if kv == s.n_heads => tr(LearnMsg::CacheMha).to_string(),
+            1 => tr(LearnMsg::CacheMqa).to_string(),
+            _ => fill(tr(LearnMsg::CacheGqa), &[("per", &(s.n_heads / kv.max(1)).to_string())]),
+        };
+        let numbers = |k: usize| (2 * layers * k * dk).to_string();
+        fill(
+            tr(LearnMsg::CacheSize),
+            &[
+                ("kind", &kind),
+                ("layers", &layers.to_string()),
+                ("kv", &kv.to_string()),
+                ("dk", &dk.to_string()),
+                ("n", &numbers(kv)),
+                ("full", &numbers(s.n_heads)),
+            ],
+        )
+    };
     let (d_lo, d_hi) = Setup::D_MODEL;
     let (h_lo, h_hi) = Setup::HEADS;
     let (b_lo, b_hi) = Setup::BATCH;
@@ -160,6 +193,25 @@ pub fn SetupForm(
                         prop:value=move || setup.get().n_heads.to_string()
                         on:change=number(Field::Heads, |s, v| { s.n_heads = v; Some(()) }) />
                     {error_of(Field::Heads)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-kv-heads">{move || fill(tr(LearnMsg::KvHeads), &[("hi", &setup.get().n_heads.to_string())])}</label>
+                    <input id="learn-kv-heads" data-testid="learn-kv-heads" type="number" min="1" max=move || setup.get().n_heads
+                        prop:value=move || setup.get().kv_heads().to_string()
+                        on:change=number(Field::KvHeads, |s, v| { s.kv_heads = (v != s.n_heads).then_some(v); Some(()) }) />
+                    {error_of(Field::KvHeads)}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="learn-positions">{tr(LearnMsg::Positions)}</label>
+                    <select id="learn-positions" data-testid="learn-positions" on:change=move |ev| {
+                        let chosen = Positions::from_slug(&event_target_value(&ev));
+                        apply(Field::Positions, &|s| chosen.map(|p| s.positions = p).is_some());
+                    }>
+                        {positions.map(|(p, name)| view! {
+                            <option value=p.slug() selected=move || setup.get().positions == p>{tr(name)}</option>
+                        }).collect_view()}
+                    </select>
+                    {error_of(Field::Positions)}
                 </div>
                 <div class="field">
                     <label class="field__label" for="learn-dk">{move || fill(tr(LearnMsg::DkIs), &[("dk", &setup.get().d_k().to_string())])}</label>
@@ -203,6 +255,7 @@ pub fn SetupForm(
                     {error_of(Field::Seed)}
                 </div>
             </div>
+            <p class="field__hint" data-testid="learn-cache-size">{cache_size}</p>
             {switch("learn-scale", |s| s.scaled, |s, on| s.scaled = on, LearnMsg::Scale)}
             {switch("learn-mlp", |s| s.mlp, |s, on| s.mlp = on, LearnMsg::Mlp)}
         </div>

@@ -1,10 +1,12 @@
 //! The gradient of the loss with respect to every parameter, written out for this model and
 //! checked against central finite differences (tests below): from the logits back through the
 //! unembedding, each layer's MLP (if any), W_O, A·V, the causal softmax, the ÷√d_k scaling,
-//! Q·Kᵀ and the projections, the residual stream, and into the token and position embeddings.
+//! Q·Kᵀ (with K and V heads shared by groups of query heads, and the rotation of RoPE) and the
+//! projections, the residual stream, and into the token and (learned) position embeddings.
 
-use super::model::{Config, Forward, Params};
+use super::model::{Config, Forward, Params, Positions};
 use crate::kernels::matmul_f64 as product;
+use crate::rotary::rotate;
 use ndarray::{s, Array2, Axis};
 
 /// Add to `grads` the gradient for one sequence `tokens`, given its forward pass and the
@@ -44,16 +46,27 @@ pub fn accumulate(
             (Array2::zeros(cache.q.dim()), Array2::zeros(cache.k.dim()), Array2::zeros(cache.v.dim()));
         for (h, a) in cache.weights.iter().enumerate() {
             let cols = s![.., h * dk..(h + 1) * dk];
+            // The K/V head it reads, shared with the other query heads of its group: their
+            // gradients add up there.
+            let kv = s![.., cfg.group(h) * dk..(cfg.group(h) + 1) * dk];
             let dout = dconcat.slice(cols);
-            // O_h = A · V_h
-            let da = product(dout, cache.v.slice(cols).t());
-            dv.slice_mut(cols).assign(&product(a.t(), dout));
+            // O_h = A · V_g
+            let da = product(dout, cache.v.slice(kv).t());
+            let mut dv_g = dv.slice_mut(kv);
+            dv_g += &product(a.t(), dout);
             // Softmax, row by row: dS = A ⊙ (dA − Σ_j A_ij dA_ij); masked entries have A = 0.
             let inner = (&da * a).sum_axis(Axis(1)).insert_axis(Axis(1));
             let ds = a * &(&da - &inner) * c;
-            // S = c · Q_h K_hᵀ (c folded in above).
-            dq.slice_mut(cols).assign(&product(ds.view(), cache.k.slice(cols)));
-            dk_.slice_mut(cols).assign(&product(ds.t(), cache.q.slice(cols)));
+            // S = c · Q_h K_gᵀ (c folded in above).
+            dq.slice_mut(cols).assign(&product(ds.view(), cache.k.slice(kv)));
+            let mut dk_g = dk_.slice_mut(kv);
+            dk_g += &product(ds.t(), cache.q.slice(cols));
+        }
+        // Under RoPE the scores saw Q and K rotated: a rotation's transpose takes the gradient
+        // back to the projections' outputs.
+        if cfg.positions == Positions::Rotary {
+            rotate(&mut dq, dk, 0, true);
+            rotate(&mut dk_, dk, 0, true);
         }
         g.wq += &product(cache.x.t(), dq.view());
         g.wk += &product(cache.x.t(), dk_.view());
@@ -64,8 +77,11 @@ pub fn accumulate(
         let row = dx.row(i);
         let mut e = grads.embed.row_mut(t);
         e += &row;
-        let mut pos = grads.pos.row_mut(i);
-        pos += &row;
+        // Only learned positions are parameters.
+        if cfg.positions == Positions::Learned {
+            let mut pos = grads.pos.row_mut(i);
+            pos += &row;
+        }
     }
 }
 
@@ -88,8 +104,29 @@ mod tests {
     /// for one and two layers, scaled or not.
     #[test]
     fn gradients_match_central_finite_differences_on_every_tensor() {
-        for (layers, scaled, mlp) in [(1, true, false), (2, true, false), (2, false, false), (2, true, true)] {
-            let cfg = Config { vocab: 5, context: 6, d_model: 8, n_heads: 2, n_layers: layers, scaled, mlp };
+        let cases = [
+            (1, true, false, 2, Positions::Learned),
+            (2, true, false, 2, Positions::Learned),
+            (2, false, false, 2, Positions::Learned),
+            (2, true, true, 2, Positions::Learned),
+            (2, true, false, 1, Positions::Learned),
+            (1, true, false, 2, Positions::Sinusoidal),
+            (2, true, true, 1, Positions::Rotary),
+            (2, false, false, 2, Positions::Rotary),
+        ];
+        for (layers, scaled, mlp, kv_heads, positions) in cases {
+            let n_heads = 2;
+            let cfg = Config {
+                vocab: 5,
+                context: 6,
+                d_model: 8,
+                n_heads,
+                kv_heads,
+                positions,
+                n_layers: layers,
+                scaled,
+                mlp,
+            };
             let params = Params::init(&cfg, 7);
             let batch = vec![
                 (vec![0, 3, 1, 4, 2, 2], vec![(1, 2), (3, 0), (5, 4)]),
@@ -117,7 +154,7 @@ mod tests {
                     let err = (numeric - analytic).abs() / (numeric.abs() + analytic.abs()).max(1e-6);
                     assert!(
                         err < 1e-5 || (numeric - analytic).abs() < 1e-9,
-                        "layers {layers} scaled {scaled} mlp {mlp}: {name}{idx:?}: written {analytic:e}, numeric {numeric:e}"
+                        "layers {layers} scaled {scaled} mlp {mlp} kv {kv_heads} {positions:?}: {name}{idx:?}: written {analytic:e}, numeric {numeric:e}"
                     );
                 }
             }

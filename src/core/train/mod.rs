@@ -78,7 +78,18 @@ mod tests {
         seed: u64,
     ) -> (f64, usize, Params, Config) {
         let (vocab, context) = (task.vocab(digits), task.context(n));
-        let cfg = Config { vocab, context, d_model: 32, n_heads: 2, n_layers: layers, scaled: true, mlp };
+        let positions = model::Positions::Learned;
+        let cfg = Config {
+            vocab,
+            context,
+            d_model: 32,
+            n_heads: 2,
+            kv_heads: 2,
+            positions,
+            n_layers: layers,
+            scaled: true,
+            mlp,
+        };
         let mut params = Params::init(&cfg, seed);
         let mut adam = Adam::new(&params, 0.01);
         let mut rng = SplitMix64::new(seed ^ 0xA5A5);

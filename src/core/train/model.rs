@@ -5,11 +5,28 @@
 
 use crate::ablate::{replaced, Ablation};
 use crate::block::{Activation, Block, Dense, Mlp};
+use crate::embed::positional_encoding;
 use crate::kernels::matmul_f64 as product;
 use crate::mask::causal_mask;
 use crate::rng::SplitMix64;
+use crate::rotary::rotate;
 use crate::softmax::{softmax_row, softmax_rows};
 use ndarray::{s, Array2, Axis};
+
+crate::slugged! {
+    /// How the model knows where a token is.
+    #[derive(Default)]
+    pub enum Positions {
+        /// A learned vector per place, added to the token's (parameters of the model's own).
+        #[default]
+        Learned = "learned",
+        /// The fixed sinusoidal encoding, added to the token's.
+        Sinusoidal = "sinusoidal",
+        /// Nothing added: each head's queries and keys are rotated by their position (RoPE,
+        /// `core::rotary`), so scores depend on offsets only.
+        Rotary = "rope",
+    }
+}
 
 /// The sizes and switches of a model.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,6 +39,12 @@ pub struct Config {
     pub d_model: usize,
     /// Heads `h` per layer; `d_model` must be a multiple of it.
     pub n_heads: usize,
+    /// Heads of keys and values, dividing `n_heads`: `n_heads` of them is multi-head
+    /// attention, 1 multi-query, in between grouped-query. Query head h reads group
+    /// h / (n_heads / kv_heads).
+    pub kv_heads: usize,
+    /// How positions enter.
+    pub positions: Positions,
     /// Attention layers, 1 or 2.
     pub n_layers: usize,
     /// Divide the scores by √d_k.
@@ -39,15 +62,38 @@ impl Config {
     pub fn d_k(&self) -> usize {
         self.d_model / self.n_heads.max(1)
     }
+
+    /// The width of K and of V: kv_heads · d_k.
+    pub fn d_kv(&self) -> usize {
+        self.kv_heads * self.d_k()
+    }
+
+    /// The K/V head query head `h` reads.
+    pub fn group(&self, h: usize) -> usize {
+        h / (self.n_heads / self.kv_heads.max(1)).max(1)
+    }
+
+    /// What is added to the token embeddings at each of `n` places: the learned positions
+    /// (`pos`, (context, d)), the sinusoidal encoding, or nothing (rotary).
+    pub fn added_positions(&self, pos: &Array2<f64>, n: usize) -> Option<Array2<f64>> {
+        match self.positions {
+            Positions::Learned => Some(pos.slice(s![..n, ..]).to_owned()),
+            Positions::Sinusoidal => Some(positional_encoding(n, self.d_model).mapv(f64::from)),
+            Positions::Rotary => None,
+        }
+    }
 }
 
 /// One attention layer's projections, each (d, d); the heads are column blocks of d_k. Then
 /// what follows attention: the residual sum, and the MLP if the model has one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerParams {
+    /// (d, d).
     pub wq: Array2<f64>,
+    /// (d, kv_heads · d_k) each.
     pub wk: Array2<f64>,
     pub wv: Array2<f64>,
+    /// (d, d).
     pub wo: Array2<f64>,
     /// x + attention, then x + ReLU(x·W₁ + b₁)·W₂ + b₂ with f = [`MLP_WIDTH`]·d hidden units
     /// (W₁ (d, f), b₁ (1, f), W₂ (f, d), b₂ (1, d)) when it has an MLP. No LayerNorm.
@@ -92,8 +138,8 @@ impl Params {
         let layers = (0..cfg.n_layers)
             .map(|_| LayerParams {
                 wq: normal(d, d, sd),
-                wk: normal(d, d, sd),
-                wv: normal(d, d, sd),
+                wk: normal(d, cfg.d_kv(), sd),
+                wv: normal(d, cfg.d_kv(), sd),
                 wo: normal(d, d, sd),
                 block: Block {
                     mlp: cfg.mlp.then(|| {
@@ -205,7 +251,7 @@ impl Params {
 pub struct LayerCache {
     /// The layer's input (n, d).
     pub x: Array2<f64>,
-    /// Q, K, V (n, d).
+    /// Q (n, d), K and V (n, d_kv), as the scores use them (under RoPE, Q and K rotated).
     pub q: Array2<f64>,
     pub k: Array2<f64>,
     pub v: Array2<f64>,
@@ -243,21 +289,23 @@ pub fn forward_with(params: &Params, cfg: &Config, tokens: &[usize], off: &Ablat
     for (i, &t) in tokens.iter().enumerate() {
         let mut row = x.row_mut(i);
         row += &params.embed.row(t);
-        row += &params.pos.row(i);
+    }
+    if let Some(added) = cfg.added_positions(&params.pos, n) {
+        x += &added;
     }
     let mut layers = Vec::with_capacity(params.layers.len());
     let blocked = causal_mask(n);
     for (l, p) in params.layers.iter().enumerate() {
         let off_here = off.in_layer(l);
-        let (q, k, v) =
-            (product(x.view(), p.wq.view()), product(x.view(), p.wk.view()), product(x.view(), p.wv.view()));
+        let (q, k, v) = project(cfg, p, &x, 0);
         let mut concat = Array2::zeros((n, cfg.d_model));
         let mut weights = Vec::with_capacity(cfg.n_heads);
         for h in 0..cfg.n_heads {
             let cols = s![.., h * dk..(h + 1) * dk];
-            let scores = product(q.slice(cols), k.slice(cols).t()) * c;
+            let kv = s![.., cfg.group(h) * dk..(cfg.group(h) + 1) * dk];
+            let scores = product(q.slice(cols), k.slice(kv).t()) * c;
             let a = softmax_rows(&scores, &blocked, 1.0);
-            let output = product(a.view(), v.slice(cols));
+            let output = product(a.view(), v.slice(kv));
             let passed = if off_here.contains(&h) { replaced(output.view(), off.replacement) } else { output };
             concat.slice_mut(cols).assign(&passed);
             weights.push(a);
@@ -269,6 +317,22 @@ pub fn forward_with(params: &Params, cfg: &Config, tokens: &[usize], off: &Ablat
     }
     let logits = product(x.view(), params.unembed.view());
     Forward { layers, out: x, logits }
+}
+
+/// Q (n, d), K and V (n, d_kv) of a layer's input `x` (rows at positions `first`, …), the
+/// queries and keys rotated by their positions under RoPE.
+pub fn project(
+    cfg: &Config,
+    p: &LayerParams,
+    x: &Array2<f64>,
+    first: usize,
+) -> (Array2<f64>, Array2<f64>, Array2<f64>) {
+    let (mut q, mut k) = (product(x.view(), p.wq.view()), product(x.view(), p.wk.view()));
+    if cfg.positions == Positions::Rotary {
+        rotate(&mut q, cfg.d_k(), first, false);
+        rotate(&mut k, cfg.d_k(), first, false);
+    }
+    (q, k, product(x.view(), p.wv.view()))
 }
 
 /// The mean cross-entropy over the positions `targets` names, (position, token) pairs, and

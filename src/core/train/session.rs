@@ -4,6 +4,7 @@
 //! fit in a frame); a loss that is not finite stops it, naming the step.
 
 use super::model::forward;
+use super::model::Positions;
 use super::{accuracy, right_answers, Adam, Batch, Config, Params, Task};
 use crate::rng::SplitMix64;
 use ndarray::Array2;
@@ -39,6 +40,11 @@ pub struct Setup {
     pub scaled: bool,
     /// A small MLP after each attention layer.
     pub mlp: bool,
+    /// Heads of keys and values, dividing `n_heads` (`None`: as many as the heads, multi-head
+    /// attention; 1 is multi-query, in between grouped-query).
+    pub kv_heads: Option<usize>,
+    /// How positions enter.
+    pub positions: Positions,
 }
 
 impl Default for Setup {
@@ -53,6 +59,8 @@ impl Default for Setup {
             seed: 1,
             scaled: true,
             mlp: false,
+            kv_heads: None,
+            positions: Positions::Learned,
         }
     }
 }
@@ -70,6 +78,8 @@ pub enum SetupError {
     LearningRate,
     /// 1 to 256 sequences.
     Batch,
+    /// 1 to the heads, dividing them.
+    KvHeads,
 }
 
 impl Setup {
@@ -98,12 +108,21 @@ impl Setup {
         if !within(self.batch, Self::BATCH) {
             return Err(SetupError::Batch);
         }
+        let kv = self.kv_heads();
+        if !within(kv, (1, self.n_heads)) || !self.n_heads.is_multiple_of(kv) {
+            return Err(SetupError::KvHeads);
+        }
         Ok(())
     }
 
     /// Each head's width.
     pub fn d_k(&self) -> usize {
         self.d_model / self.n_heads.max(1)
+    }
+
+    /// Heads of keys and values.
+    pub fn kv_heads(&self) -> usize {
+        self.kv_heads.unwrap_or(self.n_heads)
     }
 
     /// The model's shape for this task.
@@ -114,6 +133,8 @@ impl Setup {
             context: self.task.context(n),
             d_model: self.d_model,
             n_heads: self.n_heads,
+            kv_heads: self.kv_heads(),
+            positions: self.positions,
             n_layers: self.n_layers,
             scaled: self.scaled,
             mlp: self.mlp,

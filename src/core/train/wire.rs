@@ -5,6 +5,7 @@
 //! is not one of these gives `None`, never a panic.
 
 use super::ablate::{Scores, Tracking};
+use super::model::Positions;
 use super::replica::{Command, Job, Share};
 use super::session::{Diverged, Kind, Partial, Point, Progress, Setup, Shard};
 use super::{Params, Task};
@@ -304,6 +305,7 @@ fn kind_code(k: Option<Kind>) -> f64 {
 fn put_setup(out: &mut Vec<f64>, s: &Setup) {
     out.extend([s.task.index() as f64, s.d_model as f64, s.n_heads as f64, s.n_layers as f64, s.learning_rate]);
     out.extend([s.batch as f64, (s.seed >> 32) as f64, (s.seed & 0xFFFF_FFFF) as f64, flag(s.scaled), flag(s.mlp)]);
+    out.extend([s.kv_heads.map_or(-1.0, |k| k as f64), s.positions.index() as f64]);
 }
 
 /// A whole number from 0 to 2³².
@@ -372,7 +374,11 @@ impl<'a> Reader<'a> {
         let (d_model, n_heads, n_layers, learning_rate) = (self.count()?, self.count()?, self.count()?, self.next()?);
         let (batch, hi, lo) = (self.count()?, self.count()? as u64, self.count()? as u64);
         let (scaled, mlp) = (self.flag()?, self.flag()?);
-        Some(Setup { task, d_model, n_heads, n_layers, learning_rate, batch, seed: (hi << 32) | lo, scaled, mlp })
+        let kv = self.next()?;
+        let kv_heads = if kv < 0.0 { None } else { Some(self.counted(kv)?) };
+        let positions = *Positions::ALL.get(self.count()?)?;
+        let seed = (hi << 32) | lo;
+        Some(Setup { task, d_model, n_heads, n_layers, learning_rate, batch, seed, scaled, mlp, kv_heads, positions })
     }
 }
 
@@ -384,6 +390,7 @@ mod tests {
     #[test]
     fn every_message_reads_back_as_written() {
         let setup = Setup { seed: u64::MAX - 5, mlp: true, n_layers: 2, ..Setup::default() };
+        let grouped = Setup { n_heads: 4, kv_heads: Some(2), positions: Positions::Rotary, ..setup };
         let mut session = Session::new(setup).unwrap();
         for _ in 0..11 {
             session.step().unwrap();
@@ -392,6 +399,7 @@ mod tests {
         let messages = [
             Message::Start { setup, shard: Shard { index: 2, of: 3 }, job: Job::EXPERIMENT },
             Message::Start { setup, shard: Shard::WHOLE, job: Job::default() },
+            Message::Start { setup: grouped, shard: Shard::WHOLE, job: Job::default() },
             Message::Command(Command::Run),
             Message::Command(Command::Pause),
             Message::Command(Command::Step),
@@ -460,7 +468,7 @@ mod tests {
         let mut longer = start.clone();
         longer.push(0.0);
         let mut bad_shard = start.clone();
-        bad_shard[11] = 1.0; // shard 1 of 1
+        bad_shard[13] = 1.0; // shard 1 of 1
         for data in
             [&[][..], &[9.0], cut, &longer, &bad_shard, &[COMMAND, 7.0], &[SHARE, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.5]]
         {
