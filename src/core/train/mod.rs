@@ -12,6 +12,7 @@
 pub mod ablate;
 pub mod adam;
 pub mod backward;
+pub mod generate;
 pub mod model;
 pub mod replica;
 pub mod session;
