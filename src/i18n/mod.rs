@@ -44,6 +44,7 @@ mod classroom;
 mod code;
 mod errors;
 mod formulas;
+mod generate;
 mod learn;
 mod lesson;
 mod lessons;
@@ -59,6 +60,7 @@ pub use classroom::ClassMsg;
 pub use code::Code;
 pub use errors::{attention_error, model_error, unknown_token, ErrMsg};
 pub use formulas::Formula;
+pub use generate::GenerateMsg;
 pub use learn::LearnMsg;
 pub use lesson::Msg;
 pub use lessons::LessonMsg;
@@ -413,6 +415,7 @@ mod tests {
             .chain(of("LearnMsg", &LearnMsg::ALL))
             .chain(of("PredictMsg", &PredictMsg::ALL))
             .chain(of("AblateMsg", &AblateMsg::ALL))
+            .chain(of("GenerateMsg", &GenerateMsg::ALL))
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! only sends the learner's commands and draws what the pool reports.
 
 mod charts;
+mod generate_view;
 mod knockout;
 mod knockout_view;
 pub mod query;

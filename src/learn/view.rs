@@ -3,6 +3,7 @@
 //! redrawn from the run as it trains.
 
 use super::charts::{head_spec, RunChart};
+use super::generate_view::GeneratePanel;
 use super::knockout::{self, Knockout};
 use super::knockout_view::KnockoutPanel;
 use super::setup::{field_of, range_message, Field, SetupForm};
@@ -49,6 +50,8 @@ struct Snapshot {
     experiment: Option<ExperimentShown>,
     /// The experiment on heads.
     knockout: Knockout,
+    /// The step of the model the page holds, when the run is at rest with it.
+    rested: Option<usize>,
 }
 
 /// A quantity against steps: (step, value) points.
@@ -107,13 +110,14 @@ impl Snapshot {
             weights,
             experiment: run.experiment.as_ref().map(ExperimentShown::of),
             knockout: knockout::shown(),
+            rested: (run.main.params_step == s.steps).then_some(s.steps),
         }
     }
 }
 
 /// The example the learner typed: digits below the task's alphabet (and "|" where the task has
 /// a separator), as many as the model's context.
-fn parse_example(text: &str, setup: &Setup) -> Option<Vec<usize>> {
+pub(super) fn parse_example(text: &str, setup: &Setup) -> Option<Vec<usize>> {
     let (_, digits) = digits_of(setup.task);
     let vocab = setup.task.vocab(digits);
     let tokens: Option<Vec<usize>> = text
@@ -174,6 +178,7 @@ pub fn LearnApp(
     };
 
     let open_failed = Memo::new(move |_| snap.with(|s| s.as_ref().is_some_and(|s| s.open_failed)));
+    let rested = Memo::new(move |_| snap.with(|s| s.as_ref().and_then(|s| s.rested)));
     let knocked = Memo::new(move |_| snap.with(|s| s.as_ref().map(|s| s.knockout.clone())).unwrap_or_default());
     let steps = Memo::new(move |_| snap.with(|s| s.as_ref().map_or(0, |s| s.steps)));
     // The heads off, and the model's held-out accuracy without them, once scored for this step.
@@ -284,6 +289,7 @@ pub fn LearnApp(
                 }}
             </div>
             <KnockoutPanel knockout=knocked shape=shape steps=steps running=running lang=lang />
+            <GeneratePanel setup=setup rested=rested lang=lang ink=ink />
           </div>
         </div>
     }

@@ -318,3 +318,53 @@ async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_i
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// Generation (issue 27): a model trained on *reverse* writes the prompt's digits backwards one
+/// token at a time, the cache gaining a row a step; with the cache off the same tokens come at
+/// a higher count of work; a prompt the model cannot read is named beside its field.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&view=learn")).await;
+    b.click("learn-train").await;
+    assert_eq!(wait_until(&b, REACHED_99, json!(true), 60).await, json!(true), "reverse reached 99 %");
+    b.click("learn-train").await;
+    let ready = "return !document.querySelector(`[data-testid='gen-next']`).disabled;";
+    assert_eq!(wait_until(&b, ready, json!(true), 10).await, json!(true), "the model at rest can generate");
+    b.set_and_change("gen-prompt", "7 2 9 9 0 4 1 6 |").await;
+    let rows = "return Number(document.querySelector(`[data-testid='kv-cache']`)?.dataset.rows ?? 0);";
+    b.click("gen-next").await;
+    assert_eq!(wait_until(&b, rows, json!(10), 5).await, json!(10), "the prompt's 9 rows and the new token's");
+    b.click("gen-next").await;
+    assert_eq!(wait_until(&b, rows, json!(11), 5).await, json!(11), "one row more a step");
+    assert_eq!(b.text_of("gen-output").await, "6 1");
+    b.click("gen-run").await;
+    let done = "return document.querySelector(`[data-testid='gen-output']`).textContent;";
+    assert_eq!(wait_until(&b, done, json!("6 1 4 0 9 9 2 7"), 5).await, json!("6 1 4 0 9 9 2 7"));
+    let correct = b.wait_for("[data-testid='gen-correct']").await;
+    assert_eq!(correct.attr("data-correct").await.ok().flatten().as_deref(), Some("8"));
+    assert_eq!(correct.attr("data-total").await.ok().flatten().as_deref(), Some("8"));
+    let work =
+        |key: &'static str| format!("return Number(document.querySelector(`[data-testid='gen-work']`).dataset.{key});");
+    let (cached, uncached) = (b.js(&work("cached"), vec![]).await, b.js(&work("uncached"), vec![]).await);
+    assert!(cached.as_f64() < uncached.as_f64(), "the cache saves work: {cached} against {uncached}");
+    // Without the cache: the same tokens, every step recomputed.
+    b.click("gen-reset").await;
+    b.click("gen-cache-toggle").await;
+    b.click("gen-run").await;
+    assert_eq!(wait_until(&b, done, json!("6 1 4 0 9 9 2 7"), 5).await, json!("6 1 4 0 9 9 2 7"));
+    let note = b.js("return document.querySelector(`[data-testid='kv-cache']`).textContent;", vec![]).await;
+    assert!(note.as_str().is_some_and(|n| n.contains("The cache is off")), "{note}");
+    let step = b.text_of("gen-step").await;
+    assert!(step.starts_with("Step 8:"), "{step}");
+    let text = b.text_of("gen-work").await;
+    assert!(text.contains("recomputing in"), "{text}");
+    // A token the model does not have.
+    b.set_and_change("gen-prompt", "1 2 x").await;
+    let said = b.text_of("gen-prompt-error").await;
+    assert!(said.contains("0 to 9"), "{said}");
+    b.assert_no_panic().await;
+    b.close().await;
+}

@@ -32,9 +32,15 @@ impl Sampling {
 pub enum GenerateError {
     EmptyPrompt,
     /// The prompt is longer than the model's positions (given, most).
-    TooLong { given: usize, max: usize },
+    TooLong {
+        given: usize,
+        max: usize,
+    },
     /// A token the model does not have (the token, the vocabulary's size).
-    UnknownToken { token: usize, vocab: usize },
+    UnknownToken {
+        token: usize,
+        vocab: usize,
+    },
 }
 
 /// Multiply–adds of one step.
@@ -274,9 +280,11 @@ mod tests {
     /// same tokens, for every kind of K/V sharing and positions; the cache grows a row a step.
     #[test]
     fn the_cache_gives_what_recomputing_gives() {
-        for (kv_heads, positions, mlp) in
-            [(None, Positions::Learned, false), (Some(1), Positions::Rotary, true), (Some(2), Positions::Sinusoidal, false)]
-        {
+        for (kv_heads, positions, mlp) in [
+            (None, Positions::Learned, false),
+            (Some(1), Positions::Rotary, true),
+            (Some(2), Positions::Sinusoidal, false),
+        ] {
             let setup = Setup { n_heads: 4, kv_heads, positions, mlp, n_layers: 2, ..Setup::default() };
             let session = Session::new(setup).unwrap_or_else(|e| panic!("{e:?}"));
             let (params, cfg) = (&session.params, &session.config);
@@ -295,7 +303,11 @@ mod tests {
                 assert!(a.work.cached < a.work.uncached || a.position + 1 == prompt.len());
             }
             assert_eq!(with.tokens, without.tokens);
-            assert_eq!((with.tokens.len(), with.step().is_none()), (cfg.context + 1, true), "until the positions run out");
+            assert_eq!(
+                (with.tokens.len(), with.step().is_none()),
+                (cfg.context + 1, true),
+                "until the positions run out"
+            );
         }
     }
 

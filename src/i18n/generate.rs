@@ -1,0 +1,103 @@
+//! Messages of generation in the training view: the prompt, the steps, the K/V cache and the
+//! work it saves.
+
+super::catalogue! {
+    /// A message about generating with the learner's model.
+    pub enum GenerateMsg {
+        Title => ("Generate, one token at a time", "逐个词元生成"),
+        Intro => (
+            "A causal model reads left to right, so it can write: from a prompt it predicts the next token, appends it, and predicts again. Each new token's query looks at every key before it, and those keys and values never change once computed, so the model can keep them (the K/V cache) instead of computing them again at every step.",
+            "因果模型从左往右读，所以它能写：从提示出发，预测下一个词元，接到后面，再预测下一个。每个新词元的查询都要看它之前的所有键；而这些键和值一旦算出就不再改变，所以模型可以把它们存起来（K/V 缓存），而不必每一步都重新计算。",
+        ),
+        NotGenerative => (
+            "In this task each digit asks for the one before it, not for the next: there is nothing to generate. Pick reverse, sort or induction.",
+            "这个任务里每个数字要的是它前面那个数字，而不是下一个：没有什么可生成的。请选择倒序、排序或归纳。",
+        ),
+        NeedsModel => (
+            "The run has not come to rest with a model yet: pause it (or take a step), then generate with the model as it is.",
+            "训练还没有停下来给出一个模型：先暂停（或走一步），再用模型当前的样子来生成。",
+        ),
+        Prompt => ("Prompt (tokens separated by spaces)", "提示（词元之间用空格分开）"),
+        HintReverse => (
+            "The digits to reverse, then the separator |: the model should write them backwards.",
+            "要倒过来的数字，然后是分隔符 |：模型应当把它们倒着写出来。",
+        ),
+        HintSort => (
+            "The digits to sort, then the separator |: the model should write them in ascending order.",
+            "要排序的数字，然后是分隔符 |：模型应当把它们从小到大写出来。",
+        ),
+        HintInduction => (
+            "A run of distinct digits, then its first digit again: the model should go on copying the run.",
+            "一串互不相同的数字，然后再写一次它的第一个数字：模型应当接着把这串数字抄下去。",
+        ),
+        ErrPrompt => (
+            "Type 1 to {n} tokens, each a digit from 0 to {max} (or | for the separator where the task has one).",
+            "请输入 1 到 {n} 个词元，每个是 0 到 {max} 的数字（任务有分隔符时可用 |）。",
+        ),
+        Next => ("Next token", "下一个词元"),
+        Run => ("Generate to the end", "一直生成到底"),
+        Reset => ("Start again", "重新开始"),
+        Pick => ("Pick the next token", "怎样选下一个词元"),
+        Greedy => ("the most likely one (greedy)", "概率最大的那个（贪心）"),
+        Sampled => ("sampled from the probabilities", "按概率抽样"),
+        Temperature => ("Temperature", "温度"),
+        TopK => ("Among the top k (0: all)", "只在前 k 个中抽（0：全部）"),
+        Seed => ("Seed", "随机种子"),
+        ErrSampling => (
+            "The temperature must be above 0 (at most 5), top k a whole number from 0, the seed a whole number from 0.",
+            "温度必须大于 0（最多 5），k 必须是不小于 0 的整数，随机种子也必须是不小于 0 的整数。",
+        ),
+        CacheToggle => ("Keep the keys and values (the K/V cache)", "保存键和值（K/V 缓存）"),
+        Output => ("Generated", "已生成"),
+        NoneYet => ("Nothing yet: press Next token.", "还没有：点“下一个词元”。"),
+        Correct => (
+            "{right} of {total} right so far; the digits backwards are {want}.",
+            "到目前为止 {total} 个中对了 {right} 个；倒过来的数字应为 {want}。",
+        ),
+        Step => (
+            "Step {k}: the row of “{token}” (position {p}) looked at all {n} keys so far and chose “{chosen}” ({percent} %).",
+            "第 {k} 步：“{token}”（位置 {p}）这一行看了目前为止的全部 {n} 个键，选出了“{chosen}”（{percent} %）。",
+        ),
+        Full => (
+            "Every position of the model is used: it has {n} of them, the length it was trained on.",
+            "模型的位置都用完了：它一共有 {n} 个位置，也就是训练时的长度。",
+        ),
+        NoMask => (
+            "Why no mask at a step: the only query is the newest token, and every key it can see comes before it, so there is nothing to hide. The prompt went through in one pass and did need the causal mask: without it, each prompt row would see the prompt tokens after it.",
+            "为什么每一步都不需要掩码：唯一的查询就是最新的词元，它能看到的每个键都在它之前，没有什么需要遮住。提示是一次性整段算的，那时需要因果掩码：否则提示里的每一行都会看到它后面的提示词元。",
+        ),
+        Rows => (
+            "The rows of attention that chose each token, per layer and head (rows: the position that predicted; columns: every key so far; grey: not yet written).",
+            "选出每个词元的那一行注意力，按层和头分开（行：做预测的位置；列：目前为止的所有键；灰色：当时还没写出来）。",
+        ),
+        RowsMap => ("Layer {l}, head {h}", "第 {l} 层，第 {h} 个头"),
+        Probabilities => (
+            "Next-token probabilities at the last step (the five most likely)",
+            "最后一步时下一个词元的概率（最可能的五个）",
+        ),
+        Cache => (
+            "The cache: K and V of every layer, one row per token so far ({rows} rows), {kv} K/V head(s) of d_k {dk} wide",
+            "缓存：每一层的 K 和 V，目前为止每个词元一行（共 {rows} 行），{kv} 个 K/V 头，每个宽 d_k {dk}",
+        ),
+        CacheK => ("K, layer {l}", "K，第 {l} 层"),
+        CacheV => ("V, layer {l}", "V，第 {l} 层"),
+        CacheOff => (
+            "The cache is off: every step runs the whole sequence again, and the K and V below are recomputed each time.",
+            "缓存已关闭：每一步都把整个序列重新算一遍，下面的 K 和 V 每次都重新计算。",
+        ),
+        Work => (
+            "The last step: {cached} multiply–adds with the cache, {uncached} recomputing the whole sequence ({ratio} times as many); this step was computed {how} in {ms} ms.",
+            "最后一步：用缓存要 {cached} 次乘加，把整个序列重算一遍要 {uncached} 次（{ratio} 倍）；这一步{how}，用时 {ms} 毫秒。",
+        ),
+        WithCache => ("with the cache", "用了缓存"),
+        Recomputed => ("recomputing", "是重新计算的"),
+        WorkGrows => (
+            "With the cache a step's work grows like n (one new row against n keys); recomputing, like n² (every row against every key). The prompt's own pass costs the same either way.",
+            "用缓存时，每一步的工作量随 n 线性增长（一个新行对 n 个键）；重新计算时随 n² 增长（每一行对每一个键）。提示本身那一遍两种方式一样。",
+        ),
+        WorkTable => ("Multiply–adds per step", "每一步的乘加次数"),
+        WorkN => ("tokens n", "词元数 n"),
+        WorkCached => ("with the cache", "用缓存"),
+        WorkUncached => ("recomputing", "重新计算"),
+    }
+}
