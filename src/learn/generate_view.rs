@@ -4,7 +4,6 @@
 //! next-token probabilities, the cache growing a row a step, and the work each step took both
 //! ways; for *reverse*, which generated digits are right.
 
-use super::view::parse_example;
 use super::with_run;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
@@ -126,7 +125,7 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
         });
         last_ms.set(Some(super::now() - t0));
     };
-    let on_prompt = move |ev: leptos::ev::Event| match parse_example(&event_target_value(&ev), &setup.get_untracked()) {
+    let on_prompt = move |ev: leptos::ev::Event| match setup.get_untracked().read_tokens(&event_target_value(&ev)) {
         Some(tokens) => {
             error.set(None);
             prompt.set(tokens);

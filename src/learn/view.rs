@@ -115,18 +115,6 @@ impl Snapshot {
     }
 }
 
-/// The example the learner typed: digits below the task's alphabet (and "|" where the task has
-/// a separator), as many as the model's context.
-pub(super) fn parse_example(text: &str, setup: &Setup) -> Option<Vec<usize>> {
-    let (_, digits) = digits_of(setup.task);
-    let vocab = setup.task.vocab(digits);
-    let tokens: Option<Vec<usize>> = text
-        .split_whitespace()
-        .map(|w| if w == "|" && vocab > digits { Some(digits) } else { w.parse().ok().filter(|&d: &usize| d < digits) })
-        .collect();
-    tokens.filter(|t| !t.is_empty() && t.len() <= setup.config().context)
-}
-
 /// The whole view; `changed` ticks whenever the run changes.
 #[component]
 pub fn LearnApp(
@@ -157,8 +145,7 @@ pub fn LearnApp(
         tokens.get().iter().map(|&t| token_text(t, digits)).collect::<Vec<_>>()
     };
     let labels = move || texts(example);
-    let on_example = move |ev: leptos::ev::Event| match parse_example(&event_target_value(&ev), &setup.get_untracked())
-    {
+    let on_example = move |ev: leptos::ev::Event| match setup.get_untracked().read_tokens(&event_target_value(&ev)) {
         Some(tokens) => {
             error.set(None);
             set_example(tokens);

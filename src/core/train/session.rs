@@ -120,6 +120,24 @@ impl Setup {
         self.d_model / self.n_heads.max(1)
     }
 
+    /// The tokens the learner typed, separated by spaces: digits below the task's alphabet
+    /// (and "|" where the task has a separator), 1 to as many as the model's positions.
+    pub fn read_tokens(&self, text: &str) -> Option<Vec<usize>> {
+        let (_, digits) = digits_of(self.task);
+        let vocab = self.task.vocab(digits);
+        let tokens: Option<Vec<usize>> =
+            text.split_whitespace()
+                .map(|w| {
+                    if w == "|" && vocab > digits {
+                        Some(digits)
+                    } else {
+                        w.parse().ok().filter(|&d: &usize| d < digits)
+                    }
+                })
+                .collect();
+        tokens.filter(|t| !t.is_empty() && t.len() <= self.config().context)
+    }
+
     /// Heads of keys and values.
     pub fn kv_heads(&self) -> usize {
         self.kv_heads.unwrap_or(self.n_heads)
@@ -475,6 +493,22 @@ impl Experiment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_tokens_are_the_tasks_digits_and_separator_only() {
+        let reverse = Setup::default();
+        assert_eq!(reverse.read_tokens(" 3 1 |  9 "), Some(vec![3, 1, 10, 9]));
+        assert_eq!(reverse.read_tokens("3 x"), None);
+        assert_eq!(reverse.read_tokens("10"), None, "a digit is below ten");
+        assert_eq!(reverse.read_tokens(""), None);
+        assert_eq!(reverse.read_tokens(&"1 ".repeat(17)), None, "at most 16 positions");
+        let induction = Setup { task: Task::Induction, ..Setup::default() };
+        assert_eq!(induction.read_tokens("15 0"), Some(vec![15, 0]));
+        assert_eq!(induction.read_tokens("1 |"), None, "induction has no separator");
+        let kv = Setup { n_heads: 4, kv_heads: Some(3), ..Setup::default() };
+        assert_eq!(kv.check(), Err(SetupError::KvHeads), "three K/V heads cannot serve four query heads evenly");
+        assert_eq!(Setup { kv_heads: Some(2), ..kv }.check(), Ok(()));
+    }
 
     #[test]
     fn every_setting_out_of_range_is_named() {
