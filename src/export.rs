@@ -117,6 +117,12 @@ fn trace_json_of(o: &Outcome, name: &str, every_layer: bool) -> String {
     ]);
     if shape.origin == Origin::Yours {
         fields.extend([("model", json_string(shape.origin.tag())), ("layer", (o.layer + 1).to_string())]);
+        let positions = match shape.input {
+            InputRule::SinusoidalTrained => "sinusoidal",
+            InputRule::Rotary => "rope",
+            _ => "learned",
+        };
+        fields.extend([("kv_heads", shape.kv_heads.to_string()), ("positions", json_string(positions))]);
     }
     if let Some(x_kv) = &t.x_kv {
         fields.push(("x_kv", json_matrix(x_kv.view())));

@@ -26,6 +26,8 @@ pub fn stage_reading(o: &Outcome, stage: Stage, head: usize, query: usize, lang:
                 InputRule::Learned => ReadingMsg::InputYours,
                 InputRule::Sinusoidal { on: true } => ReadingMsg::Input,
                 InputRule::Sinusoidal { on: false } => ReadingMsg::InputNoPosition,
+                InputRule::SinusoidalTrained => ReadingMsg::InputYoursSinusoidal,
+                InputRule::Rotary => ReadingMsg::InputYoursRotary,
             };
             // Row i (counted from 1 on screen) holds position p = i − 1, as PE(p) counts.
             let (i, p, d) = ((query + 1).to_string(), query.to_string(), row.len().to_string());

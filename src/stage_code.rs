@@ -18,6 +18,8 @@ pub enum Positions {
     Learned {
         max: usize,
     },
+    /// Nothing added: Q and K turned by position (RoPE).
+    Rotary,
 }
 
 /// The sizes, switches and tokens the code needs, read from an outcome's trace.
@@ -57,8 +59,9 @@ impl CodeShapes {
             _ => None,
         };
         let positions = match o.shape().input {
-            InputRule::Sinusoidal { on: true } => Positions::Sinusoids,
+            InputRule::Sinusoidal { on: true } | InputRule::SinusoidalTrained => Positions::Sinusoids,
             InputRule::Sinusoidal { on: false } => Positions::None,
+            InputRule::Rotary => Positions::Rotary,
             InputRule::Learned | InputRule::LearnedNormed => Positions::Learned { max: o.shape().max_tokens },
         };
         Self {
@@ -88,7 +91,7 @@ impl CodeShapes {
 pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
     let number = |v: usize| v.to_string();
     let positions = |rows: usize| match s.positions {
-        Positions::None => String::new(),
+        Positions::None | Positions::Rotary => String::new(),
         _ => fill(Code::Positions.template(), &[("rows", &number(rows))]),
     };
     let define_positions = match s.positions {
@@ -97,6 +100,7 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
         Positions::Learned { max } => {
             fill(Code::LearnedPositions.template(), &[("d", &number(s.d_model)), ("max", &number(max))])
         }
+        Positions::Rotary => fill(Code::Rotary.template(), &[("d_k", &number(s.d_k)), ("m", &number(s.d_k / 2))]),
     };
     let scale = if s.scaled { fill(Code::SqrtDk.template(), &[("d_k", &number(s.d_k))]) } else { "1.0".into() };
     let ids: Vec<String> = s.ids.iter().map(|i| i.to_string()).collect();
@@ -128,6 +132,7 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
         Stage::Input if s.cross => &[Code::Input, Code::InputKv],
         Stage::Input => &[Code::Input],
         Stage::Projection if pretrained => &[Code::PretrainedProjection],
+        Stage::Projection if s.positions == Positions::Rotary => &[Code::Projection, Code::RotateQk],
         Stage::Projection => &[Code::Projection],
         Stage::Scores => &[Code::Scores],
         Stage::Scaling => &[Code::Scaling],

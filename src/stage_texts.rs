@@ -90,8 +90,8 @@ pub fn reshape_text(o: &Outcome, lang: Lang) -> String {
 fn input_formula(rule: InputRule, layer: usize) -> Formula {
     match (rule, layer) {
         (_, 1..) => Formula::InputLater,
-        (InputRule::Sinusoidal { on: true }, _) => Formula::Input,
-        (InputRule::Sinusoidal { on: false }, _) => Formula::InputNoPosition,
+        (InputRule::Sinusoidal { on: true } | InputRule::SinusoidalTrained, _) => Formula::Input,
+        (InputRule::Sinusoidal { on: false } | InputRule::Rotary, _) => Formula::InputNoPosition,
         (InputRule::Learned, _) => Formula::InputLearned,
         (InputRule::LearnedNormed, _) => Formula::InputPretrained,
     }
@@ -99,7 +99,8 @@ fn input_formula(rule: InputRule, layer: usize) -> Formula {
 
 fn input_explanation(rule: InputRule) -> Msg {
     match rule {
-        InputRule::Sinusoidal { on: true } => Msg::ExplainInput,
+        InputRule::Sinusoidal { on: true } | InputRule::SinusoidalTrained => Msg::ExplainInput,
+        InputRule::Rotary => Msg::ExplainInputRotary,
         InputRule::Sinusoidal { on: false } => Msg::ExplainInputOff,
         InputRule::Learned => Msg::ExplainInputLearned,
         InputRule::LearnedNormed => Msg::ExplainInputPretrained,
@@ -112,6 +113,8 @@ fn input_notice(o: &Outcome, lang: Lang) -> String {
     let on = match o.shape().input {
         InputRule::Sinusoidal { on } => on,
         InputRule::Learned | InputRule::LearnedNormed => return t(lang, Msg::NoticeInputLearned).into(),
+        InputRule::SinusoidalTrained => return t(lang, Msg::NoticeInputTrained).into(),
+        InputRule::Rotary => return t(lang, Msg::NoticeInputRotary).into(),
     };
     let repeated = o.tokens.iter().find(|tok| o.tokens.iter().filter(|u| u == tok).count() > 1);
     let Some(tok) = repeated else {

@@ -123,11 +123,16 @@ pub fn outcome_from_export(json: &str) -> Option<Outcome> {
     let input = if seeded {
         InputRule::Sinusoidal { on: v.get("positional_encoding").and_then(Value::as_bool) == Some(true) }
     } else {
-        InputRule::Learned
+        match v.get("positions").and_then(Value::as_str) {
+            Some("sinusoidal") => InputRule::SinusoidalTrained,
+            Some("rope") => InputRule::Rotary,
+            _ => InputRule::Learned,
+        }
     };
     let made = Shape {
         n_layers: 1,
         n_heads,
+        kv_heads: v.get("kv_heads").and_then(Value::as_u64).map_or(n_heads, |k| k as usize),
         d_model,
         max_tokens: n_q.max(n_kv),
         causal: mask == Mask::Causal,

@@ -7,6 +7,7 @@ use super::kernels::{matmul, matmul_packed, matmul_t, PackedA, PackedB};
 use super::projections::{check_finite, Projections};
 use super::softmax::softmax_rows;
 use super::trace::{HeadTrace, Trace};
+use crate::rotary::rotate;
 use ndarray::{s, Array1, Array2, ArrayView2};
 
 pub use super::mask::{causal_mask, Mask};
@@ -28,6 +29,9 @@ pub struct AttentionConfig {
     /// so W_O and everything after never see its output.
     pub switched_off: Vec<usize>,
     pub replacement: Replacement,
+    /// Rotate each head's queries and keys by their positions after projecting them (RoPE):
+    /// the trace's Q and K are the rotated ones, which the scores use.
+    pub rotary: bool,
 }
 
 impl Default for AttentionConfig {
@@ -40,6 +44,7 @@ impl Default for AttentionConfig {
             temperature: 1.0,
             switched_off: vec![],
             replacement: Replacement::Zero,
+            rotary: false,
         }
     }
 }
@@ -77,8 +82,12 @@ pub fn run(
     let x_packed = PackedA::new(x.view());
     let kv_packed = x_kv.map(|xk| PackedA::new(xk.view()));
     let kv_packed = kv_packed.as_ref().unwrap_or(&x_packed);
-    let q = project("Q", &x_packed, w_q, w.bias(0))?;
-    let k = project("K", kv_packed, w_k, w.bias(1))?;
+    let mut q = project("Q", &x_packed, w_q, w.bias(0))?;
+    let mut k = project("K", kv_packed, w_k, w.bias(1))?;
+    if cfg.rotary {
+        rotate(&mut q, d_k, 0, false);
+        rotate(&mut k, d_k, 0, false);
+    }
     let v = project("V", kv_packed, w_v, w.bias(2))?;
     let blocked = blocked_pairs(x.nrows(), kv_input.nrows(), cfg)?;
     let scale = if cfg.scaled { (d_k as f32).sqrt() } else { 1.0 };

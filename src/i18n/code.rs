@@ -26,6 +26,15 @@ embed = nn.Embedding(len(vocab), {d})
     pe[:, 0::2], pe[:, 1::2] = torch.sin(angle), torch.cos(angle)
     return pe
 "#,
+        Rotary => r#"def rotate(t):  # RoPE on (1, h, n, d_k): pair (2j, 2j + 1) at position p turned by p / 10000^(2j/d_k)
+    angle = torch.arange(t.shape[2]).unsqueeze(1) / 10000 ** (torch.arange(0, 2 * {m}, 2) / {d_k})
+    a, b = t[..., 0:2 * {m}:2], t[..., 1:2 * {m}:2]
+    out = t.clone()
+    out[..., 0:2 * {m}:2] = a * torch.cos(angle) - b * torch.sin(angle)
+    out[..., 1:2 * {m}:2] = a * torch.sin(angle) + b * torch.cos(angle)
+    return out
+"#,
+        RotateQk => r#"q, k = rotate(q), rotate(k)  # RoPE: each head's queries and keys turned by position"#,
         LearnedPositions => r#"pos_embed = nn.Embedding({max}, {d})  # one learned vector per position
 def positions(n):
     return pos_embed(torch.arange(n))

@@ -130,6 +130,18 @@ super::catalogue! {
             "With the positional encoding off, a word that occurs twice would get identical rows in X; no token occurs twice in this sentence, so type one that repeats a word to see it.",
             "位置编码关闭后，出现两次的词在 X 中的行会完全相同；这个句子里没有重复的词元，输入一个有重复词的句子就能看到。",
         ),
+        NoticeInputTrained => (
+            "The model was trained with this encoding added, so there is no switch for it here: a repeated token gets different rows in X because each position adds its own code.",
+            "模型训练时就加了这个编码，所以这里没有关掉它的开关：重复出现的词元在 X 中的行各不相同，因为每个位置加上的是自己的编码。",
+        ),
+        NoticeInputRotary => (
+            "Nothing is added for positions here, so a repeated token gets identical rows in X. This model tells positions apart inside attention: every head's Q and K are rotated by their position (the next stage shows them rotated), so a score depends on how far apart two tokens are.",
+            "这里不为位置加任何东西，所以重复出现的词元在 X 中的行完全相同。这个模型在注意力内部区分位置：每个头的 Q 和 K 都按位置旋转（下一阶段显示的是旋转之后的），所以分数取决于两个词元相隔多远。",
+        ),
+        ExplainInputRotary => (
+            "A sentence becomes a matrix: every token gets a vector of d_model numbers, its embedding, and nothing is added for its position. This model was trained with rotary positions (RoPE): in every layer each head's queries and keys are turned, pair of columns by pair of columns, by an angle that grows with the position, so a score depends on how far apart two tokens are, not on where they stand.",
+            "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入，不为位置加任何东西。这个模型训练时用的是旋转位置编码（RoPE）：在每一层，每个头的查询和键都按列成对地旋转一个随位置增大的角度，所以分数取决于两个词元相隔多远，而不是它们在哪里。",
+        ),
         NoticeInputLearned => (
             "These positions are learned vectors, one per position, that the model was trained with, so there is no switch for them here: a repeated token gets different rows in X because each position adds its own vector.",
             "这里的位置是学到的向量，每个位置一个，模型就是带着它们训练的，所以这里没有关掉它们的开关：重复出现的词元在 X 中的行各不相同，因为每个位置加上的是自己的向量。",

@@ -74,6 +74,22 @@ super::catalogue! {
             "With pretrained weights, E is the model's learned word embedding and PE its learned position embedding (plus a segment embedding). Layer 1 reads LayerNorm(E + PE); every later layer reads the output of the layer before it, and that is the X shown here.",
             "使用预训练权重时，E 是模型学到的词嵌入，PE 是学到的位置嵌入（再加上片段嵌入）。第 1 层读取 LayerNorm(E + PE)；之后每一层读取前一层的输出，这里显示的 X 就是它。",
         ),
+        InputYoursSinusoidal => (
+            "With your model, E is its learned token embedding and PE the sinusoidal encoding it was trained with: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
+            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它训练时用的正弦位置编码：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
+        ),
+        InputYoursRotary => (
+            "With your model, E is its learned token embedding and nothing is added for positions: layer 1 reads E alone, and every head turns its Q and K by their position instead (RoPE). Layer 2 reads E plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
+            "使用你训练的模型时，E 是它学到的词元嵌入，不为位置加任何东西：第 1 层只读取 E，每个头改为按位置旋转它的 Q 和 K（RoPE）。第 2 层读取 E 加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
+        ),
+        RotaryProjection => (
+            "This model uses rotary positions: Q and K shown here are X · W_Q and X · W_K with every head's pairs of columns then turned by an angle that grows with the token's position (V is not turned). The scores use these rotated Q and K.",
+            "这个模型用的是旋转位置编码：这里显示的 Q 和 K 是 X · W_Q 和 X · W_K，再把每个头的列两两一组、按词元位置旋转一个随位置增大的角度（V 不旋转）。分数用的就是旋转之后的 Q 和 K。",
+        ),
+        SharedKv => (
+            "This model has {kv} K/V head(s) for its {h} query heads: each group of {per} query heads reads the same keys and values, so K and V here show each query head's columns, a shared head's repeated for every head of its group. Generating, only the {kv} are kept.",
+            "这个模型的 {h} 个查询头只有 {kv} 个 K/V 头：每 {per} 个查询头一组，读取同样的键和值，所以这里的 K 和 V 按查询头显示各自的列，共用的那个 K/V 头在组里每个头下面重复出现。生成时只需保存这 {kv} 个。",
+        ),
         InputYours => (
             "With your model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
             "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",

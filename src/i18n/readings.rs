@@ -17,6 +17,14 @@ super::catalogue! {
             "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, its learned token and position embeddings added up and normalised by LayerNorm; in later layers, the previous layer's output). They begin {first} …",
             "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是它学到的词元嵌入与位置嵌入之和再经 LayerNorm；之后各层是前一层的输出），开头是 {first} …",
         ),
+        InputYoursSinusoidal => (
+            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus the sinusoidal code of position p = {p}, counted from 0, which the model was trained with; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上位置 p = {p} 的正弦编码，p 从 0 数起，模型训练时就用它；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
+        ),
+        InputYoursRotary => (
+            "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token alone: this model adds nothing for position p = {p}, and turns its queries and keys by it instead; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
+            "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层只有这个词元学到的嵌入：这个模型不为位置 p = {p} 加任何东西，而是按位置旋转查询和键；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",
+        ),
         InputYours => (
             "Row {i} of X is “{tok}”: the {d} numbers this layer reads (in layer 1, the learned embedding of the token plus that of position p = {p}, counted from 0; in layer 2, that plus layer 1's attention output, and its MLP's if it has one). They begin {first} …",
             "X 的第 {i} 行是“{tok}”：这一层读取的 {d} 个数（第 1 层是这个词元学到的嵌入加上位置 p = {p} 学到的嵌入，p 从 0 数起；第 2 层再加上第 1 层的注意力输出，有 MLP 时还要加上 MLP 的输出），开头是 {first} …",

@@ -40,11 +40,13 @@ impl Toy {
             .map(|l| Layer {
                 projections: Arc::new(Projections::seeded(D_MODEL, 100 + l).expect("d_model 8")),
                 block: Some(Block { attention_norm: Some(norm()), ..Block::residual_only() }),
+                rotary: false,
             })
             .collect();
         let shape = Shape {
             n_layers: 2,
             n_heads: 2,
+            kv_heads: 2,
             d_model: D_MODEL,
             max_tokens: MAX_TOKENS,
             causal: false,
@@ -94,7 +96,7 @@ impl Model for Toy {
         let n = tokens.len();
         let embedding = Array2::from_shape_fn((n, D_MODEL), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
         let position = self.pos.slice(s![..n, ..]).to_owned();
-        Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
+        Embedded { tokens, embedding, position: Some(position) }.encode(&self.shape, &self.layers, options, |x| x)
     }
 
     fn layer_projections(&self) -> Vec<Arc<Projections>> {

@@ -50,6 +50,8 @@ pub fn InputStage() -> impl IntoView {
             {move || match input.get() {
                 Some(InputRule::LearnedNormed) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputPretrained)}</p> }),
                 Some(InputRule::Learned) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYours)}</p> }),
+                Some(InputRule::SinusoidalTrained) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYoursSinusoidal)}</p> }),
+                Some(InputRule::Rotary) => Some(view! { <p class="stage__note">{page.text(ModelMsg::InputYoursRotary)}</p> }),
                 _ => None,
             }}
             <Show when=move || cjk.get() == Some(true)>

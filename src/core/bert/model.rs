@@ -113,6 +113,7 @@ impl Config {
         Shape {
             n_layers: self.n_layers,
             n_heads: self.n_heads,
+            kv_heads: self.n_heads,
             d_model: self.d_model,
             max_tokens: self.max_tokens,
             causal: false,
@@ -227,7 +228,11 @@ impl Bert {
                 };
                 let Read { weights, biases, name } = attention(asset, &c, l, kept)?;
                 let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
-                Ok(Layer { projections: Arc::new(projections.map_err(invalid(name))?), block: Some(block) })
+                Ok(Layer {
+                    projections: Arc::new(projections.map_err(invalid(name))?),
+                    block: Some(block),
+                    rotary: false,
+                })
             })
             .collect::<Result<_, AssetError>>()?;
         Ok(Bert { config: c, shape: c.shape(), tokenizer, word, position, segment, embedding_norm, layers })
@@ -291,7 +296,7 @@ impl Model for Bert {
             self.embedding_norm.apply(&mut x);
             x
         };
-        Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, first)
+        Embedded { tokens, embedding, position: Some(position) }.encode(&self.shape, &self.layers, options, first)
     }
 
     fn ablated(&self, input: &Input, intact: &Encoding, options: &RunOptions) -> Result<Encoding, ModelError> {

@@ -99,6 +99,10 @@ impl Token {
 pub struct Shape {
     pub n_layers: usize,
     pub n_heads: usize,
+    /// Heads of keys and values: `n_heads`, or fewer shared by groups of query heads (the
+    /// learner's grouped-query model). K and V show each head's own columns, so a shared head's
+    /// appear once per query head that reads it.
+    pub kv_heads: usize,
     pub d_model: usize,
     /// The most tokens of a sentence it reads, its special tokens included.
     pub max_tokens: usize,
@@ -152,6 +156,10 @@ pub enum InputRule {
     Learned,
     /// X = LayerNorm(E + P + segment), as BERT makes it.
     LearnedNormed,
+    /// X = E + PE, the sinusoidal encoding the model was trained with (no switch).
+    SinusoidalTrained,
+    /// X = E: nothing is added; every head's Q and K are rotated by their position (RoPE).
+    Rotary,
 }
 
 /// Where the weights come from: what the numbers on screen may be taken to mean.
@@ -234,6 +242,7 @@ impl RunOptions {
             temperature: self.temperature,
             switched_off: self.ablation.in_layer(layer),
             replacement: self.ablation.replacement,
+            rotary: false,
         }
     }
 }

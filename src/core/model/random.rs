@@ -58,6 +58,7 @@ impl Random {
         let shape = Shape {
             n_layers: 1,
             n_heads: setup.n_heads,
+            kv_heads: setup.n_heads,
             d_model: setup.d_model,
             max_tokens,
             causal: false,
@@ -129,7 +130,7 @@ impl Model for Random {
             }
             None => None,
         };
-        let layer = Layer { projections: self.projections()?, block: None };
+        let layer = Layer { projections: self.projections()?, block: None, rotary: false };
         let layers = run_layers(x, x_kv.as_ref(), std::slice::from_ref(&layer), self.setup.n_heads, options)?;
         Ok(Encoding {
             shape: self.shape.clone(),

@@ -3,7 +3,7 @@
 
 use super::{Encoding, LayerTrace, ModelError, RunOptions, Shape, Token};
 use crate::ablate::Ablation;
-use crate::attention::run;
+use crate::attention::{run, AttentionConfig};
 use crate::block::Block;
 use crate::error::AttnError;
 use crate::projections::{check_finite, Projections};
@@ -16,6 +16,8 @@ pub struct Layer {
     pub projections: Arc<Projections>,
     /// `None`: a lone attention layer, whose output is attention's own.
     pub block: Option<Block<f32>>,
+    /// Its heads' queries and keys are rotated by position (RoPE, `core::rotary`).
+    pub rotary: bool,
 }
 
 /// A sentence as a model of self-attention layers reads it, before its first layer.
@@ -24,8 +26,9 @@ pub struct Embedded {
     pub tokens: Vec<Token>,
     /// The token embeddings E: (n, d_model).
     pub embedding: Array2<f32>,
-    /// What is added to them for the positions: (n, d_model).
-    pub position: Array2<f32>,
+    /// What is added to them for the positions, (n, d_model); `None` for a model that adds
+    /// none (rotary positions).
+    pub position: Option<Array2<f32>>,
 }
 
 impl Embedded {
@@ -38,7 +41,10 @@ impl Embedded {
         options: &RunOptions,
         first: impl FnOnce(Array2<f32>) -> Array2<f32>,
     ) -> Result<Encoding, ModelError> {
-        let x = first(&self.embedding + &self.position);
+        let x = first(match &self.position {
+            Some(p) => &self.embedding + p,
+            None => self.embedding.clone(),
+        });
         let layers = run_layers(x, None, layers, shape.n_heads, options)?;
         Ok(Encoding {
             shape: shape.clone(),
@@ -46,7 +52,7 @@ impl Embedded {
             tokens: self.tokens,
             kv_tokens: None,
             embedding: self.embedding,
-            position: Some(self.position),
+            position: self.position,
             layers,
         })
     }
@@ -91,7 +97,8 @@ pub fn run_layers(
     let mut traces: Vec<LayerTrace> = Vec::with_capacity(layers.len());
     for (l, layer) in layers.iter().enumerate() {
         let kv = if l == 0 { x_kv } else { None };
-        let trace = run(&x, kv, &layer.projections, &options.attention(l, n_heads))?;
+        let config = AttentionConfig { rotary: layer.rotary, ..options.attention(l, n_heads) };
+        let trace = run(&x, kv, &layer.projections, &config)?;
         let block = layer.block.as_ref().map(|b| b.forward(&x, &trace.output));
         if let Some(b) = &block {
             check_finite("the feed-forward output", &b.output)?;

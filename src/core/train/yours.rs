@@ -1,11 +1,15 @@
 //! The learner's own model ("yours"), trained in the training view, as the lesson reads it:
 //! one implementation of [`Model`]. Its tokens (the task's digits and separator), its learned
-//! token and position embeddings, every layer's W_Q, W_K, W_V, W_O and its MLP if it has one,
-//! in f32, run by the core's own layers (`model::stack`), so every stage and hover is the
-//! lesson's. The training view writes it as text ([`YourModel::to_text`], every float as the
+//! token embeddings and its positions (learned, or the sinusoidal encoding it was trained with,
+//! added to them; or none added, its queries and keys rotated instead), every layer's W_Q, W_K,
+//! W_V, W_O and its MLP if it has one, in f32, run by the core's own layers (`model::stack`), so
+//! every stage and hover is the lesson's. A model whose K/V heads are shared by groups of query
+//! heads is shown with each query head's own columns of W_K and W_V (its group's, repeated):
+//! the same numbers, in the lesson's shape. The training view writes it as text ([`YourModel::to_text`], every float as the
 //! hex of its bits, so it comes back bit for bit) into the browser's storage; the lesson reads
 //! it back ([`YourModel::parse`]).
 
+use super::model::Positions;
 use super::session::{digits_of, Session, Setup};
 use super::tasks::token_text;
 use super::{Params, Task};
@@ -17,8 +21,10 @@ use crate::tokenize::tokenize;
 use ndarray::Array2;
 use std::sync::Arc;
 
-/// The first word of the text, and its version.
-const MAGIC: &str = "attention-lab-trained-2";
+/// The first word of the text, and its version; the version before K/V heads and positions
+/// could be chosen (its models: a K/V head per head, learned positions) still reads.
+const MAGIC: &str = "attention-lab-trained-3";
+const MAGIC_2: &str = "attention-lab-trained-2";
 
 /// Each layer's MLP as stored: W₁ (d, f), b₁ (1, f), W₂ (f, d), b₂ (1, d).
 pub type MlpMatrices = [Array2<f32>; 4];
@@ -32,13 +38,18 @@ pub struct YourModel {
     steps: usize,
     /// Heads per layer.
     n_heads: usize,
+    /// Heads of keys and values (dividing `n_heads`).
+    kv_heads: usize,
+    /// How it was told positions.
+    positions: Positions,
     /// Trained with ÷√d_k.
     scaled: bool,
     /// Token texts by id: the digits, then "|" where the task has a separator.
     vocab: Vec<String>,
     /// Token embeddings (v, d).
     embed: Array2<f32>,
-    /// Position embeddings (n, d): one per place it was trained on (the most tokens it reads).
+    /// What is added for each place it was trained on (the most tokens it reads): the learned
+    /// position embeddings, the sinusoidal encoding, or zeros for rotary positions (n, d).
     pos: Array2<f32>,
     /// Each layer's projections, first to last.
     projections: Vec<Arc<Projections>>,
@@ -57,7 +68,7 @@ impl YourModel {
     fn assemble(
         task: Task,
         steps: usize,
-        n_heads: usize,
+        (n_heads, kv_heads, positions): (usize, usize, Positions),
         scaled: bool,
         vocab: Vec<String>,
         [embed, pos]: [Array2<f32>; 2],
@@ -74,11 +85,35 @@ impl YourModel {
                     down: Dense::new(w2.view(), b2.row(0).to_owned()),
                     activation: Activation::Relu,
                 });
-                Layer { projections: Arc::clone(p), block: Some(Block { mlp, ..Block::residual_only() }) }
+                let rotary = positions == Positions::Rotary;
+                Layer { projections: Arc::clone(p), block: Some(Block { mlp, ..Block::residual_only() }), rotary }
             })
             .collect();
-        let shape = Self::shape_of(projections.len(), n_heads, embed.ncols(), pos.nrows(), scaled);
-        Self { task, steps, n_heads, scaled, vocab, embed, pos, projections, mlps, example, layers, shape }
+        let shape = Shape {
+            kv_heads,
+            input: match positions {
+                Positions::Learned => InputRule::Learned,
+                Positions::Sinusoidal => InputRule::SinusoidalTrained,
+                Positions::Rotary => InputRule::Rotary,
+            },
+            ..Self::shape_of(projections.len(), n_heads, embed.ncols(), pos.nrows(), scaled)
+        };
+        Self {
+            task,
+            steps,
+            n_heads,
+            kv_heads,
+            positions,
+            scaled,
+            vocab,
+            embed,
+            pos,
+            projections,
+            mlps,
+            example,
+            layers,
+            shape,
+        }
     }
 
     /// The session's model as it is now, with `example` (token ids) as its sentence.
@@ -94,18 +129,26 @@ impl YourModel {
         let (_, digits) = digits_of(task);
         let vocab: Vec<String> = (0..task.vocab(digits)).map(|t| token_text(t, digits)).collect();
         let f32s = |a: &Array2<f64>| a.mapv(|v| v as f32);
+        // Each query head's own columns of a shared K/V head's: its group's, repeated.
+        let (dk, d) = (config.d_k(), config.d_model);
+        let per_head =
+            |w: &Array2<f64>| Array2::from_shape_fn((d, d), |(r, c)| w[[r, config.group(c / dk) * dk + c % dk]] as f32);
         let projections = params
             .layers
             .iter()
-            .map(|l| Projections::from_matrices(f32s(&l.wq), f32s(&l.wk), f32s(&l.wv), f32s(&l.wo)).map(Arc::new))
+            .map(|l| {
+                Projections::from_matrices(f32s(&l.wq), per_head(&l.wk), per_head(&l.wv), f32s(&l.wo)).map(Arc::new)
+            })
             .collect::<Result<_, _>>()?;
         let mlps = config.mlp.then(|| {
             let layers = params.layers.iter().filter_map(|l| l.block.mlp.as_ref());
             layers.map(|m| [f32s(&m.up.weight), f32s(&m.up.bias), f32s(&m.down.weight), f32s(&m.down.bias)]).collect()
         });
-        let embeddings = [f32s(&params.embed), f32s(&params.pos)];
-        let (n_heads, scaled) = (config.n_heads, config.scaled);
-        Ok(Self::assemble(task, steps, n_heads, scaled, vocab, embeddings, projections, mlps, example.to_vec()))
+        let added = config.added_positions(&params.pos, config.context);
+        let pos = added.map_or_else(|| Array2::zeros((config.context, d)), |p| f32s(&p));
+        let embeddings = [f32s(&params.embed), pos];
+        let heads = (config.n_heads, config.kv_heads, config.positions);
+        Ok(Self::assemble(task, steps, heads, config.scaled, vocab, embeddings, projections, mlps, example.to_vec()))
     }
 
     /// Trained with ÷√d_k.
@@ -132,10 +175,12 @@ impl YourModel {
     pub fn to_text(&self) -> String {
         let (v, n, d) = (self.vocab.len(), self.context(), self.width());
         let mut out = format!(
-            "{MAGIC} {} {} {} {} {} {} {v} {n} {d} {} {} {}",
+            "{MAGIC} {} {} {} {} {} {} {} {} {v} {n} {d} {} {} {}",
             self.task.slug(),
             self.steps,
             self.n_heads,
+            self.kv_heads,
+            self.positions.slug(),
             u8::from(self.scaled),
             self.projections.len(),
             u8::from(self.mlps.is_some()),
@@ -165,18 +210,33 @@ impl YourModel {
     /// version, cut short, or edited).
     pub fn parse(text: &str) -> Option<Self> {
         let mut words = text.split_ascii_whitespace();
-        if words.next()? != MAGIC {
-            return None;
-        }
+        let current = match words.next()? {
+            MAGIC => true,
+            MAGIC_2 => false,
+            _ => return None,
+        };
         let task = Task::from_slug(words.next()?)?;
-        let mut int = || words.next()?.parse::<usize>().ok();
-        let [steps, n_heads, scaled, layers, mlp, v, n, d] =
-            [int()?, int()?, int()?, int()?, int()?, int()?, int()?, int()?];
+        let int = |words: &mut std::str::SplitAsciiWhitespace| words.next()?.parse::<usize>().ok();
+        let [steps, n_heads] = [int(&mut words)?, int(&mut words)?];
+        let (kv_heads, positions) = match current {
+            true => (int(&mut words)?, Positions::from_slug(words.next()?)?),
+            false => (n_heads, Positions::Learned),
+        };
+        let [scaled, layers, mlp, v, n, d] = [
+            int(&mut words)?,
+            int(&mut words)?,
+            int(&mut words)?,
+            int(&mut words)?,
+            int(&mut words)?,
+            int(&mut words)?,
+        ];
         // Within what the training view makes (an edited text must not ask for huge matrices).
         let sizes_ok = (1..=256).contains(&d) && (1..=64).contains(&v) && (1..=64).contains(&n);
         if !sizes_ok
             || n_heads == 0
             || !d.is_multiple_of(n_heads)
+            || kv_heads == 0
+            || !n_heads.is_multiple_of(kv_heads)
             || !(1..=2).contains(&layers)
             || scaled > 1
             || mlp > 1
@@ -213,8 +273,8 @@ impl YourModel {
             ),
         };
         let whole = vocab.len() == v && words.next().is_none();
-        whole
-            .then(|| Self::assemble(task, steps, n_heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
+        let heads = (n_heads, kv_heads, positions);
+        whole.then(|| Self::assemble(task, steps, heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
     }
 
     /// The shape of a model of the training view with these counts and sizes (a causal stack
@@ -223,6 +283,7 @@ impl YourModel {
         Shape {
             n_layers,
             n_heads,
+            kv_heads: n_heads,
             d_model,
             max_tokens,
             causal: true,
@@ -264,7 +325,8 @@ impl Model for YourModel {
         let tokens = self.tokenize(&input.text).map_err(|p| p.of("query"))?;
         let embedding =
             Array2::from_shape_fn((tokens.len(), self.width()), |(i, j)| self.embed[[tokens[i].id as usize, j]]);
-        let position = self.pos.slice(ndarray::s![..tokens.len(), ..]).to_owned();
+        let position =
+            (self.positions != Positions::Rotary).then(|| self.pos.slice(ndarray::s![..tokens.len(), ..]).to_owned());
         Embedded { tokens, embedding, position }.encode(&self.shape, &self.layers, options, |x| x)
     }
 
@@ -289,7 +351,11 @@ mod tests {
     use crate::train::session::Setup;
 
     fn trained(layers: usize, mlp: bool) -> (Session, YourModel) {
-        let mut session = Session::new(Setup { n_layers: layers, mlp, ..Setup::default() }).unwrap();
+        trained_as(Setup { n_layers: layers, mlp, ..Setup::default() })
+    }
+
+    fn trained_as(setup: Setup) -> (Session, YourModel) {
+        let mut session = Session::new(setup).unwrap();
         for _ in 0..5 {
             session.step().unwrap();
         }
@@ -313,10 +379,50 @@ mod tests {
         let text = t.to_text();
         assert!(YourModel::parse(&text[..text.len() - 9]).is_none(), "one float short");
         assert!(YourModel::parse(&format!("{text} 00000000")).is_none(), "one float too many");
-        assert!(YourModel::parse(&text.replacen("trained-2", "trained-1", 1)).is_none(), "another version");
+        assert!(YourModel::parse(&text.replacen("trained-3", "trained-1", 1)).is_none(), "another version");
         let nan = text.replacen(&text[text.len() - 8..], "7fc00000", 1);
         assert!(YourModel::parse(&nan).is_none(), "a NaN weight");
         assert!(YourModel::parse("").is_none() && YourModel::parse("attention-lab-trained-2 reverse 1 0").is_none());
+    }
+
+    /// A model saved before K/V heads and positions could be chosen (version 2: the same text
+    /// without those two words) still opens, as the model it was.
+    #[test]
+    fn a_model_saved_by_the_previous_version_still_opens() {
+        let (_, t) = trained(2, true);
+        let text = t.to_text();
+        let old =
+            text.replacen("attention-lab-trained-3 reverse 5 2 2 learned ", "attention-lab-trained-2 reverse 5 2 ", 1);
+        assert_ne!(old, text);
+        assert_eq!(YourModel::parse(&old), Some(t));
+    }
+
+    /// The lesson runs grouped-query models with rotary positions and one-K/V-head models with
+    /// the sinusoidal encoding as they were trained, layer by layer; the shape says how.
+    #[test]
+    fn the_lesson_runs_shared_kv_heads_and_every_kind_of_positions() {
+        for (kv_heads, positions, input) in [
+            (Some(2), Positions::Rotary, InputRule::Rotary),
+            (Some(1), Positions::Sinusoidal, InputRule::SinusoidalTrained),
+        ] {
+            let setup = Setup { n_heads: 4, kv_heads, positions, n_layers: 2, mlp: true, ..Setup::default() };
+            let (session, t) = trained_as(setup);
+            assert_eq!((t.shape.input, t.shape.kv_heads), (input, kv_heads.unwrap_or(4)));
+            assert_eq!(YourModel::parse(&t.to_text()).as_ref(), Some(&t), "its text brings it back");
+            let tokens = session.example();
+            let want = forward(&session.params, &session.config, &tokens);
+            let input = Input { text: t.sentence(&tokens), kv_text: None };
+            let e = t.forward(&input, &RunOptions { mask: Mask::Causal, ..RunOptions::default() }).unwrap();
+            assert_eq!(e.position.is_none(), positions == Positions::Rotary, "rotary adds no position");
+            for layer in 0..2 {
+                for (h, head) in e.layers[layer].trace.head_traces.iter().enumerate() {
+                    let diff =
+                        head.weights.iter().zip(&want.layers[layer].weights[h]).map(|(a, b)| (f64::from(*a) - b).abs());
+                    let worst = diff.fold(0.0, f64::max);
+                    assert!(worst < 1e-4, "{positions:?} layer {layer} head {h}: {worst}");
+                }
+            }
+        }
     }
 
     /// The lesson's stages show what the training view's model computes: layer by layer, the
