@@ -67,6 +67,30 @@ mod tests {
         assert!((q1.row(0).dot(&k1.row(0)) - q.row(0).dot(&q.row(0))).abs() > 1e-3);
     }
 
+    /// On a trained model's first layer: under RoPE, the example's scores stand still when
+    /// every position moves by 7; with the sinusoidal encoding added, they do not; learned
+    /// positions have nothing past the places trained on.
+    #[test]
+    fn a_model_with_rotary_positions_scores_by_offset_only() {
+        use crate::train::model::{first_layer_scores, Positions};
+        use crate::train::session::{Session, Setup};
+        let far = |positions: Positions| {
+            let session = Session::new(Setup { positions, kv_heads: Some(1), ..Setup::default() })
+                .unwrap_or_else(|e| panic!("{e:?}"));
+            let (p, c, tokens) = (&session.params, &session.config, session.example());
+            let (here, there) = (first_layer_scores(p, c, &tokens, 0), first_layer_scores(p, c, &tokens, 7));
+            here.zip(there).map(|(a, b)| {
+                a.iter()
+                    .zip(&b)
+                    .map(|(x, y)| x.iter().zip(y).fold(0.0f64, |m, (u, v)| m.max((u - v).abs())))
+                    .fold(0.0, f64::max)
+            })
+        };
+        assert!(far(Positions::Rotary).is_some_and(|d| d < 1e-9), "{:?}", far(Positions::Rotary));
+        assert!(far(Positions::Sinusoidal).is_some_and(|d| d > 1e-2), "{:?}", far(Positions::Sinusoidal));
+        assert_eq!(far(Positions::Learned), None);
+    }
+
     #[test]
     fn rotating_back_undoes_a_rotation_and_keeps_lengths() {
         let x = random(5, 7, 3);

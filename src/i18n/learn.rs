@@ -89,6 +89,18 @@ super::catalogue! {
             "{kind}。生成时，模型要为已有的每个词元保存 K 和 V：2 × {layers} 层 × {kv} 个 K/V 头 × d_k {dk} = 每个词元 {n} 个数（每个查询头各有一个 K/V 头时为 {full} 个）。",
         ),
         Positions => ("Positions", "位置编码"),
+        ShiftRotary => (
+            "On this model: moving the whole example {shift} places along changes no score of layer 1 by more than {far}. Rotated queries and keys meet at the angle of their offset, so only how far apart two tokens are counts.",
+            "在这个模型上：把整个示例往后挪 {shift} 个位置，第 1 层的分数变化都不超过 {far}。旋转后的查询和键以它们偏移量对应的角度相遇，所以只有两个词元相隔多远才算数。",
+        ),
+        ShiftAdded => (
+            "On this model: moving the whole example {shift} places along changes layer 1's scores by up to {far}. With the positions added to the tokens, where a token stands counts, not only how far apart two tokens are.",
+            "在这个模型上：把整个示例往后挪 {shift} 个位置，第 1 层的分数最多变化 {far}。位置加在词元上时，词元站在哪里也算数，而不只是两个词元相隔多远。",
+        ),
+        ShiftLearned => (
+            "Learned positions are a vector for each of the {n} places the model was trained on and none past them: the example cannot be moved along to compare.",
+            "学到的位置编码是模型训练过的 {n} 个位置各一个向量，再往后就没有了：没法把示例往后挪来比较。",
+        ),
         PositionsLearned => ("learned, added to the tokens", "学习得到的，加到词元上"),
         PositionsSinusoidal => ("sinusoidal, added to the tokens", "正弦编码，加到词元上"),
         PositionsRope => ("rotary (RoPE): queries and keys turned by their position", "旋转位置编码（RoPE）：查询和键按位置旋转"),

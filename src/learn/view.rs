@@ -13,6 +13,7 @@ use super::{
 };
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
+use crate::core::train::model::{first_layer_scores, Positions};
 use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup};
 use crate::core::train::tasks::token_text;
 use crate::figures::Heatmap;
@@ -178,6 +179,7 @@ pub fn LearnApp(
           <div class="learn__side">
             <p class="view__text">{tr(LearnMsg::Intro)}</p>
             <SetupForm setup=setup lang=lang error=error />
+            <ShiftCheck rested=rested lang=lang />
             <div class="learn__buttons">
                 <button type="button" class="button button--primary" data-testid="learn-train"
                     aria-pressed=move || running.get().to_string() disabled=move || diverged.get().is_some()
@@ -344,4 +346,33 @@ fn ExperimentPanel(
             </Show>
         </div>
     }
+}
+
+/// On the model at rest, what moving the example along does to layer 1's scores: nothing under
+/// rotary positions (only offsets count), something with positions added, and impossible with
+/// learned ones past the places trained on.
+#[component]
+fn ShiftCheck(rested: Memo<Option<usize>>, lang: Lang) -> impl IntoView {
+    const SHIFT: usize = 7;
+    let line = move || {
+        rested.get()?;
+        let (positions, context, far) = with_run(|run| {
+            let t = &run.main;
+            let config = t.progress.setup.config();
+            let scores = |first| first_layer_scores(&t.params, &config, &run.example, first);
+            let far = scores(0).zip(scores(SHIFT)).map(|(a, b)| {
+                a.iter().zip(&b).flat_map(|(x, y)| x.iter().zip(y).map(|(u, v)| (u - v).abs())).fold(0.0, f64::max)
+            });
+            (config.positions, config.context, far)
+        })?;
+        let shift = SHIFT.to_string();
+        Some(match (positions, far) {
+            (Positions::Rotary, Some(far)) => {
+                fill(t(lang, LearnMsg::ShiftRotary), &[("shift", &shift), ("far", &format!("{far:.1e}"))])
+            }
+            (_, Some(far)) => fill(t(lang, LearnMsg::ShiftAdded), &[("shift", &shift), ("far", &format!("{far:.3}"))]),
+            (_, None) => fill(t(lang, LearnMsg::ShiftLearned), &[("n", &context.to_string())]),
+        })
+    };
+    view! { <p class="field__hint" data-testid="learn-shift-check">{line}</p> }
 }

@@ -319,6 +319,38 @@ pub fn forward_with(params: &Params, cfg: &Config, tokens: &[usize], off: &Ablat
     Forward { layers, out: x, logits }
 }
 
+/// Layer 1's scores of every head on `tokens` standing at positions `first`, `first` + 1, …
+/// (scaled as the model scales them): under rotary positions the same wherever the tokens
+/// stand, since only their offsets count; with positions added, they move. `None` for learned
+/// positions past the places the model was trained on (it has no vector there).
+pub fn first_layer_scores(params: &Params, cfg: &Config, tokens: &[usize], first: usize) -> Option<Vec<Array2<f64>>> {
+    let (n, dk) = (tokens.len(), cfg.d_k());
+    let mut x = Array2::zeros((n, cfg.d_model));
+    for (i, &t) in tokens.iter().enumerate() {
+        x.row_mut(i).assign(&params.embed.row(t));
+    }
+    match cfg.positions {
+        Positions::Learned => {
+            if first + n > params.pos.nrows() {
+                return None;
+            }
+            x += &params.pos.slice(s![first..first + n, ..]);
+        }
+        Positions::Sinusoidal => {
+            x += &positional_encoding(first + n, cfg.d_model).mapv(f64::from).slice(s![first.., ..])
+        }
+        Positions::Rotary => {}
+    }
+    let p = params.layers.first()?;
+    let (q, k, _) = project(cfg, p, &x, first);
+    let c = if cfg.scaled { 1.0 / (dk as f64).sqrt() } else { 1.0 };
+    let head = |h: usize| {
+        let g = cfg.group(h);
+        product(q.slice(s![.., h * dk..(h + 1) * dk]), k.slice(s![.., g * dk..(g + 1) * dk]).t()) * c
+    };
+    Some((0..cfg.n_heads).map(head).collect())
+}
+
 /// Q (n, d), K and V (n, d_kv) of a layer's input `x` (rows at positions `first`, …), the
 /// queries and keys rotated by their positions under RoPE.
 pub fn project(
