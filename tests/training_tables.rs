@@ -50,13 +50,13 @@ fn steps_to_99_with_shared_kv_heads() {
 #[test]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn steps_to_99_and_longer_sequences_for_each_kind_of_positions() {
-    println!("| task | positions | steps to 99 % (seeds 1, 2, 3) | accuracy on 12 digits (seeds 1, 2, 3) |");
-    println!("|---|---|---|---|");
-    for task in [Task::Reverse, Task::Previous] {
+    println!("| task | layers | positions | steps to 99 % (seeds 1, 2, 3) | accuracy on 12 digits (seeds 1, 2, 3) |");
+    println!("|---|---|---|---|---|");
+    for (task, n_layers) in [(Task::Reverse, 1), (Task::Reverse, 2), (Task::Previous, 1), (Task::Induction, 2)] {
         for positions in Positions::ALL {
             let (mut reached, mut longer) = (vec![], vec![]);
             for seed in 1..=3 {
-                let (s, session) = to_99(Setup { task, positions, seed, ..Setup::default() });
+                let (s, session) = to_99(Setup { task, positions, seed, n_layers, ..Setup::default() });
                 reached.push(steps(s));
                 longer.push(match positions {
                     // One learned vector per place trained on: a 13th has none.
@@ -64,7 +64,8 @@ fn steps_to_99_and_longer_sequences_for_each_kind_of_positions() {
                     _ => format!("{:.2}", on_12_digits(&session)),
                 });
             }
-            println!("| {} | {} | {} | {} |", task.slug(), positions.slug(), reached.join(", "), longer.join(", "));
+            let (reached, longer) = (reached.join(", "), longer.join(", "));
+            println!("| {} | {n_layers} | {} | {reached} | {longer} |", task.slug(), positions.slug());
         }
     }
 }

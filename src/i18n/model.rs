@@ -51,9 +51,13 @@ super::catalogue! {
         ),
         ErrFormat => ("The model file cannot be read: {why}", "无法读取模型文件：{why}"),
         FixedByModel => (
-            "Fixed by the model: d_model = {d}, n_heads = {h} (d_k = {dk}), learned position embeddings.",
-            "由模型决定：d_model = {d}，头数 = {h}（d_k = {dk}），位置编码为学到的位置嵌入。",
+            "Fixed by the model: d_model = {d}, n_heads = {h} (d_k = {dk}){kv}, {positions}.",
+            "由模型决定：d_model = {d}，头数 = {h}（d_k = {dk}）{kv}，{positions}。",
         ),
+        FixedKv => (", {kv} K/V head(s) shared by the query heads", "，查询头共用 {kv} 个 K/V 头"),
+        FixedLearned => ("learned position embeddings", "位置编码为学到的位置嵌入"),
+        FixedSinusoidal => ("the sinusoidal position encoding it was trained with", "位置编码为训练时所用的正弦编码"),
+        FixedRotary => ("rotary positions (RoPE): nothing added, Q and K turned by position", "位置用旋转编码（RoPE）：不加任何东西，Q 和 K 按位置旋转"),
         NoteRandom => (
             "Random weights (seed {seed}): every number is computed for real, but which token attends to which means nothing. Switch the weights to pretrained to see a real model.",
             "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为预训练的，就能看到真实的模型。",

@@ -2,9 +2,10 @@
 //! fetched (progress, or an error with a retry) and what its fixed shape replaces.
 
 use crate::app::page::use_page;
+use crate::core::model::InputRule;
 use crate::fetch::status::LoadStatus;
 use crate::fetch::LoadState;
-use crate::i18n::{fill, unknown_token, ModelMsg};
+use crate::i18n::{fill, t, unknown_token, ModelMsg};
 use crate::models::ModelId;
 use crate::settings::SentenceProblem;
 use leptos::prelude::*;
@@ -51,7 +52,25 @@ pub fn WeightsControls() -> impl IntoView {
         page.model.with(|m| {
             let shape = m.0.shape();
             let fixed = arrived && !shape.settable_sizes();
-            fixed.then(|| [shape.d_model, shape.n_heads, shape.d_k()].map(|v| v.to_string()))
+            fixed.then(|| {
+                let lang = page.lang.get();
+                let kv = (shape.kv_heads < shape.n_heads)
+                    .then(|| fill(t(lang, ModelMsg::FixedKv), &[("kv", &shape.kv_heads.to_string())]))
+                    .unwrap_or_default();
+                let positions = t(
+                    lang,
+                    match shape.input {
+                        InputRule::SinusoidalTrained | InputRule::Sinusoidal { .. } => ModelMsg::FixedSinusoidal,
+                        InputRule::Rotary => ModelMsg::FixedRotary,
+                        InputRule::Learned | InputRule::LearnedNormed => ModelMsg::FixedLearned,
+                    },
+                );
+                let [d, h, dk] = [shape.d_model, shape.n_heads, shape.d_k()].map(|v| v.to_string());
+                fill(
+                    t(lang, ModelMsg::FixedByModel),
+                    &[("d", &d), ("h", &h), ("dk", &dk), ("kv", &kv), ("positions", positions)],
+                )
+            })
         })
     });
     view! {
@@ -66,9 +85,7 @@ pub fn WeightsControls() -> impl IntoView {
             </select>
             <p class="field__error" role="alert" data-testid="weights-error">{refusal}</p>
             <ModelStatus model=chosen />
-            {move || fixed.get().map(|[d, h, dk]| view! {
-                <p class="field__note">{fill(page.t(ModelMsg::FixedByModel), &[("d", &d), ("h", &h), ("dk", &dk)])}</p>
-            })}
+            {move || fixed.get().map(|text| view! { <p class="field__note">{text}</p> })}
         </div>
     }
 }
