@@ -120,7 +120,7 @@ impl Hosted {
     /// The URL keys it owns, in the order it writes them.
     pub fn keys(self) -> &'static [&'static str] {
         match self {
-            Hosted::Learn => &LEARN_KEYS,
+            Hosted::Learn => &LEARN_MODULE_KEYS,
             Hosted::Pretrained => &PRETRAINED_KEYS,
             Hosted::Side => &[],
         }
@@ -129,6 +129,14 @@ impl Hosted {
 
 /// The training view's URL keys, in the order it writes them; the page keeps them as they are.
 pub const LEARN_KEYS: [&str; 11] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp", "lkv", "lpos"];
+
+/// The generator's choice of model (`saved`: the one saved for the lesson), which the lesson's
+/// "Generate with this model" sets.
+pub const GENERATE_KEY: &str = "lgen";
+
+/// Every key of the training view's module: its setup's and the generator's.
+pub const LEARN_MODULE_KEYS: [&str; 12] =
+    ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp", "lkv", "lpos", GENERATE_KEY];
 
 /// The case study's URL keys: its two sentences and its three words.
 pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];

@@ -17,6 +17,17 @@ super::catalogue! {
             "The run has not come to rest with a model yet: pause it (or take a step), then generate with the model as it is.",
             "训练还没有停下来给出一个模型：先暂停（或走一步），再用模型当前的样子来生成。",
         ),
+        FromLesson => ("Generate with this model, a token at a time", "用这个模型逐个词元生成"),
+        Source => ("Generate with", "用哪个模型生成"),
+        SourceRun => ("the model training here, as it last came to rest", "这里正在训练的模型（最近一次停下时的样子）"),
+        SourceSaved => (
+            "the model opened in the lesson ({task}, {steps} steps)",
+            "在讲解里打开的模型（{task}，训练了 {steps} 步）",
+        ),
+        SavedOld => (
+            "The model opened in the lesson was saved before generating was possible (it kept no unembedding): train it again and open it in the lesson to generate with it.",
+            "在讲解里打开的模型是在能够生成之前保存的（没有保存反嵌入）：重新训练并在讲解里打开后，才能用它来生成。",
+        ),
         Prompt => ("Prompt (tokens separated by spaces)", "提示（词元之间用空格分开）"),
         HintReverse => (
             "The digits to reverse, then the separator |: the model should write them backwards.",

@@ -4,25 +4,46 @@
 //! next-token probabilities, the cache growing a row a step, and the work each step took both
 //! ways; for *reverse*, which generated digits are right.
 
+use super::setup::task_name;
 use super::with_run;
+use crate::bridge::{read_pairs, with_pairs, GENERATE_KEY, YOURS_KEY};
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
 use crate::core::train::generate::{reversed, Generation, Sampling, Step};
-use crate::core::train::session::{digits_of, example, Setup};
+use crate::core::train::model::Config;
+use crate::core::train::session::{digits_of, read_tokens};
 use crate::core::train::tasks::token_text;
+use crate::core::train::yours::YourModel;
+use crate::core::train::Params;
 use crate::core::train::Task;
 use crate::figures::Heatmap;
+use crate::hosted::{address_bar, replace_query};
 use crate::i18n::{fill, t, GenerateMsg, Lang};
+use crate::shared::Shared;
 use leptos::prelude::*;
 use ndarray::Array2;
+use std::sync::Arc;
 
-/// The prompt a task starts from: the first half of its example and one token more, which is
-/// the digits and the separator (reverse, sort), or the run of digits and its first digit again
-/// (induction).
-fn first_prompt(setup: &Setup) -> Vec<usize> {
-    let tokens = example(setup);
-    tokens.iter().take(tokens.len() / 2 + 1).copied().collect()
+/// A model to generate with: the run's as it last came to rest, or the one saved for the lesson.
+#[derive(Debug, Clone)]
+pub struct Writer {
+    pub params: Params,
+    pub config: Config,
+    pub task: Task,
+    /// An example of its task (the prompt starts from its first half).
+    pub example: Vec<usize>,
+    /// The steps it trained for.
+    pub steps: usize,
+}
+
+impl Writer {
+    /// The prompt it starts from: the first half of its example and one token more, which is
+    /// the digits and the separator (reverse, sort), or the run of digits and its first digit
+    /// again (induction).
+    fn first_prompt(&self) -> Vec<usize> {
+        self.example.iter().take(self.example.len() / 2 + 1).copied().collect()
+    }
 }
 
 /// Each step's row of one head's attention, stacked: (steps, keys of the last step).
@@ -60,13 +81,59 @@ fn cache_spec(m: &Array2<f64>, texts: &[String]) -> HeatmapSpec {
     }
 }
 
-/// The panel; `setup` is the run's, `rested` the step of the model at rest (if any).
+/// What the browser keeps for the lesson (`bridge::YOURS_KEY`): `None` if nothing, `Err` with
+/// its task and steps if it was saved without an unembedding (before generating existed).
+fn saved_writer() -> Option<Result<Writer, (Task, usize)>> {
+    let storage = window().local_storage().ok().flatten()?;
+    let model = YourModel::parse(&storage.get_item(YOURS_KEY).ok().flatten()?)?;
+    Some(match model.generator() {
+        Some((params, config)) => {
+            let (task, example, steps) = (model.task(), model.example_ids().to_vec(), model.steps());
+            Ok(Writer { params, config, task, example, steps })
+        }
+        None => Err((model.task(), model.steps())),
+    })
+}
+
+/// The run's model at rest, to generate with.
+fn run_writer() -> Option<Writer> {
+    with_run(|run| {
+        let t = &run.main;
+        let config = t.progress.setup.config();
+        (t.params_step == t.progress.steps).then(|| Writer {
+            params: t.params.clone(),
+            config,
+            task: t.progress.setup.task,
+            example: run.example.clone(),
+            steps: t.progress.steps,
+        })
+    })
+    .flatten()
+}
+
+/// The panel; `rested` is the step of the run's model at rest, if any. It writes with that
+/// model, or with the one saved for the lesson (the link's `lgen=saved` chooses it).
 #[component]
-pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl IntoView {
+pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl IntoView {
     let tr = move |m: GenerateMsg| t(lang, m);
-    let digits = move || digits_of(setup.get().task).1;
+    let saved = saved_writer();
+    let old = saved.as_ref().and_then(|s| s.as_ref().err().copied());
+    let saved = saved.and_then(Result::ok).map(|w| Shared(Arc::new(w)));
+    let asked = read_pairs(&address_bar(), &[GENERATE_KEY]).into_iter().any(|(_, v)| v.as_deref() == Some("saved"));
+    let use_saved = RwSignal::new(asked && saved.is_some());
+    let saved_for_memo = saved.clone();
+    let writer = Memo::new(move |_| match use_saved.get() {
+        true => saved_for_memo.clone(),
+        false => {
+            rested.get()?;
+            run_writer().map(|w| Shared(Arc::new(w)))
+        }
+    });
+    let task = Memo::new(move |_| writer.with(|w| w.as_ref().map(|w| w.0.task)).unwrap_or(Task::Reverse));
+    let config = Memo::new(move |_| writer.with(|w| w.as_ref().map(|w| w.0.config)));
+    let digits = move || digits_of(task.get()).1;
     let texts_of = move |tokens: &[usize]| tokens.iter().map(|&t| token_text(t, digits())).collect::<Vec<_>>();
-    let prompt = RwSignal::new(first_prompt(&setup.get_untracked()));
+    let prompt = RwSignal::new(writer.with_untracked(|w| w.as_ref().map(|w| w.0.first_prompt())).unwrap_or_default());
     let error = RwSignal::new(None::<String>);
     let sampled = RwSignal::new(false);
     let sampling = RwSignal::new(Sampling { temperature: 1.0, top_k: 0, seed: 1 });
@@ -74,40 +141,40 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
     let cached = RwSignal::new(true);
     let generation = RwSignal::new(None::<Generation>);
     let last_ms = RwSignal::new(None::<f64>);
-    // A new run or a new model: the generation starts again (a new task, from its own prompt).
-    Effect::new(move |previous: Option<Setup>| {
-        let s = setup.get();
-        if previous.is_some_and(|p| p.task != s.task || p.config() != s.config()) {
-            prompt.set(first_prompt(&s));
+    // What a prompt the model cannot read is told.
+    let prompt_error = move || {
+        let (context, digits) = (config.get_untracked().map_or(0, |c| c.context), digits_of(task.get_untracked()).1);
+        let pairs = [("n", context.to_string()), ("max", (digits - 1).to_string())];
+        fill(tr(GenerateMsg::ErrPrompt), &pairs.each_ref().map(|(k, v)| (*k, v.as_str())))
+    };
+    // Another model: the generation starts again (another task or shape: from its own prompt).
+    Effect::new(move |previous: Option<Option<(Task, Config)>>| {
+        let now = writer.with(|w| w.as_ref().map(|w| (w.0.task, w.0.config)));
+        if previous.flatten() != now {
+            if let Some(p) = writer.with_untracked(|w| w.as_ref().map(|w| w.0.first_prompt())) {
+                prompt.set(p);
+            }
         }
         generation.set(None);
-        s
+        now
     });
-    Effect::new(move |_| {
-        rested.track();
-        generation.set(None);
-    });
-    // The generation under way, or a new one from the prompt on the model at rest.
+    // The generation under way, or a new one from the prompt on the model.
     let started = move || -> Option<()> {
         if generation.with_untracked(Option::is_some) {
             return Some(());
         }
         let chosen = if sampled.get_untracked() { sampling.get_untracked() } else { Sampling::GREEDY };
-        let made = with_run(|run| {
-            let t = &run.main;
-            (t.params_step == t.progress.steps)
-                .then(|| Generation::start(&t.params, &t.progress.setup.config(), &prompt.get_untracked(), chosen))
-        })
-        .flatten()?;
+        let made = writer.with_untracked(|w| {
+            let w = &w.as_ref()?.0;
+            Some(Generation::start(&w.params, &w.config, &prompt.get_untracked(), chosen))
+        })?;
         match made {
             Ok(g) => {
                 generation.set(Some(g));
                 Some(())
             }
             Err(_) => {
-                let s = setup.get_untracked();
-                let pairs = [("n", s.config().context.to_string()), ("max", (digits_of(s.task).1 - 1).to_string())];
-                error.set(Some(fill(tr(GenerateMsg::ErrPrompt), &pairs.each_ref().map(|(k, v)| (*k, v.as_str())))));
+                error.set(Some(prompt_error()));
                 None
             }
         }
@@ -125,16 +192,15 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
         });
         last_ms.set(Some(super::now() - t0));
     };
-    let on_prompt = move |ev: leptos::ev::Event| match setup.get_untracked().read_tokens(&event_target_value(&ev)) {
-        Some(tokens) => {
-            error.set(None);
-            prompt.set(tokens);
-            generation.set(None);
-        }
-        None => {
-            let s = setup.get_untracked();
-            let pairs = [("n", s.config().context.to_string()), ("max", (digits_of(s.task).1 - 1).to_string())];
-            error.set(Some(fill(tr(GenerateMsg::ErrPrompt), &pairs.each_ref().map(|(k, v)| (*k, v.as_str())))));
+    let on_prompt = move |ev: leptos::ev::Event| {
+        let context = config.get_untracked().map_or(0, |c| c.context);
+        match read_tokens(task.get_untracked(), &event_target_value(&ev), context) {
+            Some(tokens) => {
+                error.set(None);
+                prompt.set(tokens);
+                generation.set(None);
+            }
+            None => error.set(Some(prompt_error())),
         }
     };
     let sampling_field = move |read: fn(&str, &mut Sampling) -> bool| {
@@ -149,7 +215,7 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
             }
         }
     };
-    let hint = move || match setup.get().task {
+    let hint = move || match task.get() {
         Task::Reverse => Some(tr(GenerateMsg::HintReverse)),
         Task::Sort => Some(tr(GenerateMsg::HintSort)),
         Task::Induction => Some(tr(GenerateMsg::HintInduction)),
@@ -166,7 +232,7 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
     };
     // Reverse: each generated digit against the digits backwards.
     let marks = move || {
-        if setup.get().task != Task::Reverse {
+        if task.get() != Task::Reverse {
             return None;
         }
         generation.with(|g| {
@@ -212,11 +278,11 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
         generation.with(|g| {
             g.as_ref()
                 .filter(|g| !g.can_step())
-                .map(|_| fill(tr(GenerateMsg::Full), &[("n", &setup.get().config().context.to_string())]))
+                .map(|_| fill(tr(GenerateMsg::Full), &[("n", &config.get().map_or(0, |c| c.context).to_string())]))
         })
     };
     let shape = Memo::new(move |_| {
-        let c = setup.get().config();
+        let Some(c) = config.get() else { return (0, 0, 0, 0) };
         (c.n_layers, c.n_heads, c.kv_heads, c.d_k())
     });
     let probabilities = move || {
@@ -306,13 +372,32 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
             </div>
         })
     };
-    let generative = move || setup.get().task != Task::Previous;
+    let generative = move || task.get() != Task::Previous;
+    let rested = Memo::new(move |_| writer.with(Option::is_some));
     view! {
         <section class="gen" data-testid="gen-panel">
             <h3 class="view__subtitle">{tr(GenerateMsg::Title)}</h3>
             <p class="view__text">{tr(GenerateMsg::Intro)}</p>
             <Show when=generative fallback=move || view! { <p class="view__text" data-testid="gen-not-generative">{tr(GenerateMsg::NotGenerative)}</p> }>
-                {move || rested.get().is_none().then(|| view! { <p class="stage__note">{tr(GenerateMsg::NeedsModel)}</p> })}
+                {move || (!rested.get()).then(|| view! { <p class="stage__note">{tr(GenerateMsg::NeedsModel)}</p> })}
+                {saved.clone().map(|w| {
+                    let task_name = t(lang, task_name(w.0.task));
+                    let label = fill(tr(GenerateMsg::SourceSaved), &[("task", task_name), ("steps", &w.0.steps.to_string())]);
+                    view! {
+                        <label class="field">
+                            <span>{tr(GenerateMsg::Source)}</span>
+                            <select data-testid="gen-source" on:change=move |ev| {
+                                let chosen = event_target_value(&ev);
+                                replace_query(&with_pairs(&address_bar(), &[(GENERATE_KEY, &chosen)]));
+                                use_saved.set(chosen == "saved");
+                            }>
+                                <option value="run" selected=move || !use_saved.get()>{tr(GenerateMsg::SourceRun)}</option>
+                                <option value="saved" selected=move || use_saved.get()>{label}</option>
+                            </select>
+                        </label>
+                    }
+                })}
+                {old.map(|_| view! { <p class="stage__note" data-testid="gen-saved-old">{tr(GenerateMsg::SavedOld)}</p> })}
                 <div class="field">
                     <label class="field__label" for="gen-prompt">{tr(GenerateMsg::Prompt)}</label>
                     <input id="gen-prompt" type="text" class="field__text" data-testid="gen-prompt"
@@ -353,10 +438,10 @@ pub fn GeneratePanel(setup: Memo<Setup>, rested: Memo<Option<usize>>, lang: Lang
                 </label>
                 <div class="learn__buttons">
                     <button type="button" class="button button--primary" data-testid="gen-next"
-                        disabled=move || rested.get().is_none() || generation.with(|g| g.as_ref().is_some_and(|g| !g.can_step()))
+                        disabled=move || !rested.get() || generation.with(|g| g.as_ref().is_some_and(|g| !g.can_step()))
                         on:click=move |_| step(false)>{tr(GenerateMsg::Next)}</button>
                     <button type="button" class="button" data-testid="gen-run"
-                        disabled=move || rested.get().is_none() || generation.with(|g| g.as_ref().is_some_and(|g| !g.can_step()))
+                        disabled=move || !rested.get() || generation.with(|g| g.as_ref().is_some_and(|g| !g.can_step()))
                         on:click=move |_| step(true)>{tr(GenerateMsg::Run)}</button>
                     <button type="button" class="button" data-testid="gen-reset" on:click=move |_| generation.set(None)>{tr(GenerateMsg::Reset)}</button>
                 </div>

@@ -246,6 +246,7 @@ fn hear(target: Target, heard: Heard) {
         };
         match heard {
             Heard::Report(report) => {
+                let report = *report;
                 if let Some(flat) = &report.params {
                     if trained.params.set_flat(flat) {
                         trained.params_step = report.progress.steps;

@@ -26,6 +26,16 @@ pub enum Field {
     Example,
 }
 
+/// A task's name, as the task picker says it.
+pub fn task_name(task: Task) -> LearnMsg {
+    match task {
+        Task::Reverse => LearnMsg::TaskReverse,
+        Task::Sort => LearnMsg::TaskSort,
+        Task::Previous => LearnMsg::TaskPrevious,
+        Task::Induction => LearnMsg::TaskInduction,
+    }
+}
+
 /// The message for a setting out of range, with its range.
 pub fn range_message(lang: Lang, e: SetupError) -> String {
     let range = |msg, (lo, hi): (usize, usize)| fill(t(lang, msg), &[("lo", &lo.to_string()), ("hi", &hi.to_string())]);
@@ -123,11 +133,12 @@ pub fn SetupForm(
         fill(tr(msg), &[("lo", &lo.to_string()), ("hi", &hi.to_string())])
     };
     let tasks = [
-        (Task::Reverse, LearnMsg::TaskReverse, LearnMsg::ExpectReverse),
-        (Task::Sort, LearnMsg::TaskSort, LearnMsg::ExpectSort),
-        (Task::Previous, LearnMsg::TaskPrevious, LearnMsg::ExpectPrevious),
-        (Task::Induction, LearnMsg::TaskInduction, LearnMsg::ExpectInduction),
-    ];
+        (Task::Reverse, LearnMsg::ExpectReverse),
+        (Task::Sort, LearnMsg::ExpectSort),
+        (Task::Previous, LearnMsg::ExpectPrevious),
+        (Task::Induction, LearnMsg::ExpectInduction),
+    ]
+    .map(|(task, expect)| (task, task_name(task), expect));
     let expect = move || tasks.iter().find(|(task, ..)| *task == setup.get().task).map(|&(.., e)| tr(e));
     let positions = [
         (Positions::Learned, LearnMsg::PositionsLearned),

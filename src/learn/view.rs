@@ -278,7 +278,7 @@ pub fn LearnApp(
                 }}
             </div>
             <KnockoutPanel knockout=knocked shape=shape steps=steps running=running lang=lang />
-            <GeneratePanel setup=setup rested=rested lang=lang ink=ink />
+            <GeneratePanel rested=rested lang=lang ink=ink />
           </div>
         </div>
     }

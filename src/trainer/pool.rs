@@ -16,7 +16,7 @@ use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Work
 
 /// What the view hears from a pool.
 pub enum Heard {
-    Report(Report),
+    Report(Box<Report>),
     /// A worker failed (a panic, out of memory, its script would not load): why, in the words
     /// the browser or the worker gave.
     Failed(String),
@@ -68,7 +68,7 @@ impl Pool {
                     return heard(Heard::Failed(text));
                 }
                 match numbers_of(&data).and_then(|d| Message::decode(&d, None)) {
-                    Some(Message::Report(report)) if index == 0 => heard(Heard::Report(report)),
+                    Some(Message::Report(report)) if index == 0 => heard(Heard::Report(Box::new(report))),
                     _ => heard(Heard::Failed("a message from the worker that the page cannot read".into())),
                 }
             });

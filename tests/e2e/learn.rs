@@ -417,3 +417,30 @@ async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_lesso
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// The model opened in the lesson generates too (issue 27): from the lesson's weights note to
+/// the training view's generator, set on the saved model, which writes its prompt's digits
+/// backwards; the link keeps the choice.
+#[tokio::test]
+#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+async fn the_model_opened_in_the_lesson_generates_in_the_training_view() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("/?lang=en&view=learn")).await;
+    b.click("learn-train").await;
+    assert_eq!(wait_until(&b, REACHED_99, json!(true), 60).await, json!(true), "reverse reached 99 %");
+    b.click("learn-open-lesson").await;
+    let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
+    assert_eq!(wait_until(&b, note, json!("yours"), 10).await, json!("yours"));
+    b.click("lesson-generate").await;
+    let source = "return document.querySelector(`[data-testid='gen-source']`)?.value ?? '';";
+    assert_eq!(wait_until(&b, source, json!("saved"), 10).await, json!("saved"), "the saved model is chosen");
+    let url = b.address().await;
+    assert!(url.as_str().is_some_and(|u| u.contains("view=learn") && u.contains("lgen=saved")), "{url}");
+    b.set_and_change("gen-prompt", "3 8 1 5 0 2 2 7 |").await;
+    b.click("gen-run").await;
+    let done = "return document.querySelector(`[data-testid='gen-output']`).textContent;";
+    assert_eq!(wait_until(&b, done, json!("7 2 2 0 5 1 8 3"), 10).await, json!("7 2 2 0 5 1 8 3"));
+    b.assert_no_panic().await;
+    b.close().await;
+}

@@ -54,9 +54,11 @@ pub fn WeightsControls() -> impl IntoView {
             let fixed = arrived && !shape.settable_sizes();
             fixed.then(|| {
                 let lang = page.lang.get();
-                let kv = (shape.kv_heads < shape.n_heads)
-                    .then(|| fill(t(lang, ModelMsg::FixedKv), &[("kv", &shape.kv_heads.to_string())]))
-                    .unwrap_or_default();
+                let kv = if shape.kv_heads < shape.n_heads {
+                    fill(t(lang, ModelMsg::FixedKv), &[("kv", &shape.kv_heads.to_string())])
+                } else {
+                    String::new()
+                };
                 let positions = t(
                     lang,
                     match shape.input {

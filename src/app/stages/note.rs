@@ -4,8 +4,12 @@
 //! never from the settings, so the label always matches the numbers.
 
 use crate::app::page::{use_page, Shared};
+use crate::bridge::{with_pairs, GENERATE_KEY};
 use crate::core::ablate::Ablation;
-use crate::i18n::{AblateMsg, ModelMsg};
+use crate::core::model::Origin;
+use crate::hosted::{address_bar, open_link};
+use crate::i18n::{AblateMsg, GenerateMsg, ModelMsg};
+use crate::settings::View;
 use crate::stage_texts::weights_note;
 use leptos::prelude::*;
 
@@ -29,6 +33,12 @@ pub fn WeightsNote() -> impl IntoView {
                 let waiting = lines.with(|l| l.as_ref().is_some_and(|(_, shown)| *shown != asked.get()));
                 waiting.then(|| view! { <p>{page.t(ModelMsg::NoteWaiting)}</p> })
             }}
+            // The learner's own model writes, in the training view's generator.
+            <Show when=move || page.outcome.with(|o| o.as_ref().is_some_and(|Shared(o)| o.shape().origin == Origin::Yours))>
+                <button type="button" class="button" data-testid="lesson-generate" on:click=move |_| {
+                    open_link(&with_pairs(&address_bar(), &[("view", View::Learn.slug()), (GENERATE_KEY, "saved")]));
+                }>{page.text(GenerateMsg::FromLesson)}</button>
+            </Show>
             <Show when=move || page.outcome.with(|o| o.as_ref().is_some_and(|Shared(o)| !o.encoding.options.ablation.is_empty()))>
                 <button type="button" class="button" data-testid="ablate-lesson-all-on"
                     on:click=move |_| { page.apply(|s, c| s.set_ablated(&Ablation::default(), c)); }>

@@ -123,19 +123,7 @@ impl Setup {
     /// The tokens the learner typed, separated by spaces: digits below the task's alphabet
     /// (and "|" where the task has a separator), 1 to as many as the model's positions.
     pub fn read_tokens(&self, text: &str) -> Option<Vec<usize>> {
-        let (_, digits) = digits_of(self.task);
-        let vocab = self.task.vocab(digits);
-        let tokens: Option<Vec<usize>> =
-            text.split_whitespace()
-                .map(|w| {
-                    if w == "|" && vocab > digits {
-                        Some(digits)
-                    } else {
-                        w.parse().ok().filter(|&d: &usize| d < digits)
-                    }
-                })
-                .collect();
-        tokens.filter(|t| !t.is_empty() && t.len() <= self.config().context)
+        read_tokens(self.task, text, self.config().context)
     }
 
     /// Heads of keys and values.
@@ -398,6 +386,22 @@ impl Session {
     pub fn weights(&self, tokens: &[usize]) -> Vec<Vec<Array2<f64>>> {
         forward(&self.params, &self.config, tokens).layers.into_iter().map(|l| l.weights).collect()
     }
+}
+
+/// Tokens typed for `task`, separated by spaces: its digits (and "|" where it has a separator),
+/// 1 to `most` of them.
+pub fn read_tokens(task: Task, text: &str, most: usize) -> Option<Vec<usize>> {
+    let (_, digits) = digits_of(task);
+    let vocab = task.vocab(digits);
+    let read = |w: &str| {
+        if w == "|" && vocab > digits {
+            Some(digits)
+        } else {
+            w.parse().ok().filter(|&d: &usize| d < digits)
+        }
+    };
+    let tokens: Option<Vec<usize>> = text.split_whitespace().map(read).collect();
+    tokens.filter(|t| !t.is_empty() && t.len() <= most)
 }
 
 /// The held-out sequences of `setup`'s run (the same for its seed wherever it trains).

@@ -9,7 +9,7 @@
 //! hex of its bits, so it comes back bit for bit) into the browser's storage; the lesson reads
 //! it back ([`YourModel::parse`]).
 
-use super::model::Positions;
+use super::model::{Config, LayerParams, Positions};
 use super::session::{digits_of, Session, Setup};
 use super::tasks::token_text;
 use super::{Params, Task};
@@ -55,6 +55,9 @@ pub struct YourModel {
     projections: Vec<Arc<Projections>>,
     /// Each layer's MLP, if the model has them.
     mlps: Option<Vec<MlpMatrices>>,
+    /// The unembedding (d, v), which turns the last layer's rows into next-token logits: what
+    /// generating needs (a model saved before it was kept has none).
+    unembed: Option<Array2<f32>>,
     /// The token ids of the example the training view showed: the lesson opens on it.
     example: Vec<usize>,
     /// The layers as the core runs them (made from the projections and MLPs above).
@@ -74,6 +77,7 @@ impl YourModel {
         [embed, pos]: [Array2<f32>; 2],
         projections: Vec<Arc<Projections>>,
         mlps: Option<Vec<MlpMatrices>>,
+        unembed: Option<Array2<f32>>,
         example: Vec<usize>,
     ) -> Self {
         let layers = projections
@@ -110,6 +114,7 @@ impl YourModel {
             pos,
             projections,
             mlps,
+            unembed,
             example,
             layers,
             shape,
@@ -148,7 +153,82 @@ impl YourModel {
         let pos = added.map_or_else(|| Array2::zeros((config.context, d)), |p| f32s(&p));
         let embeddings = [f32s(&params.embed), pos];
         let heads = (config.n_heads, config.kv_heads, config.positions);
-        Ok(Self::assemble(task, steps, heads, config.scaled, vocab, embeddings, projections, mlps, example.to_vec()))
+        let unembed = Some(f32s(&params.unembed));
+        Ok(Self::assemble(
+            task,
+            steps,
+            heads,
+            config.scaled,
+            vocab,
+            embeddings,
+            projections,
+            mlps,
+            unembed,
+            example.to_vec(),
+        ))
+    }
+
+    /// The model as the training core runs it, to generate with: its shared K/V heads taken
+    /// back from the first query head of each group; `None` for a model saved before its
+    /// unembedding was kept.
+    pub fn generator(&self) -> Option<(Params, Config)> {
+        let unembed = self.unembed.as_ref()?;
+        let (d, n_layers) = (self.width(), self.projections.len());
+        let config = Config {
+            vocab: self.vocab.len(),
+            context: self.context(),
+            d_model: d,
+            n_heads: self.n_heads,
+            kv_heads: self.kv_heads,
+            positions: self.positions,
+            n_layers,
+            scaled: self.scaled,
+            mlp: self.mlps.is_some(),
+        };
+        let f64s = |a: &Array2<f32>| a.mapv(f64::from);
+        let (dk, per) = (config.d_k(), self.n_heads / self.kv_heads.max(1));
+        let shared = |w: &Array2<f32>| {
+            Array2::from_shape_fn((d, config.d_kv()), |(r, c)| f64::from(w[[r, (c / dk) * per * dk + c % dk]]))
+        };
+        let layers = self
+            .projections
+            .iter()
+            .enumerate()
+            .map(|(l, p)| {
+                let mlp = self.mlps.as_ref().and_then(|m| m.get(l)).map(|[w1, b1, w2, b2]| Mlp {
+                    up: Dense { weight: f64s(w1), bias: f64s(b1) },
+                    down: Dense { weight: f64s(w2), bias: f64s(b2) },
+                    activation: Activation::Relu,
+                });
+                LayerParams {
+                    wq: f64s(&p.w_q),
+                    wk: shared(&p.w_k),
+                    wv: shared(&p.w_v),
+                    wo: f64s(&p.w_o),
+                    block: Block { mlp, ..Block::residual_only() },
+                }
+            })
+            .collect();
+        let pos = match self.positions {
+            Positions::Learned => f64s(&self.pos),
+            _ => Array2::zeros(self.pos.dim()),
+        };
+        Some((Params { embed: f64s(&self.embed), pos, layers, unembed: f64s(unembed) }, config))
+    }
+
+    /// The token ids of the example the training view showed.
+    pub fn example_ids(&self) -> &[usize] {
+        &self.example
+    }
+
+    /// What it learned.
+    pub fn task(&self) -> Task {
+        self.task
+    }
+
+    /// The steps it trained for.
+    pub fn steps(&self) -> usize {
+        self.steps
     }
 
     /// Trained with ÷√d_k.
@@ -203,33 +283,29 @@ impl YourModel {
         for m in self.mlps.iter().flatten().flatten() {
             put(m);
         }
+        if let Some(u) = &self.unembed {
+            put(u);
+        }
         out
     }
 
     /// The model [`YourModel::to_text`] wrote, or `None` if the text is not one (another
     /// version, cut short, or edited).
     pub fn parse(text: &str) -> Option<Self> {
-        let mut words = text.split_ascii_whitespace();
+        let words = Words { list: text.split_ascii_whitespace().collect(), at: std::cell::Cell::new(0) };
         let current = match words.next()? {
             MAGIC => true,
             MAGIC_2 => false,
             _ => return None,
         };
         let task = Task::from_slug(words.next()?)?;
-        let int = |words: &mut std::str::SplitAsciiWhitespace| words.next()?.parse::<usize>().ok();
-        let [steps, n_heads] = [int(&mut words)?, int(&mut words)?];
+        let int = || words.next()?.parse::<usize>().ok();
+        let [steps, n_heads] = [int()?, int()?];
         let (kv_heads, positions) = match current {
-            true => (int(&mut words)?, Positions::from_slug(words.next()?)?),
+            true => (int()?, Positions::from_slug(words.next()?)?),
             false => (n_heads, Positions::Learned),
         };
-        let [scaled, layers, mlp, v, n, d] = [
-            int(&mut words)?,
-            int(&mut words)?,
-            int(&mut words)?,
-            int(&mut words)?,
-            int(&mut words)?,
-            int(&mut words)?,
-        ];
+        let [scaled, layers, mlp, v, n, d] = [int()?, int()?, int()?, int()?, int()?, int()?];
         // Within what the training view makes (an edited text must not ask for huge matrices).
         let sizes_ok = (1..=256).contains(&d) && (1..=64).contains(&v) && (1..=64).contains(&n);
         if !sizes_ok
@@ -243,16 +319,12 @@ impl YourModel {
         {
             return None;
         }
-        let vocab: Vec<String> = words.by_ref().take(v).map(String::from).collect();
-        let shown = words.next()?.parse::<usize>().ok()?;
-        let example = (0..shown)
-            .map(|_| words.next()?.parse::<usize>().ok().filter(|&t| t < v))
-            .collect::<Option<Vec<usize>>>()?;
-        let mut matrix = |rows: usize, cols: usize| -> Option<Array2<f32>> {
-            let values = words
-                .by_ref()
-                .take(rows * cols)
-                .map(|w| u32::from_str_radix(w, 16).ok().map(f32::from_bits).filter(|x| x.is_finite()))
+        let vocab: Vec<String> = (0..v).map(|_| words.next().map(String::from)).collect::<Option<_>>()?;
+        let shown = int()?;
+        let example = (0..shown).map(|_| int().filter(|&t| t < v)).collect::<Option<Vec<usize>>>()?;
+        let matrix = |rows: usize, cols: usize| -> Option<Array2<f32>> {
+            let values = (0..rows * cols)
+                .map(|_| u32::from_str_radix(words.next()?, 16).ok().map(f32::from_bits).filter(|x| x.is_finite()))
                 .collect::<Option<Vec<f32>>>()?;
             Array2::from_shape_vec((rows, cols), values).ok()
         };
@@ -272,9 +344,15 @@ impl YourModel {
                     .collect::<Option<Vec<_>>>()?,
             ),
         };
-        let whole = vocab.len() == v && words.next().is_none();
+        // The unembedding, which a model saved before generation existed does not have.
+        let unembed = match words.left() {
+            0 => None,
+            _ => Some(matrix(d, v)?),
+        };
         let heads = (n_heads, kv_heads, positions);
-        whole.then(|| Self::assemble(task, steps, heads, scaled == 1, vocab, [embed, pos], projections, mlps, example))
+        (words.left() == 0).then(|| {
+            Self::assemble(task, steps, heads, scaled == 1, vocab, [embed, pos], projections, mlps, unembed, example)
+        })
     }
 
     /// The shape of a model of the training view with these counts and sizes (a causal stack
@@ -343,6 +421,25 @@ impl Model for YourModel {
     }
 }
 
+/// The words of a saved model's text, read one after another.
+struct Words<'a> {
+    list: Vec<&'a str>,
+    at: std::cell::Cell<usize>,
+}
+
+impl<'a> Words<'a> {
+    fn next(&self) -> Option<&'a str> {
+        let word = self.list.get(self.at.get()).copied();
+        self.at.set(self.at.get() + 1);
+        word
+    }
+
+    /// How many are still to read.
+    fn left(&self) -> usize {
+        self.list.len().saturating_sub(self.at.get())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,6 +480,30 @@ mod tests {
         let nan = text.replacen(&text[text.len() - 8..], "7fc00000", 1);
         assert!(YourModel::parse(&nan).is_none(), "a NaN weight");
         assert!(YourModel::parse("").is_none() && YourModel::parse("attention-lab-trained-2 reverse 1 0").is_none());
+    }
+
+    /// The saved model generates as the run it was saved from does: the same tokens from the
+    /// same prompt (shared K/V heads and rotary positions included), to f32 rounding of its
+    /// weights; a model saved before the unembedding was kept cannot.
+    #[test]
+    fn the_saved_model_generates_as_its_run_does() {
+        use crate::train::generate::{Generation, Sampling};
+        let setup =
+            Setup { n_heads: 4, kv_heads: Some(2), positions: Positions::Rotary, n_layers: 2, ..Setup::default() };
+        let (session, t) = trained_as(setup);
+        let (params, config) = YourModel::parse(&t.to_text()).and_then(|t| t.generator()).expect("a generator");
+        assert_eq!(config, session.config);
+        let prompt = [3, 1, 4, 1, 5, 9, 2, 6, 10];
+        let run = |p: &Params, c: &Config| {
+            let mut g = Generation::start(p, c, &prompt, Sampling::GREEDY).expect("a prompt it reads");
+            while g.step().is_some() {}
+            g.tokens
+        };
+        assert_eq!(run(&params, &config), run(&session.params, &session.config));
+        let text = t.to_text();
+        let cut = text.rsplitn(1 + config.d_model * config.vocab, ' ').last().unwrap_or_default().to_string();
+        let old = YourModel::parse(&cut).expect("a model saved without its unembedding still opens");
+        assert!(old.generator().is_none());
     }
 
     /// A model saved before K/V heads and positions could be chosen (version 2: the same text
