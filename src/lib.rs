@@ -28,6 +28,7 @@ pub mod i18n;
 pub mod learn;
 pub mod models;
 pub mod number;
+pub mod own_worker;
 pub mod panic_notice;
 pub mod percent;
 pub mod predict;

@@ -5,9 +5,8 @@
 
 use super::client::forward_script;
 use super::message::{Answer, SweepQuestion};
-use crate::bridge::describe;
-use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+use crate::own_worker::OwnWorker;
+use std::rc::Rc;
 
 /// What the page hears of a sweep.
 pub enum Heard {
@@ -17,58 +16,27 @@ pub enum Heard {
     Failed(String),
 }
 
-/// A sweep under way.
+/// A sweep under way; dropping it ends its worker.
 pub struct Sweeper {
-    worker: Worker,
-    _on_message: Closure<dyn Fn(MessageEvent)>,
-    _on_error: Closure<dyn Fn(Event)>,
+    _worker: OwnWorker,
 }
 
 impl Sweeper {
     /// Start `question` in a worker of its own, if the page has a forward worker's script
-    /// (`None` otherwise: the caller computes in place); `hear` gets each head and any failure.
+    /// (`None` otherwise); `hear` gets each head and any failure.
     pub fn start(question: &SweepQuestion, hear: impl Fn(Heard) + 'static) -> Option<Result<Sweeper, String>> {
         let script = forward_script()?;
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = match Worker::new_with_options(&script, &options) {
-            Ok(w) => w,
-            Err(e) => return Some(Err(describe(e))),
-        };
-        let hear = std::rc::Rc::new(hear);
-        let heard = std::rc::Rc::clone(&hear);
         let number = question.number;
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let data = event.data();
-            if let Some(text) = data.as_string() {
-                return heard(Heard::Failed(text));
+        let hear = Rc::new(hear);
+        let failed = Rc::clone(&hear);
+        let heard = move |data| match Answer::from_js(&data) {
+            Some(Answer::Swept { number: n, layer, head, effect, done, of }) if n == number => {
+                hear(Heard::Head { layer, head, effect, done, of })
             }
-            match Answer::from_js(&data) {
-                Some(Answer::Swept { number: n, layer, head, effect, done, of }) if n == number => {
-                    heard(Heard::Head { layer, head, effect, done, of })
-                }
-                Some(Answer::Failed { why, .. }) => heard(Heard::Failed(why)),
-                _ => heard(Heard::Failed("an answer the page cannot read".into())),
-            }
-        });
-        let on_error = Closure::<dyn Fn(Event)>::new(move |event: Event| {
-            event.prevent_default();
-            let message = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
-            hear(Heard::Failed(if message.is_empty() { "the worker stopped".into() } else { message }));
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        if let Err(e) = worker.post_message(&question.to_js()) {
-            return Some(Err(describe(e)));
-        }
-        Some(Ok(Sweeper { worker, _on_message: on_message, _on_error: on_error }))
-    }
-}
-
-impl Drop for Sweeper {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
+            Some(Answer::Failed { why, .. }) => hear(Heard::Failed(why)),
+            _ => hear(Heard::Failed("an answer the page cannot read".into())),
+        };
+        let started = OwnWorker::start(&script, heard, move |why| failed(Heard::Failed(why)));
+        Some(started.and_then(|w| w.post(&question.to_js(), None).map(|()| Sweeper { _worker: w })))
     }
 }

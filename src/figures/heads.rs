@@ -1,9 +1,10 @@
-//! Two layers × heads boards of the experiments on heads, shared by the model view (a
-//! pretrained model) and the training view (the learner's model): the switches that turn heads
-//! off, and a grid of one number per head (what switching it off cost, or where its weight
-//! goes), each cell shaded by its size against the grid's scale.
+//! The boards of the experiments on heads, shared by the model view (a pretrained model) and
+//! the training view (the learner's model): the switches that turn heads off (layers × heads),
+//! the choice of what a switched-off head passes on, and a grid of one number per head (what
+//! switching it off cost, or where its weight goes), each cell shaded by its size against the
+//! grid's scale.
 
-use crate::core::ablate::Ablation;
+use crate::core::ablate::{Ablation, Replacement};
 use crate::i18n::{fill, t, AblateMsg, Lang, ModelMsg};
 use leptos::prelude::*;
 
@@ -46,6 +47,34 @@ pub fn HeadSwitches(
         }
     });
     view! { <div class="ablate__board" data-testid="ablate-board">{rows.collect_view()}</div> }
+}
+
+/// What a switched-off head passes on (`ablate-mode`: zeros or its mean), and what either means.
+#[component]
+pub fn ModeSelect(
+    #[prop(into)] mode: Signal<Replacement>,
+    /// Another choice was made.
+    set: Callback<Replacement>,
+    lang: Lang,
+) -> impl IntoView {
+    let option = move |r: Replacement, name: AblateMsg| {
+        view! { <option value=r.slug() selected=move || mode.get() == r>{t(lang, name)}</option> }
+    };
+    view! {
+        <label class="field">
+            <span>{t(lang, AblateMsg::Mode)}</span>
+            <select data-testid="ablate-mode" prop:value=move || mode.get().slug()
+                on:change=move |ev| {
+                    if let Some(r) = Replacement::from_slug(&event_target_value(&ev)) {
+                        set.run(r);
+                    }
+                }>
+                {option(Replacement::Zero, AblateMsg::ModeZero)}
+                {option(Replacement::Mean, AblateMsg::ModeMean)}
+            </select>
+        </label>
+        <p class="stage__note">{t(lang, AblateMsg::ModeNote)}</p>
+    }
 }
 
 /// What a grid's numbers are, which names the attribute each cell carries its value in.

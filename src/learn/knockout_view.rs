@@ -5,7 +5,7 @@
 use super::knockout::{self, Knockout, Swept};
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::train::ablate::Tracking;
-use crate::figures::heads::{HeadSwitches, HeadValues, Measure};
+use crate::figures::heads::{HeadSwitches, HeadValues, Measure, ModeSelect};
 use crate::i18n::{fill, t, AblateMsg, Lang};
 use crate::stage_texts::{heads_listed, replacement_name};
 use leptos::prelude::*;
@@ -23,11 +23,8 @@ pub fn KnockoutPanel(
     let tr = move |m: AblateMsg| t(lang, m);
     let ablation = Memo::new(move |_| knockout.with(|k| k.ablation.clone()));
     let mode = move || ablation.with(|a| a.replacement);
-    let on_mode = move |ev: leptos::ev::Event| {
-        if let Some(r) = Replacement::from_slug(&event_target_value(&ev)) {
-            knockout::set(Ablation::new(ablation.with_untracked(|a| a.heads().to_vec()), r));
-        }
-    };
+    let on_mode =
+        move |r: Replacement| knockout::set(Ablation::new(ablation.with_untracked(|a| a.heads().to_vec()), r));
     let switches = move || {
         let (layers, heads) = shape.get();
         let toggle = Callback::new(move |(l, h)| knockout::set(ablation.with_untracked(|a| a.toggled(l, h))));
@@ -94,14 +91,7 @@ pub fn KnockoutPanel(
         <section class="ablate" data-testid="ablate-panel">
             <h3 class="view__subtitle">{tr(AblateMsg::Title)}</h3>
             <p class="view__text">{tr(AblateMsg::LearnIntro)}</p>
-            <label class="field">
-                <span>{tr(AblateMsg::Mode)}</span>
-                <select data-testid="ablate-mode" prop:value=move || mode().slug() on:change=on_mode>
-                    <option value=Replacement::Zero.slug() selected=move || mode() == Replacement::Zero>{tr(AblateMsg::ModeZero)}</option>
-                    <option value=Replacement::Mean.slug() selected=move || mode() == Replacement::Mean>{tr(AblateMsg::ModeMean)}</option>
-                </select>
-            </label>
-            <p class="stage__note">{tr(AblateMsg::ModeNote)}</p>
+            <ModeSelect mode=Signal::derive(mode) set=Callback::new(on_mode) lang=lang />
             {switches}
             <button type="button" class="button" data-testid="ablate-all-on"
                 disabled=move || ablation.with(Ablation::is_empty)

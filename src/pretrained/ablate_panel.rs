@@ -12,7 +12,7 @@ use crate::bridge::with_pairs;
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::Change;
 use crate::core::model::{Encoding, Model, Token};
-use crate::figures::heads::HeadSwitches;
+use crate::figures::heads::{HeadSwitches, ModeSelect};
 use crate::hosted::{address_bar, change_lesson};
 use crate::i18n::{fill, t, AblateMsg};
 use crate::shared::Shared;
@@ -44,11 +44,7 @@ pub fn AblatePanel(
         viewer.ablation.set(ablation);
     };
     let mode = move || viewer.ablation.with(|a| a.replacement);
-    let on_mode = move |ev: leptos::ev::Event| {
-        if let Some(r) = Replacement::from_slug(&event_target_value(&ev)) {
-            set(Ablation::new(viewer.ablation.with_untracked(|a| a.heads().to_vec()), r));
-        }
-    };
+    let on_mode = move |r: Replacement| set(Ablation::new(viewer.ablation.with_untracked(|a| a.heads().to_vec()), r));
     let input = viewer.settings.with_value(|s| s.input(&*model.0));
     let second = Second::new(model.clone(), input.text, intact.0.options.clone());
     let summary = move || match change.get() {
@@ -59,14 +55,7 @@ pub fn AblatePanel(
         <section class="ablate" data-testid="ablate-panel">
             <h3 class="view__subtitle">{tr(AblateMsg::Title)}</h3>
             <p class="view__text">{tr(AblateMsg::Intro)}</p>
-            <label class="field">
-                <span>{tr(AblateMsg::Mode)}</span>
-                <select data-testid="ablate-mode" prop:value=move || mode().slug() on:change=on_mode>
-                    <option value=Replacement::Zero.slug() selected=move || mode() == Replacement::Zero>{tr(AblateMsg::ModeZero)}</option>
-                    <option value=Replacement::Mean.slug() selected=move || mode() == Replacement::Mean>{tr(AblateMsg::ModeMean)}</option>
-                </select>
-            </label>
-            <p class="stage__note">{tr(AblateMsg::ModeNote)}</p>
+            <ModeSelect mode=Signal::derive(mode) set=Callback::new(on_mode) lang=lang />
             <HeadSwitches layers=layers heads=heads off=viewer.ablation lang=lang
                 toggle=Callback::new(move |(l, h)| set(viewer.ablation.with_untracked(|a: &Ablation| a.toggled(l, h)))) />
             <button type="button" class="button" data-testid="ablate-all-on"
