@@ -40,7 +40,7 @@ super::catalogue! {
         ),
         StageNote => (
             "Switch a head of this layer off and its map above stays as computed, but what it passes on to the concatenation is replaced ({mode}): concat · W_O below changes.",
-            "关掉这一层的某个头，它上面的图仍照常计算，但它传给拼接的输出被替换（{mode}）：下面的 concat · W_O 随之改变。",
+            "关掉这一层的某个头，上面它的那张图仍照常计算，但它传给拼接的输出被替换（{mode}）：下面的 concat · W_O 随之改变。",
         ),
         StageNoteLater => (
             "Every later layer then computes from the changed output.",
@@ -125,8 +125,8 @@ super::catalogue! {
             "把上面的图画成相对完整模型的变化",
         ),
         ChangeNote => (
-            "Each map now shows its weights with the heads off minus the intact model's: orange where a weight rose, purple where it fell, white where nothing changed (every map of layers 1–{layer} is white). One scale for all: the largest change, {max}, is the darkest.",
-            "现在每张图显示的是关掉这些头之后的权重减去完整模型的权重：橙色表示权重上升，紫色表示下降，白色表示没变（第 1–{layer} 层的图全是白色）。所有图用同一个色标：最大的变化 {max} 颜色最深。",
+            "Each map now shows its weights with the heads off minus the intact model's: orange where a weight rose, purple where it fell, white where nothing changed (every map up to and including layer {layer} is white). One scale for all: the largest change, {max}, is the darkest.",
+            "现在每张图显示的是关掉这些头之后的权重减去完整模型的权重：橙色表示权重上升，紫色表示下降，白色表示没变（第 {layer} 层及之前各层的图全是白色）。所有图用同一个色标：最大的变化 {max} 颜色最深。",
         ),
         PreviousIntro => (
             "The weight each head puts on the token just before the query, in percent (averaged over the queries after the first): what a “previous-token head” is named for.",
@@ -180,13 +180,13 @@ super::catalogue! {
             "每个头放在查询前一个词元上的权重，单位为百分比（对留出序列中第一个之后的每个查询取平均）。",
         ),
         TrackAnswerIntro => (
-            "The weight each head puts on the keys that hold the token the answer must be, in percent (averaged over the queries that answer: the mirrored digit in reverse, the token after its earlier copy in induction).",
-            "每个头放在存放答案词元的那些键上的权重，单位为百分比（对需要给出答案的各查询取平均：倒序任务里是镜像位置的数字，归纳任务里是前一次出现之后的那个词元）。",
+            "The weight each head puts on the keys that hold the token the answer must be, in percent (averaged over the queries that answer: the mirrored digit in reverse, the next digit in order in sort, the token before in previous token, the token after its earlier copy in induction).",
+            "每个头放在存放答案词元的那些键上的权重，单位为百分比（对需要给出答案的各查询取平均：倒序任务里是镜像位置的数字，排序任务里是按顺序的下一个数字，前一词元任务里是前一个词元，归纳任务里是前一次出现之后的那个词元）。",
         ),
         TrackCell => ("Layer {layer}, head {head}: {weight} of its weight", "第 {layer} 层第 {head} 个头：{weight} 的权重"),
         LearnCaveat => (
-            "What this shows: which heads this model needs for this task, measured on sequences it never trained on. What it does not: a head whose removal costs little may still do the work (another head can stand in for it, as layer 2's two heads do in induction), and a head can matter through paths its map does not show.",
-            "这能说明：这个模型完成这个任务需要哪些头，是在它从未训练过的序列上测出来的。不能说明：关掉后损失很小的头，也可能在做这件事（别的头可以替它，比如归纳任务里第 2 层的两个头），而一个头也可能通过它的注意力图看不出来的途径起作用。",
+            "What this shows: which heads this model needs for this task, measured on sequences it never trained on. What it does not: a head whose removal costs little may still do the work (another head can stand in for it: in induction, two heads of the second layer often do each other's job), and a head can matter through paths its map does not show.",
+            "这能说明：这个模型完成这个任务需要哪些头，是在它从未训练过的序列上测出来的。不能说明：关掉后影响很小的头，也可能在做这件事（别的头可以替它：在归纳任务里，第二层的两个头常常能互相顶替），而一个头也可能通过它的注意力图看不出来的途径起作用。",
         ),
         ScoringFailed => ("The experiment stopped: {why}", "实验中断：{why}"),
         Caveat => (

@@ -56,7 +56,7 @@ super::catalogue! {
         Seed => ("Seed", "随机种子"),
         ErrSampling => (
             "The temperature must be above 0 (at most 5), top k a whole number from 0, the seed a whole number from 0.",
-            "温度必须大于 0（最多 5），k 必须是不小于 0 的整数，随机种子也必须是不小于 0 的整数。",
+            "温度必须大于 0（最多 5），前 k 个的 k 必须是不小于 0 的整数，随机种子也必须是不小于 0 的整数。",
         ),
         CacheToggle => ("Keep the keys and values (the K/V cache)", "保存键和值（K/V 缓存）"),
         Output => ("Generated", "已生成"),
@@ -70,12 +70,12 @@ super::catalogue! {
             "第 {k} 步：“{token}”（位置 {p}）这一行看了目前为止的全部 {n} 个键，选出了“{chosen}”（{percent} %）。",
         ),
         Full => (
-            "Every position of the model is used: it has {n} of them, the length it was trained on.",
-            "模型的位置都用完了：它一共有 {n} 个位置，也就是训练时的长度。",
+            "The model's context is full: {n} tokens, the length it was trained on.",
+            "模型的上下文已满：{n} 个词元，也就是训练时的长度。",
         ),
         NoMask => (
-            "Why no mask at a step: the only query is the newest token, and every key it can see comes before it, so there is nothing to hide. The prompt went through in one pass and did need the causal mask: without it, each prompt row would see the prompt tokens after it.",
-            "为什么每一步都不需要掩码：唯一的查询就是最新的词元，它能看到的每个键都在它之前，没有什么需要遮住。提示是一次性整段算的，那时需要因果掩码：否则提示里的每一行都会看到它后面的提示词元。",
+            "Why no mask at a step: with the cache, the only query is the newest token, and every key it can see comes before it, so there is nothing to hide (with the cache off, each step runs the whole sequence again, with the mask). The prompt went through in one pass and did need the causal mask: without it, each prompt row would see the prompt tokens after it.",
+            "为什么每一步都不需要掩码：用缓存时，唯一的查询就是最新的词元，它能看到的每个键都在它之前，没有什么需要遮住（关掉缓存时，每一步都带着掩码把整个序列重算一遍）。提示是一次性整段算的，那时需要因果掩码：否则提示里的每一行都会看到它后面的提示词元。",
         ),
         Rows => (
             "The rows of attention that chose each token, per layer and head (rows: the position that predicted; columns: every key so far; grey: not yet written).",
@@ -97,8 +97,8 @@ super::catalogue! {
             "缓存已关闭：每一步都把整个序列重新算一遍，下面的 K 和 V 每次都重新计算。",
         ),
         Work => (
-            "The last step: {cached} multiply–adds with the cache, {uncached} recomputing the whole sequence ({ratio} times as many); this step was computed {how} in {ms} ms.",
-            "最后一步：用缓存要 {cached} 次乘加，把整个序列重算一遍要 {uncached} 次（{ratio} 倍）；这一步{how}，用时 {ms} 毫秒。",
+            "The last step: {cached} multiply–adds with the cache, {uncached} recomputing the whole sequence ({ratio} times as many). The last press took {ms} ms, {how}.",
+            "最后一步：用缓存要 {cached} 次乘加，把整个序列重算一遍要 {uncached} 次（{ratio} 倍）。上一次点击用时 {ms} 毫秒，{how}。",
         ),
         WithCache => ("with the cache", "用了缓存"),
         Recomputed => ("recomputing", "是重新计算的"),

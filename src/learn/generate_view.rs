@@ -307,7 +307,9 @@ pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl 
     let work = move || {
         let steps = steps.get();
         let last = steps.last()?;
-        let how = if cached.get() { tr(GenerateMsg::WithCache) } else { tr(GenerateMsg::Recomputed) };
+        // How the last press computed: the mode the generation last stepped in.
+        let with_cache = generation.with(|g| g.as_ref().is_some_and(|g| g.cached));
+        let how = if with_cache { tr(GenerateMsg::WithCache) } else { tr(GenerateMsg::Recomputed) };
         let ratio = last.work.uncached as f64 / last.work.cached.max(1) as f64;
         let pairs = [
             ("cached", last.work.cached.to_string()),

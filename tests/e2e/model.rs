@@ -437,7 +437,7 @@ async fn the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_change
     assert!(similarity.contains("with 1.3 off"), "{similarity}");
     b.wait_for("[data-testid='ablate-show-change']").await.click().await.expect("click");
     let note = b.text_of("ablate-change-note").await;
-    assert!(note.contains("layers 1–1"), "{note}");
+    assert!(note.contains("up to and including layer 1 is white"), "{note}");
     all_heads_drawn(&b).await;
     b.choose("ablate-readout", "weight").await;
     b.choose("readout-layer", "3").await;
