@@ -13,6 +13,9 @@ fn main() {}
 #[path = "../tests/e2e/browser.rs"]
 mod browser;
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/e2e/engine.rs"]
+mod engine;
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/e2e/server.rs"]
 mod server;
 

@@ -135,8 +135,8 @@ policy = "; ".join([
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "connect-src 'self'",
+    # No manifest-src: WebKit does not know it and logs an error; default-src covers the manifest.
     "worker-src 'self'",
-    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'none'",

@@ -71,6 +71,8 @@ pub fn listen(page: Page, dialogs: [RwSignal<bool>; 2]) {
 pub fn ShortcutHelp(
     /// Open or closed.
     open: RwSignal<bool>,
+    /// Whether this browser keeps the site for use without the network.
+    offline: ReadSignal<super::updates::Offline>,
 ) -> impl IntoView {
     let page = use_page();
     // The keys: symbols as they are on the keyboard, the space bar by its name in the language.
@@ -93,6 +95,15 @@ pub fn ShortcutHelp(
                             <dt><kbd>{move || name.map_or(key, |n| page.t(n))}</kbd></dt><dd>{move || page.t(what)}</dd>
                         })}
                     </dl>
+                    {move || {
+                        use super::updates::Offline;
+                        let (state, msg) = match offline.get() {
+                            Offline::Checking => return None,
+                            Offline::Kept => ("kept", ClassMsg::OfflineKept),
+                            Offline::Unavailable => ("unavailable", ClassMsg::OfflineUnavailable),
+                        };
+                        Some(view! { <p class="overlay__version" data-testid="offline-state" data-state=state>{page.t(msg)}</p> })
+                    }}
                     {super::updates::version().map(|v| view! {
                         <p class="overlay__version" data-testid="app-version">{move || fill(page.t(ClassMsg::Version), &[("v", &v)])}</p>
                     })}

@@ -128,7 +128,7 @@ pub fn App(
                     </Show>
                 </div>
             </main>
-            <ShortcutHelp open=help />
+            <ShortcutHelp open=help offline=updates.offline />
         </div>
     }
 }

@@ -19,25 +19,59 @@ pub fn version() -> Option<String> {
     meta.get_attribute("content").filter(|v| !v.is_empty())
 }
 
-/// Whether a newer version has been installed and waits for this page to reload into it.
+/// Whether a newer version has been installed and waits for this page to reload into it, and
+/// whether this browser keeps the site for use without the network.
 #[derive(Clone, Copy)]
 pub struct Updates {
     pub waiting: ReadSignal<bool>,
+    pub offline: ReadSignal<Offline>,
     registration: StoredValue<Option<ServiceWorkerRegistration>, LocalStorage>,
+}
+
+/// Whether the site opens without the network in this browser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offline {
+    /// Not known yet: the service worker is being registered.
+    Checking,
+    /// The service worker is active: it holds every file of this version.
+    Kept,
+    /// This window has no service workers (turned off by a browser's settings or a school's
+    /// policy, as in some private windows), or it refused this one: online only.
+    Unavailable,
+}
+
+/// Whether this window has service workers at all (`navigator.serviceWorker` is missing where
+/// they are turned off, and calling it would throw).
+fn has_service_workers() -> bool {
+    js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("serviceWorker")).is_ok_and(|c| !c.is_undefined())
 }
 
 /// Register the service worker and watch for newer versions. A browser without service
 /// workers, or a page served without one, stays online-only and is never offered an update.
 pub fn watch() -> Updates {
     let (waiting, set_waiting) = signal(false);
+    let (offline, set_offline) = signal(Offline::Checking);
     let registration = StoredValue::new_local(None::<ServiceWorkerRegistration>);
+    if !has_service_workers() {
+        set_offline.set(Offline::Unavailable);
+        return Updates { waiting, offline, registration };
+    }
     let container = window().navigator().service_worker();
     let promise = container.register("./sw.js");
+    let ready = container.ready();
     leptos::task::spawn_local(async move {
         let Ok(reg) = JsFuture::from(promise).await.and_then(|r| r.dyn_into::<ServiceWorkerRegistration>()) else {
+            set_offline.set(Offline::Unavailable);
             return;
         };
         registration.set_value(Some(reg.clone()));
+        if let Ok(ready) = ready {
+            leptos::task::spawn_local(async move {
+                if JsFuture::from(ready).await.is_ok() {
+                    set_offline.set(Offline::Kept);
+                }
+            });
+        }
         // A worker already waiting (published while the tab was closed) counts at once.
         let controlled = || window().navigator().service_worker().controller().is_some();
         if reg.waiting().is_some() && controlled() {
@@ -75,7 +109,7 @@ pub fn watch() -> Updates {
     });
     let _ = document().add_event_listener_with_callback("visibilitychange", on_visible.as_ref().unchecked_ref());
     on_visible.forget();
-    Updates { waiting, registration }
+    Updates { waiting, offline, registration }
 }
 
 /// Let the waiting worker take over, then reload the page into the new version.

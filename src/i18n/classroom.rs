@@ -62,6 +62,16 @@ super::catalogue! {
         Close => ("Close", "关闭"),
         /// Shown in the help dialog: which build this is.
         Version => ("Version {v}", "版本 {v}"),
+        /// Shown in the help dialog once the service worker holds this version's files.
+        OfflineKept => (
+            "This browser keeps every file of this version: the site opens and works without the network (a pretrained model once downloaded, too).",
+            "这个浏览器已保存本版本的全部文件：断网时网站也能打开并正常使用（已下载过的预训练模型也一样）。",
+        ),
+        /// Shown in the help dialog where service workers are off or refused.
+        OfflineUnavailable => (
+            "This window cannot keep the site for use without the network (service workers are turned off here, as in some private windows or under a school's browser policy): it works while the server can be reached.",
+            "这个窗口无法保存网站供断网使用（这里的 Service Worker 被关闭了，某些隐私窗口或学校的浏览器策略就是这样）：只要能连上服务器，网站就能正常使用。",
+        ),
         UpdateAvailable => ("A new version of this site is available.", "本网站有新版本可用。"),
         UpdateReload => ("Reload to use it", "重新加载以使用新版本"),
         ExportPng => ("PNG", "PNG"),

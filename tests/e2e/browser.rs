@@ -1,17 +1,18 @@
-//! Headless Chromium through chromedriver (both from Debian's packages), one per test.
+//! A browser window driven over WebDriver, one per test, in the engine `E2E_BROWSER` names
+//! (`engine.rs`: Chromium by default, Firefox, WebKit).
 #![allow(dead_code)] // shared with benches/browser.rs, which uses only part of it
 
+use crate::engine::{Driver, Engine, Screen};
 use fantoccini::actions::InputSource;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
-use std::process::Stdio;
 use std::time::Duration;
-use tokio::process::{Child, Command};
 
-/// A browser window plus the chromedriver behind it; closed on [`Browser::close`].
+/// A browser window plus the WebDriver server behind it; closed on [`Browser::close`].
 pub struct Browser {
     pub client: Client,
-    driver: Child,
+    pub engine: Engine,
+    driver: std::sync::Mutex<Driver>,
     _profile: TempDir,
 }
 
@@ -29,7 +30,7 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
-/// A fresh Chromium profile directory, removed afterwards.
+/// A fresh browser profile directory, removed afterwards.
 struct TempDir(std::path::PathBuf);
 
 impl Drop for TempDir {
@@ -38,75 +39,82 @@ impl Drop for TempDir {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
-}
-
 /// Asks the page to write its settings into the address bar now (`bridge::WRITE_NOW_EVENT`).
 const WRITE_NOW: &str = "window.dispatchEvent(new Event('attention-lab-write-now'));";
 
 impl Browser {
-    /// Open headless Chromium with a `width × height` window.
+    /// Open a `width × height` window.
     pub async fn open(width: u32, height: u32) -> Browser {
-        Self::launch(width, height, None).await
+        Self::launch(Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: true }).await
     }
 
-    /// Open headless Chromium showing the page at exactly `width × height` CSS px (a projector's
-    /// or a phone's screen, not a window with the browser's own bars), with `pixel_ratio` device
-    /// pixels per CSS px; `mobile` emulates a phone (touch, mobile viewport).
-    pub async fn open_screen(width: u32, height: u32, pixel_ratio: f64, mobile: bool) -> Browser {
-        let metrics = json!({ "deviceMetrics": {
-            "width": width, "height": height, "pixelRatio": pixel_ratio, "mobile": mobile, "touch": mobile
-        }});
-        Self::launch(width.max(500), height + 200, Some(metrics)).await
-    }
-
-    async fn launch(width: u32, height: u32, emulation: Option<serde_json::Value>) -> Browser {
-        let port = free_port();
-        // Its own process group, so the browser it starts can be killed with it (see Drop).
-        let driver = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .kill_on_drop(true)
-            .spawn()
-            .expect("chromedriver on PATH (scripts/setup.sh installs it)");
-        let profile = std::env::temp_dir().join(format!("attention-lab-e2e-{port}"));
-        let caps = json!({
-            "goog:loggingPrefs": { "browser": "ALL" },
-            "goog:chromeOptions": {
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", format!("--window-size={width},{height}"),
-                    format!("--user-data-dir={}", profile.display()),
-                ]
-            }
-        });
-        let mut caps = caps;
-        if let Some(emulation) = emulation {
-            caps["goog:chromeOptions"]["mobileEmulation"] = emulation;
+    /// Open a `width × height` window whose pages have no service workers, as under a school's
+    /// browser policy: only Firefox has the switch (`None` in the other engines).
+    pub async fn open_without_service_workers(width: u32, height: u32) -> Option<Browser> {
+        let screen = Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: false };
+        if Engine::chosen() != Engine::Firefox {
+            return None;
         }
-        let serde_json::Value::Object(caps) = caps else { unreachable!() };
+        Some(Self::launch(screen).await)
+    }
+
+    /// Open a window showing the page at exactly `width × height` CSS px (a projector's or a
+    /// phone's screen, not a window with the browser's own bars), with `pixel_ratio` device
+    /// pixels per CSS px; `mobile` emulates a phone (touch, mobile viewport) where the engine
+    /// can (Chromium).
+    pub async fn open_screen(width: u32, height: u32, pixel_ratio: f64, mobile: bool) -> Browser {
+        Self::launch(Screen { width, height, pixel_ratio, mobile, service_workers: true }).await
+    }
+
+    async fn launch(screen: Screen) -> Browser {
+        let engine = Engine::chosen();
+        let profile =
+            std::env::temp_dir().join(format!("attention-lab-e2e-{}-{}", std::process::id(), window_number()));
+        let (driver, caps) = Driver::start(engine, screen, &profile).await;
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let url = format!("http://127.0.0.1:{port}");
         let mut last_err = String::new();
-        for _ in 0..50 {
-            match ClientBuilder::new(connector.clone()).capabilities(caps.clone()).connect(&url).await {
-                Ok(client) => return Browser { client, driver, _profile: TempDir(profile) },
+        for _ in 0..100 {
+            match ClientBuilder::new(connector.clone()).capabilities(caps.clone()).connect(&driver.url).await {
+                Ok(client) => {
+                    let b =
+                        Browser { client, engine, driver: std::sync::Mutex::new(driver), _profile: TempDir(profile) };
+                    if engine != Engine::Chromium {
+                        b.fit_viewport(screen.width, screen.height).await;
+                    }
+                    return b;
+                }
                 Err(e) => last_err = e.to_string(),
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        panic!("could not start a Chromium session through chromedriver: {last_err}");
+        panic!("could not start a {} session: {last_err}", engine.name());
+    }
+
+    /// Size the window so that the page's viewport is `width × height` CSS px (the window's
+    /// own bars, where it has them, added).
+    async fn fit_viewport(&self, width: u32, height: u32) {
+        let (mut w, mut h) = (width, height);
+        for _ in 0..3 {
+            let _ = self.client.set_window_size(w, h).await;
+            let inner = self.js("return [innerWidth, innerHeight];", vec![]).await;
+            let (iw, ih) = (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+            if (iw, ih) == (width, height) {
+                return;
+            }
+            w = (w + width).saturating_sub(iw);
+            h = (h + height).saturating_sub(ih);
+        }
     }
 
     /// The browser console's errors since the last call (console.error, uncaught exceptions,
-    /// failed loads, CSP violations): chromedriver's log endpoint, which W3C WebDriver lacks,
-    /// sent through the session's own connection.
+    /// and in Chromium also failed loads and CSP violations): chromedriver's log endpoint,
+    /// which W3C WebDriver lacks, or what Firefox and WebKit wrote (`engine.rs`).
     pub async fn console_errors(&self) -> Vec<String> {
+        if self.engine != Engine::Chromium {
+            // Let the browser's last lines through the pipe.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            return self.driver.lock().map(|mut d| d.console_errors(self.engine)).unwrap_or_default();
+        }
         let log = self.client.issue_cmd(BrowserLog).await.expect("the browser log");
         log.as_array()
             .map(|entries| {
@@ -371,18 +379,13 @@ impl Browser {
 
     pub async fn close(self) {
         let _ = self.client.clone().close().await;
-        // Drop kills chromedriver and whatever browser processes are still around.
+        // Dropping the driver kills its server and whatever browser processes are still around.
     }
 }
 
-impl Drop for Browser {
-    /// Also when a test fails half-way: kill chromedriver's whole process group, Chromium
-    /// included, so no browser outlives its test.
-    fn drop(&mut self) {
-        if let Some(pid) = self.driver.id() {
-            // "--" first: without it, kill(1) may read "-13" as options and signal -1, which
-            // is every process on the machine (this once ended a whole CI run).
-            let _ = std::process::Command::new("kill").args(["-s", "KILL", "--", &format!("-{pid}")]).status();
-        }
-    }
+/// A number to tell this process's windows apart.
+fn window_number() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }

@@ -10,6 +10,8 @@ mod browser;
 mod budget;
 mod chinese_model;
 mod classroom;
+mod engine;
+mod engines;
 mod learn;
 mod lesson;
 mod lessons;

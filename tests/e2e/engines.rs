@@ -1,0 +1,63 @@
+//! What differs between the engines a class brings (`E2E_BROWSER`): that the tests see each
+//! engine's console at all, and that where an engine lacks something the page falls back and
+//! says so.
+
+use crate::browser::Browser;
+use crate::engine::Engine;
+use crate::server::Site;
+
+#[tokio::test]
+#[ignore = "needs dist/ and a browser: run scripts/test.sh"]
+async fn the_tests_see_the_pages_console_errors_in_this_engine() {
+    // Every other test's "no console error" means something only if an error would be seen.
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en")).await;
+    assert!(b.console_errors().await.is_empty(), "console errors on opening the page");
+    b.js("console.error('e2e-probe-logged'); setTimeout(() => { throw new Error('e2e-probe-thrown'); }, 0);", vec![])
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let errors = b.console_errors().await;
+    for probe in ["e2e-probe-logged", "e2e-probe-thrown"] {
+        assert!(
+            errors.iter().any(|e| e.contains(probe)),
+            "{}: {probe} was not seen in the console: {errors:?}",
+            b.engine.name()
+        );
+    }
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and a browser: run scripts/test.sh"]
+async fn the_help_says_the_site_is_kept_for_use_without_the_network() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en")).await;
+    assert!(b.service_worker_controls().await, "the service worker never took control");
+    b.press("?").await;
+    let kept = b.wait_for("[data-testid='offline-state'][data-state='kept']").await;
+    assert!(kept.text().await.unwrap_or_default().contains("without the network"));
+    assert!(b.console_errors().await.is_empty(), "console errors");
+    b.close().await;
+}
+
+#[tokio::test]
+#[ignore = "needs dist/ and a browser: run scripts/test.sh"]
+async fn without_service_workers_the_page_works_and_says_it_needs_the_server() {
+    // Firefox can turn service workers off (as a school's policy does, and as its private
+    // windows did); Chromium and WebKit have no such switch for a test to use.
+    let Some(b) = Browser::open_without_service_workers(1280, 900).await else {
+        eprintln!("skipped in {}: only Firefox can open a window without service workers", Engine::chosen().name());
+        return;
+    };
+    let site = Site::start("").await;
+    b.open_page(&site.url("?lang=zh&view=lesson&stage=softmax")).await;
+    b.wait_for("canvas[data-drawn='true']").await;
+    b.press("?").await;
+    let said = b.wait_for("[data-testid='offline-state'][data-state='unavailable']").await;
+    assert!(said.text().await.unwrap_or_default().contains("Service Worker"), "the notice is not in Chinese");
+    b.assert_no_panic().await;
+    assert!(b.console_errors().await.is_empty(), "console errors");
+    b.close().await;
+}
