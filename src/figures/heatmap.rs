@@ -85,7 +85,9 @@ pub fn Heatmap(
     // The table of values describes the picture for a screen reader, once it is shown.
     let table_id = StoredValue::new(next_table_id());
     let title = Signal::derive(move || {
-        spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_default())
+        // Before its numbers arrive (a worker's first answer) the map is still named: a picture
+        // with role img needs a label (WebKit's audit came before the learn view's first model).
+        spec.with(|s| s.as_ref().map(|s| caption(&name.get(), s.values.dim())).unwrap_or_else(|| name.get()))
     });
 
     // Draws the map as the props say now; in an effect it also tracks them.

@@ -207,6 +207,7 @@ mod tests {
         "o_i",
         "LayerNorm",
         "softmax",
+        "SIMD",
         "masked_fill",
         "A_ij",
         "sin",

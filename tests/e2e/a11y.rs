@@ -34,7 +34,7 @@ async fn audit(b: &Browser, axe: &str, url: &str) -> Vec<String> {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/, axe-core in .tools and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/, axe-core in .tools and a browser: run scripts/test.sh"]
 async fn every_stage_and_view_passes_the_audit_in_both_languages() {
     let site = Site::start("").await;
     let axe = axe_source();
@@ -52,7 +52,7 @@ async fn every_stage_and_view_passes_the_audit_in_both_languages() {
 
 /// The classroom's screens: the dark and the projector theme, presentation mode, a phone.
 #[tokio::test]
-#[ignore = "needs dist/, axe-core in .tools and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/, axe-core in .tools and a browser: run scripts/test.sh"]
 async fn the_themes_presentation_mode_and_a_phone_pass_the_audit() {
     let site = Site::start("").await;
     let axe = axe_source();
@@ -70,19 +70,20 @@ async fn the_themes_presentation_mode_and_a_phone_pass_the_audit() {
         }
         b.close().await;
     }
-    let phone = Browser::open_screen(360, 780, 3.0, true).await;
-    for lang in ["en", "zh"] {
-        let url = site.url(&format!("?lang={lang}&stage=softmax"));
-        found.extend(audit(&phone, &axe, &url).await.into_iter().map(|v| format!("phone {lang}: {v}")));
+    if let Some(phone) = Browser::open_phone(360, 780).await {
+        for lang in ["en", "zh"] {
+            let url = site.url(&format!("?lang={lang}&stage=softmax"));
+            found.extend(audit(&phone, &axe, &url).await.into_iter().map(|v| format!("phone {lang}: {v}")));
+        }
+        phone.close().await;
     }
-    phone.close().await;
     assert!(found.is_empty(), "accessibility violations:\n{}", found.join("\n"));
 }
 
 /// Tabbing through the page, every control that takes the focus shows it: an outline or a
 /// ring of at least 2 px, in every theme.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_keyboard_focus_is_visible_in_every_theme() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -113,7 +114,7 @@ async fn the_keyboard_focus_is_visible_in_every_theme() {
 /// A screen reader reads a heatmap through its table of values: shown on demand, the table
 /// describes the picture (`aria-describedby`), one row per token.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_heatmap_is_described_by_its_table_of_values() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;

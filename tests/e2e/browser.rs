@@ -66,6 +66,17 @@ impl Browser {
         Self::launch(Screen { width, height, pixel_ratio, mobile, service_workers: true }).await
     }
 
+    /// Open a phone's screen, `width × height` CSS px at three device pixels per CSS px
+    /// (`None`, said on stderr, in Firefox: its windows are at least 500 px wide, and
+    /// WebDriver has no phone emulation there).
+    pub async fn open_phone(width: u32, height: u32) -> Option<Browser> {
+        if Engine::chosen() == Engine::Firefox && width < 500 {
+            eprintln!("skipped in Firefox: a {width} px phone (its windows are at least 500 px wide); Chromium and WebKit check it");
+            return None;
+        }
+        Some(Self::open_screen(width, height, 3.0, true).await)
+    }
+
     async fn launch(screen: Screen) -> Browser {
         let engine = Engine::chosen();
         let profile =
@@ -189,9 +200,28 @@ impl Browser {
     }
 
     /// Reload the page once the address bar has its latest settings (see [`Browser::address`]).
+    ///
+    /// The page reloads itself (`location.reload()`, as the reload button does): offline,
+    /// Firefox's WebDriver refresh showed its network error page where the page's own reload
+    /// (and a learner's) is answered by the service worker.
     pub async fn reload(&self) {
-        self.js(WRITE_NOW, vec![]).await;
-        self.client.refresh().await.expect("reload");
+        self.js(
+            &format!("{WRITE_NOW} window.__e2eBeforeReload = true; setTimeout(() => location.reload(), 0);"),
+            vec![],
+        )
+        .await;
+        let started = std::time::Instant::now();
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let reloaded = self
+                .client
+                .execute("return window.__e2eBeforeReload !== true && document.readyState !== 'loading';", vec![])
+                .await;
+            if reloaded.is_ok_and(|r| r == true) {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "the page did not reload within 30 s");
+        }
     }
 
     /// Run `script` (a function body that may `return`) with `args`.
@@ -234,11 +264,16 @@ impl Browser {
 
     /// Click the element with `data-testid` = `id`.
     pub async fn click(&self, id: &str) {
-        self.wait_for(&format!("[data-testid='{id}']"))
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {id}: {e}"));
+        self.click_css(&format!("[data-testid='{id}']")).await;
+    }
+
+    /// Click the element matching `css`.
+    pub async fn click_css(&self, css: &str) {
+        let el = self.wait_for(css).await;
+        // Into the middle of the screen first, as a user scrolls to what they click: Firefox
+        // and WebKit would otherwise scroll it only to the edge, under a sticky bar.
+        let _ = self.client.execute("arguments[0].scrollIntoView({ block: 'center' });", vec![json!(el)]).await;
+        el.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
     /// Replace the text of the field `id` by typing: select all, delete, then type `text`.

@@ -30,7 +30,7 @@ async fn token_strip(b: &Browser) -> Vec<String> {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -110,7 +110,7 @@ async fn numbers(b: &Browser, selector: &str, attributes: &[&str]) -> Vec<Vec<f6
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_chinese_class_sees_all_144_heads_and_the_case_study_in_chinese() {
     let site = Site::start("").await;
     // On a projector: the grid of 12 × 12 heads fills the screen.

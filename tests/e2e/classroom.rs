@@ -10,7 +10,7 @@ async fn js(b: &Browser, script: &str) -> Value {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -55,7 +55,7 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn garbage_in_the_url_is_named_and_replaced_by_defaults() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -71,7 +71,7 @@ async fn garbage_in_the_url_is_named_and_replaced_by_defaults() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn presentation_mode_is_driven_from_the_keyboard() {
     let site = Site::start("").await;
     let b = Browser::open(1920, 1080).await;
@@ -104,7 +104,7 @@ async fn presentation_mode_is_driven_from_the_keyboard() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn every_export_makes_a_file_of_the_right_kind() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -132,7 +132,7 @@ async fn every_export_makes_a_file_of_the_right_kind() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_site_keeps_working_with_the_server_gone() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -148,7 +148,7 @@ async fn the_site_keeps_working_with_the_server_gone() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
     let site = Site::start("/attention-lab").await;
     let b = Browser::open(1280, 900).await;
@@ -183,7 +183,7 @@ async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
 /// students is short, opens the same stage in the normal layout on a phone, and its QR code is
 /// the code of exactly that link.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_link_for_students_is_short_has_its_qr_code_and_opens_the_normal_layout() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 800).await;

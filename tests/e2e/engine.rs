@@ -74,7 +74,8 @@ fn webkit_browser() -> String {
 
 impl Driver {
     /// Start `engine`'s WebDriver server; returns it with the capabilities for a session
-    /// showing `screen`, with the profile (Chromium's) in `profile`.
+    /// showing `screen`, with the profile (Chromium's and WebKit's; geckodriver makes Firefox's)
+    /// in `profile`.
     pub async fn start(engine: Engine, screen: Screen, profile: &Path) -> (Driver, Map<String, Value>) {
         let port = free_port();
         let output = Arc::new(Mutex::new(Vec::new()));
@@ -97,6 +98,8 @@ impl Driver {
                 let (xvfb, number) = virtual_display().await;
                 display = Some(xvfb);
                 c.env("DISPLAY", format!(":{number}"));
+                // Its storage in the test's fresh profile folder (webkit_browser.py).
+                c.env("ATTENTION_LAB_WEBKIT_DATA", profile);
                 // GTK scales by whole numbers only.
                 c.env("GDK_SCALE", format!("{}", screen.pixel_ratio.round().max(1.0)));
                 c

@@ -12,7 +12,7 @@ async fn number(b: &Browser, id: &str) -> f64 {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -57,7 +57,7 @@ async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the_link() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -111,7 +111,7 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
 /// The scaling experiment: the same model twice at d_k = 128, with and without ÷√d_k, trained
 /// live side by side; the divided run learns reverse, and each run says where it stands.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_scaling_experiment_trains_both_runs_side_by_side() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -143,7 +143,7 @@ async fn the_scaling_experiment_trains_both_runs_side_by_side() {
 /// page stays its own: a click on another control takes effect on the next frame while a step
 /// is under way, and the steps go on after it.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_page_answers_while_the_largest_model_trains_on_every_core() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -194,7 +194,7 @@ async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u6
 /// field takes only its tokens (the reason beside it), a reload finds the same model, and a
 /// browser that keeps none says what to do.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -268,7 +268,7 @@ async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
 /// click on its cell switches it off alone and the held-out accuracy collapses; every head
 /// back on, it is whole again.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_its_accuracy() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -295,11 +295,7 @@ async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_i
     let in_layer_1: Vec<_> = previous.iter().filter(|c| c.0 == 1).collect();
     let strongest = in_layer_1.iter().max_by(|a, c| a.2.total_cmp(&c.2)).expect("layer 1");
     assert_eq!(strongest.1, needed.1, "it is the previous-token head: {previous:?}");
-    b.wait_for(&format!("[data-testid='ablate-cell'][data-layer='1'][data-head='{}']", needed.1))
-        .await
-        .click()
-        .await
-        .expect("click the cell");
+    b.click_css(&format!("[data-testid='ablate-cell'][data-layer='1'][data-head='{}']", needed.1)).await;
     let off = "return document.querySelector(`[data-testid='learn-accuracy']`).dataset.headsOff ?? '';";
     let want = json!(format!("1.{}", needed.1));
     assert_eq!(wait_until(&b, off, want.clone(), 20).await, want, "the accuracy shown is with that head off");
@@ -323,7 +319,7 @@ async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_i
 /// token at a time, the cache gaining a row a step; with the cache off the same tokens come at
 /// a higher count of work; a prompt the model cannot read is named beside its field.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -376,7 +372,7 @@ async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing() {
 /// keeps and that moving the example along changes no score; the lesson opens it with its
 /// queries and keys rotated and its one K/V head shared, and exports how it was made.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_lesson() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -422,7 +418,7 @@ async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_lesso
 /// the training view's generator, set on the saved model, which writes its prompt's digits
 /// backwards; the link keeps the choice.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_model_opened_in_the_lesson_generates_in_the_training_view() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;

@@ -38,7 +38,7 @@ async fn assert_stage(b: &Browser, slug: &str, shapes: &[&str]) {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn stepping_through_every_stage_shows_drawn_heatmaps_with_their_shapes() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en").await;
@@ -64,7 +64,7 @@ async fn stepping_through_every_stage_shows_drawn_heatmaps_with_their_shapes() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn typing_a_sentence_changes_the_tokens_and_every_shape() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=scores").await;
@@ -84,7 +84,7 @@ async fn typing_a_sentence_changes_the_tokens_and_every_shape() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn hovering_a_score_shows_the_dot_product_behind_it() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=scores").await;
@@ -98,7 +98,7 @@ async fn hovering_a_score_shows_the_dot_product_behind_it() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
     let site = Site::start("").await;
     // The lab opens where the lesson is: d_model 128 over 2 heads is d_k = 64.
@@ -151,7 +151,7 @@ async fn unscaled_softmax_saturates_at_large_dk_and_scaling_keeps_it_soft() {
 /// Stage 4 says the right thing with scaling on and off, in both languages, and the lab is a
 /// link from stages 4 and 5 only.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn stage_4_reads_correctly_with_scaling_on_and_off_in_both_languages() {
     let site = Site::start("").await;
     for (lang, on_title, off_title, on_notice, off_note, badge_off) in [
@@ -202,7 +202,7 @@ async fn stage_4_reads_correctly_with_scaling_on_and_off_in_both_languages() {
 
 /// Every stage says in words what its numbers mean, from the live numbers.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn every_stage_reads_its_numbers_in_words() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=softmax&q=8").await;
@@ -228,7 +228,7 @@ async fn every_stage_reads_its_numbers_in_words() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_language_switch_changes_the_texts_and_survives_a_reload() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en").await;
@@ -249,7 +249,7 @@ async fn the_language_switch_changes_the_texts_and_survives_a_reload() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn bad_input_shows_a_message_and_keeps_the_last_good_picture() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=softmax").await;
@@ -276,7 +276,7 @@ async fn bad_input_shows_a_message_and_keeps_the_last_good_picture() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_reload_keeps_every_setting() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en").await;
@@ -299,7 +299,7 @@ async fn a_reload_keeps_every_setting() {
 /// fast drag of a slider, the link still gets its last value by itself (nobody asks the page
 /// to write), and reopens it.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn after_a_fast_drag_the_link_has_the_last_value() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=softmax").await;
@@ -326,7 +326,7 @@ async fn after_a_fast_drag_the_link_has_the_last_value() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=softmax").await;
@@ -348,10 +348,10 @@ async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand() {
     let site = Site::start("").await;
-    let b = Browser::open_screen(390, 844, 3.0, true).await;
+    let Some(b) = Browser::open_phone(390, 844).await else { return };
     b.open_page(&site.url("/?lang=en")).await;
     b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
     assert_eq!(b.js("return innerWidth;", vec![]).await, json!(390), "a 390 px phone screen");
@@ -378,7 +378,7 @@ async fn on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand() {
 /// Each setting explains itself when it has the focus (and on hover); a Chinese sentence says
 /// why its characters are its tokens.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn settings_explain_themselves_and_chinese_tokens_are_explained() {
     let site = Site::start("").await;
     let b = open(&site, "lang=zh").await;

@@ -25,7 +25,7 @@ async fn texts(b: &Browser, id: &str) -> Vec<String> {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn scaling_choices_show_too_sharp_right_and_too_flat() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en", "scaling-choices").await;
@@ -51,7 +51,7 @@ async fn output_at(b: &Browser) -> (f64, f64) {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_output_stays_in_the_hull_at_every_temperature() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&q=8", "convex").await;
@@ -70,7 +70,7 @@ async fn the_output_stays_in_the_hull_at_every_temperature() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en", "position").await;
@@ -93,7 +93,7 @@ async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -126,7 +126,7 @@ async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -152,7 +152,7 @@ async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
 /// stage; splitting heads as a reshape on the live shapes; the padding mask on the lesson's
 /// two sentences; and the texts of a state where d_k = 1.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_formula_the_reshape_and_the_padding_mask_are_shown_on_the_live_numbers() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;

@@ -36,7 +36,7 @@ async fn trained_shown(b: &Browser, secs: u64) {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_the_previous_token() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -97,7 +97,7 @@ async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_th
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -126,7 +126,7 @@ async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -162,7 +162,7 @@ async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working() {
     let scratch = Scratch::new("broken-model");
     copy_build(&dist_dir(), &scratch.0);
@@ -187,7 +187,7 @@ async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -211,7 +211,7 @@ fn longest_sentence() -> String {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -248,7 +248,7 @@ async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
 /// The model view measures its pattern per layer and one word in two sentences, and says
 /// when the lesson's settings are not the ones it was trained with.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_other_settings() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -280,7 +280,7 @@ async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_ot
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_link_spotlighting_a_piece_the_model_has_reopens_it_after_the_model_arrives() {
     // What the random walk found: "onerror" is one word before the vocabulary arrives and
     // three pieces after, so the link's 17th token was dropped on a reload.
@@ -313,7 +313,7 @@ async fn all_heads_drawn(b: &Browser) {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_export_keep_it() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -325,7 +325,7 @@ async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_
         b.js(&format!("return document.querySelector(`{switch}`).getAttribute('aria-pressed');"), vec![]).await,
         "false"
     );
-    b.wait_for(switch).await.click().await.expect("click the switch");
+    b.click_css(switch).await;
     let summary = b.wait_for("[data-testid='ablate-final']").await;
     let mean: f64 = summary.attr("data-mean-change").await.ok().flatten().and_then(|m| m.parse().ok()).unwrap_or(-1.0);
     assert!(mean > 0.0 && mean < 1.0, "the final representations moved: {mean}");
@@ -367,15 +367,15 @@ async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_
     // Layer 1 head 3 is the previous-token head (its weight on the token before, in percent).
     let previous = b.js("return Number(document.querySelector(`[data-testid='previous-cell'][data-layer='1'][data-head='3']`).dataset.weight);", vec![]).await;
     assert!(previous.as_f64().unwrap_or(0.0) > 0.5, "{previous}");
-    b.wait_for("[data-testid='ablate-cell'][data-layer='2'][data-head='1']").await.click().await.expect("click a cell");
+    b.click_css("[data-testid='ablate-cell'][data-layer='2'][data-head='1']").await;
     let pressed = "return [...document.querySelectorAll(`[data-testid='ablate-head'][aria-pressed='true']`)].map(s => s.dataset.layer + '.' + s.dataset.head);";
     let started = Instant::now();
     while b.js(pressed, vec![]).await != serde_json::json!(["2.1"]) {
         assert!(started.elapsed() < Duration::from_secs(10), "the cell did not switch its head off alone");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    b.wait_for(switch).await.click().await.expect("click the switch");
-    b.wait_for("[data-testid='ablate-head'][data-layer='2'][data-head='1']").await.click().await.expect("click");
+    b.click_css(switch).await;
+    b.click_css("[data-testid='ablate-head'][data-layer='2'][data-head='1']").await;
     // Mean instead of zeros: in the link too, and a reload reopens both.
     b.choose("ablate-mode", "mean").await;
     b.wait_for("[data-testid='ablate-final']").await;
@@ -419,7 +419,7 @@ async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_
 /// no head of that layer or a later one moves it (they are switched off after their softmax);
 /// a second sentence the model cannot read is named beside its field.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_change() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
@@ -431,11 +431,11 @@ async fn the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_change
     b.set_and_change("ablate-second", "").await;
     let said = b.text_of("ablate-second-error").await;
     assert!(said.contains("second sentence"), "{said}");
-    b.wait_for("[data-testid='ablate-head'][data-layer='1'][data-head='3']").await.click().await.expect("click");
+    b.click_css("[data-testid='ablate-head'][data-layer='1'][data-head='3']").await;
     b.wait_for("[data-testid='ablate-final']").await;
     let similarity = b.text_of("ablate-similarity").await;
     assert!(similarity.contains("with 1.3 off"), "{similarity}");
-    b.wait_for("[data-testid='ablate-show-change']").await.click().await.expect("click");
+    b.click_css("[data-testid='ablate-show-change']").await;
     let note = b.text_of("ablate-change-note").await;
     assert!(note.contains("up to and including layer 1 is white"), "{note}");
     all_heads_drawn(&b).await;

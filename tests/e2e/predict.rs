@@ -54,11 +54,11 @@ async fn eventually(b: &Browser, css: &str) {
 
 async fn choose_key(b: &Browser, index: usize) {
     let css = format!("[data-testid='predict-choice'][data-index='{index}']");
-    b.wait_for(&css).await.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+    b.click_css(&css).await;
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_the_trace() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=softmax&head=2&q=3", 1280).await;
@@ -129,7 +129,7 @@ async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_the_tr
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone() {
     let site = Site::start("").await;
     let b = open(&site, "lang=zh&stage=scaling&mask=none&scale=1&head=1", 390).await;
@@ -164,7 +164,7 @@ async fn the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard() {
     let site = Site::start("").await;
     // No positional encoding: the two "the" (rows 1 and 5) are the same row of X.
@@ -216,7 +216,7 @@ async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scores() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&predict=1&stage=softmax", 1280).await;
@@ -246,7 +246,7 @@ async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scores()
 /// new question cards) before the answered card could move the focus to its feedback. The
 /// page must stay alive and ask afresh.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn an_answer_followed_at_once_by_a_new_setting_leaves_the_page_alive() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=scores&predict=1&seed=7", 1280).await;

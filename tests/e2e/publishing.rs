@@ -41,7 +41,7 @@ async fn walk(b: &Browser, site: &Site, when: &str) -> Vec<String> {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/, the archive and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/, the archive and a browser: run scripts/test.sh"]
 async fn the_published_archive_shows_every_view_and_stage_without_a_console_error_online_and_offline() {
     let scratch = Scratch::new("archive");
     let site = Site::start_in(unpacked_archive(&scratch.0), "/school/attention-lab").await;
@@ -89,7 +89,7 @@ fn next_publication(dir: &Path) -> PathBuf {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/, the archive and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/, the archive and a browser: run scripts/test.sh"]
 async fn a_new_publication_is_offered_to_an_open_tab_and_reloads_into_it() {
     let scratch = Scratch::new("update");
     let folder = unpacked_archive(&scratch.0);

@@ -64,7 +64,7 @@ function step() {
 "#;
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;

@@ -41,7 +41,7 @@ async fn all_drawn(b: &Browser, id: &str) {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn variance_view_measures_var_qk_near_dk() {
     let site = Site::start("").await;
     let b = open_view(&site, "variance").await;
@@ -63,7 +63,7 @@ async fn variance_view_measures_var_qk_near_dk() {
 /// made in the view is in the link and survives a reload, and a change of the page's controls
 /// (the seed) or language reaches the view without losing it.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
     let site = Site::start("").await;
     let b = open_view(&site, "variance").await;
@@ -102,7 +102,7 @@ async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
 /// A module that cannot be loaded (its .wasm missing from the server) is said so in its view,
 /// and again in the module's other views, instead of "loading" for ever; the page goes on.
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn a_side_lesson_that_cannot_load_says_so_in_each_of_its_views() {
     let scratch = Scratch::new("no-side-module");
     copy_build(&dist_dir(), &scratch.0);
@@ -124,7 +124,7 @@ async fn a_side_lesson_that_cannot_load_says_so_in_each_of_its_views() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn variants_view_shows_self_causal_and_cross_side_by_side() {
     let site = Site::start("").await;
     let b = open_view(&site, "variants").await;
@@ -143,7 +143,7 @@ async fn variants_view_shows_self_causal_and_cross_side_by_side() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn patterns_view_builds_every_head_and_shows_its_weights() {
     let site = Site::start("").await;
     let b = open_view(&site, "patterns").await;
@@ -161,7 +161,7 @@ async fn patterns_view_builds_every_head_and_shows_its_weights() {
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     let site = Site::start("").await;
     let b = open_view(&site, "graph").await;
@@ -173,7 +173,8 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     let row_sum: f64 = weights[..11].iter().sum();
     assert!((row_sum - 1.0).abs() < 1e-3, "edge weights sum to {row_sum}");
     // The page owns the query: the module asks it, and draws what the page hands back.
-    b.click("graph-node-8").await;
+    // Its dot, where a pointer clicks (WebKit's WebDriver cannot click an SVG group itself).
+    b.click_css("[data-testid='graph-node-8'] .graph__node").await;
     let pressed = "return document.querySelector(`[data-testid='graph-node-8']`)?.getAttribute('aria-pressed');";
     for _ in 0..50 {
         if b.js(pressed, vec![]).await == "true" {
@@ -184,14 +185,16 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     assert_eq!(b.js(pressed, vec![]).await, "true");
     assert!(b.address().await.as_str().is_some_and(|a| a.contains("q=8")), "the page's link has the query");
     let messages = b.text_of("graph-messages").await;
-    assert_eq!(messages.lines().count(), 5, "{messages}");
+    // One message per line of the list (counted as items: WebKit's element text runs them together).
+    let items = b.js("return document.querySelectorAll(`[data-testid='graph-messages'] li`).length;", vec![]).await;
+    assert_eq!(items, json!(5), "{messages}");
     assert!(messages.contains("× v["));
     all_drawn(&b, "view-graph").await;
     b.close().await;
 }
 
 #[tokio::test]
-#[ignore = "needs dist/ and Chromium: run scripts/test.sh"]
+#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
 async fn complexity_view_counts_pairs_and_flash_matches_the_full_computation() {
     let site = Site::start("").await;
     let b = open_view(&site, "complexity").await;

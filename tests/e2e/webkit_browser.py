@@ -3,19 +3,26 @@
 it with --automation and asks it for windows. Each page writes its console to stdout, where the
 tests read it (tests/e2e/engine.rs); Debian's MiniBrowser drops that setting under automation.
 Needs Debian's python3-gi and gir1.2-webkit2-4.1 (scripts/setup.sh installs them)."""
+import os
 import sys
+import tempfile
 
 import gi
 
+gi.require_version("Gdk", "3.0")
 gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
-from gi.repository import Gtk, WebKit2  # noqa: E402
+from gi.repository import Gdk, Gtk, WebKit2  # noqa: E402
 
 if "--automation" not in sys.argv:
     sys.exit("started by WebKitWebDriver, with --automation")
 
 Gtk.init([])
-context = WebKit2.WebContext.get_default()
+# Each window its own storage (caches, service workers, local storage), in the test's fresh
+# profile folder, as Chromium's and Firefox's windows have: the default one is shared by all.
+data = os.environ.get("ATTENTION_LAB_WEBKIT_DATA") or tempfile.mkdtemp(prefix="attention-lab-webkit-")
+manager = WebKit2.WebsiteDataManager(base_data_directory=os.path.join(data, "data"), base_cache_directory=os.path.join(data, "cache"))
+context = WebKit2.WebContext(website_data_manager=manager)
 context.set_automation_allowed(True)
 windows = []
 
@@ -28,6 +35,9 @@ def new_window(_session):
     window.add(view)
     view.connect("close", lambda _view: window.destroy())
     window.show_all()
+    # No window manager runs in Xvfb, so X gives the keyboard to whatever window is under the
+    # pointer: take it, as the front window of a desktop has it.
+    window.get_window().focus(Gdk.CURRENT_TIME)
     windows.append(window)
     return view
 
