@@ -61,11 +61,17 @@ pub fn KnockoutPanel(
         let (layers, heads) = shape.get_untracked();
         knockout::sweep(layers, heads);
     };
-    let sweeping = Memo::new(move |_| knockout.with(|k| k.sweep.as_ref().is_some_and(|s| s.done < s.of)));
+    let sweeping = Memo::new(move |_| {
+        knockout.with(|k| k.sweep_waiting.is_some() || k.sweep.as_ref().is_some_and(|s| s.done < s.of))
+    });
     let bar = move || {
         knockout.with(|k| {
-            let s = k.sweep.as_ref().filter(|s| s.done < s.of)?;
-            let (done, all) = (s.done.saturating_sub(1), s.of - 1);
+            // Waiting for the run to come to rest: none of them measured yet.
+            let (done, all) = match (k.sweep_waiting, k.sweep.as_ref().filter(|s| s.done < s.of)) {
+                (Some(all), _) => (0, all),
+                (None, Some(s)) => (s.done.saturating_sub(1), s.of - 1),
+                (None, None) => return None,
+            };
             let line = fill(tr(AblateMsg::SweepProgress), &[("done", &done.to_string()), ("all", &all.to_string())]);
             Some(view! {
                 <div class="model-progress" data-testid="ablate-sweep-progress">

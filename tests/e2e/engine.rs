@@ -244,7 +244,7 @@ fn capabilities(engine: Engine, screen: Screen, profile: &Path) -> Map<String, V
 ///   come from `resource://` or `chrome://`: those are the browser's, not the page's.
 /// - WebKitGTK prints `<url>:<line>:<col>: CONSOLE <source> <level> <message>`, without the
 ///   source for the console API's own messages.
-fn page_error(engine: Engine, line: &str) -> Option<String> {
+pub fn page_error(engine: Engine, line: &str) -> Option<String> {
     let line = line.trim();
     match engine {
         Engine::Chromium => None,
@@ -269,28 +269,5 @@ fn page_error(engine: Engine, line: &str) -> Option<String> {
                 if ["LOG", "INFO", "WARN", "ERROR", "DEBUG"].contains(&first) { first } else { words.next()? };
             (level == "ERROR").then(|| line.to_string())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_pages_errors_are_told_from_the_browsers_own() {
-        let ff = |l| page_error(Engine::Firefox, l).is_some();
-        assert!(ff(r#"console.error: "panicked at src/lib.rs:1:1""#));
-        assert!(ff(r#"console.error: (new Error("E2", "http://127.0.0.1:8080/", 2))"#));
-        assert!(ff("JavaScript error: http://127.0.0.1:8080/app.js, line 933: TypeError: x is undefined"));
-        assert!(!ff("console.error: RSLoader: "));
-        assert!(!ff("JavaScript error: resource://gre/modules/PrivateBrowsingUtils.sys.mjs, line 50: TypeError"));
-        assert!(!ff("JavaScript warning: http://127.0.0.1:8080/app.js, line 1: unreachable code"));
-        let wk = |l| page_error(Engine::WebKit, l).is_some();
-        assert!(wk("CONSOLE SECURITY ERROR Unrecognized Content-Security-Policy directive 'manifest-src'."));
-        assert!(wk("http://127.0.0.1:8080/t.html:1:22: CONSOLE JS ERROR Error: thrown"));
-        assert!(wk("CONSOLE ERROR e2e-probe-logged"));
-        assert!(!wk("CONSOLE OTHER WARN The resource was preloaded using link preload but not used"));
-        assert!(!wk("CONSOLE LOG ERROR is only a word here"));
-        assert!(!wk("http://127.0.0.1:8080/t.html:1:22: CONSOLE JS LOG ERROR in a log line"));
     }
 }

@@ -3,7 +3,7 @@
 //! says so.
 
 use crate::browser::Browser;
-use crate::engine::Engine;
+use crate::engine::{page_error, Engine};
 use crate::server::Site;
 
 #[tokio::test]
@@ -65,4 +65,22 @@ async fn without_service_workers_the_page_works_and_says_it_needs_the_server() {
     b.assert_no_panic().await;
     assert!(b.console_errors().await.is_empty(), "console errors");
     b.close().await;
+}
+
+#[test]
+fn the_pages_errors_are_told_from_the_browsers_own() {
+    let ff = |l| page_error(Engine::Firefox, l).is_some();
+    assert!(ff(r#"console.error: "panicked at src/lib.rs:1:1""#));
+    assert!(ff(r#"console.error: (new Error("E2", "http://127.0.0.1:8080/", 2))"#));
+    assert!(ff("JavaScript error: http://127.0.0.1:8080/app.js, line 933: TypeError: x is undefined"));
+    assert!(!ff("console.error: RSLoader: "));
+    assert!(!ff("JavaScript error: resource://gre/modules/PrivateBrowsingUtils.sys.mjs, line 50: TypeError"));
+    assert!(!ff("JavaScript warning: http://127.0.0.1:8080/app.js, line 1: unreachable code"));
+    let wk = |l| page_error(Engine::WebKit, l).is_some();
+    assert!(wk("CONSOLE SECURITY ERROR Unrecognized Content-Security-Policy directive 'manifest-src'."));
+    assert!(wk("http://127.0.0.1:8080/t.html:1:22: CONSOLE JS ERROR Error: thrown"));
+    assert!(wk("CONSOLE ERROR e2e-probe-logged"));
+    assert!(!wk("CONSOLE OTHER WARN The resource was preloaded using link preload but not used"));
+    assert!(!wk("CONSOLE LOG ERROR is only a word here"));
+    assert!(!wk("http://127.0.0.1:8080/t.html:1:22: CONSOLE JS LOG ERROR in a log line"));
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Runs in the page: a seeded walk over every visible, enabled control.
 const WALK: &str = r#"
-window.__walk = { steps: 0, done: false, broke: null };
+window.__walk = { steps: 0, done: false, broke: null, started: performance.now(), last: null };
 window.__errors = [];
 window.__alerts = 0;
 window.addEventListener('error', e => window.__errors.push(String(e.message)));
@@ -26,6 +26,7 @@ function step() {
     !(el.dataset.testid || '').startsWith('export') && el.dataset.testid !== 'copy-link');
   if (!controls.length) return;
   const el = pick(controls);
+  window.__walk.last = (el.dataset.testid || el.tagName) + ' ' + (el.type || '');
   if (el.tagName === 'SELECT') {
     el.selectedIndex = Math.floor(rnd() * el.options.length);
     el.dispatchEvent(new Event('change', { bubbles: true }));
@@ -77,7 +78,11 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
         if done == true {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(120), "the walk did not finish");
+        if start.elapsed() > Duration::from_secs(120) {
+            // Where it stands, to find why: how far it got, the page's own clock, its last step.
+            let at = b.js("return [window.__walk.steps, Math.round(performance.now() - window.__walk.started), window.__walk.last, location.search];", vec![]).await;
+            panic!("the walk did not finish in 120 s (steps, page ms since its start, last control, place): {at}");
+        }
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     let steps = b.js("return window.__walk.steps;", vec![]).await.as_u64().unwrap_or(0);
