@@ -35,8 +35,8 @@ pub enum Offline {
     Checking,
     /// The service worker is active: it holds every file of this version.
     Kept,
-    /// This window has no service workers (turned off by a browser's settings or a school's
-    /// policy, as in some private windows), or it refused this one: online only.
+    /// This window has no service workers (a page served over plain http from another
+    /// computer, some private windows, a school's policy), or it refused this one: online only.
     Unavailable,
 }
 

@@ -69,8 +69,8 @@ super::catalogue! {
         ),
         /// Shown in the help dialog where service workers are off or refused.
         OfflineUnavailable => (
-            "This window cannot keep the site for use without the network (service workers, the site's offline helpers, are turned off here, as in some private windows or under a school's browser policy): it works while the server can be reached.",
-            "这个窗口无法保存网站供断网使用（这里关闭了网站的离线服务线程，某些隐私窗口或学校的浏览器策略就是这样）：只要能连上服务器，网站就能正常使用。",
+            "This window cannot keep the site for use without the network: the browser gives it no service worker, the helper that keeps the site's files (as for a page served over plain http from another computer, in some private windows, or under a school's browser policy). It works while the server can be reached.",
+            "这个窗口无法保存网站供断网使用：浏览器在这里不给它服务工作线程，也就是保存网站文件的那个助手（比如从另一台电脑通过未加密连接打开的页面、某些隐私窗口，或学校的浏览器策略）。只要能连上服务器，网站就能正常使用。",
         ),
         /// Shown in the help dialog: which build of the kernels the pretrained models run on.
         KernelsRelaxed => (
@@ -79,7 +79,7 @@ super::catalogue! {
         ),
         KernelsPlain => (
             "This browser has no relaxed SIMD, so the pretrained models run in a worker on plain SIMD kernels: a multiply and an add where other browsers fuse them. The numbers agree to within rounding; it is a little slower.",
-            "这个浏览器不支持宽松 SIMD 指令（融合乘加），所以预训练模型在后台线程中使用普通的 SIMD 内核：别的浏览器一步完成的乘加，这里分成一次乘法和一次加法。数值在舍入误差内一致，只是稍慢一些。",
+            "这个浏览器不支持宽松 SIMD，因而没有融合乘加指令，所以预训练模型在后台线程中使用普通的 SIMD 内核：别的浏览器一步完成的乘加，这里分成一次乘法和一次加法。数值在舍入误差内一致，只是稍慢一些。",
         ),
         UpdateAvailable => ("A new version of this site is available.", "本网站有新版本可用。"),
         UpdateReload => ("Reload to use it", "重新加载以使用新版本"),

@@ -73,10 +73,13 @@ pub fn KnockoutPanel(
                 (None, None) => return None,
             };
             let line = fill(tr(AblateMsg::SweepProgress), &[("done", &done.to_string()), ("all", &all.to_string())]);
+            // Why nothing moves yet: it starts when the run rests.
+            let waiting = k.sweep_waiting.is_some().then(|| view! { <span>{tr(AblateMsg::LearnNoModel)}</span> });
             Some(view! {
                 <div class="model-progress" data-testid="ablate-sweep-progress">
                     <progress max=all.to_string() value=done.to_string()></progress>
                     <span>{line}</span>
+                    {waiting}
                 </div>
             })
         })

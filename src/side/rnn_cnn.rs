@@ -100,17 +100,20 @@ pub fn RnnCnnView() -> impl IntoView {
                         }
                     } />
             </div>
-            <table class="mixers" data-testid="mixer-table">
-                <thead>
-                    <tr>
-                        <th scope="col">{page.text(LessonMsg::RnnCnnMixer)}</th>
-                        <th scope="col">{page.text(LessonMsg::RnnCnnPath)}</th>
-                        <th scope="col">{page.text(LessonMsg::RnnCnnSteps)}</th>
-                        <th scope="col">{page.text(LessonMsg::RnnCnnWork)}</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
+            // Focusable, so that a keyboard can scroll it where it is wider than the screen.
+            <div class="table-scroll" tabindex="0">
+                <table class="mixers" data-testid="mixer-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">{page.text(LessonMsg::RnnCnnMixer)}</th>
+                            <th scope="col">{page.text(LessonMsg::RnnCnnPath)}</th>
+                            <th scope="col">{page.text(LessonMsg::RnnCnnSteps)}</th>
+                            <th scope="col">{page.text(LessonMsg::RnnCnnWork)}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
             <p class="legend" aria-hidden="true">
                 {MIXERS.map(|(_, msg, pen, _)| view! {
                     <span class="legend__item"><span class=pen.swatch()></span>{move || name(msg)}</span>

@@ -84,10 +84,10 @@ pub fn VarianceView() -> impl IntoView {
                 <div class="derivation">
                     <h3 class="derivation__title">{page.text(ViewMsg::VarDerivation)}</h3>
                     <ol class="derivation__steps">
-                        <li><div class="derivation__formula" inner_html=Formula::VarStep1.mathml()></div><p>{page.text(ViewMsg::VarStep1)}</p></li>
-                        <li><div class="derivation__formula" inner_html=Formula::VarStep2.mathml()></div><p>{page.text(ViewMsg::VarStep2)}</p></li>
-                        <li><div class="derivation__formula" inner_html=Formula::VarStep3.mathml()></div><p>{page.text(ViewMsg::VarStep3)}</p></li>
-                        <li><div class="derivation__formula" inner_html=Formula::VarStep4.mathml()></div><p>{page.text(ViewMsg::VarStep4)}</p></li>
+                        <li><div class="derivation__formula" tabindex="0" inner_html=Formula::VarStep1.mathml()></div><p>{page.text(ViewMsg::VarStep1)}</p></li>
+                        <li><div class="derivation__formula" tabindex="0" inner_html=Formula::VarStep2.mathml()></div><p>{page.text(ViewMsg::VarStep2)}</p></li>
+                        <li><div class="derivation__formula" tabindex="0" inner_html=Formula::VarStep3.mathml()></div><p>{page.text(ViewMsg::VarStep3)}</p></li>
+                        <li><div class="derivation__formula" tabindex="0" inner_html=Formula::VarStep4.mathml()></div><p>{page.text(ViewMsg::VarStep4)}</p></li>
                     </ol>
                 </div>
             </div>

@@ -115,6 +115,9 @@ impl Browser {
             w = (w + width).saturating_sub(iw);
             h = (h + height).saturating_sub(ih);
         }
+        // Never silently: Firefox's windows are at least 500 px wide.
+        let inner = self.js("return [innerWidth, innerHeight];", vec![]).await;
+        eprintln!("note: {} shows this test's {width} × {height} px screen at {inner} CSS px", self.engine.name());
     }
 
     /// The browser console's errors since the last call (console.error, uncaught exceptions,

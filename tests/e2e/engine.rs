@@ -144,8 +144,9 @@ impl Drop for Driver {
             // is every process on the machine (this once ended a whole CI run).
             let _ = std::process::Command::new("kill").args(["-s", "KILL", "--", &format!("-{pid}")]).status();
         }
+        // Xvfb on TERM, so that it removes its lock file and socket.
         if let Some(pid) = self.display.as_ref().and_then(|d| d.id()) {
-            let _ = std::process::Command::new("kill").args(["-s", "KILL", "--", &pid.to_string()]).status();
+            let _ = std::process::Command::new("kill").args(["-s", "TERM", "--", &pid.to_string()]).status();
         }
     }
 }

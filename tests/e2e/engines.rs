@@ -14,11 +14,15 @@ async fn the_tests_see_the_pages_console_errors_in_this_engine() {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en")).await;
     assert!(b.console_errors().await.is_empty(), "console errors on opening the page");
-    b.js("console.error('e2e-probe-logged'); setTimeout(() => { throw new Error('e2e-probe-thrown'); }, 0);", vec![])
-        .await;
+    b.js(
+        "console.error('e2e-probe-logged'); setTimeout(() => { throw new Error('e2e-probe-thrown'); }, 0);
+         Promise.reject(new Error('e2e-probe-rejected'));",
+        vec![],
+    )
+    .await;
     tokio::time::sleep(std::time::Duration::from_millis(400)).await;
     let errors = b.console_errors().await;
-    for probe in ["e2e-probe-logged", "e2e-probe-thrown"] {
+    for probe in ["e2e-probe-logged", "e2e-probe-thrown", "e2e-probe-rejected"] {
         assert!(
             errors.iter().any(|e| e.contains(probe)),
             "{}: {probe} was not seen in the console: {errors:?}",
