@@ -45,13 +45,14 @@ const WRITE_NOW: &str = "window.dispatchEvent(new Event('attention-lab-write-now
 impl Browser {
     /// Open a `width × height` window.
     pub async fn open(width: u32, height: u32) -> Browser {
-        Self::launch(Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: true }).await
+        Self::launch(Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: true, exact: false })
+            .await
     }
 
     /// Open a `width × height` window whose pages have no service workers, as under a school's
     /// browser policy: only Firefox has the switch (`None` in the other engines).
     pub async fn open_without_service_workers(width: u32, height: u32) -> Option<Browser> {
-        let screen = Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: false };
+        let screen = Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: false, exact: false };
         if Engine::chosen() != Engine::Firefox {
             return None;
         }
@@ -63,7 +64,7 @@ impl Browser {
     /// pixels per CSS px; `mobile` emulates a phone (touch, mobile viewport) where the engine
     /// can (Chromium).
     pub async fn open_screen(width: u32, height: u32, pixel_ratio: f64, mobile: bool) -> Browser {
-        Self::launch(Screen { width, height, pixel_ratio, mobile, service_workers: true }).await
+        Self::launch(Screen { width, height, pixel_ratio, mobile, service_workers: true, exact: true }).await
     }
 
     /// Open a phone's screen, `width × height` CSS px at three device pixels per CSS px

@@ -49,6 +49,8 @@ pub struct Screen {
     pub mobile: bool,
     /// Service workers on (false only in Firefox, the one engine with a switch for them).
     pub service_workers: bool,
+    /// The page's viewport exactly this size (Chromium's device emulation), not a window of it.
+    pub exact: bool,
 }
 
 /// A running WebDriver server (and, for WebKit, its display), killed with its whole process
@@ -184,11 +186,8 @@ async fn virtual_display() -> (Child, String) {
 fn capabilities(engine: Engine, screen: Screen, profile: &Path) -> Map<String, Value> {
     let caps = match engine {
         Engine::Chromium => {
-            let (width, height) = if screen.mobile || screen.pixel_ratio != 1.0 {
-                (screen.width.max(500), screen.height + 200)
-            } else {
-                (screen.width, screen.height)
-            };
+            let (width, height) =
+                if screen.exact { (screen.width.max(500), screen.height + 200) } else { (screen.width, screen.height) };
             let mut caps = json!({
                 "goog:loggingPrefs": { "browser": "ALL" },
                 "goog:chromeOptions": {
@@ -201,7 +200,7 @@ fn capabilities(engine: Engine, screen: Screen, profile: &Path) -> Map<String, V
                     ]
                 }
             });
-            if screen.mobile || screen.pixel_ratio != 1.0 {
+            if screen.exact {
                 caps["goog:chromeOptions"]["mobileEmulation"] = json!({ "deviceMetrics": {
                     "width": screen.width, "height": screen.height, "pixelRatio": screen.pixel_ratio,
                     "mobile": screen.mobile, "touch": screen.mobile

@@ -301,12 +301,16 @@ async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_i
     assert_eq!(wait_until(&b, off, want.clone(), 20).await, want, "the accuracy shown is with that head off");
     let collapsed = number(&b, "learn-accuracy").await;
     assert!(collapsed < 0.6, "accuracy with the previous-token head off: {collapsed}");
+    // The model at rest is the one paused at some step past 99 %: its held-out accuracy moves by
+    // a sequence or two from step to step (0.989 at step 1088 once), so "intact" is near 0.99.
     let summary = b.text_of("ablate-summary").await;
-    assert!(
-        summary.contains(&format!("with 1.{} off", needed.1)) && summary.contains("(intact 0.99")
-            || summary.contains("(intact 1.000"),
-        "{summary}"
-    );
+    let intact: f64 = summary
+        .split("(intact ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0.0);
+    assert!(summary.contains(&format!("with 1.{} off", needed.1)) && intact >= 0.98, "{summary}");
     b.click("ablate-all-on").await;
     let whole = "return document.querySelector(`[data-testid='learn-accuracy']`).dataset.headsOff === undefined;";
     assert_eq!(wait_until(&b, whole, json!(true), 10).await, json!(true));
