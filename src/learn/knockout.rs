@@ -60,9 +60,9 @@ pub struct Knockout {
     pub ablation: Ablation,
     pub live: Option<Live>,
     pub sweep: Option<Swept>,
-    /// A sweep asked for before the run came to rest (just after Pause): the heads it will
-    /// switch off, once there is a model to score.
-    pub sweep_waiting: Option<usize>,
+    /// A sweep asked for before the run came to rest (just after Pause): the model's layers
+    /// and heads per layer, swept once there is a model to score.
+    pub sweep_waiting: Option<(usize, usize)>,
     /// Why the scoring worker stopped.
     pub failed: Option<String>,
 }
@@ -80,13 +80,11 @@ struct State {
     scorer: Option<Scorer>,
     /// Jobs asked so far.
     asked: usize,
-    /// The shape of a sweep waiting for the run to come to rest.
-    waiting: Option<(usize, usize)>,
 }
 
 thread_local! {
     static STATE: RefCell<State> =
-        RefCell::new(State { shown: Knockout::default(), scorer: None, asked: 0, waiting: None });
+        RefCell::new(State { shown: Knockout::default(), scorer: None, asked: 0 });
 }
 
 /// The experiment as it stands.
@@ -170,7 +168,7 @@ pub fn model_changed(step: usize) {
     if due {
         score_live();
     }
-    if let Some((layers, heads)) = STATE.with(|s| s.borrow_mut().waiting.take()) {
+    if let Some((layers, heads)) = STATE.with(|s| s.borrow_mut().shown.sweep_waiting.take()) {
         sweep(layers, heads);
     }
 }
@@ -181,11 +179,7 @@ pub fn sweep(layers: usize, heads: usize) {
     // Asked while the run is still coming to rest: it starts with the model it rests with, and
     // meanwhile the page shows it waiting (a click is never silently lost).
     if model_at_rest().is_none() {
-        STATE.with(|s| {
-            let mut s = s.borrow_mut();
-            s.waiting = Some((layers, heads));
-            s.shown.sweep_waiting = Some(layers * heads);
-        });
+        STATE.with(|s| s.borrow_mut().shown.sweep_waiting = Some((layers, heads)));
         changed();
         return;
     }
@@ -214,7 +208,6 @@ pub fn reset() {
         let mut s = s.borrow_mut();
         s.shown = Knockout::default();
         s.scorer = None;
-        s.waiting = None;
     });
 }
 

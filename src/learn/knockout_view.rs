@@ -68,7 +68,7 @@ pub fn KnockoutPanel(
         knockout.with(|k| {
             // Waiting for the run to come to rest: none of them measured yet.
             let (done, all) = match (k.sweep_waiting, k.sweep.as_ref().filter(|s| s.done < s.of)) {
-                (Some(all), _) => (0, all),
+                (Some((layers, heads)), _) => (0, layers * heads),
                 (None, Some(s)) => (s.done.saturating_sub(1), s.of - 1),
                 (None, None) => return None,
             };
