@@ -62,7 +62,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ]; t
   cargo install wasm-bindgen-cli --version "$wbg_version" --force
 fi
 
-if [ "$(geckodriver --version 2>/dev/null | head -1)" != "geckodriver $geckodriver_version" ]; then
+# (sed reads the whole output: `head` closing the pipe early made geckodriver panic on a broken pipe)
+if [ "$(geckodriver --version 2>/dev/null | sed -n 1p)" != "geckodriver $geckodriver_version" ]; then
   say "installing geckodriver $geckodriver_version for Firefox (about 3 minutes)"
   cargo install --locked geckodriver --version "$geckodriver_version"
 fi
@@ -87,4 +88,4 @@ fi
 bash scripts/model.sh
 
 say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | cut -d' ' -f1-3)"
-say "engines: $(chromium --version 2>/dev/null | head -1); $(firefox-esr --version 2>/dev/null | head -1) with $(geckodriver --version | head -1); WebKitGTK $(dpkg-query -W -f '${Version}' libwebkit2gtk-4.1-0 2>/dev/null)"
+say "engines: $(chromium --version 2>/dev/null | head -1); $(firefox-esr --version 2>/dev/null | head -1) with $(geckodriver --version 2>/dev/null | sed -n 1p); WebKitGTK $(dpkg-query -W -f '${Version}' libwebkit2gtk-4.1-0 2>/dev/null)"

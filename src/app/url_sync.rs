@@ -36,12 +36,13 @@ pub fn from_location(page: Page, lang: Lang) -> (Settings, Vec<String>) {
 /// drag.
 const REWRITE_EVERY_MS: u64 = 100;
 
-/// What the page last wrote into the address bar, and whether a rewrite is due later.
+/// What writes the page's settings into the address bar, and whether a rewrite is due later.
 #[derive(Clone, Copy)]
 struct Writer {
     page: Page,
-    /// The URL last written (empty before the first write).
-    written: StoredValue<String>,
+    /// The URL last written, and the address bar's query right after (the browser's own
+    /// spelling of it); both empty before the first write.
+    written: StoredValue<(String, String)>,
     /// Waiting for the end of `REWRITE_EVERY_MS` since the last write.
     resting: StoredValue<bool>,
 }
@@ -53,19 +54,23 @@ impl Writer {
     }
 
     /// Write the settings now: as a new history entry (`push`), or in place of the current
-    /// one unless it already says the same. Returns whether it wrote.
+    /// one unless the address bar already says the same. Returns whether it wrote.
+    ///
+    /// The address bar counts, not only what the page wrote last: a module may have written
+    /// the same settings in another order since (a node picked in the graph puts `q` last), and
+    /// the link must be the one a reload writes.
     fn write(self, push: bool) -> bool {
         let url = self.url();
-        if !push && self.written.with_value(|w| *w == url) {
+        if !push && self.written.with_value(|(wrote, bar)| *wrote == url && *bar == search()) {
             return false;
         }
         let Ok(history) = window().history() else { return false };
-        self.written.set_value(url.clone());
         let _ = if push {
             history.push_state_with_url(&JsValue::NULL, "", Some(&url))
         } else {
             history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
         };
+        self.written.set_value((url, search()));
         true
     }
 
@@ -100,7 +105,7 @@ impl Writer {
 /// learner may be copying the link).
 pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
     let last = StoredValue::new(page.settings.with_untracked(place));
-    let writer = Writer { page, written: StoredValue::new(String::new()), resting: StoredValue::new(false) };
+    let writer = Writer { page, written: StoredValue::new(Default::default()), resting: StoredValue::new(false) };
     Effect::new(move |_| {
         let here = page.settings.with(place);
         let moved = last.get_value() != here;

@@ -150,12 +150,19 @@ impl Browser {
 
     /// Wait (up to 10 s) for an element matching `css`.
     pub async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
-        self.client
-            .wait()
-            .at_most(Duration::from_secs(10))
-            .for_element(Locator::Css(css))
-            .await
-            .unwrap_or_else(|e| panic!("no element matching {css:?} appeared: {e}"))
+        match self.client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await {
+            Ok(element) => element,
+            Err(e) => {
+                // Where the page stood, to find why: its link and the start of what it shows.
+                let page = self
+                    .client
+                    .execute("return location.search + ' | ' + (document.body?.innerText ?? '').slice(0, 400);", vec![])
+                    .await
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|e| format!("(the page did not answer: {e})"));
+                panic!("no element matching {css:?} appeared: {e}; the page: {page}")
+            }
+        }
     }
 
     /// Wait (up to 10 s) for view `slug` (`data-testid="view-{slug}"`) and, when it is a

@@ -184,6 +184,14 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     }
     assert_eq!(b.js(pressed, vec![]).await, "true");
     assert!(b.address().await.as_str().is_some_and(|a| a.contains("q=8")), "the page's link has the query");
+    // The chosen node picked again changes nothing, and the link stays the one a reload writes
+    // (the module puts `q` last; the page once left it there, and the reload moved it back).
+    b.click_css("[data-testid='graph-node-8'] .graph__node").await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let link = b.address().await;
+    b.reload().await;
+    b.wait_for("[data-testid='graph-node-8'][aria-pressed='true']").await;
+    assert_eq!(b.address().await, link, "a reload rewrote the link the page showed");
     let messages = b.text_of("graph-messages").await;
     // One message per line of the list (counted as items: WebKit's element text runs them together).
     let items = b.js("return document.querySelectorAll(`[data-testid='graph-messages'] li`).length;", vec![]).await;
