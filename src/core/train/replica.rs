@@ -134,15 +134,15 @@ impl Replica {
     }
 
     /// The leader's plan for the round after one of `kind`, made as it sends its share: a step
-    /// while the learner lets it train, else the measurement that step leaves waiting, else
-    /// nothing until the next command.
+    /// while the learner lets it train; else, after a step, a measurement (the one a measuring
+    /// step leaves waiting, or of the model the run comes to rest with, so the accuracy shown
+    /// at rest is that model's); else nothing until the next command.
     fn plan_after(&self, kind: Kind) -> Option<Kind> {
         let steps = self.session.steps + usize::from(kind == Kind::Step);
         let may_step = self.job.limit.is_none_or(|limit| steps < limit);
-        let leaves_waiting = kind == Kind::Step && self.session.measures_after_next_step();
         if self.running && may_step {
             Some(Kind::Step)
-        } else if leaves_waiting {
+        } else if kind == Kind::Step {
             Some(Kind::Settle)
         } else {
             None
@@ -172,6 +172,10 @@ impl Replica {
         self.round += 1;
         self.sent = false;
         self.next = then.filter(|&k| k == Kind::Settle || self.may_step());
+        // Every replica hears the same plan, so all leave the same measurement waiting.
+        if self.next == Some(Kind::Settle) {
+            self.session.measure_at_rest();
+        }
         // A run asked for after the leader's share had said "nothing": the leader's next share
         // tells the others.
         if self.next.is_none() && self.leads() && self.running && self.may_step() {
@@ -285,6 +289,8 @@ mod tests {
         for _ in 0..23 {
             alone.step().unwrap();
         }
+        // At rest, the accuracy is of the model at step 23, between two measuring points.
+        alone.measure_now();
         for (of, seed) in [(1, 1), (2, 2), (3, 3), (4, 4)] {
             let mut pool = Pool::new(setup, of, Job::default(), seed);
             pool.replicas[0].command(Command::Run);
@@ -313,6 +319,22 @@ mod tests {
                 assert!(worst < 1e-9, "{of} workers: weights differ by {worst}");
             }
             assert!(!pool.replicas[0].running());
+        }
+    }
+
+    #[test]
+    fn a_run_at_rest_shows_the_accuracy_of_the_model_it_rests_with() {
+        let setup = Setup { batch: 9, ..Setup::default() };
+        let mut pool = Pool::new(setup, 2, Job::default(), 11);
+        for _ in 0..3 {
+            pool.replicas[0].command(Command::Step);
+            pool.run_until(Pool::settled);
+        }
+        for r in &pool.replicas {
+            let p = r.progress();
+            let own = super::super::accuracy(r.params(), &r.session.config, r.session.held_out());
+            assert_eq!((p.steps, r.session.measured(), p.accuracy), (3, 3, own), "step 3 is not a measuring point");
+            assert_eq!(p.history.len(), 3, "a point per step, no more");
         }
     }
 

@@ -241,9 +241,21 @@ pub struct Session {
     /// Set once the loss is not finite; no step is taken after it.
     pub diverged: Option<Diverged>,
     accuracy: f64,
-    /// The loss of the step just taken when its history point waits for a held-out
-    /// measurement (after the first step and every tenth).
-    awaiting: Option<f64>,
+    /// The step whose model `accuracy` was measured on.
+    measured: usize,
+    /// A held-out measurement waiting for the next round.
+    awaiting: Option<Waiting>,
+}
+
+/// Why a held-out measurement waits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Waiting {
+    /// The step just taken is a measuring point (the first and every tenth): its history point,
+    /// of this loss, waits for the accuracy.
+    Point(f64),
+    /// The run comes to rest between measuring points: the model the learner now looks at (and
+    /// switches heads off in) is measured, so the accuracy shown is its own.
+    Rest,
 }
 
 impl Session {
@@ -264,6 +276,7 @@ impl Session {
             history: Vec::new(),
             diverged: None,
             accuracy: 0.0,
+            measured: 0,
             awaiting: None,
         };
         session.accuracy = accuracy(&session.params, &session.config, &session.held_out);
@@ -307,10 +320,13 @@ impl Session {
     /// accuracy (and its history point), then, for a step, the summed gradient's Adam step;
     /// the step's loss (`None` for a round that only measured).
     pub fn apply(&mut self, partials: &[Partial]) -> Option<Result<f64, Diverged>> {
-        if let Some(loss) = self.awaiting.take() {
+        if let Some(waiting) = self.awaiting.take() {
             let right: usize = partials.iter().map(|p| p.right).sum();
             self.accuracy = right as f64 / self.held_out.targets().max(1) as f64;
-            self.remember(loss);
+            self.measured = self.steps;
+            if let Waiting::Point(loss) = waiting {
+                self.remember(loss);
+            }
         }
         if let Some(d) = self.diverged {
             return partials.first().and_then(|p| p.step.as_ref()).map(|_| Err(d));
@@ -330,6 +346,29 @@ impl Session {
         self.awaiting.is_some()
     }
 
+    /// Leave the model as it is now to be measured in the next round (a round of
+    /// [`Kind::Settle`]), unless its accuracy is already its own or a measurement waits.
+    pub fn measure_at_rest(&mut self) {
+        if self.awaiting.is_none() && self.measured != self.steps {
+            self.awaiting = Some(Waiting::Rest);
+        }
+    }
+
+    /// Measure the model as it is now, if its accuracy is not its own yet (a run on its own,
+    /// as [`Session::measure_at_rest`] and the round of [`Kind::Settle`] after it do it in a pool).
+    pub fn measure_now(&mut self) {
+        self.measure_at_rest();
+        if self.awaiting() {
+            let settle = self.partial(Shard::WHOLE, Kind::Settle);
+            self.apply(&[settle]);
+        }
+    }
+
+    /// The step whose model the accuracy shown was measured on.
+    pub fn measured(&self) -> usize {
+        self.measured
+    }
+
     /// Whether the next step would leave a measurement waiting (the first and every tenth).
     pub fn measures_after_next_step(&self) -> bool {
         let next = self.steps + 1;
@@ -347,7 +386,7 @@ impl Session {
             return Err(d);
         }
         if measures {
-            self.awaiting = Some(loss);
+            self.awaiting = Some(Waiting::Point(loss));
         } else {
             self.remember(loss);
         }
