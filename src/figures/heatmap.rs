@@ -6,7 +6,7 @@
 
 use super::frames::{draw_soon, figure_id};
 use super::parts::{value_text, Tools, ValuesTable};
-use super::{caption, use_layout_tick, use_resize_tick, use_width, width_now};
+use super::{caption, use_resize_tick, use_width, width_now};
 use crate::chart::heatmap::{draw, DrawOptions, HeatmapSpec, Layout, Sizing, PROJECTOR_FONT};
 use crate::chart::ink::Ink;
 use crate::chart::label::max_label_em;
@@ -82,10 +82,6 @@ pub fn Heatmap(
     let table = RwSignal::new(false);
     let resized = use_resize_tick();
     let observed = use_width(figure);
-    // The room the map was last drawn for, and a counter that changes when the room a
-    // presented map may take has moved since (the stage around it changed size).
-    let drawn_room = StoredValue::new(None::<f64>);
-    let room_moved = RwSignal::new(0u32);
     // The table of values describes the picture for a screen reader, once it is shown.
     let table_id = StoredValue::new(next_table_id());
     let title = Signal::derive(move || {
@@ -116,7 +112,6 @@ pub fn Heatmap(
                 },
                 None => Sizing::DESK,
             };
-            drawn_room.set_value(room);
             let opts = DrawOptions { ink: ink.get(), sizing, highlight };
             match crate::timed!(Draw, draw(&canvas, spec, width, opts)) {
                 Ok(l) => {
@@ -139,20 +134,6 @@ pub fn Heatmap(
         });
     };
     let room_now = move || room.and_then(|r| figure.get().and_then(|f| r.run(f)));
-    if room.is_some() {
-        let relaid = use_layout_tick(figure);
-        Effect::new(move |_| {
-            relaid.track();
-            let (now, before) = (untrack(room_now), drawn_room.get_value());
-            let moved = match (now, before) {
-                (Some(now), Some(before)) => (now - before).abs() > 0.5,
-                (now, before) => now.is_some() != before.is_some(),
-            };
-            if moved {
-                room_moved.update(|n| *n = n.wrapping_add(1));
-            }
-        });
-    }
     if spread {
         // Tracked here, drawn in a frame's budget (`frames`), unless the map has gone by then.
         let (id, alive) = (figure_id(), Arc::new(AtomicBool::new(true)));
@@ -160,7 +141,6 @@ pub fn Heatmap(
         on_cleanup(move || gone.store(false, Ordering::Relaxed));
         Effect::new(move |_| {
             resized.track();
-            room_moved.track();
             observed.track();
             spec.track();
             ink.track();
@@ -178,7 +158,6 @@ pub fn Heatmap(
     } else {
         Effect::new(move |_| {
             resized.track();
-            room_moved.track();
             redraw(room_now());
         });
     }

@@ -23,4 +23,4 @@ pub mod resize;
 pub use canvas::CanvasChart;
 pub use format::{caption, num};
 pub use heatmap::Heatmap;
-pub use resize::{use_layout_tick, use_resize_tick, use_width, width_now};
+pub use resize::{use_resize_tick, use_width, width_now};

@@ -1,8 +1,6 @@
 //! The size a chart draws at, as signals: a window resize (a presented chart's room depends on
-//! the window's height), the width of the chart's own box, kept by a `ResizeObserver`, so
-//! that redrawing after a change never forces the browser to lay the page out mid-update, and
-//! a change in the size of the stage or view around it (what stands above a presented chart
-//! decides its room too).
+//! the window's height), and the width of the chart's own box, kept by a `ResizeObserver`, so
+//! that redrawing after a change never forces the browser to lay the page out mid-update.
 
 use leptos::{ev, html, prelude::*};
 use wasm_bindgen::{closure::Closure, JsCast};
@@ -71,40 +69,4 @@ pub fn width_now(figure: &web_sys::HtmlElement, width: RwSignal<Option<f64>>) ->
             w
         }
     }
-}
-
-/// A counter that changes, in the frame after, whenever the stage or view holding `figure`
-/// (`.stage`, `.view`; else the page's body) changes size: text above a chart that reflows
-/// after the chart was drawn (Firefox's first page in a new window settles its fonts late)
-/// moves the chart down without resizing the window or the chart's own box. The observer is
-/// disconnected with the component.
-pub fn use_layout_tick<E>(figure: NodeRef<E>) -> ReadSignal<u32>
-where
-    E: html::ElementType + 'static,
-    E::Output: AsRef<web_sys::Element> + JsCast + Clone + 'static,
-{
-    let (tick, set_tick) = signal(0u32);
-    let observed = Closure::<dyn Fn(js_sys::Array)>::new(move |_entries: js_sys::Array| {
-        let later = Closure::once_into_js(move || {
-            let _ = set_tick.try_update(|n| *n = n.wrapping_add(1));
-        });
-        let _ = window().request_animation_frame(later.unchecked_ref());
-    });
-    let Ok(observer) = ResizeObserver::new(observed.as_ref().unchecked_ref()) else { return tick };
-    let watching = observer.clone();
-    Effect::new(move |_| {
-        if let Some(figure) = figure.get() {
-            let figure: &web_sys::Element = figure.as_ref();
-            let holder = figure.closest(".stage, .view").ok().flatten();
-            if let Some(holder) = holder.or_else(|| document().body().map(Into::into)) {
-                watching.observe(&holder);
-            }
-        }
-    });
-    let kept = send_wrapper::SendWrapper::new((observer, observed));
-    on_cleanup(move || {
-        kept.0.disconnect();
-        drop(kept);
-    });
-    tick
 }
