@@ -320,9 +320,21 @@ impl Browser {
     }
 
     /// Choose the option `value` of the select `id`, as a user does (it fires `change`).
+    ///
+    /// Found again and tried again, up to three times: a select the page drew anew between
+    /// finding it and choosing (a model view redrawing its heads) is another element by then,
+    /// and WebKit's WebDriver then fails the click on its option.
     pub async fn choose(&self, id: &str, value: &str) {
-        let el = self.wait_for(&format!("[data-testid='{id}']")).await;
-        el.select_by_value(value).await.unwrap_or_else(|e| panic!("choose {value} in {id}: {e}"));
+        let mut last = None;
+        for _ in 0..3 {
+            let el = self.wait_for(&format!("[data-testid='{id}']")).await;
+            match el.select_by_value(value).await {
+                Ok(()) => return,
+                Err(e) => last = Some(e.to_string()),
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        panic!("choose {value} in {id}: {}", last.unwrap_or_default());
     }
 
     /// From now on, record each file the page offers to save instead of saving it, and keep
