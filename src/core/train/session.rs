@@ -289,11 +289,16 @@ impl Session {
     pub fn step(&mut self) -> Result<f64, Diverged> {
         let partial = self.partial(Shard::WHOLE, Kind::Step);
         let done = self.apply(&[partial]).unwrap_or(Err(Diverged { step: self.steps }));
+        self.settle_alone();
+        done
+    }
+
+    /// A run on its own: the round of [`Kind::Settle`] a waiting measurement needs, if any.
+    fn settle_alone(&mut self) {
         if self.awaiting() {
             let settle = self.partial(Shard::WHOLE, Kind::Settle);
             self.apply(&[settle]);
         }
-        done
     }
 
     /// `shard`'s share of a round of `kind`. Every replica of a run draws the same batch (the
@@ -358,10 +363,7 @@ impl Session {
     /// as [`Session::measure_at_rest`] and the round of [`Kind::Settle`] after it do it in a pool).
     pub fn measure_now(&mut self) {
         self.measure_at_rest();
-        if self.awaiting() {
-            let settle = self.partial(Shard::WHOLE, Kind::Settle);
-            self.apply(&[settle]);
-        }
+        self.settle_alone();
     }
 
     /// The step whose model the accuracy shown was measured on.
@@ -370,7 +372,7 @@ impl Session {
     }
 
     /// Whether the next step would leave a measurement waiting (the first and every tenth).
-    pub fn measures_after_next_step(&self) -> bool {
+    fn measures_after_next_step(&self) -> bool {
         let next = self.steps + 1;
         next == 1 || next.is_multiple_of(MEASURE_EVERY)
     }
