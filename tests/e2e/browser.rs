@@ -321,9 +321,9 @@ impl Browser {
 
     /// Choose the option `value` of the select `id`, as a user does (it fires `change`).
     ///
-    /// Found again and tried again, up to three times: a select the page drew anew between
-    /// finding it and choosing (a model view redrawing its heads) is another element by then,
-    /// and WebKit's WebDriver then fails the click on its option.
+    /// Found again and tried again, up to three times: WebKit's WebDriver once failed the click
+    /// on the option, with an empty message, in a model view that was redrawing its heads (a
+    /// select the page draws anew between finding it and choosing is another element by then).
     pub async fn choose(&self, id: &str, value: &str) {
         let mut last = None;
         for _ in 0..3 {
