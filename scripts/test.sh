@@ -50,13 +50,20 @@ for engine in chromium firefox webkit; do
   # its windows at once on 2 cores starved each other past the tests' waits.
   threads=2
   if [[ $engine == webkit ]]; then threads=1; fi
-  E2E_BROWSER=$engine cargo test --locked --test e2e -- --ignored --test-threads=$threads 2>&1 | tee -a "$log" ||
+  # No backtraces: a failure's message is what says why, and a long log is cut before it.
+  E2E_BROWSER=$engine RUST_BACKTRACE=0 cargo test --locked --test e2e -- --ignored --test-threads=$threads 2>&1 | tee -a "$log" ||
     failed_engines+=("$engine")
   timings+=("$engine $((SECONDS - started)) s")
 done
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')
+# Each failure's message again, at the end, where a log cut short still shows it.
+if grep -q "panicked at" "$log"; then
+  echo
+  echo "what failed, in the order it ran (each message's first lines):"
+  grep -A5 "panicked at" "$log" | cut -c1-1500
+fi
 echo
 echo "end-to-end time per engine: ${timings[*]}"
 echo "tests: $passed passed, $failed failed"

@@ -152,17 +152,23 @@ impl Browser {
     pub async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
         match self.client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await {
             Ok(element) => element,
-            Err(e) => {
-                // Where the page stood, to find why: its link and the start of what it shows.
-                let page = self
-                    .client
-                    .execute("return location.search + ' | ' + (document.body?.innerText ?? '').slice(0, 400);", vec![])
-                    .await
-                    .map(|v| v.to_string())
-                    .unwrap_or_else(|e| format!("(the page did not answer: {e})"));
-                panic!("no element matching {css:?} appeared: {e}; the page: {page}")
-            }
+            Err(e) => panic!("no element matching {css:?} appeared: {e}; the page: {}", self.where_it_stands().await),
         }
+    }
+
+    /// Where the page stands, for a wait that timed out to say why: its link, its alerts (the
+    /// errors it shows) and the start of its text.
+    pub async fn where_it_stands(&self) -> String {
+        self.client
+            .execute(
+                "const alerts = [...document.querySelectorAll('[role=alert]')].map(a => a.textContent.trim()).filter(t => t);
+                 return location.search + ' | alerts: ' + JSON.stringify(alerts) + ' | '
+                   + (document.body?.innerText ?? '').slice(0, 1200);",
+                vec![],
+            )
+            .await
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| format!("(the page did not answer: {e})"))
     }
 
     /// Wait (up to 10 s) for view `slug` (`data-testid="view-{slug}"`) and, when it is a

@@ -186,6 +186,9 @@ async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u6
         }
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
+    if got != want {
+        eprintln!("after {secs} s, {script}\n  gave {got}, not {want}; the page: {}", b.where_it_stands().await);
+    }
     got
 }
 

@@ -49,7 +49,7 @@ async fn eventually(b: &Browser, css: &str) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("never appeared: {css}");
+    panic!("never appeared: {css}; the page: {}", b.where_it_stands().await);
 }
 
 async fn choose_key(b: &Browser, index: usize) {

@@ -27,6 +27,12 @@ function step() {
   if (!controls.length) return;
   const el = pick(controls);
   window.__walk.last = (el.dataset.testid || el.tagName) + ' ' + (el.type || '');
+  // The last steps, kept where a reload of the page would still find them.
+  try {
+    const trail = JSON.parse(sessionStorage.getItem('walk-trail') || '[]').slice(-9);
+    trail.push(window.__walk.steps + ': ' + window.__walk.last + ' at ' + location.search);
+    sessionStorage.setItem('walk-trail', JSON.stringify(trail));
+  } catch (e) {}
   if (el.tagName === 'SELECT') {
     el.selectedIndex = Math.floor(rnd() * el.options.length);
     el.dispatchEvent(new Event('change', { bubbles: true }));
@@ -74,9 +80,17 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     b.js(WALK, vec![]).await;
     let start = Instant::now();
     loop {
-        let done = b.js("return window.__walk.done;", vec![]).await;
+        let done = b.js("return window.__walk?.done ?? 'gone';", vec![]).await;
         if done == true {
             break;
+        }
+        if done == "gone" {
+            // The page was replaced (a reload, a navigation, or its process ended): where it is
+            // now, and the walk's last steps before, as the session kept them.
+            let now = b
+                .js("return [location.href, document.readyState, sessionStorage.getItem('walk-trail')];", vec![])
+                .await;
+            panic!("the page was replaced during the walk (now: its address, state, the walk's last steps): {now}");
         }
         if start.elapsed() > Duration::from_secs(120) {
             // Where it stands, to find why: how far it got, the page's own clock, its last step.

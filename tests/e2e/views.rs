@@ -22,7 +22,9 @@ async fn number(b: &Browser, id: &str) -> f64 {
 async fn eventually(b: &Browser, script: &str, what: &str) {
     let started = std::time::Instant::now();
     while b.js(script, vec![]).await != json!(true) {
-        assert!(started.elapsed().as_secs() < 10, "not so after 10 s: {what}");
+        if started.elapsed().as_secs() >= 10 {
+            panic!("not so after 10 s: {what}; the page: {}", b.where_it_stands().await);
+        }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
