@@ -30,6 +30,38 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// Scroll `arguments[0]` into the middle of the screen, then wait (up to 2 s) until its box has
+/// stayed put for three frames: a user clicks what they see, not a button the page is moving.
+const HOLD_STILL: &str = "
+  const [el, done] = arguments;
+  el.scrollIntoView({ block: 'center' });
+  let last = '', still = 0;
+  const started = performance.now();
+  const frame = () => {
+    const r = el.getBoundingClientRect();
+    const now = [r.x, r.y, r.width, r.height].join();
+    still = now === last ? still + 1 : 0;
+    last = now;
+    if (still >= 3 || performance.now() - started > 2000) return done(still >= 3);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);";
+
+/// Note where the next click lands (`window.__landed`): "on it" once a click reaches what
+/// matches `arguments[0]` or its inside (a label passes its click on to its input), else the
+/// first element one reached.
+const LISTEN_FOR_CLICK: &str = "
+  const css = arguments[0];
+  if (window.__landing) document.removeEventListener('click', window.__landing, true);
+  window.__landed = null;
+  window.__landing = e => {
+    const t = e.target;
+    if (t.closest?.(css)) window.__landed = 'on it';
+    else if (window.__landed === null)
+      window.__landed = `${t.tagName} ${t.dataset?.testid ?? ''} ${(t.textContent ?? '').trim().slice(0, 60)}`;
+  };
+  document.addEventListener('click', window.__landing, true);";
+
 /// A fresh browser profile directory, removed afterwards.
 struct TempDir(std::path::PathBuf);
 
@@ -285,12 +317,29 @@ impl Browser {
     }
 
     /// Click the element matching `css`.
+    ///
+    /// As a user does: it scrolls the element into the middle of the screen (Firefox and WebKit
+    /// would otherwise scroll it only to the edge, under a sticky bar), waits for it to hold
+    /// still, clicks, and checks the click reached it (not what moved under the pointer).
     pub async fn click_css(&self, css: &str) {
         let el = self.wait_for(css).await;
-        // Into the middle of the screen first, as a user scrolls to what they click: Firefox
-        // and WebKit would otherwise scroll it only to the edge, under a sticky bar.
-        let _ = self.client.execute("arguments[0].scrollIntoView({ block: 'center' });", vec![json!(el)]).await;
+        let _ = self.client.execute_async(HOLD_STILL, vec![json!(el)]).await;
+        let _ = self.client.execute(LISTEN_FOR_CLICK, vec![json!(css)]).await;
         el.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        let landed =
+            self.client.execute("return window.__landed ?? (window.__landed === null ? null : 'left');", vec![]).await;
+        match landed {
+            Ok(v) if v == "on it" || v == "left" => {}
+            Ok(Value::Null) => {
+                panic!(
+                    "click {css}: no click reached the page (was it disabled?); the page: {}",
+                    self.where_it_stands().await
+                )
+            }
+            Ok(v) => panic!("click {css} landed on {v}; the page: {}", self.where_it_stands().await),
+            // The click opened another page, whose script is not ready to answer yet.
+            Err(_) => {}
+        }
     }
 
     /// Replace the text of the field `id` by typing: select all, delete, then type `text`.
