@@ -90,7 +90,8 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
             let now = b
                 .js("return [location.href, document.readyState, sessionStorage.getItem('walk-trail')];", vec![])
                 .await;
-            panic!("the page was replaced during the walk (now: its address, state, the walk's last steps): {now}");
+            let errors = b.console_errors().await;
+            panic!("the page was replaced during the walk (now: its address, state, the walk's last steps): {now}; console errors: {errors:?}");
         }
         if start.elapsed() > Duration::from_secs(120) {
             // Where it stands, to find why: how far it got, the page's own clock, its last step.

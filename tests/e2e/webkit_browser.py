@@ -34,6 +34,10 @@ def new_window(_session):
     window.set_default_size(1280, 900)
     window.add(view)
     view.connect("close", lambda _view: window.destroy())
+    # A page whose process ended (a crash, or killed for its memory) leaves a blank view that
+    # answers scripts as a new page: say so where the tests read the page's console errors.
+    view.connect("web-process-terminated", lambda _view, reason: print(
+        f"{view.get_uri()}:0:0: CONSOLE JS ERROR the page's web process ended ({reason.value_nick})", flush=True))
     window.show_all()
     # No window manager runs in Xvfb, so X gives the keyboard to whatever window is under the
     # pointer: take it, as the front window of a desktop has it.
