@@ -274,8 +274,18 @@ impl Browser {
     }
 
     /// Run `script` (a function body that may `return`) with `args`.
+    ///
+    /// A script the page cannot answer fails the test with what the browser said of the page:
+    /// WebKit's WebDriver answers "page crash or hang" for both, and its test browser writes
+    /// which ("web process ended (crashed)", or over its memory limit) among the console errors.
     pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
-        self.client.execute(script, args).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+        match self.client.execute(script, args).await {
+            Ok(v) => v,
+            Err(e) => {
+                let errors = if self.engine == Engine::Chromium { Vec::new() } else { self.console_errors().await };
+                panic!("script failed: {e}\n{script}\nthe browser's console errors: {errors:?}")
+            }
+        }
     }
 
     /// Run `script`, a function body that finishes by calling its last argument with the result
