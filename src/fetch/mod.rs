@@ -141,8 +141,15 @@ async fn cached(cache: &Cache, file: &ModelFile) -> Option<Vec<u8>> {
     }
 }
 
-/// Keep the checked file for the next visit (a failure only means downloading it again).
+/// Keep the checked file for the next visit (a failure only means downloading it again),
+/// unless another part of the page (its module, a worker) loading it at the same time kept it
+/// first: WebKit's Cache Storage fails a second write of the same file ("Internal error").
 async fn keep(cache: &Cache, file: &ModelFile, bytes: &[u8]) {
+    let kept =
+        JsFuture::from(cache.match_with_str(file.name)).await.ok().is_some_and(|r| r.is_instance_of::<Response>());
+    if kept {
+        return;
+    }
     let body = Uint8Array::from(bytes);
     if let Ok(response) = Response::new_with_opt_buffer_source(Some(&body)) {
         let _ = JsFuture::from(cache.put_with_str(file.name, &response)).await;
