@@ -144,6 +144,8 @@ async fn cached(cache: &Cache, file: &ModelFile) -> Option<Vec<u8>> {
 /// Keep the checked file for the next visit (a failure only means downloading it again),
 /// unless another part of the page (its module, a worker) loading it at the same time kept it
 /// first: WebKit's Cache Storage fails a second write of the same file ("Internal error").
+/// A check, not a lock: it closes the gap between two downloads that end apart, which is how
+/// the page and its forward worker finish; two writes at the very same moment could still meet.
 async fn keep(cache: &Cache, file: &ModelFile, bytes: &[u8]) {
     let kept =
         JsFuture::from(cache.match_with_str(file.name)).await.ok().is_some_and(|r| r.is_instance_of::<Response>());
