@@ -82,13 +82,25 @@ def start_script(name, js, relaxed_js=None):
         )
     return (
         f"// Written by scripts/postbuild.py: starts the {name} module (the page adds this script\n"
-        "// when one of its views first opens); if it cannot, the view says so.\n"
-        f'import("./{js}").then((m) => m.default()).catch((e) => {{\n'
-        f'  console.error("the {name} module:", e);\n'
-        f'  document.querySelector("[data-module-failed={name}]")?.removeAttribute("hidden");\n'
-        f'  document.querySelector("[data-module-status={name}]")?.setAttribute("hidden", "");\n'
-        f'  document.querySelector("script[data-module={name}]")?.setAttribute("data-failed", "");\n'
-        "});\n"
+        "// when one of its views first opens). If its files do not arrive it tries again, twice;\n"
+        "// then the view says so, with a button that adds this script again (`?again=N`). Each\n"
+        "// try asks under an address of its own: an engine keeps a module that failed to load as\n"
+        "// failed, by its address. A panic in the module (the page's notice shows it) is not a\n"
+        "// failed download: nothing is tried again then.\n"
+        "const waits = [1000, 3000];\n"
+        'const again = new URL(import.meta.url).searchParams.get("again");\n'
+        "const start = (attempt) =>\n"
+        f'  import(again || attempt ? `./{js}?try=${{again ?? 1}}.${{attempt}}` : "./{js}").then((m) => m.default()).catch((e) => {{\n'
+        '    if (attempt < waits.length && !document.querySelector("[data-testid=panic]")) {\n'
+        "      setTimeout(() => start(attempt + 1), waits[attempt]);\n"
+        "      return;\n"
+        "    }\n"
+        f'    console.error("the {name} module:", e);\n'
+        f'    document.querySelectorAll("[data-module-failed={name}]").forEach((l) => l.removeAttribute("hidden"));\n'
+        f'    document.querySelectorAll("[data-module-status={name}]").forEach((l) => l.setAttribute("hidden", ""));\n'
+        f'    document.querySelector("script[data-module={name}]")?.setAttribute("data-failed", "");\n'
+        "  });\n"
+        "start(0);\n"
     )
 
 

@@ -7,6 +7,7 @@
 //!
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
+mod common;
 use attention_lab::core::bert::{Asset, Bert, E5};
 use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions, Token};
 use serde::Deserialize;
@@ -15,8 +16,7 @@ use std::sync::OnceLock;
 fn model() -> &'static Bert {
     static MODEL: OnceLock<Bert> = OnceLock::new();
     MODEL.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/e5-small.bin");
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+        let bytes = common::model_file("e5-small.bin");
         Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &E5).expect("a whole model")
     })
 }

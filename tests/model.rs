@@ -5,14 +5,14 @@
 //!
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
+mod common;
 use attention_lab::core::bert::{Asset, Bert, BertFrame, Tokenizer, MINILM};
 use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
 fn asset() -> Asset {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+    let bytes = common::model_file("minilm-l6.bin");
     Asset::decode(&bytes).expect("a model file")
 }
 
@@ -175,20 +175,6 @@ fn the_same_word_enters_two_sentences_identically_and_leaves_them_different() {
     assert!((w.input - 1.0).abs() < 1e-5, "same token, position and segment: {}", w.input);
     let last = *w.layers.last().expect("six layers");
     assert!(last < 0.9, "the contexts pull the two rows apart: {last}");
-    println!("bank: input {:.3}, layers {:?}", w.input, w.layers);
-    let depth = attention_lab::core::depth::layer_patterns(&forward(
-        "the animal didn't cross the street because it was too tired",
-    ));
-    for (l, p) in depth.iter().enumerate() {
-        println!(
-            "L{}: distance {:.2} diagonal {:.2} neighbours {:.2} ends {:.2}",
-            l + 1,
-            p.distance,
-            p.diagonal,
-            p.neighbours,
-            p.ends
-        );
-    }
 }
 
 /// The sweep's readouts measure what they name: a cell is the effect of that head off alone;

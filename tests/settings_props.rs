@@ -23,8 +23,7 @@ use std::sync::{Arc, OnceLock};
 fn pretrained() -> Arc<Bert> {
     static MODEL: OnceLock<Arc<Bert>> = OnceLock::new();
     Arc::clone(MODEL.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+        let bytes = common::model_file("minilm-l6.bin");
         Arc::new(Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &MINILM).expect("a whole model"))
     }))
 }

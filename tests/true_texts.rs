@@ -32,8 +32,7 @@ use std::sync::{Arc, OnceLock};
 fn models() -> &'static Models {
     static MODELS: OnceLock<Models> = OnceLock::new();
     MODELS.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/model/minilm-l6.bin");
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}; run scripts/model.sh"));
+        let bytes = common::model_file("minilm-l6.bin");
         let bert = Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &MINILM).expect("a whole model");
         let mut session = Session::new(Setup { n_layers: 2, ..Setup::default() }).expect("a setup");
         for _ in 0..3 {

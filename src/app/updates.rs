@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{ServiceWorkerRegistration, ServiceWorkerState};
+use web_sys::ServiceWorkerRegistration;
 
 /// How often an open tab asks whether a newer version was published.
 const CHECK_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
@@ -46,6 +46,16 @@ fn has_service_workers() -> bool {
     js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("serviceWorker")).is_ok_and(|c| !c.is_undefined())
 }
 
+/// Whether a newer version waits for this page: a worker installed and waiting while another,
+/// the one serving this page, is active. Read from the registration as it is now, never from
+/// the state an event carried: Firefox delivers the first worker's "installed" after that
+/// worker has already taken over the page, which once offered a new version that was not
+/// there (and the random walk's click on it reloaded the page).
+fn newer_waiting(reg: &ServiceWorkerRegistration) -> bool {
+    let controlled = window().navigator().service_worker().controller().is_some();
+    reg.waiting().is_some() && reg.active().is_some() && controlled
+}
+
 /// Register the service worker and watch for newer versions. A browser without service
 /// workers, or a page served without one, stays online-only and is never offered an update.
 pub fn watch() -> Updates {
@@ -73,17 +83,15 @@ pub fn watch() -> Updates {
             });
         }
         // A worker already waiting (published while the tab was closed) counts at once.
-        let controlled = || window().navigator().service_worker().controller().is_some();
-        if reg.waiting().is_some() && controlled() {
+        if newer_waiting(&reg) {
             set_waiting.set(true);
         }
         let found_reg = reg.clone();
         let on_found = Closure::<dyn Fn()>::new(move || {
             let Some(worker) = found_reg.installing() else { return };
-            let installing = worker.clone();
+            let reg = found_reg.clone();
             let on_state = Closure::<dyn Fn()>::new(move || {
-                // Installed while another worker controls the page: a newer version waits.
-                if installing.state() == ServiceWorkerState::Installed && controlled() {
+                if newer_waiting(&reg) {
                     set_waiting.set(true);
                 }
             });
@@ -114,6 +122,10 @@ pub fn watch() -> Updates {
 
 /// Let the waiting worker take over, then reload the page into the new version.
 pub fn reload_into_update(updates: Updates) {
+    // The link first: a setting changed a moment ago is written now, so the reload reopens it.
+    if let Ok(event) = web_sys::Event::new(crate::bridge::WRITE_NOW_EVENT) {
+        let _ = window().dispatch_event(&event);
+    }
     let container = window().navigator().service_worker();
     let on_change = Closure::<dyn Fn()>::new(|| {
         let _ = window().location().reload();

@@ -10,6 +10,10 @@ use super::rng::normal_matrix;
 use super::trace::HeadTrace;
 use ndarray::Array2;
 
+/// The lab's own random sample, fixed: new weights for the lesson do not resample it, so the
+/// curves stay put and only a new sentence length recomputes them.
+pub const LAB_SEED: u64 = 2017;
+
 /// The d_k values the saturation experiment offers: 1, 2, 4, …, 1024.
 pub const DK_STEPS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 

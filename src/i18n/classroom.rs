@@ -19,6 +19,8 @@ super::catalogue! {
             "打开 softmax 饱和实验：d_k 变大时，分数缩放与不缩放，softmax 各会怎样 →",
         ),
         LeavePresent => ("Leave presentation", "退出演示"),
+        /// A part of the site whose files did not arrive: load it again.
+        ModuleRetry => ("Try again", "重试"),
         Theme => ("Theme", "主题"),
         ThemeAuto => ("Auto", "跟随系统"),
         ThemeLight => ("Light", "浅色"),

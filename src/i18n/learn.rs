@@ -183,8 +183,8 @@ super::catalogue! {
         ),
         Loading => ("Loading the training module…", "正在加载训练模块……"),
         LoadFailed => (
-            "The training module could not be loaded. Reload the page to try again.",
-            "训练模块加载失败。请重新加载页面再试。",
+            "The training module could not be loaded: its files did not arrive, three tries in a row (is the network or the server there?). Your settings are kept.",
+            "训练模块加载失败：连试三次，它的文件都没有送达（网络或服务器是否可用？）。你的设置都还在。",
         ),
     }
 }

@@ -19,8 +19,8 @@ super::catalogue! {
         NavBlock => ("The Transformer block", "Transformer 块"),
         SideLoading => ("Loading this lesson…", "正在加载这一课……"),
         SideFailed => (
-            "This lesson could not be loaded. Reload the page to try again.",
-            "这一课加载失败。请重新加载页面再试。",
+            "This lesson could not be loaded: its files did not arrive, three tries in a row (is the network or the server there?). Your settings are kept.",
+            "这一课加载失败：连试三次，它的文件都没有送达（网络或服务器是否可用？）。你的设置都还在。",
         ),
 
         ChoicesTitle => ("Divide by √d_k, by d_k, or not at all?", "除以 √d_k、除以 d_k，还是不除？"),

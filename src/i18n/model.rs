@@ -155,8 +155,8 @@ super::catalogue! {
         ),
         ModuleLoading => ("Loading the pretrained model's views…", "正在加载预训练模型的视图……"),
         ModuleFailed => (
-            "The pretrained model's views could not be loaded. Reload the page to try again.",
-            "预训练模型的视图加载失败。请重新加载页面再试。",
+            "The pretrained model's views could not be loaded: their files did not arrive, three tries in a row (is the network or the server there?). Your settings are kept.",
+            "预训练模型的视图加载失败：连试三次，它们的文件都没有送达（网络或服务器是否可用？）。你的设置都还在。",
         ),
         HeadCell => ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
 

@@ -12,8 +12,8 @@ super::catalogue! {
         Title => ("Predict first", "先预测"),
         Loading => ("Loading the question…", "正在加载问题……"),
         Failed => (
-            "The questions could not be loaded. Switch “Predict first” off to see the figures.",
-            "问题加载失败。关闭“先预测”即可看到图。",
+            "The questions could not be loaded: their files did not arrive, three tries in a row. Try again, or switch “Predict first” off to see the figures.",
+            "问题加载失败：连试三次，它们的文件都没有送达。可以重试，或关闭“先预测”直接看图。",
         ),
         Hidden => ("The figure appears once you answer.", "回答之后才会显示图。"),
         Check => ("Check", "检查"),

@@ -208,7 +208,7 @@ pub fn LearnApp(
                 {move || diverged.get().map(|step| fill(tr(LearnMsg::Diverged), &[("step", &step.to_string())]))}
             </p>
             <dl class="readouts">
-                <div class="readouts__item"><dt>{tr(LearnMsg::Steps)}</dt><dd data-testid="learn-steps">{readout(|s| s.steps.to_string())}</dd></div>
+                <div class="readouts__item"><dt>{tr(LearnMsg::Steps)}</dt><dd data-testid="learn-steps" data-rested=move || rested.get().map(|s| s.to_string())>{readout(|s| s.steps.to_string())}</dd></div>
                 <div class="readouts__item"><dt>{tr(LearnMsg::Loss)}</dt><dd data-testid="learn-loss">{readout(|s| s.loss.map_or("–".into(), |l| format!("{l:.4}")))}</dd></div>
                 <div class="readouts__item">
                     <dt>{move || match heads_off.get() {

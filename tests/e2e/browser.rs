@@ -82,13 +82,11 @@ impl Browser {
     }
 
     /// Open a `width × height` window whose pages have no service workers, as under a school's
-    /// browser policy: only Firefox has the switch (`None` in the other engines).
-    pub async fn open_without_service_workers(width: u32, height: u32) -> Option<Browser> {
+    /// browser policy: only Firefox has the switch (its test is for Firefox only, `main.rs`).
+    pub async fn open_without_service_workers(width: u32, height: u32) -> Browser {
+        assert_eq!(Engine::chosen(), Engine::Firefox, "only Firefox can turn service workers off");
         let screen = Screen { width, height, pixel_ratio: 1.0, mobile: false, service_workers: false, exact: false };
-        if Engine::chosen() != Engine::Firefox {
-            return None;
-        }
-        Some(Self::launch(screen).await)
+        Self::launch(screen).await
     }
 
     /// Open a window showing the page at exactly `width × height` CSS px (a projector's or a
@@ -99,15 +97,15 @@ impl Browser {
         Self::launch(Screen { width, height, pixel_ratio, mobile, service_workers: true, exact: true }).await
     }
 
-    /// Open a phone's screen, `width × height` CSS px at three device pixels per CSS px
-    /// (`None`, said on stderr, in Firefox: its windows are at least 500 px wide, and
-    /// WebDriver has no phone emulation there).
-    pub async fn open_phone(width: u32, height: u32) -> Option<Browser> {
-        if Engine::chosen() == Engine::Firefox && width < 500 {
-            eprintln!("skipped in Firefox: a {width} px phone (its windows are at least 500 px wide); Chromium and WebKit check it");
-            return None;
-        }
-        Some(Self::open_screen(width, height, 3.0, true).await)
+    /// Open a phone's screen, `width × height` CSS px at three device pixels per CSS px. Not
+    /// in Firefox (its windows are at least 500 px wide, and WebDriver has no phone emulation
+    /// there): a phone's test says so in `main.rs`, where it is reported as skipped.
+    pub async fn open_phone(width: u32, height: u32) -> Browser {
+        assert!(
+            Engine::chosen() != Engine::Firefox || width >= 500,
+            "a {width} px phone cannot be shown in Firefox: mark the test as not for Firefox in main.rs"
+        );
+        Self::open_screen(width, height, 3.0, true).await
     }
 
     async fn launch(screen: Screen) -> Browser {
@@ -191,16 +189,21 @@ impl Browser {
     /// Where the page stands, for a wait that timed out to say why: its link, its alerts (the
     /// errors it shows) and the start of its text.
     pub async fn where_it_stands(&self) -> String {
-        self.client
+        let page = self
+            .client
             .execute(
                 "const alerts = [...document.querySelectorAll('[role=alert]')].map(a => a.textContent.trim()).filter(t => t);
-                 return location.search + ' | alerts: ' + JSON.stringify(alerts) + ' | '
-                   + (document.body?.innerText ?? '').slice(0, 1200);",
+                 return location.search + ' | readyState: ' + document.readyState + ' | alerts: ' + JSON.stringify(alerts)
+                   + ' | ' + (document.body?.innerText ?? '').slice(0, 1200);",
                 vec![],
             )
             .await
             .map(|v| v.to_string())
-            .unwrap_or_else(|e| format!("(the page did not answer: {e})"))
+            .unwrap_or_else(|e| format!("(the page did not answer: {e})"));
+        // What the browser logged (in WebKit: whether the page's process ended), and its last
+        // lines.
+        let last = self.driver.lock().map(|d| d.last_lines(12)).unwrap_or_default();
+        format!("{page} | console errors: {:?} | the engine's last lines: {last:?}", self.console_errors().await)
     }
 
     /// Wait (up to 10 s) for view `slug` (`data-testid="view-{slug}"`) and, when it is a
@@ -278,6 +281,30 @@ impl Browser {
     /// A script the page cannot answer fails the test with what the browser said of the page:
     /// WebKit's WebDriver answers "page crash or hang" for both, and its test browser writes
     /// which ("web process ended (crashed)", or over its memory limit) among the console errors.
+    /// Wait (up to `secs`) until `script` returns true; if it never does, fail saying `what`
+    /// and where the page stands. The one way a test waits for the page to have done something.
+    pub async fn until(&self, script: &str, what: &str, secs: u64) {
+        let started = std::time::Instant::now();
+        while self.js(script, vec![]).await != Value::Bool(true) {
+            if started.elapsed() >= Duration::from_secs(secs) {
+                panic!("not so after {secs} s: {what}; the page: {}", self.where_it_stands().await);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Wait until the page has drawn `n` more frames: what a change set in motion (an event
+    /// handled, an effect run) is on screen by then.
+    pub async fn frames(&self, n: u32) {
+        self.js_async(&format!(
+            "const done = arguments[arguments.length - 1];
+             let left = {n};
+             const next = () => (--left <= 0 ? done(true) : requestAnimationFrame(next));
+             requestAnimationFrame(next);"
+        ))
+        .await;
+    }
+
     pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
         match self.client.execute(script, args).await {
             Ok(v) => v,

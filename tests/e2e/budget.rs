@@ -29,9 +29,7 @@ fn wasm_files() -> Vec<(String, Vec<u8>)> {
 /// Each .wasm, as a static server sends it (gzip -9), stays within 400 KB: the page's, which
 /// comes before the first heatmap, and each module's, which comes only when one of its views
 /// opens (model weights are a file of their own).
-#[test]
-#[ignore = "needs the built site: scripts/test.sh"]
-fn each_wasm_stays_within_its_400_kb_gzip_budget() {
+pub fn each_wasm_stays_within_its_400_kb_gzip_budget() {
     for (name, wasm) in wasm_files() {
         let gz = gzip_len(&wasm);
         assert!(
@@ -44,9 +42,7 @@ fn each_wasm_stays_within_its_400_kb_gzip_budget() {
 /// The side lessons that read only the settings are their own module's (`crate::side`): the
 /// page's release .wasm has no function of that module (read from its name section), the side
 /// module has each view's.
-#[test]
-#[ignore = "needs the built site: scripts/test.sh"]
-fn the_side_lessons_are_in_their_module_not_in_the_page() {
+pub fn the_side_lessons_are_in_their_module_not_in_the_page() {
     let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown/release");
     let names_of = |bin: &str| {
         let path = built.join(format!("{bin}.wasm"));
@@ -154,9 +150,7 @@ fn function_names(wasm: &[u8]) -> Vec<String> {
 /// No benchmark code in the published build: none of the benchmark build's own items (read
 /// from `src/`) has a function in the release .wasm of any binary (read from its name
 /// section before wasm-opt strips it), and none of its page marks is in `dist/`.
-#[test]
-#[ignore = "needs the built site: scripts/test.sh"]
-fn the_published_wasm_carries_no_benchmark_code() {
+pub fn the_published_wasm_carries_no_benchmark_code() {
     let items = bench_only_items();
     let expected =
         [vec!["app".to_string(), "bench".to_string()], ["chart", "heatmap", "draw_naive"].map(String::from).to_vec()];

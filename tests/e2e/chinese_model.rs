@@ -29,9 +29,7 @@ async fn token_strip(b: &Browser) -> Vec<String> {
     serde_json::from_value(tokens).unwrap_or_default()
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
+pub async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     let sentence = "动物没有穿过马路，由于它太累了。";
@@ -109,9 +107,7 @@ async fn numbers(b: &Browser, selector: &str, attributes: &[&str]) -> Vec<Vec<f6
     serde_json::from_value(found).unwrap_or_default()
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_chinese_class_sees_all_144_heads_and_the_case_study_in_chinese() {
+pub async fn the_chinese_class_sees_all_144_heads_and_the_case_study_in_chinese() {
     let site = Site::start("").await;
     // On a projector: the grid of 12 × 12 heads fills the screen.
     let b = Browser::open(1920, 1080).await;

@@ -9,9 +9,7 @@ async fn js(b: &Browser, script: &str) -> Value {
     b.js(script, vec![]).await
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
+pub async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?text=one%20two%20three%20four&d=32&h=2&seed=7&pe=0&mask=causal&scale=0&t=0.5&dk=256&stage=softmax&head=2&lang=zh&theme=dark")).await;
@@ -54,9 +52,7 @@ async fn a_link_reopens_the_exact_state_and_the_url_follows_changes() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn garbage_in_the_url_is_named_and_replaced_by_defaults() {
+pub async fn garbage_in_the_url_is_named_and_replaced_by_defaults() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&d=banana&h=0&t=9999&stage=%E2%88%9E&dk=-3&seed=-1&text=%ZZ&zzz=1")).await;
@@ -70,9 +66,7 @@ async fn garbage_in_the_url_is_named_and_replaced_by_defaults() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn presentation_mode_is_driven_from_the_keyboard() {
+pub async fn presentation_mode_is_driven_from_the_keyboard() {
     let site = Site::start("").await;
     let b = Browser::open(1920, 1080).await;
     b.open_page(&site.url("?lang=en")).await;
@@ -103,9 +97,7 @@ async fn presentation_mode_is_driven_from_the_keyboard() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn every_export_makes_a_file_of_the_right_kind() {
+pub async fn every_export_makes_a_file_of_the_right_kind() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&stage=softmax&mask=causal")).await;
@@ -131,9 +123,7 @@ async fn every_export_makes_a_file_of_the_right_kind() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_site_keeps_working_with_the_server_gone() {
+pub async fn the_site_keeps_working_with_the_server_gone() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&stage=scores")).await;
@@ -147,9 +137,7 @@ async fn the_site_keeps_working_with_the_server_gone() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
+pub async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
     let site = Site::start("/attention-lab").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en")).await;
@@ -182,9 +170,7 @@ async fn the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin() {
 /// The teacher's screen is a projector (presentation mode, high contrast); the link for
 /// students is short, opens the same stage in the normal layout on a phone, and its QR code is
 /// the code of exactly that link.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_link_for_students_is_short_has_its_qr_code_and_opens_the_normal_layout() {
+pub async fn the_link_for_students_is_short_has_its_qr_code_and_opens_the_normal_layout() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 800).await;
     b.open_page(&site.url("?lang=en&stage=softmax&present=1&theme=contrast&scale=0")).await;

@@ -127,6 +127,13 @@ impl Driver {
         (driver, capabilities(engine, screen, profile))
     }
 
+    /// The last `n` lines the server and the browser wrote (not kept for Chromium), for a
+    /// failure to show what the engine said about it.
+    pub fn last_lines(&self, n: usize) -> Vec<String> {
+        let lines = self.output.lock().map(|l| l.clone()).unwrap_or_default();
+        lines[lines.len().saturating_sub(n)..].to_vec()
+    }
+
     /// The page's console errors the browser wrote since the last call (not for Chromium,
     /// whose console comes through chromedriver's log endpoint).
     pub fn console_errors(&mut self, engine: Engine) -> Vec<String> {

@@ -11,9 +11,7 @@ async fn number(b: &Browser, id: &str) -> f64 {
     b.text_of(id).await.trim().parse().unwrap_or(f64::NAN)
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
+pub async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn")).await;
@@ -33,32 +31,31 @@ async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
         number(&b, "learn-accuracy").await
     );
     // While training, the page answers: the step count still moves between two reads.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    assert!(number(&b, "learn-steps").await > steps, "training runs on");
+    let moved = format!("return Number(document.querySelector(`[data-testid='learn-steps']`).textContent) > {steps};");
+    b.until(&moved, "training runs on", 10).await;
     b.click("learn-train").await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Paused: the button says so and the run comes to rest with the model of its last step.
+    b.until(AT_REST, "the run comes to rest after Pause", 10).await;
     let paused = number(&b, "learn-steps").await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    b.frames(10).await;
     assert_eq!(number(&b, "learn-steps").await, paused, "Pause stops it");
     b.click("learn-step").await;
-    let one_more =
-        format!("return Number(document.querySelector(`[data-testid='learn-steps']`).textContent) > {paused};");
-    wait_until(&b, &one_more, json!(true), 10).await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let one_more = format!(
+        "return Number(document.querySelector(`[data-testid='learn-steps']`).textContent) > {paused} && (() => {{ {AT_REST} }})();"
+    );
+    b.until(&one_more, "one more step, at rest", 10).await;
     assert_eq!(number(&b, "learn-steps").await, paused + 1.0, "One step takes one step");
     assert!(number(&b, "learn-loss").await < 0.1, "the loss fell");
     let (drawn, total) = b.drawn_canvases("view-learn").await;
     assert_eq!((drawn, total), (4, 4), "two heads of one layer, the loss and the accuracy");
     b.click("learn-reset").await;
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    assert_eq!(number(&b, "learn-steps").await, 0.0, "Reset starts again");
+    let reset = "return document.querySelector(`[data-testid='learn-steps']`).textContent.trim() === '0';";
+    b.until(reset, "Reset starts again", 10).await;
     b.assert_no_panic().await;
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the_link() {
+pub async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the_link() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     let error_beside = |id: &'static str| {
@@ -101,18 +98,15 @@ async fn a_bad_setting_is_named_beside_its_control_and_a_good_one_is_kept_in_the
     assert_eq!(kept, json!(["previous", "64", true]));
     // The page's language: the module mounts again in Chinese.
     b.click("lang-switch").await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let expect = b.text_of("learn-expect").await;
-    assert!(expect.contains("次对角线"), "{expect}");
+    let chinese = "return document.querySelector(`[data-testid='learn-expect']`)?.textContent.includes('次对角线');";
+    b.until(chinese, "the training view in Chinese says what reverse learns", 10).await;
     b.assert_no_panic().await;
     b.close().await;
 }
 
 /// The scaling experiment: the same model twice at d_k = 128, with and without ÷√d_k, trained
 /// live side by side; the divided run learns reverse, and each run says where it stands.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_scaling_experiment_trains_both_runs_side_by_side() {
+pub async fn the_scaling_experiment_trains_both_runs_side_by_side() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn")).await;
@@ -142,9 +136,7 @@ async fn the_scaling_experiment_trains_both_runs_side_by_side() {
 /// The largest model trains in a pool of workers (one per core, the count shown) while the
 /// page stays its own: a click on another control takes effect on the next frame while a step
 /// is under way, and the steps go on after it.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_page_answers_while_the_largest_model_trains_on_every_core() {
+pub async fn the_page_answers_while_the_largest_model_trains_on_every_core() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn&task=induction&ld=128&lh=8&ll=2&lb=256&lmlp=1")).await;
@@ -173,6 +165,12 @@ async fn the_page_answers_while_the_largest_model_trains_on_every_core() {
     b.close().await;
 }
 
+/// Whether the run is paused and at rest: the page holds the model of the step it shows
+/// (`data-rested`), no step is under way.
+const AT_REST: &str = "const s = document.querySelector(`[data-testid='learn-steps']`);
+  return document.querySelector(`[data-testid='learn-train']`).getAttribute('aria-pressed') === 'false'
+    && s.dataset.rested === s.textContent.trim();";
+
 /// Whether the held-out accuracy shown has reached 99 %.
 const REACHED_99: &str = "return Number(document.querySelector(`[data-testid='learn-accuracy']`).textContent) >= 0.99;";
 
@@ -196,9 +194,7 @@ async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u6
 /// example, the anti-diagonal it learned is in the weights the lesson computes, the sentence
 /// field takes only its tokens (the reason beside it), a reload finds the same model, and a
 /// browser that keeps none says what to do.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
+pub async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn")).await;
@@ -270,9 +266,7 @@ async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
 /// previous-token head, whose weight on the previous token is the larger of layer 1's), a
 /// click on its cell switches it off alone and the held-out accuracy collapses; every head
 /// back on, it is whole again.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_its_accuracy() {
+pub async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_its_accuracy() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn&task=induction&ll=2&lseed=4")).await;
@@ -326,9 +320,7 @@ async fn switching_off_the_previous_token_head_of_an_induction_model_collapses_i
 /// Generation (issue 27): a model trained on *reverse* writes the prompt's digits backwards one
 /// token at a time, the cache gaining a row a step; with the cache off the same tokens come at
 /// a higher count of work; a prompt the model cannot read is named beside its field.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing() {
+pub async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn")).await;
@@ -379,9 +371,7 @@ async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing() {
 /// table); the view says what the cache
 /// keeps and that moving the example along changes no score; the lesson opens it with its
 /// queries and keys rotated and its one K/V head shared, and exports how it was made.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_lesson() {
+pub async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_lesson() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn&task=induction&ll=2&lkv=1&lpos=rope")).await;
@@ -425,9 +415,7 @@ async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_lesso
 /// The model opened in the lesson generates too (issue 27): from the lesson's weights note to
 /// the training view's generator, set on the saved model, which writes its prompt's digits
 /// backwards; the link keeps the choice.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_model_opened_in_the_lesson_generates_in_the_training_view() {
+pub async fn the_model_opened_in_the_lesson_generates_in_the_training_view() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&view=learn")).await;

@@ -24,9 +24,7 @@ async fn texts(b: &Browser, id: &str) -> Vec<String> {
     serde_json::from_value(v).unwrap_or_default()
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn scaling_choices_show_too_sharp_right_and_too_flat() {
+pub async fn scaling_choices_show_too_sharp_right_and_too_flat() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en", "scaling-choices").await;
     let (drawn, total) = b.drawn_canvases("view-scaling-choices").await;
@@ -50,9 +48,7 @@ async fn output_at(b: &Browser) -> (f64, f64) {
     serde_json::from_value(b.js(script, vec![]).await).unwrap_or_default()
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_output_stays_in_the_hull_at_every_temperature() {
+pub async fn the_output_stays_in_the_hull_at_every_temperature() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&q=8", "convex").await;
     b.wait_for("[data-testid='convex-output']").await;
@@ -69,9 +65,7 @@ async fn the_output_stays_in_the_hull_at_every_temperature() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
+pub async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en", "position").await;
     assert_eq!(b.captions_in("view-position").await, ["PE · PEᵀ for positions 1–32, d_model = 64: 32 × 32"]);
@@ -92,9 +86,7 @@ async fn position_rotation_rnn_cnn_and_the_block_are_one_click_away() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
+pub async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     // One line each stage must hold for the default settings (11 tokens, d_model 64, 4 heads).
@@ -125,9 +117,7 @@ async fn every_stage_shows_its_pytorch_with_the_live_shapes() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
+pub async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=zh&stage=softmax&mask=causal")).await;
@@ -151,9 +141,7 @@ async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
 /// Issue 24's lessons in the page: the formula named before stage 1, each piece opening its
 /// stage; splitting heads as a reshape on the live shapes; the padding mask on the lesson's
 /// two sentences; and the texts of a state where d_k = 1.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_formula_the_reshape_and_the_padding_mask_are_shown_on_the_live_numbers() {
+pub async fn the_formula_the_reshape_and_the_padding_mask_are_shown_on_the_live_numbers() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("/?lang=en&stage=input")).await;

@@ -35,9 +35,7 @@ async fn trained_shown(b: &Browser, secs: u64) {
     }
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_the_previous_token() {
+pub async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_the_previous_token() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&stage=softmax")).await;
@@ -96,9 +94,7 @@ async fn trained_weights_load_with_progress_and_layer_one_head_three_looks_at_th
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
+pub async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=zh&model=minilm&view=model")).await;
@@ -125,9 +121,7 @@ async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head() {
+pub async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&view=coref")).await;
@@ -161,9 +155,7 @@ async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working() {
+pub async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working() {
     let scratch = Scratch::new("broken-model");
     copy_build(&dist_dir(), &scratch.0);
     let model = scratch.0.join("minilm-l6.bin");
@@ -186,9 +178,7 @@ async fn a_broken_model_file_is_reported_with_a_retry_and_the_rest_keeps_working
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
+pub async fn once_loaded_the_model_works_offline_and_chinese_unknowns_are_named() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=zh&model=minilm&stage=softmax")).await;
@@ -210,9 +200,7 @@ fn longest_sentence() -> String {
     vec!["the%20cat%20sat%20on%20the%20mat"; 21].join("%20")
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
+pub async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url(&format!("?lang=en&model=minilm&stage=softmax&text={}", longest_sentence()))).await;
@@ -247,9 +235,7 @@ async fn the_page_answers_while_the_pretrained_model_computes_in_its_worker() {
 
 /// The model view measures its pattern per layer and one word in two sentences, and says
 /// when the lesson's settings are not the ones it was trained with.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_other_settings() {
+pub async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_other_settings() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&view=model&scale=0")).await;
@@ -279,9 +265,7 @@ async fn the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_ot
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_link_spotlighting_a_piece_the_model_has_reopens_it_after_the_model_arrives() {
+pub async fn a_link_spotlighting_a_piece_the_model_has_reopens_it_after_the_model_arrives() {
     // What the random walk found: "onerror" is one word before the vocabulary arrives and
     // three pieces after, so the link's 17th token was dropped on a reload.
     let site = Site::start("").await;
@@ -312,9 +296,7 @@ async fn all_heads_drawn(b: &Browser) {
     }
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_export_keep_it() {
+pub async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_export_keep_it() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&model=minilm&view=model")).await;
@@ -418,9 +400,7 @@ async fn switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_
 /// intact model; a sweep that reads the weight from one token to another in a layer, in which
 /// no head of that layer or a later one moves it (they are switched off after their softmax);
 /// a second sentence the model cannot read is named beside its field.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_change() {
+pub async fn the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_change() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en&model=minilm&view=model")).await;

@@ -1,6 +1,11 @@
-//! A random walk through the live page: thousands of random control changes (bounded in
-//! count and time), including bad values in every box. Afterwards the page must be alive, with
-//! no panic, no uncaught error, no broken number on screen, and no script run from a token.
+//! A random walk through the live page: thousands of random control changes for a set time,
+//! including bad values in every box. Afterwards the page must be alive, with no panic, no
+//! uncaught error, no broken number on screen, and no script run from a token.
+//!
+//! The walk is seeded: its seed is printed, and `WALK_SEED=<seed>` walks the same steps again
+//! (as far as the page's timing lets the same controls be there); `WALK_SECONDS` sets its
+//! length (180 s by default). A failure names the step that broke the page and the steps
+//! before it.
 
 use crate::browser::Browser;
 use crate::places::DRAWN;
@@ -9,17 +14,19 @@ use std::time::{Duration, Instant};
 
 /// Runs in the page: a seeded walk over every visible, enabled control.
 const WALK: &str = r#"
-window.__walk = { steps: 0, done: false, broke: null, started: performance.now(), last: null };
+const [seedGiven, seconds] = arguments;
+window.__walk = { steps: 0, done: false, broke: null, started: performance.now(), last: null, trail: [] };
+sessionStorage.removeItem('walk-trail');
 window.__errors = [];
 window.__alerts = 0;
 window.addEventListener('error', e => window.__errors.push(String(e.message)));
 window.alert = () => { window.__alerts++; };
-let seed = 20261130;
-const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+let seed = seedGiven >>> 0;
+const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
 const pick = a => a[Math.floor(rnd() * a.length)];
 const texts = ['', '   ', 'a', '猫很累。', 'word '.repeat(70), '<img src=x onerror=alert(1)>', 'The cat sat on the mat', '¿¡?!…', '😀 emoji 😀'];
 const numbers = ['', '-5', 'abc', '12', '999999999999', '3.5', '1e9', '0'];
-const deadline = performance.now() + 60000;
+const deadline = performance.now() + seconds * 1000;
 function step() {
   const controls = [...document.querySelectorAll('input, select, button, textarea, [role=button]')].filter(el =>
     !el.disabled && el.getClientRects().length > 0 &&
@@ -27,10 +34,11 @@ function step() {
   if (!controls.length) return;
   const el = pick(controls);
   window.__walk.last = (el.dataset.testid || el.tagName) + ' ' + (el.type || '');
-  // The last steps, kept where a reload of the page would still find them.
+  // The last steps, here and where a reload of the page would still find them.
+  const trail = window.__walk.trail.slice(-59);
+  trail.push(window.__walk.steps + ': ' + window.__walk.last + ' at ' + location.search);
+  window.__walk.trail = trail;
   try {
-    const trail = JSON.parse(sessionStorage.getItem('walk-trail') || '[]').slice(-9);
-    trail.push(window.__walk.steps + ': ' + window.__walk.last + ' at ' + location.search);
     sessionStorage.setItem('walk-trail', JSON.stringify(trail));
   } catch (e) {}
   if (el.tagName === 'SELECT') {
@@ -54,30 +62,39 @@ function step() {
   }
 }
 (async () => {
-  while (window.__walk.steps < 3000 && performance.now() < deadline) {
+  while (performance.now() < deadline && window.__walk.broke === null) {
     step();
     window.__walk.steps++;
     if (window.__walk.steps % 5 === 0) await new Promise(r => setTimeout(r, 0));
-    // Checked along the way, not only at the end: the first step that broke the page.
-    if (window.__walk.steps % 50 === 0 && window.__walk.broke === null) {
-      const why = document.querySelector('[data-testid=panic]') ? 'a panic: ' + document.querySelector('[data-testid=panic]').textContent
-        : !document.querySelector('main') ? 'no main element'
-        : window.__errors.length ? 'an uncaught error: ' + window.__errors.join(' | ') : null;
-      if (why !== null) window.__walk.broke = `step ${window.__walk.steps}, ${why}, at ${location.search}`;
-    }
+    // Checked after every step: the first step after which the page is broken, and the
+    // steps before it (what a change set in motion may break a step or two later).
+    const panic = document.querySelector('[data-testid=panic]');
+    const why = panic ? 'a panic: ' + panic.textContent
+      : !document.querySelector('main') ? 'no main element'
+      : window.__errors.length ? 'an uncaught error: ' + window.__errors.join(' | ') : null;
+    if (why !== null) window.__walk.broke = `after step ${window.__walk.steps - 1} (${why}); the steps up to it: ${window.__walk.trail.join(' → ')}`;
   }
   window.__walk.done = true;
 })();
 "#;
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_random_walk_through_every_control_leaves_the_page_alive() {
+/// The walk's seed: `WALK_SEED`, else a new one from the clock.
+fn seed() -> u64 {
+    std::env::var("WALK_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        (now.as_nanos() % 2_147_483_647) as u64
+    })
+}
+
+pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
+    let (seed, seconds) = (seed(), std::env::var("WALK_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(180u64));
+    let engine = crate::engine::Engine::chosen().name().to_lowercase();
+    eprintln!("random walk in {engine}: seed {seed}, {seconds} s (again: WALK_SEED={seed} WALK_SECONDS={seconds} E2E_BROWSER={engine} cargo test --test e2e -- random_walk)");
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en")).await;
     b.wait_for("[data-testid='stage-input']").await;
-    b.js(WALK, vec![]).await;
+    b.js(WALK, vec![seed.into(), seconds.into()]).await;
     let start = Instant::now();
     loop {
         let done = b.js("return window.__walk?.done ?? 'gone';", vec![]).await;
@@ -88,28 +105,25 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
             // The page was replaced (a reload, a navigation, or its process ended): where it is
             // now, and the walk's last steps before, as the session kept them.
             let now = b
-                .js("return [location.href, document.readyState, sessionStorage.getItem('walk-trail')];", vec![])
+                .js("return [location.href, performance.getEntriesByType('navigation')[0]?.type, document.readyState, sessionStorage.getItem('walk-trail')];", vec![])
                 .await;
             let errors = b.console_errors().await;
-            panic!("the page was replaced during the walk (now: its address, state, the walk's last steps): {now}; console errors: {errors:?}");
+            panic!("seed {seed}: the page was replaced during the walk (now: its address, how it was reached, its state, the walk's last steps): {now}; console errors: {errors:?}");
         }
-        if start.elapsed() > Duration::from_secs(120) {
-            // Where it stands, to find why: how far it got, the page's own clock, its last step.
-            let at = b.js("return [window.__walk.steps, Math.round(performance.now() - window.__walk.started), window.__walk.last, location.search];", vec![]).await;
-            panic!("the walk did not finish in 120 s (steps, page ms since its start, last control, place): {at}");
+        if start.elapsed() > Duration::from_secs(seconds + 60) {
+            // Where it stands, to find why: how far it got, the page's own clock, its last steps.
+            let at = b.js("return [window.__walk.steps, Math.round(performance.now() - window.__walk.started), window.__walk.trail, location.search];", vec![]).await;
+            panic!("seed {seed}: the walk did not finish in {} s (steps, page ms since its start, last steps, place): {at}", seconds + 60);
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     let steps = b.js("return window.__walk.steps;", vec![]).await.as_u64().unwrap_or(0);
-    println!("random walk: {steps} control changes");
-    assert!(steps >= 500, "only {steps} steps ran");
-    assert_eq!(
-        b.js("return window.__walk.broke;", vec![]).await,
-        serde_json::Value::Null,
-        "the page broke during the walk"
-    );
-    // Let the last changes settle, then check the page as a person would find it.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    eprintln!("random walk in {engine}, seed {seed}: {steps} control changes");
+    let broke = b.js("return window.__walk.broke;", vec![]).await;
+    assert_eq!(broke, serde_json::Value::Null, "seed {seed}: the page broke during the walk");
+    assert!(steps >= 500, "seed {seed}: only {steps} steps ran");
+    // The last changes on screen (their frames drawn), then the page as a person would find it.
+    b.frames(10).await;
     b.assert_no_panic().await;
     assert_eq!(b.js("return window.__errors;", vec![]).await, serde_json::json!([]), "uncaught errors");
     assert_eq!(b.js("return window.__alerts;", vec![]).await, 0, "a token ran as script");
@@ -136,7 +150,7 @@ async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     let before = b.address().await;
     b.reload().await;
     b.wait_for("main").await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    b.frames(10).await;
     assert_eq!(b.address().await, before, "the reloaded page rewrote its own link");
     b.assert_no_panic().await;
     b.close().await;

@@ -25,9 +25,7 @@ const INSIDE: &str = "const inside = el => { if (!el) return false; const r = el
 /// lab's slider, badge and readouts too. Every deeper view shows its title and text on the
 /// first screen, and its first figure: whole from 1920 × 1080 up, started on the smaller
 /// projectors (a long view, such as the cost of attention, goes on below).
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn presentation_mode_fits_each_stage_on_one_screen() {
+pub async fn presentation_mode_fits_each_stage_on_one_screen() {
     let site = Site::start("").await;
     let sizes =
         [(1024, 768, 1.0), (1280, 720, 1.0), (1366, 768, 1.0), (1920, 1080, 1.0), (1920, 1080, 2.0), (3840, 2160, 1.0)];
@@ -107,13 +105,11 @@ async fn presentation_mode_fits_each_stage_on_one_screen() {
 
 /// Phones (emulated: 3 device pixels per CSS px, touch): no place scrolls the page sideways and
 /// no box scrolls vertically inside it, at 360 and 390 px, in both languages.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn on_phones_nothing_scrolls_the_page_sideways() {
+pub async fn on_phones_nothing_scrolls_the_page_sideways() {
     let site = Site::start("").await;
     let mut found = Vec::new();
     for width in [360, 390] {
-        let Some(b) = Browser::open_phone(width, 780).await else { return };
+        let b = Browser::open_phone(width, 780).await;
         for lang in ["en", "zh"] {
             for place in every_place() {
                 b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
@@ -147,9 +143,7 @@ async fn vertical_scrollers(b: &Browser) -> Vec<String> {
 
 /// On a desktop, in both modes, no box of any stage or view scrolls vertically (a formula
 /// showed a stray scrollbar before).
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn no_box_scrolls_vertically_on_a_desktop_or_a_projector() {
+pub async fn no_box_scrolls_vertically_on_a_desktop_or_a_projector() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
     let mut found = Vec::new();
@@ -171,11 +165,9 @@ async fn no_box_scrolls_vertically_on_a_desktop_or_a_projector() {
 /// On a phone a 15-token sentence's maps have cells of at least 12 px, every control is a
 /// target of at least 44 × 44 px (a label holding a checkbox counts as its target), and tapping
 /// a cell explains it.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn on_a_phone_cells_are_readable_targets_are_large_and_a_tap_explains_a_cell() {
+pub async fn on_a_phone_cells_are_readable_targets_are_large_and_a_tap_explains_a_cell() {
     let site = Site::start("").await;
-    let Some(b) = Browser::open_phone(360, 780).await else { return };
+    let b = Browser::open_phone(360, 780).await;
     let text = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen";
     b.open_page(&site.url(&format!("?lang=en&stage=softmax&text={}", text.replace(' ', "%20")))).await;
     b.wait_for("[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;

@@ -4,6 +4,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -12,6 +14,11 @@ use tokio::task::JoinHandle;
 pub struct Site {
     pub base: String,
     task: JoinHandle<()>,
+    /// Requests answered 503 (a file that does not arrive): their path contains this, or (when
+    /// it starts with "=") is exactly the rest.
+    refused: Arc<Mutex<Option<String>>>,
+    /// How many requests were refused so.
+    refusals: Arc<AtomicUsize>,
 }
 
 impl Site {
@@ -42,26 +49,66 @@ impl Site {
         let port = listener.local_addr().expect("local addr").port();
         let prefix = prefix.trim_end_matches('/').to_string();
         let base = format!("http://127.0.0.1:{port}{prefix}/");
+        let (refused, refusals) = (Arc::new(Mutex::new(None::<String>)), Arc::new(AtomicUsize::new(0)));
+        let (refusing, counted) = (Arc::clone(&refused), Arc::clone(&refusals));
         let task = tokio::spawn(async move {
             while let Ok((mut stream, _)) = listener.accept().await {
                 let (root, prefix) = (root.clone(), prefix.clone());
+                let (refusing, counted) = (Arc::clone(&refusing), Arc::clone(&counted));
                 tokio::spawn(async move {
                     let mut buf = vec![0u8; 8192];
                     let Ok(n) = stream.read(&mut buf).await else { return };
                     let request = String::from_utf8_lossy(&buf[..n]);
                     let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
-                    let response = respond(&root, &prefix, &path, isolated);
+                    let refuse =
+                        refusing.lock().ok().and_then(|r| r.clone()).is_some_and(|part| match part.strip_prefix('=') {
+                            Some(exactly) => path == exactly,
+                            None => path.contains(&part),
+                        });
+                    let response = if refuse {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        status(503)
+                    } else {
+                        respond(&root, &prefix, &path, isolated)
+                    };
                     let _ = stream.write_all(&response).await;
                     let _ = stream.shutdown().await;
                 });
             }
         });
-        Site { base, task }
+        Site { base, task, refused, refusals }
+    }
+
+    /// From now on, answer every request whose path (query included) contains `part` with 503,
+    /// as a network that drops a file; `=path` refuses that path exactly (a query makes it
+    /// another request).
+    pub fn refuse(&self, part: &str) {
+        if let Ok(mut r) = self.refused.lock() {
+            *r = Some(part.to_string());
+        }
+    }
+
+    /// Answer every request again.
+    pub fn allow(&self) {
+        if let Ok(mut r) = self.refused.lock() {
+            *r = None;
+        }
+    }
+
+    /// How many requests were refused so far.
+    pub fn refusals(&self) -> usize {
+        self.refusals.load(Ordering::SeqCst)
     }
 
     /// Stop answering, as if the network or the server went away.
     pub fn stop(&self) {
         self.task.abort();
+    }
+
+    /// The path the server sees for `file` (under its prefix).
+    pub fn path(&self, file: &str) -> String {
+        let base = self.base.splitn(4, '/').nth(3).unwrap_or_default();
+        format!("/{base}{file}")
     }
 
     /// The full URL of `rest` (which may start with "?" or "#").
@@ -182,5 +229,6 @@ fn respond(root: &Path, prefix: &str, raw_path: &str, isolated: bool) -> Vec<u8>
 }
 
 fn status(code: u16) -> Vec<u8> {
-    format!("HTTP/1.1 {code} Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").into_bytes()
+    let reason = if code == 404 { "Not Found" } else { "Service Unavailable" };
+    format!("HTTP/1.1 {code} {reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").into_bytes()
 }

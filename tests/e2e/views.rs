@@ -42,9 +42,7 @@ async fn all_drawn(b: &Browser, id: &str) {
     }
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn variance_view_measures_var_qk_near_dk() {
+pub async fn variance_view_measures_var_qk_near_dk() {
     let site = Site::start("").await;
     let b = open_view(&site, "variance").await;
     all_drawn(&b, "view-variance").await;
@@ -64,9 +62,7 @@ async fn variance_view_measures_var_qk_near_dk() {
 /// The variance view is the side lessons' module's; the settings stay the page's: a change
 /// made in the view is in the link and survives a reload, and a change of the page's controls
 /// (the seed) or language reaches the view without losing it.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
+pub async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
     let site = Site::start("").await;
     let b = open_view(&site, "variance").await;
     let slider = "return document.querySelector(`[data-testid='variance-dk']`).value;";
@@ -103,9 +99,7 @@ async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
 
 /// A module that cannot be loaded (its .wasm missing from the server) is said so in its view,
 /// and again in the module's other views, instead of "loading" for ever; the page goes on.
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn a_side_lesson_that_cannot_load_says_so_in_each_of_its_views() {
+pub async fn a_side_lesson_that_cannot_load_says_so_in_each_of_its_views() {
     let scratch = Scratch::new("no-side-module");
     copy_build(&dist_dir(), &scratch.0);
     std::fs::remove_file(scratch.0.join("side_bg.wasm")).expect("the side module's .wasm is in the build");
@@ -125,9 +119,73 @@ async fn a_side_lesson_that_cannot_load_says_so_in_each_of_its_views() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn variants_view_shows_self_causal_and_cross_side_by_side() {
+/// A module's script, as the build names it (`side.js`, or with a hash: `side-<hash>.js`).
+fn module_script(name: &str) -> String {
+    std::fs::read_dir(dist_dir())
+        .expect("dist/")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|f| {
+            f.strip_prefix(name).and_then(|rest| rest.strip_suffix(".js")).is_some_and(|hash| {
+                hash.is_empty() || hash.strip_prefix('-').is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit()))
+            })
+        })
+        .unwrap_or_else(|| panic!("no {name}.js in dist/"))
+}
+
+/// A module whose file does not arrive is fetched again by itself; when no try gets it, its
+/// view says so with "Try again", which loads it then. Never a reloaded page or a lost
+/// setting: the page and its link stay as they were.
+pub async fn a_module_that_does_not_arrive_is_tried_again_and_the_page_keeps_its_state() {
+    let site = Site::start("").await;
+    let side = module_script("side");
+    // The first request for the side lessons' script fails (and with it the service worker's
+    // install, which would otherwise have kept a copy): the module's second try gets it.
+    site.refuse(&format!("={}", site.path(&side)));
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&seed=7&h=2")).await;
+    b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
+    b.js("window.__samePage = true;", vec![]).await;
+    b.click("nav-variance").await;
+    all_drawn(&b, "view-variance").await;
+    assert!(site.refusals() >= 1, "the side module's first try was refused");
+    let failed_shown = "return [...document.querySelectorAll(`[data-module-failed]`)].some(l => !l.hidden);";
+    assert_eq!(b.js(failed_shown, vec![]).await, json!(false), "no failure line: the second try got it");
+    // Every try fails: the view says so, with a button; the page is the same, its link too.
+    site.refuse(&module_script("learn"));
+    b.click("nav-learn").await;
+    let line = b.wait_for("[data-testid='view-learn'] [data-module-failed='learn']:not([hidden])").await;
+    assert!(line.text().await.unwrap_or_default().contains("three tries"), "the line says it tried");
+    assert_eq!(b.js("return window.__samePage === true;", vec![]).await, json!(true), "the page was not reloaded");
+    let link = b.address().await;
+    assert!(
+        link.as_str().is_some_and(|l| l.contains("seed=7") && l.contains("h=2") && l.contains("view=learn")),
+        "{link}"
+    );
+    site.allow();
+    b.click("module-retry").await;
+    b.wait_for("[data-testid='learn-train']").await;
+    assert_eq!(b.js(failed_shown, vec![]).await, json!(false), "the failure line gave way");
+    assert_eq!(b.js("return window.__samePage === true;", vec![]).await, json!(true), "still the same page");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+/// A page whose own .wasm does not arrive cannot start: it says so (in both languages, since it
+/// has no settings yet) instead of staying blank.
+pub async fn a_page_that_cannot_start_says_so() {
+    let site = Site::start("").await;
+    site.refuse("_bg.wasm");
+    let b = Browser::open(1280, 900).await;
+    b.client.goto(&site.url("?lang=en")).await.expect("navigate");
+    let notice = b.wait_for("[data-testid='start-failed']").await;
+    let text = notice.text().await.unwrap_or_default();
+    assert!(text.contains("could not start") && text.contains("无法启动"), "{text}");
+    assert_eq!(b.js("return document.querySelector('main') === null;", vec![]).await, json!(true));
+    b.close().await;
+}
+
+pub async fn variants_view_shows_self_causal_and_cross_side_by_side() {
     let site = Site::start("").await;
     let b = open_view(&site, "variants").await;
     all_drawn(&b, "view-variants").await;
@@ -144,9 +202,7 @@ async fn variants_view_shows_self_causal_and_cross_side_by_side() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn patterns_view_builds_every_head_and_shows_its_weights() {
+pub async fn patterns_view_builds_every_head_and_shows_its_weights() {
     let site = Site::start("").await;
     let b = open_view(&site, "patterns").await;
     for slug in ["previous", "local", "broadcast", "sparse"] {
@@ -162,9 +218,7 @@ async fn patterns_view_builds_every_head_and_shows_its_weights() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
+pub async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     let site = Site::start("").await;
     let b = open_view(&site, "graph").await;
     // One edge per key plus the self ring; their weights are a softmax row, so they sum to 1.
@@ -189,7 +243,7 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     // The chosen node picked again changes nothing, and the link stays the one a reload writes
     // (the module puts `q` last; the page once left it there, and the reload moved it back).
     b.click_css("[data-testid='graph-node-8'] .graph__node").await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    b.frames(5).await;
     let link = b.address().await;
     b.reload().await;
     b.wait_for("[data-testid='graph-node-8'][aria-pressed='true']").await;
@@ -203,9 +257,7 @@ async fn graph_view_draws_weighted_edges_and_follows_the_chosen_node() {
     b.close().await;
 }
 
-#[tokio::test]
-#[ignore = "needs dist/ and a browser (E2E_BROWSER): run scripts/test.sh"]
-async fn complexity_view_counts_pairs_and_flash_matches_the_full_computation() {
+pub async fn complexity_view_counts_pairs_and_flash_matches_the_full_computation() {
     let site = Site::start("").await;
     let b = open_view(&site, "complexity").await;
     b.set_value("cost-n-slider", "17").await;

@@ -10,15 +10,11 @@ use super::page::use_page;
 use super::specs::weights;
 use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
-use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS};
+use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS, LAB_SEED};
 use crate::i18n::{ClassMsg, Formula, Msg};
 use crate::stage_texts::saturation_texts;
 use leptos::prelude::*;
 use readouts::Readouts;
-
-/// The lab's own random sample, fixed: new weights for the lesson do not resample it, so the
-/// curves stay put and only a new sentence length recomputes them.
-const SATURATION_SEED: u64 = 2017;
 
 /// The slider the site is known for.
 #[component]
@@ -29,9 +25,9 @@ pub fn SaturationLab() -> impl IntoView {
     let chosen = page.pick(|s| *s.lab());
     let d_k = Memo::new(move |_| chosen.get().dk_or(page.model.with(|m| m.0.shape().d_k())));
     let scaled = page.pick(|s| s.lesson().scaled());
-    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), SATURATION_SEED).ok());
+    let head = Memo::new(move |_| saturation(n.get(), d_k.get(), scaled.get(), LAB_SEED).ok());
     // The curves depend on n only, not on the slider.
-    let points = Memo::new(move |_| sweep(n.get(), SATURATION_SEED).unwrap_or_default());
+    let points = Memo::new(move |_| sweep(n.get(), LAB_SEED).unwrap_or_default());
     let keys = Memo::new(move |_| (1..=n.get()).map(|i| format!("k{i}")).collect::<Vec<_>>());
 
     let spec = Memo::new(move |_| {

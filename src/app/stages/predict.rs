@@ -4,7 +4,7 @@
 //! the module (`crate::side::predict`), not in the page's .wasm.
 
 use crate::app::page::use_page;
-use crate::app::views::{hand_over, load_module};
+use crate::app::views::{hand_over, load_module, ModuleFailed};
 use crate::bridge::{Hosted, PREDICT_VIEW, REVEAL_EVENT};
 use crate::i18n::PredictMsg;
 use crate::settings::Stage;
@@ -36,7 +36,7 @@ pub fn PredictHost(stage: Stage, revealed: RwSignal<bool>) -> impl IntoView {
     view! {
         <div class="predict" data-testid="predict">
             <p class="view__text" role="status" data-module-status=name>{page.text(PredictMsg::Loading)}</p>
-            <p class="field__error" role="alert" data-module-failed=name hidden>{page.text(PredictMsg::Failed)}</p>
+            <ModuleFailed module=Hosted::Side failed=PredictMsg::Failed />
             <div id=Hosted::Side.root() data-view=PREDICT_VIEW data-stage=stage.slug()></div>
         </div>
     }

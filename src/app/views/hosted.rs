@@ -6,14 +6,16 @@
 //! views it is from the element's `data-view` (a module that mirrors the settings follows the
 //! language and theme in place instead). If it cannot be loaded, the start script shows the
 //! failure line instead of the loading one, and marks its script so that the module's other
-//! views say so too.
+//! views say so too. The start script tries three times before it gives up (a classroom's
+//! network drops a file now and then); the failure line then offers to try again
+//! ([`ModuleFailed`]), which never reloads the page or loses its settings.
 
 use super::super::page::{use_page, Page, Shared};
 use crate::bridge::{Hosted, SETTINGS_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE, WRITE_NOW_EVENT};
 use crate::export::shown_json;
-use crate::i18n::Text;
+use crate::i18n::{ClassMsg, Text};
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Put the trace and the chosen head and query on the window, and tell the module.
 fn publish(trace: &str, choice: &str) {
@@ -76,10 +78,57 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
         <section class=format!("view view--{}", module.name()) data-testid=testid>
             <h2 class="view__title">{page.text(title)}</h2>
             <p class="view__text" role="status" data-module-status=module.name()>{page.text(loading)}</p>
-            <p class="field__error" role="alert" data-module-failed=module.name() hidden>{page.text(failed)}</p>
+            <ModuleFailed module=module failed=failed />
             <div id=module.root() data-view=move || page.settings.with(|s| s.view().slug())></div>
         </section>
     }
+}
+
+/// The line saying that `module` could not be loaded (hidden until its start script gives up),
+/// with a button that tries again.
+#[component]
+pub(crate) fn ModuleFailed<M: Text + Send + Sync + 'static>(
+    /// The module.
+    module: Hosted,
+    /// What the line says.
+    failed: M,
+) -> impl IntoView {
+    let page = use_page();
+    let again = move |_| {
+        if let Err(e) = retry(module) {
+            leptos::logging::error!("the {} module, tried again: {e:?}", module.name());
+        }
+    };
+    view! {
+        <p class="field__error" role="alert" data-module-failed=module.name() hidden>
+            {page.text(failed)} " "
+            <button type="button" class="button button--small" data-testid="module-retry" on:click=again>
+                {page.text(ClassMsg::ModuleRetry)}
+            </button>
+        </p>
+    }
+}
+
+/// Start `module` again after its start script gave up: the failure lines give way to the
+/// loading ones, and a new start script element runs the module's start script again (under
+/// its own query: a module script runs once per address in a page).
+fn retry(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
+    let document = document();
+    let name = module.name();
+    let failed = document.query_selector(&format!("script[data-module='{name}'][data-failed]"))?;
+    let Some(failed) = failed else { return Ok(()) };
+    let tries = failed.get_attribute("data-tries").and_then(|t| t.parse::<u32>().ok()).unwrap_or(1) + 1;
+    failed.remove();
+    let lines = |which: &str| document.query_selector_all(&format!("[data-module-{which}='{name}']"));
+    for (which, hide) in [("failed", true), ("status", false)] {
+        let found = lines(which)?;
+        for i in 0..found.length() {
+            if let Some(line) = found.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = if hide { line.set_attribute("hidden", "") } else { line.remove_attribute("hidden") };
+            }
+        }
+    }
+    start(module, tries)
 }
 
 /// Start the module (a module script of the same origin, as the page's security policy
@@ -101,13 +150,23 @@ pub(crate) fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
         }
         return window().dispatch_event(&web_sys::Event::new(module.mount_event())?).map(|_| ());
     }
+    start(module, 1)
+}
+
+/// Add `module`'s start script to the page: its `tries`-th start (a later one under its own
+/// query, so that the browser runs it again).
+fn start(module: Hosted, tries: u32) -> Result<(), wasm_bindgen::JsValue> {
+    let document = document();
+    let name = module.name();
     let src = document
         .query_selector(&format!("meta[name='attention-lab-{name}']"))?
         .and_then(|m| m.get_attribute("content"))
         .ok_or_else(|| wasm_bindgen::JsValue::from_str("the page names no such module"))?;
     let script = document.create_element("script")?;
     script.set_attribute("type", "module")?;
+    let src = if tries > 1 { format!("{src}?again={tries}") } else { src };
     script.set_attribute("src", &src)?;
     script.set_attribute("data-module", name)?;
+    script.set_attribute("data-tries", &tries.to_string())?;
     document.head().ok_or_else(|| wasm_bindgen::JsValue::from_str("no head"))?.append_child(&script).map(|_| ())
 }

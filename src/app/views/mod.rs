@@ -15,8 +15,8 @@ use crate::bridge::Hosted;
 use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Text, ViewMsg};
 use crate::settings::{Chapter, View};
 pub use hosted::hand_over;
-pub(crate) use hosted::load as load_module;
 use hosted::HostedView;
+pub(crate) use hosted::{load as load_module, ModuleFailed};
 use leptos::prelude::*;
 
 /// The name of view `v` in the navigation.

@@ -1,15 +1,21 @@
-//! The kernels in the browser (wasm-bindgen-test in headless Chromium), in the build the page
-//! runs (simd128) and, with `--features relaxed`, the forward worker's relaxed-SIMD build:
+//! The kernels in the browser (wasm-bindgen-test, in headless Chromium and Firefox), in the
+//! build the page runs (simd128) and, with `--features relaxed`, the forward worker's
+//! relaxed-SIMD build (a test of the core crate, so that it builds without the site):
 //! each agrees with the definitions and with ONNX Runtime's fixtures within float tolerance.
 #![cfg(target_arch = "wasm32")]
 
-mod common;
+// The fixtures' format and comparison, shared with the site's native golden test; it names
+// the core as `super::core`.
+use attention_core as core;
+#[path = "../../../tests/common/fixture.rs"]
+mod fixture;
+use fixture as common;
 
-use attention_lab::core::kernels::{
+use attention_core::kernels::{
     exp_shifted_sum, gelu, matmul, matmul_f64, matmul_packed, matmul_t, PackedA, PackedB, BUILD,
 };
-use attention_lab::core::real::erf;
-use attention_lab::core::rng::normal_matrix;
+use attention_core::real::erf;
+use attention_core::rng::normal_matrix;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -17,19 +23,19 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// The reference fixtures made with ONNX Runtime that are small enough to build into the test
 /// (the two d_k = 256 ones, 3.6 MB each, run natively in `tests/golden.rs`).
 const FIXTURES: [(&str, &str); 13] = [
-    ("causal_4heads", include_str!("fixtures/causal_4heads.json")),
-    ("causal_single_token", include_str!("fixtures/causal_single_token.json")),
-    ("cross_causal_nq5_nkv8", include_str!("fixtures/cross_causal_nq5_nkv8.json")),
-    ("cross_nq3_nkv7", include_str!("fixtures/cross_nq3_nkv7.json")),
-    ("cross_nq9_nkv2", include_str!("fixtures/cross_nq9_nkv2.json")),
-    ("dk1_four_heads", include_str!("fixtures/dk1_four_heads.json")),
-    ("magnitude30", include_str!("fixtures/magnitude30.json")),
-    ("magnitude30_unscaled_causal", include_str!("fixtures/magnitude30_unscaled_causal.json")),
-    ("n64_4heads", include_str!("fixtures/n64_4heads.json")),
-    ("n64_causal_8heads", include_str!("fixtures/n64_causal_8heads.json")),
-    ("single_token", include_str!("fixtures/single_token.json")),
-    ("tiny_two_heads", include_str!("fixtures/tiny_two_heads.json")),
-    ("unscaled_dk64_causal", include_str!("fixtures/unscaled_dk64_causal.json")),
+    ("causal_4heads", include_str!("../../../tests/fixtures/causal_4heads.json")),
+    ("causal_single_token", include_str!("../../../tests/fixtures/causal_single_token.json")),
+    ("cross_causal_nq5_nkv8", include_str!("../../../tests/fixtures/cross_causal_nq5_nkv8.json")),
+    ("cross_nq3_nkv7", include_str!("../../../tests/fixtures/cross_nq3_nkv7.json")),
+    ("cross_nq9_nkv2", include_str!("../../../tests/fixtures/cross_nq9_nkv2.json")),
+    ("dk1_four_heads", include_str!("../../../tests/fixtures/dk1_four_heads.json")),
+    ("magnitude30", include_str!("../../../tests/fixtures/magnitude30.json")),
+    ("magnitude30_unscaled_causal", include_str!("../../../tests/fixtures/magnitude30_unscaled_causal.json")),
+    ("n64_4heads", include_str!("../../../tests/fixtures/n64_4heads.json")),
+    ("n64_causal_8heads", include_str!("../../../tests/fixtures/n64_causal_8heads.json")),
+    ("single_token", include_str!("../../../tests/fixtures/single_token.json")),
+    ("tiny_two_heads", include_str!("../../../tests/fixtures/tiny_two_heads.json")),
+    ("unscaled_dk64_causal", include_str!("../../../tests/fixtures/unscaled_dk64_causal.json")),
 ];
 
 #[wasm_bindgen_test]

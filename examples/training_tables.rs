@@ -1,9 +1,8 @@
 //! The tables the README records for shared K/V heads and positions (issue 27), measured on the
 //! training core as the training view runs it (one worker's arithmetic, the same seeds):
 //! steps to 99 % held-out accuracy for each choice, and what a model trained on 8 digits does
-//! with 12. Figures, not checks: run with
-//! `cargo test --release --test training_tables -- --ignored --nocapture`.
-#![cfg(not(target_arch = "wasm32"))]
+//! with 12. Figures, not checks (a measurement, not a test): run with
+//! `cargo run --release --example training_tables`.
 
 use attention_lab::core::rng::SplitMix64;
 use attention_lab::core::train::model::{Config, Positions};
@@ -27,8 +26,6 @@ fn steps(s: Option<usize>) -> String {
     s.map_or(format!("> {LIMIT}"), |s| s.to_string())
 }
 
-#[test]
-#[ignore = "a measurement: run with --ignored --nocapture"]
 fn steps_to_99_with_shared_kv_heads() {
     println!("| task | K/V heads (of 4) | seed 1 | seed 2 | seed 3 |");
     println!("|---|---|---|---|---|");
@@ -47,8 +44,6 @@ fn steps_to_99_with_shared_kv_heads() {
     }
 }
 
-#[test]
-#[ignore = "a measurement: run with --ignored --nocapture"]
 fn steps_to_99_and_longer_sequences_for_each_kind_of_positions() {
     println!("| task | layers | positions | steps to 99 % (seeds 1, 2, 3) | accuracy on 12 digits (seeds 1, 2, 3) |");
     println!("|---|---|---|---|---|");
@@ -77,4 +72,10 @@ fn on_12_digits(session: &Session) -> f64 {
     let longer = Config { context: task.context(12), ..session.config };
     let batch = task.batch(12, digits, 256, &mut SplitMix64::new(77));
     accuracy(&session.params, &longer, &batch)
+}
+
+fn main() {
+    steps_to_99_with_shared_kv_heads();
+    println!();
+    steps_to_99_and_longer_sequences_for_each_kind_of_positions();
 }
