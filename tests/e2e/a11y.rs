@@ -38,7 +38,7 @@ pub async fn every_stage_and_view_passes_the_audit_in_both_languages() {
     let axe = axe_source();
     let b = Browser::open(1280, 900).await;
     let mut found = Vec::new();
-    for lang in ["en", "zh"] {
+    for &lang in crate::engine::Engine::chosen().languages() {
         for place in every_place() {
             let url = site.url(&format!("?lang={lang}&{place}"));
             found.extend(audit(&b, &axe, &url).await.into_iter().map(|v| format!("{lang} {place}: {v}")));
@@ -60,7 +60,7 @@ pub async fn the_themes_and_presentation_mode_pass_the_audit() {
         ("present lab", "present=1&view=lab"),
     ] {
         let b = Browser::open(1280, 900).await;
-        for lang in ["en", "zh"] {
+        for &lang in crate::engine::Engine::chosen().languages() {
             let url = site.url(&format!("?lang={lang}&{query}"));
             found.extend(audit(&b, &axe, &url).await.into_iter().map(|v| format!("{screen} {lang}: {v}")));
         }
@@ -75,7 +75,7 @@ pub async fn a_phone_passes_the_audit() {
     let axe = axe_source();
     let phone = Browser::open_phone(360, 780).await;
     let mut found = Vec::new();
-    for lang in ["en", "zh"] {
+    for &lang in crate::engine::Engine::chosen().languages() {
         let url = site.url(&format!("?lang={lang}&stage=softmax"));
         found.extend(audit(&phone, &axe, &url).await.into_iter().map(|v| format!("phone {lang}: {v}")));
     }

@@ -30,6 +30,24 @@ impl Engine {
         }
     }
 
+    /// Whether this engine runs a test's engine-neutral repeats (both languages, every screen
+    /// size): Chromium does; Firefox and WebKit check the Chinese page (its fonts and its longer
+    /// lines are where a layout breaks) and the smallest and the most common screen, since the
+    /// texts and the sizes are the page's own logic. (Fewer pages also keep WebKit's process
+    /// under the number of WebAssembly memories its engine handles well: `browser.rs`.)
+    pub fn every_repeat(self) -> bool {
+        self == Engine::Chromium
+    }
+
+    /// The languages a test repeated per language checks in this engine.
+    pub fn languages(self) -> &'static [&'static str] {
+        if self.every_repeat() {
+            &["en", "zh"]
+        } else {
+            &["zh"]
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Engine::Chromium => "Chromium",

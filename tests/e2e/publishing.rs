@@ -28,7 +28,7 @@ fn unpacked_archive(dir: &Path) -> PathBuf {
 /// Open every place in both languages; the console errors seen, each with where it appeared.
 async fn walk(b: &Browser, site: &Site, when: &str) -> Vec<String> {
     let mut errors = Vec::new();
-    for lang in ["en", "zh"] {
+    for &lang in crate::engine::Engine::chosen().languages() {
         for place in every_place() {
             b.open_page(&site.url(&format!("?lang={lang}&{place}"))).await;
             b.wait_for(DRAWN).await;
