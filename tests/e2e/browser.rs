@@ -194,7 +194,7 @@ impl Browser {
     /// Load `url` and wait until the app has mounted.
     pub async fn open_page(&self, url: &str) {
         let loads = self.loads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        if self.engine == Engine::WebKit && loads > 0 && loads % WEBKIT_PAGES_PER_WINDOW == 0 {
+        if self.engine == Engine::WebKit && loads > 0 && loads.is_multiple_of(WEBKIT_PAGES_PER_WINDOW) {
             self.new_window().await;
         }
         self.client.goto(url).await.expect("navigate");

@@ -8,6 +8,8 @@
 //! Without `E2E_BROWSER` nothing runs (they need the built site and a browser): the README's
 //! test command (scripts/test.sh) builds `dist/` and runs this once per engine. Each test has a time limit
 //! ([`LIMIT`]): a hang fails that test, by name, instead of the whole run.
+// Nothing for wasm32 (`cargo clippy --target wasm32-unknown-unknown --all-targets` builds it).
+#![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
 
 mod a11y;
