@@ -37,12 +37,15 @@ fn main() {
         println!("{file}: {text}");
         for (l, p) in layer_patterns(&encoding).iter().enumerate() {
             println!(
-                "L{}: distance {:.2} diagonal {:.2} neighbours {:.2} ends {:.2}",
+                "L{}: distance {:.2} without the ends {:.2} diagonal {:.2} neighbours {:.2} ends {:.2} entropy {:.2} punctuation {:.2}",
                 l + 1,
                 p.distance,
+                p.reach,
                 p.diagonal,
                 p.neighbours,
-                p.ends
+                p.ends,
+                p.entropy,
+                p.punctuation
             );
         }
     }

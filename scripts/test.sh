@@ -12,7 +12,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 phases=()
 phase_started=$SECONDS
 phase_name=""
@@ -110,7 +109,7 @@ python3 - "$log" <<'PY'
 import collections, re, sys
 skipped = collections.defaultdict(list)
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    m = re.match(r"test \[skipped in (\w+): (.*)\] (\S+) \.\.\. ignored", line)
+    m = re.match(r"skipped in (\w+): (.*): (\S+::\S+)$", line.strip())
     if m:
         skipped[(m[1], m[2])].append(m[3])
 if skipped:

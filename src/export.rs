@@ -139,8 +139,13 @@ fn trace_json_of(o: &Outcome, name: &str, every_layer: bool) -> String {
             |b: &ndarray::Array1<f32>| format!("[{}]", b.iter().map(|v| number(*v)).collect::<Vec<_>>().join(","));
         fields.extend(["b_q", "b_k", "b_v", "b_o"].into_iter().zip(biases.iter().map(vector)));
     }
-    if let Origin::Pretrained { name: model, .. } = shape.origin {
-        fields.extend([("model", json_string(model)), ("layer", (o.layer + 1).to_string())]);
+    if let Origin::Pretrained { name: model, quantised, .. } = shape.origin {
+        fields.extend([
+            ("model", json_string(model)),
+            // The site's copy, not the published weights: its numbers are close to those, not equal.
+            ("copy", json_string(&quantised.described())),
+            ("layer", (o.layer + 1).to_string()),
+        ]);
         if every_layer {
             // Every layer's weights, heads × n × n, so the whole model's attention can be checked.
             let layers: Vec<String> = o

@@ -4,7 +4,7 @@
 //! description, so it cannot disagree with the heatmaps.
 
 use crate::core::attention::Mask;
-use crate::core::model::{InputRule, Origin, Outcome};
+use crate::core::model::{InputRule, Origin, Outcome, Quantised};
 use crate::i18n::{fill, Code};
 use crate::settings::{format_temperature, Stage};
 
@@ -29,6 +29,8 @@ pub struct CodeShapes {
     pub n_kv: usize,
     pub d_model: usize,
     pub n_heads: usize,
+    /// The heads of K and V (fewer than `n_heads`: grouped-query or multi-query attention).
+    pub kv_heads: usize,
     pub d_k: usize,
     pub cross: bool,
     pub causal: bool,
@@ -36,9 +38,9 @@ pub struct CodeShapes {
     pub temperature: f32,
     /// The projections have biases.
     pub biases: bool,
-    /// A pretrained model's id on the hub: X is a hidden state of that model, computed by its
-    /// own modules from `ids`.
-    pub pretrained: Option<&'static str>,
+    /// A pretrained model's id on the hub (X is a hidden state of that model, computed by its
+    /// own modules from `ids`), and how the page's copy of it differs from the hub's.
+    pub pretrained: Option<(&'static str, Quantised)>,
     /// The layer shown (0-based).
     pub layer: usize,
     pub positions: Positions,
@@ -55,7 +57,7 @@ impl CodeShapes {
         let t = o.trace();
         let (n, n_kv) = t.n();
         let pretrained = match o.shape().origin {
-            Origin::Pretrained { hub, .. } => Some(hub),
+            Origin::Pretrained { hub, quantised, .. } => Some((hub, quantised)),
             _ => None,
         };
         let positions = match o.shape().input {
@@ -69,6 +71,7 @@ impl CodeShapes {
             n_kv,
             d_model: t.d_model(),
             n_heads: t.n_heads(),
+            kv_heads: o.shape().kv_heads.clamp(1, t.n_heads()),
             d_k: t.d_k,
             cross: t.is_cross(),
             causal: t.mask == Mask::Causal,
@@ -113,7 +116,10 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
         ("layer", number(s.layer)),
         ("layer_1", number(s.layer + 1)),
         ("bias", (if s.biases { "True" } else { "False" }).into()),
-        ("hub", s.pretrained.unwrap_or_default().into()),
+        ("hub", s.pretrained.map_or("", |(hub, _)| hub).into()),
+        ("copy", s.pretrained.map_or(String::new(), |(_, q)| q.described())),
+        ("kv_heads", number(s.kv_heads)),
+        ("per", number(s.n_heads / s.kv_heads.max(1))),
         ("kv", (if s.cross { "x_kv" } else { "x" }).into()),
         ("pe", positions(s.n)),
         ("pe_kv", positions(s.n_kv)),
@@ -132,7 +138,11 @@ pub fn stage_code(stage: Stage, s: &CodeShapes) -> String {
         Stage::Input if s.cross => &[Code::Input, Code::InputKv],
         Stage::Input => &[Code::Input],
         Stage::Projection if pretrained => &[Code::PretrainedProjection],
+        Stage::Projection if s.positions == Positions::Rotary && s.kv_heads < s.n_heads => {
+            &[Code::ProjectionGrouped, Code::RotateQk]
+        }
         Stage::Projection if s.positions == Positions::Rotary => &[Code::Projection, Code::RotateQk],
+        Stage::Projection if s.kv_heads < s.n_heads => &[Code::ProjectionGrouped],
         Stage::Projection => &[Code::Projection],
         Stage::Scores => &[Code::Scores],
         Stage::Scaling => &[Code::Scaling],
@@ -188,6 +198,7 @@ mod tests {
             temperature: 1.0,
             biases: false,
             pretrained: None,
+            kv_heads: 4,
             layer: 0,
             positions: Positions::Sinusoids,
             tokens: ["the", "say \"hi\"", "the"].map(String::from).to_vec(),
@@ -223,7 +234,7 @@ mod tests {
 
     #[test]
     fn pretrained_weights_run_through_the_models_own_modules_on_its_own_token_ids() {
-        let hub = Some("sentence-transformers/all-MiniLM-L6-v2");
+        let hub = Some(("sentence-transformers/all-MiniLM-L6-v2", Quantised::Int8));
         let ids = vec![101, 1996, 102];
         let s =
             CodeShapes { biases: true, pretrained: hub, d_model: 384, n_heads: 12, d_k: 32, layer: 2, ids, ..shapes() };
@@ -231,12 +242,26 @@ mod tests {
         assert!(
             input.contains("x = hidden[2]  # the input of layer 3: (1, 11, 384)")
                 && input.contains("(\"sentence-transformers/all-MiniLM-L6-v2\")")
-                && input.contains("torch.tensor([[101, 1996, 102]])"),
+                && input.contains("torch.tensor([[101, 1996, 102]])")
+                && input.contains("(int8 weights, one scale per row)")
+                && input.contains("close to the page's, not equal"),
             "{input}"
         );
         let projection = stage_code(Stage::Projection, &s);
         assert!(projection.contains("attn = model.encoder.layer[2].attention") && !projection.contains("nn.Linear"));
         assert!(stage_code(Stage::MultiHead, &s).contains("w_o = attn.output.dense"));
+    }
+
+    #[test]
+    fn a_grouped_query_model_projects_fewer_keys_and_values_and_repeats_them_per_group() {
+        let s = CodeShapes { kv_heads: 2, ..shapes() };
+        let code = stage_code(Stage::Projection, &s);
+        assert!(code.contains("nn.Linear(64, 2 * 16, bias=False)") && code.contains(".view(1, 11, 2, 16)"), "{code}");
+        assert!(code.contains("k.repeat_interleave(2, dim=1), v.repeat_interleave(2, dim=1)"), "{code}");
+        assert!(
+            !stage_code(Stage::Projection, &shapes()).contains("repeat_interleave"),
+            "multi-head attention repeats nothing"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::bert::chars::is_cjk;
-use crate::core::model::{Cutting, InputRule, Origin, Outcome, Shape};
+use crate::core::model::{Cutting, InputRule, Origin, Outcome, Quantised, Shape};
 use crate::core::saturation::SweepPoint;
 use crate::core::trace::{HeadTrace, Trace};
 use crate::i18n::{fill, t, AblateMsg, Formula, Lang, LessonMsg, ModelMsg, Msg, ViewMsg};
@@ -22,41 +22,45 @@ pub struct StageTexts {
     pub notice: String,
 }
 
+/// Which fixed "what to notice" line the scores, scaling and softmax stages show for `o`: the
+/// variant whose claims hold for its d_k, its keys and its scaling (the state-grid test checks
+/// each variant's claims against the state, so a reworded sentence cannot pass unchecked).
+pub fn notice_variant(o: &Outcome, stage: Stage) -> Option<Msg> {
+    let trace = o.trace();
+    let single_column = trace.d_k == 1;
+    match stage {
+        Stage::Scores if single_column => Some(Msg::NoticeScoresDk1),
+        Stage::Scores => Some(Msg::NoticeScores),
+        Stage::Scaling => Some(match (trace.scaled, single_column) {
+            (false, _) => Msg::NoticeScalingOff,
+            (true, true) => Msg::NoticeScalingDk1,
+            (true, false) => Msg::NoticeScaling,
+        }),
+        Stage::Softmax if trace.n().1 == 1 => Some(Msg::NoticeSoftmaxOneKey),
+        Stage::Softmax if single_column => Some(Msg::NoticeSoftmaxDk1),
+        Stage::Softmax if trace.scaled => Some(Msg::NoticeSoftmax),
+        Stage::Softmax => Some(Msg::NoticeSoftmaxUnscaled),
+        _ => None,
+    }
+}
+
 /// The texts of `stage` for the outcome `o`, in `lang`.
 pub fn stage_texts(o: &Outcome, stage: Stage, lang: Lang) -> StageTexts {
     let tr = |m: Msg| t(lang, m).to_string();
     let trace = o.trace();
     let input = o.shape().input;
-    let single_column = trace.d_k == 1;
+    let notice = |stage| notice_variant(o, stage).map(tr).unwrap_or_default();
     let (formula, explain, notice) = match stage {
         Stage::Input => (input_formula(input, o.layer), tr(input_explanation(input)), input_notice(o, lang)),
         Stage::Projection => (Formula::Projection, tr(Msg::ExplainProjection), tr(Msg::NoticeProjection)),
-        Stage::Scores => {
-            let notice = if single_column { Msg::NoticeScoresDk1 } else { Msg::NoticeScores };
-            (Formula::Scores, tr(Msg::ExplainScores), tr(notice))
-        }
+        Stage::Scores => (Formula::Scores, tr(Msg::ExplainScores), notice(stage)),
         Stage::Scaling => {
             let why = if input == (InputRule::Sinusoidal { on: true }) { t(lang, Msg::ScalingWhyPe) } else { "" };
             let explain = fill(t(lang, Msg::ExplainScaling), &[("why", why)]);
-            let (formula, notice) = match (trace.scaled, single_column) {
-                (false, _) => (Formula::ScalingOff, Msg::NoticeScalingOff),
-                (true, true) => (Formula::Scaling, Msg::NoticeScalingDk1),
-                (true, false) => (Formula::Scaling, Msg::NoticeScaling),
-            };
-            (formula, explain, tr(notice))
+            let formula = if trace.scaled { Formula::Scaling } else { Formula::ScalingOff };
+            (formula, explain, notice(stage))
         }
-        Stage::Softmax => {
-            let notice = if trace.n().1 == 1 {
-                Msg::NoticeSoftmaxOneKey
-            } else if single_column {
-                Msg::NoticeSoftmaxDk1
-            } else if trace.scaled {
-                Msg::NoticeSoftmax
-            } else {
-                Msg::NoticeSoftmaxUnscaled
-            };
-            (Formula::Softmax, tr(Msg::ExplainSoftmax), tr(notice))
-        }
+        Stage::Softmax => (Formula::Softmax, tr(Msg::ExplainSoftmax), notice(stage)),
         Stage::Output => (Formula::Output, tr(Msg::ExplainOutput), tr(Msg::NoticeOutput)),
         Stage::MultiHead => {
             let notice = match (trace.n_heads(), &o.shape().origin) {
@@ -168,7 +172,7 @@ fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> 
             let pairs = [("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
             vec![fill(t(lang, ModelMsg::NoteYours), &pairs)]
         }
-        Origin::Pretrained { name, cutting, .. } => {
+        Origin::Pretrained { name, cutting, quantised, .. } => {
             let [layer, layers, head, heads] = [layer, n_layers, head, n_heads].map(|v| v.to_string());
             let pairs =
                 [("name", name), ("layer", layer.as_str()), ("layers", &layers), ("head", &head), ("heads", &heads)];
@@ -177,6 +181,14 @@ fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> 
                 Cutting::Unigram => ModelMsg::TokensUnigram,
             };
             let mut lines = vec![fill(t(lang, ModelMsg::NotePretrained), &pairs), t(lang, tokens).to_string()];
+            match quantised {
+                Quantised::Int8 => lines.push(t(lang, ModelMsg::NoteInt8).to_string()),
+                Quantised::Q4Pruned { kept, of } => {
+                    let (kept, of) = (thousands(kept), thousands(of));
+                    lines.push(fill(t(lang, ModelMsg::NoteQ4), &[("kept", &kept), ("of", &of)]));
+                }
+                Quantised::Exact => {}
+            }
             let unk = o.shape().unknown.unwrap_or_default();
             let unknown = o.shape().unknown.map_or(0, |u| o.tokens.iter().filter(|t| *t == u).count());
             let chinese = o.tokens.iter().any(|t| t.chars().any(is_cjk)) || (unknown > 0 && text.chars().any(is_cjk));
@@ -210,6 +222,19 @@ fn origin_note(o: &Outcome, lang: Lang, head: usize, text: &str) -> Vec<String> 
     }
 }
 
+/// `n` with its thousands grouped: 61,488.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Between the items of a short list inside a sentence: ", " or the Chinese enumeration comma.
 fn enumeration_comma(lang: Lang) -> &'static str {
     match lang {
@@ -231,7 +256,7 @@ pub fn sentence_hint(origin: &Origin) -> Msg {
 /// Pieces that join a connective and the pronoun after it, so the pronoun has no row of its
 /// own: the piece, the pronoun, and a phrasing that the unigram vocabulary cuts apart
 /// (checked in the tests on multilingual-e5-small).
-pub const SWALLOWING: [(&str, &str, &str); 2] = [("因为它", "它", "由于它"), ("因为他", "他", "由于他")];
+pub const SWALLOWING: [(&str, &str, &str); 2] = [("因为它", "它", "原因是它"), ("因为他", "他", "原因是他")];
 
 /// The swallowing pieces among `tokens` (a word start's ▁ aside), once each.
 fn swallowed(tokens: &[String]) -> impl Iterator<Item = (&'static str, &'static str, &'static str)> + '_ {

@@ -103,7 +103,7 @@ fn weight(text: &str, layer: usize, head: usize, from: &str, to: &[&str]) -> f32
 fn layer_9_head_9_finds_the_subject_in_both_languages_and_does_not_flip() {
     let tired = weight("The animal didn't cross the street because it was too tired", 9, 9, "▁it", &["▁animal"]);
     assert!((0.45..0.56).contains(&tired), "it → animal {tired}");
-    let (lei, kuan) = ("动物没有穿过马路，由于它太累了。", "动物没有穿过马路，由于它太宽了。");
+    let (lei, kuan) = ("动物没有穿过马路，原因是它太累了。", "动物没有穿过马路，原因是它太宽了。");
     let (to_animal, to_street) = (["动物"].as_slice(), ["马", "路"].as_slice());
     let (a_lei, a_kuan) = (weight(lei, 9, 9, "它", to_animal), weight(kuan, 9, 9, "它", to_animal));
     let (s_lei, s_kuan) = (weight(lei, 9, 9, "它", to_street), weight(kuan, 9, 9, "它", to_street));
@@ -115,7 +115,7 @@ fn layer_9_head_9_finds_the_subject_in_both_languages_and_does_not_flip() {
 #[test]
 fn the_sinks_are_the_start_then_both_ends() {
     use attention_lab::core::ends::{end_share, ends_merge};
-    let enc = forward("动物没有穿过马路，由于它太累了。");
+    let enc = forward("动物没有穿过马路，原因是它太累了。");
     // The share of every row's weight on <s> and on </s>, per layer (index 0 = layer 1).
     let shares = end_share(&enc);
     println!("{shares:?}");
@@ -152,7 +152,7 @@ fn the_lesson_s_notes_name_this_model_s_frame_and_pieces() {
     use attention_lab::i18n::Lang;
     use attention_lab::settings::Stage;
     use attention_lab::stage_texts::stage_texts;
-    let o = Outcome::new(std::sync::Arc::new(forward("动物没有穿过马路，由于它太累了。")), 8).expect("layer 9");
+    let o = Outcome::new(std::sync::Arc::new(forward("动物没有穿过马路，原因是它太累了。")), 8).expect("layer 9");
     for lang in [Lang::En, Lang::Zh] {
         let notice = stage_texts(&o, Stage::MultiHead, lang).notice;
         assert!(notice.contains("<s>") && notice.contains("</s>") && !notice.contains("[CLS]"), "{notice}");
@@ -163,7 +163,7 @@ fn the_lesson_s_notes_name_this_model_s_frame_and_pieces() {
 fn the_chinese_case_study_finds_a_subject_head_not_a_meaning_head() {
     use attention_lab::core::study::case_study;
     let study = |sentences: [&str; 2], words: [&str; 3]| case_study(model(), sentences, words, 5).expect("a study");
-    let chinese = ["动物没有穿过马路，由于它太累了。", "动物没有穿过马路，由于它太宽了。"];
+    let chinese = ["动物没有穿过马路，原因是它太累了。", "动物没有穿过马路，原因是它太宽了。"];
     let s = study(chinese, ["它", "动物", "马路"]);
     let pieces = |r: &std::ops::Range<usize>| Token::texts(&s.encodings[0].tokens[r.clone()]);
     assert_eq!(pieces(&s.positions[0].b), ["马", "路"], "马路 is two pieces, summed");
@@ -260,4 +260,21 @@ fn the_similarity_readout_embeds_with_the_models_prefix() {
     assert_eq!(pair.similarity(), Some(similarity(&embedded(a), &embedded(b))));
     let plain = Experiment::for_readout(model(), a, &options, Some(b), Readout::Final).expect("runs");
     assert_eq!((plain.input.text.as_str(), plain.other.is_none()), (a, true));
+}
+
+/// The model view's Chinese pair for "the same word, two meanings": 花 (flowers, to spend) is a
+/// piece of its own, once, in each sentence, so the panel compares its one row in each.
+#[test]
+fn the_chinese_same_word_pair_has_its_word_once_as_a_piece_of_its_own() {
+    use attention_lab::i18n::Lang;
+    use attention_lab::models::ModelId;
+    let [a, b, word] = attention_lab::pretrained::depth_view::same_word_first(Lang::Zh, ModelId::E5);
+    for sentence in [a, b] {
+        let pieces: Vec<String> = model().tokenize(sentence).expect("a sentence").into_iter().map(|t| t.text).collect();
+        assert_eq!(pieces.iter().filter(|p| p.contains(word)).count(), 1, "{sentence}: {pieces:?}");
+        assert!(pieces.iter().any(|p| p == word), "{sentence}: {pieces:?}");
+    }
+    let (ea, eb) = (forward(a), forward(b));
+    let w = attention_lab::core::depth::same_word(&ea, &eb, word).expect("in both");
+    assert!(w.layers.last().is_some_and(|c| *c < 0.95), "two meanings, two rows: {:?}", w.layers);
 }

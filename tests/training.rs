@@ -115,3 +115,38 @@ fn matches_jax(fixture: &str) {
         }
     }
 }
+
+/// Mean ablation in the learner's causal model: a head switched off "with its mean" passes on,
+/// at each position, the mean of its outputs up to that position, so no row receives what its
+/// mask hid from it. Two sequences that differ only in their last tokens give the same rows
+/// before them, head off, in every layer and in the logits.
+#[test]
+fn a_mean_ablated_head_leaks_nothing_from_later_tokens_in_a_causal_model() {
+    use attention_lab::core::ablate::{Ablation, Replacement};
+    use attention_lab::core::train::model::forward_with;
+    use attention_lab::core::train::session::{Session, Setup};
+    let mut session = Session::new(Setup { n_layers: 2, n_heads: 2, ..Setup::default() }).expect("a setup");
+    for _ in 0..30 {
+        let _ = session.step();
+    }
+    let (params, cfg) = (&session.params, &session.config);
+    let a: Vec<usize> = (0..cfg.context).map(|i| i % 5).collect();
+    let mut b = a.clone();
+    let changed_from = a.len() - 3;
+    for t in &mut b[changed_from..] {
+        *t = (*t + 2) % 5;
+    }
+    for off in [Ablation::one(0, 1, Replacement::Mean), Ablation::new([(0, 0), (1, 1)], Replacement::Mean)] {
+        let (fa, fb) = (forward_with(params, cfg, &a, &off), forward_with(params, cfg, &b, &off));
+        let before = ndarray::s![..changed_from, ..];
+        for (la, lb) in fa.layers.iter().zip(&fb.layers) {
+            assert_eq!(
+                la.concat.slice(before),
+                lb.concat.slice(before),
+                "{off:?}: a later token reached an earlier row"
+            );
+        }
+        assert_eq!(fa.logits.slice(before), fb.logits.slice(before), "{off:?}");
+        assert_ne!(fa.logits, fb.logits, "{off:?}: the later tokens do change the later rows");
+    }
+}

@@ -20,7 +20,7 @@ pub mod page;
 mod root;
 mod saturation;
 mod share;
-pub(crate) mod specs;
+pub mod specs;
 pub(crate) mod stages;
 mod stepper;
 mod updates;

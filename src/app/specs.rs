@@ -4,6 +4,7 @@
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::{format_tick, HeatmapSpec};
 use crate::core::explain::{largest_terms, Term};
+use crate::core::readouts::open_values;
 use crate::figures::num;
 use crate::i18n::{fill, t, Lang, Msg};
 use ndarray::{Array2, ArrayView1};
@@ -14,9 +15,19 @@ pub fn signed(values: Array2<f32>, rows: &[String], cols: Vec<String>) -> Heatma
     HeatmapSpec { values, row_labels: rows.to_vec(), col_labels: cols, scale, blocked: None }
 }
 
-/// A signed matrix on a given diverging scale (to compare two matrices by eye).
-pub fn signed_on(values: Array2<f32>, rows: &[String], cols: Vec<String>, scale: Scale) -> HeatmapSpec {
-    HeatmapSpec { values, row_labels: rows.to_vec(), col_labels: cols, scale, blocked: None }
+/// Scores (raw or scaled) on the scale of the raw scores the mask leaves open (one scale for
+/// both, to compare them by eye), the keys the mask hides from each query grey: the mask enters
+/// only at the softmax, but a reader should see here which scores it will ignore.
+pub fn scores_on(
+    values: Array2<f32>,
+    raw: &Array2<f32>,
+    rows: &[String],
+    cols: Vec<String>,
+    blocked: &Array2<bool>,
+) -> HeatmapSpec {
+    let scale = Scale::diverging_for(open_values(raw, blocked).iter());
+    let blocked = blocked.iter().any(|b| *b).then(|| blocked.clone());
+    HeatmapSpec { values, row_labels: rows.to_vec(), col_labels: cols, scale, blocked }
 }
 
 /// Attention weights on the fixed 0–1 sequential scale, blocked cells grey.
@@ -77,9 +88,10 @@ fn list_terms(terms: &[Term], each: impl Fn(&Term) -> String) -> String {
     terms.iter().map(|t| format!("{} = {}", each(t), num(t.product))).collect::<Vec<_>>().join(", ")
 }
 
-/// "std s, range a to b" of a matrix, ignoring −∞ (masked) entries.
-pub fn spread_text(lang: Lang, m: &Array2<f32>) -> String {
-    let finite: Vec<f32> = m.iter().copied().filter(|v| v.is_finite()).collect();
+/// "std s, range a to b" of the entries of a matrix the mask leaves open: the same spread
+/// "Predict first" asks for (`predict::questions`).
+pub fn spread_text(lang: Lang, m: &Array2<f32>, blocked: &Array2<bool>) -> String {
+    let finite = open_values(m, blocked);
     if finite.is_empty() {
         return String::new();
     }
@@ -110,6 +122,6 @@ mod tests {
     fn spread_ignores_masked_entries() {
         let m = ndarray::arr2(&[[1.0, f32::NEG_INFINITY], [3.0, 1.0]]);
         // values 1, 3, 1: mean 5/3, variance (4/9 + 16/9 + 4/9) / 3 = 8/9, std ≈ 0.943
-        assert_eq!(spread_text(Lang::En, &m), "std 0.943, range 1.00 to 3.00");
+        assert_eq!(spread_text(Lang::En, &m, &Array2::from_elem(m.dim(), false)), "std 0.943, range 1.00 to 3.00");
     }
 }

@@ -1,5 +1,7 @@
 //! Switching heads off, the intervention that tests a story about a head: which heads, and
-//! what each passes on instead of its A·V (zeros, or its mean over the sentence's positions),
+//! what each passes on instead of its A·V (zeros, or its mean over the sentence's positions;
+//! under a causal mask, over the positions up to each one, so that no row receives what its
+//! mask hid from it),
 //! before the heads are concatenated and multiplied by W_O. The head's own maps are left as
 //! computed: it is switched off after its softmax. Written in the URL as `ablate=L.H,L.H`
 //! (layers and heads from 1) and `ablatemode=zero|mean`.
@@ -15,7 +17,8 @@ crate::slugged! {
         /// Zeros in its columns of the concatenation.
         #[default]
         Zero = "zero",
-        /// Its output averaged over the positions, the same row at every position.
+        /// Its output averaged over the positions: the same row at every position, or, under a
+        /// causal mask, at each position the mean of the rows up to it.
         Mean = "mean",
     }
 }
@@ -127,10 +130,22 @@ impl Ablation {
     }
 }
 
-/// What a switched-off head passes on in place of its `output` (n, d_v).
-pub fn replaced<T: Real>(output: ArrayView2<T>, replacement: Replacement) -> Array2<T> {
+/// What a switched-off head passes on in place of its `output` (n, d_v). With `causal` (the
+/// head's queries may not see later keys), the mean at row i is over rows 0..=i only: the mean
+/// over the whole sentence would hand every earlier row the later positions' outputs, which its
+/// mask hid (in the learner's model, the answers it is asked for).
+pub fn replaced<T: Real>(output: ArrayView2<T>, replacement: Replacement, causal: bool) -> Array2<T> {
     match replacement {
         Replacement::Zero => Array2::zeros(output.dim()),
+        Replacement::Mean if causal => {
+            let mut sum = ndarray::Array1::<T>::zeros(output.ncols());
+            let mut out = Array2::zeros(output.dim());
+            for (i, row) in output.rows().into_iter().enumerate() {
+                sum += &row;
+                out.row_mut(i).assign(&(&sum / T::of((i + 1) as f64)));
+            }
+            out
+        }
         Replacement::Mean => {
             let mean = output.sum_axis(Axis(0)) / T::of(output.nrows().max(1) as f64);
             Array2::from_shape_fn(output.dim(), |(_, j)| mean[j])
@@ -168,7 +183,17 @@ mod tests {
     #[test]
     fn a_mean_head_passes_one_row_everywhere() {
         let out = array![[1.0f64, 4.0], [3.0, 0.0]];
-        assert_eq!(replaced(out.view(), Replacement::Mean), array![[2.0, 2.0], [2.0, 2.0]]);
-        assert_eq!(replaced(out.view(), Replacement::Zero), Array2::zeros((2, 2)));
+        assert_eq!(replaced(out.view(), Replacement::Mean, false), array![[2.0, 2.0], [2.0, 2.0]]);
+        assert_eq!(replaced(out.view(), Replacement::Zero, false), Array2::zeros((2, 2)));
+    }
+
+    #[test]
+    fn under_a_causal_mask_each_row_gets_the_mean_of_the_rows_up_to_it() {
+        let out = array![[1.0f64, 4.0], [3.0, 0.0], [5.0, 2.0]];
+        assert_eq!(replaced(out.view(), Replacement::Mean, true), array![[1.0, 4.0], [2.0, 2.0], [3.0, 2.0]]);
+        // A later row changed: every earlier row's replacement stays.
+        let later = array![[1.0f64, 4.0], [3.0, 0.0], [-50.0, 9.0]];
+        let (a, b) = (replaced(out.view(), Replacement::Mean, true), replaced(later.view(), Replacement::Mean, true));
+        assert_eq!(a.slice(ndarray::s![..2, ..]), b.slice(ndarray::s![..2, ..]));
     }
 }

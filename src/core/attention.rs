@@ -102,7 +102,7 @@ pub fn run(
     let mut concat = Array2::zeros((x.nrows(), d_model));
     for (h, head) in head_traces.iter().enumerate() {
         let passed = if cfg.switched_off.contains(&h) {
-            replaced(head.output.view(), cfg.replacement)
+            replaced(head.output.view(), cfg.replacement, cfg.mask == Mask::Causal)
         } else {
             head.output.clone()
         };

@@ -108,6 +108,12 @@ fn median(values: Vec<f32>) -> f32 {
     }
 }
 
+/// The entries of `m` a mask leaves open (`blocked` false), finite ones only: what a score map
+/// shows in colour, and what its spread is over.
+pub fn open_values(m: &ndarray::Array2<f32>, blocked: &ndarray::Array2<bool>) -> Vec<f32> {
+    m.iter().zip(blocked.iter()).filter(|(v, b)| v.is_finite() && !**b).map(|(v, _)| *v).collect()
+}
+
 /// Mean and population standard deviation, in f64 for accuracy; (0, 0) for no values.
 pub fn mean_std(values: &[f32]) -> (f32, f32) {
     if values.is_empty() {

@@ -3,7 +3,7 @@
 super::catalogue! {
     /// A message about switching heads off.
     pub enum AblateMsg {
-        Title => ("Switch heads off", "关掉一些头"),
+        Title => ("Switch heads off (ablation)", "关掉一些头（消融实验）"),
         Intro => (
             "A map invites a story (“this head finds the previous word”). Test it: switch the head off and see what changes. Click heads below to switch them off or back on; the maps above are then computed without them.",
             "注意力图容易让人编故事（“这个头在找前一个词”）。检验它的办法是干预：把这个头关掉，看看什么变了。点击下面的头，把它关掉或重新打开；上面的图随即按关掉之后的模型重新计算。",
@@ -12,10 +12,13 @@ super::catalogue! {
         ModeZero => ("zeros (its A·V replaced by 0)", "零（它的 A·V 换成 0）"),
         ModeZeroShort => ("zeros", "零"),
         ModeMeanShort => ("its mean over the positions", "它在各位置上的平均值"),
-        ModeMean => ("its mean over the sentence's positions", "它在句子各位置上的平均值"),
+        ModeMean => (
+            "its mean over the positions (under a causal mask: up to each position)",
+            "它在各位置上的平均值（有因果掩码时：只到当前位置为止）",
+        ),
         ModeNote => (
-            "Either way the head's output is replaced after its softmax, before the heads are concatenated and multiplied by W_O. Zeros remove what it adds; its mean keeps its average contribution and removes only what differs from token to token.",
-            "无论哪种，替换都发生在这个头的 softmax 之后、各头拼接并乘以 W_O 之前。换成零，去掉了它加进来的一切；换成平均值，保留它的平均贡献，只去掉随词元变化的那部分。",
+            "Either way the head's output is replaced after its softmax, before the heads are concatenated and multiplied by W_O: zero ablation and mean ablation. Zeros remove what it adds; its mean keeps its average contribution and removes only what differs from token to token. Under a causal mask the mean at each position is over that position and the ones before it, so no row receives what its mask hid from it (the mean over the whole sentence would hand every row the later tokens, the answers among them).",
+            "无论哪种，替换都发生在这个头的 softmax 之后、各头拼接并乘以 W_O 之前：分别叫零消融（zero ablation）和均值消融（mean ablation）。换成零，去掉了它加进来的一切；换成平均值，保留它的平均贡献，只去掉随词元变化的那部分。有因果掩码时，每个位置的平均值只取这个位置及它之前的各位置，这样任何一行都不会拿到掩码本来对它遮住的内容（若对整句取平均，每一行都会拿到后面的词元，其中就有要它回答的答案）。",
         ),
         HeadOn => ("Layer {layer}, head {head}: on (click to switch it off)", "第 {layer} 层第 {head} 个头：开着（点击关掉）"),
         HeadOff => ("Layer {layer}, head {head}: switched off (click to switch it back on)", "第 {layer} 层第 {head} 个头：已关掉（点击重新打开）"),
@@ -52,18 +55,18 @@ super::catalogue! {
         ),
         LessonOff => (
             "Heads switched off: {heads} (each passes on {mode}). Their own maps and those of every earlier layer are as computed; every later number is computed without what they passed on.",
-            "已关掉的头：{heads}（每个输出{mode}）。它们自己的图以及之前各层的图照常计算；之后的每个数字都是在没有它们输出的情况下算出的。",
+            "已关掉的头：{heads}（每个头改为输出{mode}）。它们自己的图以及之前各层的图照常计算；之后的每个数字都是在没有它们输出的情况下算出的。",
         ),
         SweepTitle => ("Which heads matter here? Switch each off in turn", "哪些头在这里重要？逐个关掉试试"),
         SweepIntro => (
             "One button switches every head off alone, one after another, and measures how far the final representations move each time (the mean over the tokens of 1 − cosine to the intact model's). Beside it: how much weight each head puts on the previous token. A head can have a striking map and little effect, or the reverse: attention weights are not an explanation.",
-            "一个按钮把每个头单独关掉，一个接一个，并测量每次最终表示移动了多远（各词元与完整模型的 1 − 余弦的平均值）。旁边是每个头放在前一个词元上的权重。一个头可能注意力图很醒目，影响却很小，也可能反过来：注意力权重并不等于解释。",
+            "按下按钮，依次单独关掉每一个头，并测量每次最终表示移动了多远（各词元与完整模型的 1 − 余弦的平均值）。旁边是每个头放在前一个词元上的权重。一个头可能注意力图很醒目，影响却很小，也可能反过来：注意力权重并不等于解释。",
         ),
         SweepRun => ("Switch every head off in turn", "逐个关掉每一个头"),
         SweepProgress => ("{done} of {all} heads switched off and measured", "已关掉并测量 {done} / {all} 个头"),
         SweepFound => (
             "The largest effect: layer {layer}, head {head}, mean change {effect} (passing on {mode}). Click a cell to switch that head off alone.",
-            "影响最大的是第 {layer} 层第 {head} 个头，平均变化 {effect}（输出{mode}）。点击一个格子，就只关掉那个头。",
+            "影响最大的是第 {layer} 层第 {head} 个头，平均变化 {effect}（改为输出{mode}）。点击一个格子，就只关掉那个头。",
         ),
         SweepScale => (
             "Each cell: the mean change of the final representations with that head off, in thousandths (darker: larger, against the largest here).",
@@ -100,17 +103,17 @@ super::catalogue! {
         ),
         SweepFoundAny => (
             "The largest effect: layer {layer}, head {head}, {effect} (passing on {mode}). Click a cell to switch that head off alone.",
-            "影响最大的是第 {layer} 层第 {head} 个头：{effect}（输出{mode}）。点击一个格子，就只关掉那个头。",
+            "影响最大的是第 {layer} 层第 {head} 个头：{effect}（改为输出{mode}）。点击一个格子，就只关掉那个头。",
         ),
         SweepFailed => ("The sweep stopped: {why}", "逐个关掉的实验中断：{why}"),
         SecondSentence => ("A second sentence, to compare with", "用来比较的第二个句子"),
         SecondHint => (
             "The model embeds each sentence as the mean of its final rows; their cosine is the similarity.",
-            "模型把每个句子嵌入为它最后一层各行的平均值；两者的余弦就是相似度。",
+            "模型取每个句子最后一层各行的平均值作为句子嵌入；两个嵌入的余弦就是相似度。",
         ),
         SecondPrefix => (
             " (each embedded as “{prefix}…”, as the model card asks)",
-            "（按模型说明，每句都以“{prefix}…”的形式嵌入）",
+            "（按模型卡的要求，每句都以“{prefix}…”的形式嵌入）",
         ),
         SimilarityIntact => (
             "Similarity of the two sentences{prefix}: {intact} with every head on.",
@@ -139,12 +142,12 @@ super::catalogue! {
         ),
         LearnNoModel => (
             "The run has not come to rest with a model yet: pause it (or take a step) and the heads switched off are scored.",
-            "训练还没有停下来给出一个模型：暂停（或走一步）之后，就会为关掉的头打分。",
+            "训练尚未停下，还没有可评估的模型：先暂停（或训练一步），再为关掉的头打分。",
         ),
         LearnScoring => ("Scoring the model of step {step} with {heads} off…", "正在为第 {step} 步的模型打分（关掉 {heads}）……"),
         LearnScores => (
             "Model of step {step}, with {heads} off ({mode}): held-out accuracy {acc} (intact {intact}), loss {loss} nats (intact {intact_loss}).",
-            "第 {step} 步的模型，关掉 {heads}（输出{mode}）：留出集准确率 {acc}（完整模型 {intact}），损失 {loss} 奈特（完整模型 {intact_loss}）。",
+            "第 {step} 步的模型，关掉 {heads}（改为输出{mode}）：留出集准确率 {acc}（完整模型 {intact}），损失 {loss} 奈特（完整模型 {intact_loss}）。",
         ),
         LearnTraining => (
             "Training goes on with every head on; the heads switched off are scored again when the run next comes to rest.",
@@ -153,7 +156,7 @@ super::catalogue! {
         AccuracyOff => ("Accuracy, heads {heads} off", "准确率（关掉 {heads}）"),
         LearnSweepIntro => (
             "One button switches each head off alone, one after another, and measures the held-out accuracy each time. Beside it, where each head's weight goes on the same sequences: on the token just before the query, and on the keys that hold the answer. A head can have a striking map and little effect, or the reverse.",
-            "一个按钮把每个头单独关掉，一个接一个，每次都测量留出集准确率。旁边是同样这些序列上每个头的权重落在哪里：落在查询前一个词元上的，以及落在存放答案的那些键上的。一个头可能注意力图很醒目，影响却很小，也可能反过来。",
+            "按下按钮，依次单独关掉每一个头，每次都测量留出集准确率。旁边是同样这些序列上每个头的权重落在哪里：落在查询前一个词元上的，以及落在存放答案的那些键上的。一个头可能注意力图很醒目，影响却很小，也可能反过来。",
         ),
         LearnSweepScale => (
             "Each cell: how far the held-out accuracy falls with that head off, in percentage points (darker: larger, against the largest here).",
@@ -165,7 +168,7 @@ super::catalogue! {
         ),
         LearnSweepFound => (
             "Model of step {step}: with every head on, accuracy {intact}. The head it needs most is layer {layer}, head {head}: without it, {acc} (passing on {mode}).",
-            "第 {step} 步的模型：所有头都开着时准确率 {intact}。它最离不开的是第 {layer} 层第 {head} 个头：没有它，准确率为 {acc}（输出{mode}）。",
+            "第 {step} 步的模型：所有头都开着时准确率 {intact}。它最离不开的是第 {layer} 层第 {head} 个头：没有它，准确率为 {acc}（改为输出{mode}）。",
         ),
         LearnSweepNone => (
             "Model of step {step}: no single head matters here. Switching any one off costs at most {drop} of the accuracy ({intact} intact): the heads stand in for each other, or the model has not learned the task yet.",

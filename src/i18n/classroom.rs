@@ -25,7 +25,7 @@ super::catalogue! {
         ThemeAuto => ("Auto", "跟随系统"),
         ThemeLight => ("Light", "浅色"),
         ThemeDark => ("Dark", "深色"),
-        ThemeContrast => ("High contrast (projector)", "高对比度（投影）"),
+        ThemeContrast => ("High contrast (projector)", "高对比度（适合投影）"),
         CopyLink => ("Link for this screen", "当前画面的链接"),
         CopyStudentLink => ("Link for students", "学生链接"),
         StudentCopied => ("Link for students copied.", "学生链接已复制。"),

@@ -7,6 +7,8 @@ super::catalogue! {
     pub enum Code {
         PretrainedInput => r#"import math, torch
 from transformers import AutoModel
+# The hub's full-precision model. The page runs a smaller copy of it ({copy}), so the numbers
+# this script prints come out close to the page's, not equal.
 model = AutoModel.from_pretrained("{hub}")
 token_ids = torch.tensor([[{ids}]])  # {tokens}
 hidden = model(token_ids, output_hidden_states=True).hidden_states
@@ -47,11 +49,23 @@ x_kv = embed(kv_ids){pe_kv}  # (1, {n_kv}, {d})"#,
 q = w_q(x).view(1, {n}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n}, {d_k})
 k = w_k({kv}).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})
 v = w_v({kv}).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})"#,
-        PretrainedProjection => r#"attn = model.encoder.layer[{layer}].attention  # the model's own modules, its own weights
+        PretrainedProjection => r#"attn = model.encoder.layer[{layer}].attention  # the model's own modules (its full-precision weights)
 q = attn.self.query(x).view(1, {n}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n}, {d_k})
 k = attn.self.key(x).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})
 v = attn.self.value(x).view(1, {n_kv}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n_kv}, {d_k})"#,
+        ProjectionGrouped => r#"w_q = nn.Linear({d}, {d}, bias={bias})
+w_k, w_v = (nn.Linear({d}, {kv_heads} * {d_k}, bias={bias}) for _ in range(2))  # {kv_heads} K/V head(s) for {h} query heads
+q = w_q(x).view(1, {n}, {h}, {d_k}).transpose(1, 2)  # (1, {h}, {n}, {d_k})
+k = w_k({kv}).view(1, {n_kv}, {kv_heads}, {d_k}).transpose(1, 2)  # (1, {kv_heads}, {n_kv}, {d_k})
+v = w_v({kv}).view(1, {n_kv}, {kv_heads}, {d_k}).transpose(1, 2)  # (1, {kv_heads}, {n_kv}, {d_k})
+# Each group of {per} query heads reads one K/V head: repeat it for every head of its group.
+k, v = k.repeat_interleave({per}, dim=1), v.repeat_interleave({per}, dim=1)  # (1, {h}, {n_kv}, {d_k})"#,
         Scores => r#"scores = q @ k.transpose(-2, -1)  # (1, {h}, {n}, {n_kv})"#,
+        PaddingMask => r#"# A batch of two sentences of {n} and {m} tokens, the shorter padded to {n}.
+keep = torch.tensor([[True] * {n}, [True] * {m} + [False] * {pad}])  # (2, {n}): False where padded
+scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (2, h, {n}, {n})
+scores = scores.masked_fill(~keep[:, None, None, :], float("-inf"))  # padded keys: weight 0
+weights = torch.softmax(scores, dim=-1)  # a padded query's row is computed too, and ignored"#,
         Scaling => r#"scale = {scale}
 scores = scores / scale  # (1, {h}, {n}, {n_kv})"#,
         SqrtDk => r#"math.sqrt({d_k})"#,
@@ -64,7 +78,9 @@ concat = out.transpose(1, 2).reshape(1, {n}, {d})  # (1, {n}, {d})
 y = w_o(concat)  # (1, {n}, {d})"#,
         MultiHead => r#"w_o = nn.Linear({d}, {d}, bias={bias})
 concat = out.transpose(1, 2).reshape(1, {n}, {d})  # (1, {n}, {d})
-y = w_o(concat)  # (1, {n}, {d})"#,
+y = w_o(concat)  # (1, {n}, {d})
+# The same in one call, as models are written: torch.nn.functional.scaled_dot_product_attention(q, k, v)
+# for the heads (is_causal=True for the causal mask), or nn.MultiheadAttention({d}, {h}) for all of it."#,
     }
 }
 

@@ -16,7 +16,7 @@ super::catalogue! {
         ZeroWidth => ("d_model must be at least 1.", "d_model 至少为 1。"),
         HeadsDoNotDivide => (
             "d_model = {d_model} cannot be split evenly among {heads} heads: each head needs the same whole number of columns.",
-            "d_model = {d_model} 不能被 {heads} 整除：每个头必须分到同样多的列。",
+            "d_model = {d_model} 无法平均分给 {heads} 个头：每个头必须分到同样多的列。",
         ),
         Empty => ("The {which} is empty.", "{which}为空。"),
         Shape => ("{what} should be {expected}, but is {rows} × {cols}.", "{what} 应为 {expected}，实际为 {rows} × {cols}。"),
@@ -26,7 +26,7 @@ super::catalogue! {
         ),
         NonFinite => (
             "{what} holds a number that is not finite at row {row}, column {col}.",
-            "{what} 在第 {row} 行第 {col} 列含有非有限的数。",
+            "{what} 第 {row} 行第 {col} 列的值不是有限数。",
         ),
         Temperature => ("The temperature must be a positive number, not {t}.", "温度必须是正数，而不是 {t}。"),
         UnknownToken => (
@@ -119,7 +119,7 @@ mod tests {
             model_error(Lang::En, &e),
             "d_model = 64 cannot be split evenly among 3 heads: each head needs the same whole number of columns."
         );
-        assert_eq!(model_error(Lang::Zh, &e), "d_model = 64 不能被 3 整除：每个头必须分到同样多的列。");
+        assert_eq!(model_error(Lang::Zh, &e), "d_model = 64 无法平均分给 3 个头：每个头必须分到同样多的列。");
         let e = ModelError::TooManyTokens { which: "key/value", max: 64, given: 70 };
         assert_eq!(model_error(Lang::Zh, &e), "第二个句子有 70 个词元，最多只能显示 64 个。");
     }

@@ -10,8 +10,8 @@ super::catalogue! {
             "看注意力如何学习",
         ),
         Intro => (
-            "A small Transformer (attention only, unless you add the MLPs) starts here from random weights and is trained in your browser: token and position embeddings, one or two layers of multi-head attention with the causal mask (each, if you choose, followed by a small MLP), the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch each head's attention on the example below turn from noise into the pattern the task needs.",
-            "这里有一个小型 Transformer（除非加上 MLP，否则只有注意力层），从随机权重开始，就在你的浏览器里训练：词元嵌入和位置嵌入、一到两层带因果掩码的多头注意力（每层后面可以再加一个小 MLP）、残差流和反嵌入，用交叉熵和 Adam 训练。梯度是为这个模型逐项推导写出的，并与有限差分和 JAX 的结果核对过。点“训练”，看各个头在下面这个示例上的注意力如何从噪声变成任务所需的模式。",
+            "A small Transformer (attention only, unless you add the MLPs) starts here from random weights and is trained in your browser: token embeddings and positions (learned, sinusoidal or rotary, as you choose), one or two layers of multi-head attention with the causal mask (each, if you choose, followed by a small MLP), the residual stream and an unembedding, trained with cross-entropy and Adam. The gradients are written out for this model and checked against finite differences and against JAX. Press Train and watch each head's attention on the example below turn from noise into the pattern the task needs.",
+            "这里有一个小型 Transformer（除非加上 MLP，否则只有注意力层），从随机权重开始，直接在你的浏览器里训练：词元嵌入和位置编码（可学习、正弦或旋转三种，任选其一）、一到两层带因果掩码的多头注意力（每层后面可以再加一个小 MLP）、残差流（residual stream）和反嵌入（unembedding），用交叉熵损失和 Adam 优化器训练。梯度的计算是针对这个模型手工推导实现的，并已与有限差分和 JAX 的结果核对。点“训练”，看各个头在下面这个示例上的注意力如何从噪声变成任务所需的模式。",
         ),
         HeadOff => ("switched off", "已关掉"),
         Task => ("Task", "任务"),
@@ -90,18 +90,18 @@ super::catalogue! {
         ),
         Positions => ("Positions", "位置编码"),
         ShiftRotary => (
-            "On this model: moving the whole example {shift} places along changes no score of layer 1 by more than {far}. Rotated queries and keys meet at the angle of their offset, so only how far apart two tokens are counts.",
-            "在这个模型上：把整个示例往后挪 {shift} 个位置，第 1 层的分数变化都不超过 {far}。旋转后的查询和键以它们偏移量对应的角度相遇，所以只有两个词元相隔多远才算数。",
+            "On this model: moving the whole example {shift} places along changes no score of layer 1 by more than {far}. After the rotation a query's and a key's dot product depends, besides the two tokens themselves, only on how far apart they are, not on where they stand.",
+            "在这个模型上：把整个示例往后挪 {shift} 个位置，第 1 层的分数变化都不超过 {far}。旋转之后，查询与键的点积除了取决于这两个词元本身，只取决于二者的相对偏移，与绝对位置无关。",
         ),
         ShiftAdded => (
-            "On this model: moving the whole example {shift} places along changes layer 1's scores by up to {far}. With the positions added to the tokens, where a token stands counts, not only how far apart two tokens are.",
-            "在这个模型上：把整个示例往后挪 {shift} 个位置，第 1 层的分数最多变化 {far}。位置加在词元上时，词元站在哪里也算数，而不只是两个词元相隔多远。",
+            "On this model: moving the whole example {shift} places along changes layer 1's scores by up to {far}. With the positions added to the tokens, a score depends on where each token stands, not only on the two tokens and how far apart they are.",
+            "在这个模型上：把整个示例往后挪 {shift} 个位置，第 1 层的分数最多变化 {far}。位置加在词元上时，绝对位置也会影响分数，而不只是两个词元本身和它们的相对偏移。",
         ),
         ShiftLearned => (
             "Learned positions are a vector for each of the {n} places the model was trained on and none past them: the example cannot be moved along to compare.",
-            "学到的位置编码是模型训练过的 {n} 个位置各一个向量，再往后就没有了：没法把示例往后挪来比较。",
+            "可学习的位置嵌入只为模型训练过的 {n} 个位置各准备了一个向量，再往后就没有了：无法把示例往后挪来比较。",
         ),
-        PositionsLearned => ("learned, added to the tokens", "学习得到的，加到词元上"),
+        PositionsLearned => ("learned, added to the tokens", "可学习的，加到词元上"),
         PositionsSinusoidal => ("sinusoidal, added to the tokens", "正弦编码，加到词元上"),
         PositionsRope => ("rotary (RoPE): queries and keys turned by their position", "旋转位置编码（RoPE）：查询和键按位置旋转"),
         ErrSeed => ("The seed must be a whole number from 0 up.", "随机种子必须是不小于 0 的整数。"),
@@ -115,7 +115,7 @@ super::catalogue! {
         OpenLesson => ("Open in the lesson", "在本课中打开"),
         OpenLessonHint => (
             "Opens the lesson's seven stages on this model as it is now, with the example as the sentence: step through projection, QKᵀ, ÷√d_k, softmax and A·V of the weights you just trained.",
-            "在本课的七个阶段里打开这个模型此刻的权重，以示例作为句子：一步步看你刚训练出的权重如何做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
+            "在本课的七个步骤里打开这个模型此刻的权重，以示例作为句子：一步步看你刚训练出的权重如何做投影、QKᵀ、÷√d_k、softmax 和 A·V。",
         ),
         OpenFailed => (
             "This browser would not keep the model (its storage is full or switched off), so the lesson cannot open it.",
@@ -169,7 +169,7 @@ super::catalogue! {
         ),
         ExperimentIntro => (
             "The same model trained twice from the same seed on the same batches, with one head of d_k = {dk}: once dividing the scores by √d_k, once not. Without the division the scores start about √{dk} ≈ {root} times wider, so the softmax rows start closer to one-hot and less gradient reaches the scores. The curves below are the two runs as they train in this page.",
-            "同一个模型用同一个随机种子、同样的批次训练两次，只有一个头，d_k = {dk}：一次把注意力分数除以 √d_k，一次不除。不除时，分数一开始就大约宽 √{dk} ≈ {root} 倍，softmax 的各行一开始就更接近独热，能传回分数的梯度也更少。下面的曲线就是这两次训练在本页中实时运行的结果。",
+            "同一个模型用同一个随机种子、同样的批次训练两次，只有一个头，d_k = {dk}：一次把注意力分数除以 √d_k，一次不除。不除时，分数的离散程度一开始就约为除以之后的 √{dk} ≈ {root} 倍，所以 softmax 的各行一开始就更接近独热，能传回分数的梯度也更少。下面的曲线就是这两次训练在本页中实时运行的结果。",
         ),
         Scaled => ("÷√d_k", "除以 √d_k"),
         Unscaled => ("not divided", "不除"),

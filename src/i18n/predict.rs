@@ -15,11 +15,36 @@ super::catalogue! {
             "The questions could not be loaded: their files did not arrive, three tries in a row. Try again, or switch “Predict first” off to see the figures.",
             "问题加载失败：连试三次，它们的文件都没有送达。可以重试，或关闭“先预测”直接看图。",
         ),
-        Hidden => ("The figure appears once you answer.", "回答之后才会显示图。"),
+        Hidden => ("The figure appears once you have answered.", "回答之后才会显示图。"),
+        BothFirst => (
+            "This stage asks a second question before its figure: answer both, then see.",
+            "这一步在显示图之前还有第二个问题：两个都回答之后才显示。",
+        ),
+        MoveSlider => ("move the slider", "请拖动滑块"),
+        OneTry => (
+            "One try: your first answer is the prediction; the figure then shows why.",
+            "只有一次机会：第一次回答就是你的预测，之后图会告诉你为什么。",
+        ),
         Check => ("Check", "检查"),
         YourAnswer => ("Your answer", "你的答案"),
         PositionalOn => ("with positional encoding", "已加上位置编码"),
         PositionalOff => ("without positional encoding", "未加位置编码"),
+        PositionalRotary => (
+            "no positions in it: this model turns each head's Q and K by position instead (RoPE)",
+            "其中不含位置：这个模型改为按位置旋转每个头的 Q 和 K（RoPE）",
+        ),
+        PositionalLater => (
+            "the output of the layers before, which have mixed each token with the others",
+            "前面各层的输出，其中每个词元都已和其他词元混合过",
+        ),
+        AmongOpen => (
+            "Only the keys it may see count: the causal mask hides the later ones (grey on the map).",
+            "只算它能看到的键：因果掩码遮住了后面的键（图中显示为灰色）。",
+        ),
+        RandomGuess => (
+            "(The weights are random: nothing tells in advance which key wins, so this is a guess you then check against the numbers.)",
+            "（权重是随机的：事先无从判断哪个键胜出，所以这是一次猜测，之后再用数字核对。）",
+        ),
         ScalingOn => ("on", "已开启"),
         ScalingOff => ("off", "已关闭"),
         QInput => (
@@ -43,8 +68,8 @@ super::catalogue! {
             "在第 {h} 个头中，查询“{q}”把最多的权重给了哪个键？点击它。",
         ),
         QOutput => (
-            "In head {h}, the output of “{q}” is a weighted mix of the value vectors. Which value vector is it closest to? Click its token.",
-            "在第 {h} 个头中，“{q}”的输出是各个值向量的加权混合。它离哪个值向量最近？点击那个词元。",
+            "In head {h}, the output of “{q}” is a weighted mix of the value vectors. Which value vector has the largest share in it? Click its token.",
+            "在第 {h} 个头中，“{q}”的输出是各个值向量的加权混合。哪个值向量在其中所占的比重最大？点击那个词元。",
         ),
         QMultiHead => (
             "Q has {d} columns, split among {n} heads. Which columns does head {h} read? Type first–last (e.g. 5–8), counting from 1.",
@@ -55,8 +80,8 @@ super::catalogue! {
             "再问：缩放（÷√d_k）{on}，d_k = {dk}：在第 {h} 个头中，查询“{q}”给出的最大权重大约是多少？拖动滑块（误差 0.1 以内算对）。",
         ),
         FbLargest => (
-            "The largest weight is {v}. The row's logits run from {lo} to {hi} (scores ÷ {sq}); the softmax turns a gap g between two logits into a weight ratio of e^(g/T), here with T = {t} and the widest gap {gap}.",
-            "最大权重是 {v}。这一行送入 softmax 的值（分数 ÷ {sq}）从 {lo} 到 {hi}；softmax 把两个值之差 g 变成 e^(g/T) 倍的权重之比，这里 T = {t}，最大的差为 {gap}。",
+            "The largest weight is {v}. The values this row puts into the softmax (its scores ÷ {sq}) run from {lo} to {hi}; a difference g between two of them becomes a weight ratio of e^(g/T). Here T = {t}, so the widest one, (hi − lo)/T = {gap}, makes the largest weight e^{gap} times the smallest.",
+            "最大权重是 {v}。这一行送入 softmax 的值（分数 ÷ {sq}）从 {lo} 到 {hi}；两个值相差 g，它们的权重之比就是 e^(g/T)。这里 T = {t}，最大差值（最大值 − 最小值）/T = {gap}，所以最大权重是最小权重的 e^{gap} 倍。",
         ),
         YoursSaid => ("You said {x}.", "你的答案是 {x}。"),
         Right => ("Right.", "答对了。"),
@@ -67,6 +92,14 @@ super::catalogue! {
         FbInputSame => (
             "These rows each equal another row: {rows}. Nothing tells their positions apart (there is no positional encoding), so the same token gives the same row.",
             "这些行各与另一行完全相同：{rows}。没有位置编码，无法区分位置，所以同一个词元得到同样的行。",
+        ),
+        FbInputSameRotary => (
+            "These rows each equal another row: {rows}. This model adds nothing to X for positions: RoPE turns Q and K by position inside attention instead, so repeated tokens share a row here and differ only in their scores.",
+            "这些行各与另一行完全相同：{rows}。这个模型不往 X 里加任何位置信息：RoPE 改在注意力内部按位置旋转 Q 和 K，所以重复的词元在这里共用同样的行，只在分数上有所不同。",
+        ),
+        FbInputContext => (
+            "No two rows are equal: X here is what layer {layer} passed on, each row already mixed with the others by attention, so even the repeated tokens ({tokens}) differ.",
+            "没有两行相同：这里的 X 是第 {layer} 层传下来的，每一行都已经通过注意力和其他词元混合过，所以即使是重复的词元（{tokens}）也各不相同。",
         ),
         FbInputPositions => (
             "No two rows are equal: the positional encoding gives each position its own vector, so even the repeated tokens ({tokens}) get different rows.",
@@ -80,11 +113,21 @@ super::catalogue! {
             "Q_h is {n} × {dk}: one row per token, and d_model / h = {d} / {h} = {dk} columns.",
             "Q_h 是 {n} × {dk}：每个词元一行，列数为 d_model / h = {d} / {h} = {dk}。",
         ),
-        FbScores => ("{best} scores highest: {v}.", "得分最高的是 {best}：{v}。"),
-        FbSoftmax => ("{best} gets the most weight: {v}.", "得到最多权重的是 {best}：{v}。"),
+        FbScores => (
+            "{best} scores highest: {v}. Its key has the largest dot product with this query: direction and length both count (q · k = |q| |k| cos θ).",
+            "得分最高的是 {best}：{v}。它的键与这个查询的点积最大：方向和长度都起作用（q · k = |q| |k| cos θ）。",
+        ),
+        FbSoftmax => (
+            "{best} gets the most weight: {v}. The softmax keeps the order of the scores, so the key that scored highest (of those the query may see) gets the most weight.",
+            "得到最多权重的是 {best}：{v}。softmax 不改变分数的大小顺序，所以（在查询能看到的键中）得分最高的键得到的权重最多。",
+        ),
         FbOutput => (
-            "The value vector of {best} is the closest, at a distance of {v}: the output leans towards the values with the most weight.",
-            "离得最近的是 {best} 的值向量，距离 {v}：输出偏向权重最大的那些值向量。",
+            "The value of {best} has the largest share, its weight {v}: the output Σ a_j v_j leans towards the values with the most weight.{nearest}",
+            "{best} 的值向量所占比重最大，权重为 {v}：输出 Σ a_j v_j 偏向权重最大的那些值向量。{nearest}",
+        ),
+        FbOutputNearest => (
+            " The value vector nearest the output is {near}'s, though (distance {dist}): with weights this spread out, the output sits between the values, close to none in particular.",
+            "不过离输出最近的是 {near} 的值向量（距离 {dist}）：权重这样分散时，输出落在各个值向量之间，并不特别靠近哪一个。",
         ),
         FbSpreadScaled => (
             "The spread is {s} = {raw} ÷ √{dk} = {raw} ÷ {sq}: dividing every score by √d_k divides their spread by the same number.",
@@ -116,8 +159,29 @@ super::catalogue! {
         ),
         ExScaledSolution => ("q·k = {terms} = {dot}; ÷ {sq} = {x}.", "q·k = {terms} = {dot}；÷ {sq} = {x}。"),
         ExWeight => (
-            "Three scaled scores of this query: {s}. What weight does a softmax over these three give the first one (key “{key}”)?",
-            "这个查询的三个缩放后分数：{s}。只对这三个分数做 softmax，第一个（键“{key}”）的权重是多少？",
+            "Three scaled scores of this query, made from the first {w} numbers of q and of three keys (so not the map's numbers): {s}. What weight does a softmax over these three give the first one (key “{key}”)?",
+            "这个查询的三个缩放后分数，由 q 和三个键的前 {w} 个分量算出（所以不是图上的数）：{s}。只对这三个分数做 softmax，第一个（键“{key}”）的权重是多少？",
+        ),
+        ExSize => (
+            "X has a row per token and d_model columns. With {n} tokens and d_model = {d}, how many numbers does it hold?",
+            "X 每个词元一行，共 d_model 列。有 {n} 个词元、d_model = {d} 时，X 一共有多少个数？",
+        ),
+        ExSizeSolution => ("{n} × {d} = {x}.", "{n} × {d} = {x}。"),
+        ExCost => (
+            "One head's queries Q_h = X · W_Q^h: X is {n} × {d}, W_Q^h is {d} × {dk}. How many multiply–adds does this product take?",
+            "一个头的查询 Q_h = X · W_Q^h：X 是 {n} × {d}，W_Q^h 是 {d} × {dk}。这次矩阵乘法一共要做多少次乘加？",
+        ),
+        ExCostSolution => (
+            "Each of Q_h's {n} × {dk} entries is a sum of {d} products: {n} × {dk} × {d} = {x}.",
+            "Q_h 的 {n} × {dk} 个元素，每个都是 {d} 个乘积之和：{n} × {dk} × {d} = {x}。",
+        ),
+        ExCostWhole => (
+            "Every head's queries at once, Q = X · W_Q: X is {n} × {d}, W_Q is {d} × {d}. How many multiply–adds does this product take?",
+            "一次算出所有头的查询 Q = X · W_Q：X 是 {n} × {d}，W_Q 是 {d} × {d}。这次矩阵乘法一共要做多少次乘加？",
+        ),
+        ExCostWholeSolution => (
+            "Each of Q's {n} × {d} entries is a sum of {d} products: {n} × {d} × {d} = {x}.",
+            "Q 的 {n} × {d} 个元素，每个都是 {d} 个乘积之和：{n} × {d} × {d} = {x}。",
         ),
         ExWeightSolution => (
             "exp of each: {e}; their sum is {sum}; {e1} ÷ {sum} = {x}.",
@@ -129,6 +193,7 @@ super::catalogue! {
         ),
         ExMixSolution => ("{terms} = {x}.", "{terms} = {x}。"),
         ExTolerance => ("Answers within ±{tol} count as right.", "误差在 ±{tol} 以内算对。"),
+        ExExact => ("Give the exact number.", "请给出准确的数。"),
         ExCheck => ("Check", "检查"),
         ExNew => ("New numbers", "换一组数"),
         ExRight => ("Right: {x}.", "答对了：{x}。"),

@@ -11,7 +11,7 @@ super::catalogue! {
         NavVariants => ("Self · causal · cross", "自注意力 · 因果 · 交叉"),
         NavPatterns => ("Head patterns", "注意力头模式"),
         NavGraph => ("As a graph", "图视角"),
-        NavComplexity => ("The O(n²) cost", "O(n²) 瓶颈"),
+        NavComplexity => ("The O(n²) cost", "O(n²) 开销"),
         NavModel => ("Pretrained model", "预训练模型"),
         NavCoref => ("it → animal?", "“it” → “animal”？"),
 
@@ -65,8 +65,8 @@ super::catalogue! {
         ),
         CausalTitle => ("Causal (masked) attention", "因果（掩码）注意力"),
         CausalText => (
-            "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. It is needed whenever several positions run in one pass: in training, where a GPT-style decoder learns from every position of a sentence at once, and when a model reads its prompt. The mask makes each position see exactly what it would see if the text were written left to right. Only a single new token, whose query meets the cached keys of the tokens before it, has nothing after it to hide, and needs no mask.",
-            "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。凡是一次计算多个位置，都需要它：训练时，GPT 这类解码器一次就用句子的所有位置来学习；模型读入提示词时也是如此。掩码保证每个位置看到的，正好是文本从左到右写出时它能看到的内容。只有单独一个新词元，用它的查询去对照缓存中它之前各词元的键时，后面没有任何东西需要遮住，才不需要掩码。",
+            "The same sentence, but a mask M adds −∞ above the diagonal before the softmax, so token i sees only tokens 1 to i: no peeking at the future. It is needed whenever several positions run in one pass: in training, where a GPT-style decoder learns from every position of a sentence at once, and when a model reads its prompt. The mask makes each position see exactly what it would see if the text were written left to right. Only a single new token, whose query meets the cached keys of the tokens before it, has nothing after it to hide, and needs no mask. Models that write this way, a token at a time, each conditioned on those before it, are called autoregressive; the decoder-only ones (GPT) have only the causal mask, while encoder-only ones (BERT, the pretrained models here) let every token see every other, and encoder–decoder models (the original Transformer) have both, with cross-attention between them.",
+            "同一个句子，但掩码 M 在 softmax 之前给对角线以上的位置加上 −∞，于是第 i 个词元只能看到第 1 到第 i 个词元：不能偷看未来。凡是一次计算多个位置，都需要它：训练时，GPT 这类解码器一次就用句子的所有位置来学习；模型读入提示词时也是如此。掩码保证每个位置看到的，正好是文本从左到右写出时它能看到的内容。只有单独一个新词元，用它的查询去对照缓存中它之前各词元的键时，后面没有任何东西需要遮住，才不需要掩码。像这样一次写一个词元、每个词元都以前面的词元为条件的模型，叫作自回归（autoregressive）模型；仅解码器（decoder-only）模型（如 GPT）只用因果掩码，仅编码器（encoder-only）模型（如 BERT，以及这里的预训练模型）让每个词元看到所有其他词元，而编码器–解码器（encoder-decoder）模型（最初的 Transformer）两者都有，并用交叉注意力把它们连起来。",
         ),
         MaskLegend => ("yellow: allowed (adds 0) · grey: blocked (adds −∞)", "黄色：允许（加 0）· 灰色：屏蔽（加 −∞）"),
         CrossTitle => ("Cross-attention", "交叉注意力"),
@@ -78,7 +78,7 @@ super::catalogue! {
         PaddingTitle => ("Padding: two sentences of different lengths in one batch", "填充：一个批次里长度不同的两个句子"),
         PaddingText => (
             "A model runs many sentences at once, as one tensor of shape (batch, n, d_model), so every sentence in it must have the same n. The shorter ones are filled up with padding tokens ([PAD]) to the longest one's length, and a padding mask blocks the padded keys, as the causal mask blocks the future: their scores become −∞ and their weights exactly 0. Here the batch is this lesson's two sentences, the first and the second of the settings.",
-            "模型一次处理许多句子，把它们放进一个形状为 (batch, n, d_model) 的张量，所以其中每个句子的 n 必须相同。较短的句子用填充词元（[PAD]）补到最长句子的长度，再由填充掩码屏蔽被填充的键，就像因果掩码屏蔽未来一样：它们的分数变成 −∞，权重恰好为 0。这里的批次就是本课的两个句子：设置里的第一个和第二个句子。",
+            "模型一次处理许多句子，把它们放进一个形状为 (batch, n, d_model) 的张量，所以其中每个句子的 n 必须相同。较短的句子用填充词元（[PAD]）补到最长句子的长度，再由填充掩码（padding mask）屏蔽被填充的键，就像因果掩码屏蔽未来一样：它们的分数变成 −∞，权重恰好为 0。这里的批次就是本课的两个句子：设置里的第一个和第二个句子。",
         ),
         PaddingShown => (
             "Sentence {which} is the shorter: its {m} tokens are padded to {n} (grey: the masked padding keys). Its real tokens' outputs differ from running it alone by at most {diff}, rounding only: no real token can see a padded one. The padded rows (queries {from} to {n}) still get outputs, since a mask blocks keys, not queries; nothing uses them, because whatever reads the batch (a loss, an average over the sentence) skips them with the same mask.",
@@ -106,7 +106,7 @@ super::catalogue! {
         PatLocal => ("Local window", "局部窗口"),
         PatLocalText => (
             "Queries and keys keep only the middle frequencies of the positional encoding. Their dot product is largest at the same position and falls off smoothly with distance, so the weight stays in a band around the diagonal, much like an n-gram.",
-            "查询和键只保留位置编码中的中等频率。它们的点积在同一位置最大，并随距离平滑减小，所以权重集中在对角线附近的一条带上，很像 n-gram。",
+            "查询和键只保留位置编码中的中等频率。它们的点积在同一位置最大，并随距离平滑减小，所以权重集中在对角线附近的一条带上，很像 n 元语法（n-gram）。",
         ),
         PatBroadcast => ("Broadcast", "广播"),
         PatBroadcastText => (
@@ -146,7 +146,7 @@ super::catalogue! {
         GraphAdjacency => ("Adjacency matrix A", "邻接矩阵 A"),
         GraphPicture => ("The tokens as a graph, edges weighted by attention", "词元构成的图，边的权重为注意力"),
 
-        CxTitle => ("The O(n²) cost, FlashAttention and linear attention", "O(n²) 瓶颈、FlashAttention 与线性注意力"),
+        CxTitle => ("The O(n²) cost, FlashAttention and linear attention", "O(n²) 开销、FlashAttention 与线性注意力"),
         CxIntro => (
             "Every query meets every key, so each head's score matrix has n² entries: a thousand tokens are a million pairs, and doubling the length quadruples the work and the memory.",
             "每个查询都要与每个键相遇，所以每个头的分数矩阵有 n² 个元素：一千个词元就是一百万对，长度翻倍，计算量和内存都变成四倍。",

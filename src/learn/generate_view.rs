@@ -267,7 +267,7 @@ pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl 
         let pairs = [
             ("k", steps.len().to_string()),
             ("token", texts.get(last.position).cloned().unwrap_or_default()),
-            ("p", (last.position + 1).to_string()),
+            ("p", last.position.to_string()),
             ("n", (last.position + 1).to_string()),
             ("chosen", token_text(last.chosen, digits())),
             ("percent", percent),

@@ -1,7 +1,7 @@
 //! One question per stage, made from the numbers on screen ([`Shown`]), and its judgement:
 //! right or wrong, and a sentence or two made from the same numbers saying why.
 
-use super::shown::Shown;
+use super::shown::{Positions, Shown};
 use crate::i18n::{fill, t, Lang, PredictMsg as P};
 use crate::settings::Stage;
 use ndarray::ArrayView1;
@@ -33,9 +33,8 @@ impl Kind {
 /// What is right.
 #[derive(Debug, Clone, PartialEq)]
 enum Expected {
-    /// The key(s) with the best value in `values` (the largest, or the smallest when
-    /// `lowest`); ties all count.
-    Key { values: Vec<f32>, lowest: bool, blocked: Vec<bool> },
+    /// The key(s) with the largest value in `values` among those not `blocked`; ties all count.
+    Key { values: Vec<f32>, blocked: Vec<bool> },
     /// Exactly these rows.
     Rows(Vec<usize>),
     /// A number within 10 %.
@@ -93,11 +92,6 @@ fn spread(values: &[f32]) -> f32 {
     crate::core::readouts::mean_std(values).1
 }
 
-/// The entries of `m` that are not blocked.
-fn open_entries(m: &ndarray::Array2<f32>, blocked: &ndarray::Array2<bool>) -> Vec<f32> {
-    m.iter().zip(blocked.iter()).filter(|(_, b)| !**b).map(|(v, _)| *v).collect()
-}
-
 /// The Euclidean distance of two vectors.
 fn distance(a: ArrayView1<f32>, b: ArrayView1<f32>) -> f32 {
     a.iter().zip(b.iter()).map(|(x, y)| (x - y) * (x - y)).sum::<f32>().sqrt()
@@ -129,18 +123,33 @@ pub fn question(s: &Shown, stage: Stage, lang: Lang) -> Question {
     let head = (s.head + 1).to_string();
     let query = s.tokens[s.query].clone();
     let ask = |m: P, values: &[(&str, &str)]| fill(tr(m), values);
-    let key_question = |prompt: P, fb: P, values: Vec<f32>, lowest: bool| {
+    // A question about keys: the largest of `values` among the keys the query may see (grey on
+    // the revealed map when a mask hides some: the question says so), with what the feedback
+    // names; with random weights it can only be guessed, and the question says that too.
+    let key_question = |prompt: P, fb: P, values: Vec<f32>, more: Vec<(&'static str, String)>| {
         let blocked = s.blocked.row(s.query).to_vec();
-        let best = best_keys(&values, &blocked, lowest);
+        let best = best_keys(&values, &blocked);
         let best_text = best.iter().map(|j| s.kv_tokens[*j].clone()).collect::<Vec<_>>().join(", ");
         let best_value = best.first().map_or(String::new(), |j| show(values[*j]));
+        let mut prompt = ask(prompt, &[("h", &head), ("q", &query)]);
+        let joiner = if lang == Lang::Zh { "" } else { " " };
+        if blocked.iter().any(|b| *b) {
+            prompt = format!("{prompt}{joiner}{}", tr(P::AmongOpen));
+        }
+        // Only the scores can be guessed from nothing: the later stages' answers follow from
+        // the scores a student has seen by then.
+        if s.random && stage == Stage::Scores {
+            prompt = format!("{prompt}{joiner}{}", tr(P::RandomGuess));
+        }
+        let mut values_fb = vec![("best", best_text), ("v", best_value)];
+        values_fb.extend(more);
         Question {
             stage,
             kind: Kind::ClickKey,
-            prompt: ask(prompt, &[("h", &head), ("q", &query)]),
+            prompt,
             choices: s.kv_tokens.clone(),
-            facts: Facts { template: fb, values: vec![("best", best_text), ("v", best_value)] },
-            expected: Expected::Key { values, lowest, blocked },
+            facts: Facts { template: fb, values: values_fb },
+            expected: Expected::Key { values, blocked },
         }
     };
     match stage {
@@ -156,14 +165,22 @@ pub fn question(s: &Shown, stage: Stage, lang: Lang) -> Question {
                 *seen.entry(tok).or_default() += 1;
             }
             let repeated: Vec<&str> = seen.iter().filter(|(_, n)| **n > 1).map(|(t, _)| *t).collect();
+            let later = s.layer > 0;
             let (template, values) = if !rows.is_empty() {
-                (P::FbInputSame, vec![("rows", rows_text(&rows, &s.tokens))])
+                let same = if s.positions == Positions::Rotary { P::FbInputSameRotary } else { P::FbInputSame };
+                (same, vec![("rows", rows_text(&rows, &s.tokens))])
             } else if !repeated.is_empty() {
-                (P::FbInputPositions, vec![("tokens", repeated.join(", "))])
+                let differ = if later { P::FbInputContext } else { P::FbInputPositions };
+                (differ, vec![("tokens", repeated.join(", ")), ("layer", s.layer.to_string())])
             } else {
                 (P::FbInputNoRepeat, vec![])
             };
-            let pe = tr(if s.positional { P::PositionalOn } else { P::PositionalOff });
+            let pe = tr(match (later, s.positions) {
+                (true, _) => P::PositionalLater,
+                (false, Positions::Added) => P::PositionalOn,
+                (false, Positions::None) => P::PositionalOff,
+                (false, Positions::Rotary) => P::PositionalRotary,
+            });
             Question {
                 stage,
                 kind: Kind::ClickRow,
@@ -186,10 +203,10 @@ pub fn question(s: &Shown, stage: Stage, lang: Lang) -> Question {
                 facts: Facts { template: P::FbShape, values },
             }
         }
-        Stage::Scores => key_question(P::QScores, P::FbScores, s.scores.row(s.query).to_vec(), false),
+        Stage::Scores => key_question(P::QScores, P::FbScores, s.scores.row(s.query).to_vec(), vec![]),
         Stage::Scaling => {
-            let raw = spread(&open_entries(&s.scores, &s.blocked));
-            let after = spread(&open_entries(&s.scaled_scores, &s.blocked));
+            let raw = spread(&crate::core::readouts::open_values(&s.scores, &s.blocked));
+            let after = spread(&crate::core::readouts::open_values(&s.scaled_scores, &s.blocked));
             let template = if s.scaled { P::FbSpreadScaled } else { P::FbSpreadUnscaled };
             let values = vec![("s", show(after)), ("raw", show(raw)), ("dk", s.d_k.to_string()), ("sq", show(s.scale))];
             let scaling = tr(if s.scaled { P::ScalingOn } else { P::ScalingOff });
@@ -202,11 +219,23 @@ pub fn question(s: &Shown, stage: Stage, lang: Lang) -> Question {
                 facts: Facts { template, values },
             }
         }
-        Stage::Softmax => key_question(P::QSoftmax, P::FbSoftmax, s.weights.row(s.query).to_vec(), false),
+        Stage::Softmax => key_question(P::QSoftmax, P::FbSoftmax, s.weights.row(s.query).to_vec(), vec![]),
         Stage::Output => {
+            // The largest share of the mix: the lesson's rule (the output leans towards the
+            // values with the most weight), read off the row of A. The value nearest the output
+            // is named too when it is another (flat weights put O between the values).
+            let weights = s.weights.row(s.query).to_vec();
+            let blocked = s.blocked.row(s.query).to_vec();
             let o = s.output.row(s.query);
-            let d: Vec<f32> = s.v.rows().into_iter().map(|v| distance(o, v)).collect();
-            key_question(P::QOutput, P::FbOutput, d, true)
+            let d: Vec<f32> = s.v.rows().into_iter().map(|v| -distance(o, v)).collect();
+            let (most, near) = (best_keys(&weights, &blocked), best_keys(&d, &blocked));
+            let nearest = match near.first() {
+                Some(j) if !most.contains(j) => {
+                    fill(tr(P::FbOutputNearest), &[("near", &s.kv_tokens[*j]), ("dist", &show(-d[*j]))])
+                }
+                _ => String::new(),
+            };
+            key_question(P::QOutput, P::FbOutput, weights, vec![("nearest", nearest)])
         }
         Stage::MultiHead => {
             let (a, b) = (s.head * s.d_k + 1, (s.head + 1) * s.d_k);
@@ -273,12 +302,11 @@ fn largest_weight(s: &Shown, lang: Lang) -> Question {
     }
 }
 
-/// The open keys with the best value (within a hair, so ties all count).
-fn best_keys(values: &[f32], blocked: &[bool], lowest: bool) -> Vec<usize> {
-    let sign = if lowest { -1.0 } else { 1.0 };
+/// The open keys with the largest value (within a hair, so ties all count).
+fn best_keys(values: &[f32], blocked: &[bool]) -> Vec<usize> {
     let open = |j: &usize| !blocked.get(*j).copied().unwrap_or(false);
-    let top = (0..values.len()).filter(open).map(|j| sign * values[j]).fold(f32::NEG_INFINITY, f32::max);
-    let near = |j: &usize| sign * values[*j] >= top - 1e-6 * top.abs().max(1.0);
+    let top = (0..values.len()).filter(open).map(|j| values[j]).fold(f32::NEG_INFINITY, f32::max);
+    let near = |j: &usize| values[*j] >= top - 1e-6 * top.abs().max(1.0);
     (0..values.len()).filter(open).filter(near).collect()
 }
 
@@ -297,14 +325,14 @@ impl Question {
     pub fn judge(&self, given: &Given, lang: Lang) -> Result<Verdict, String> {
         let tr = |m: P| t(lang, m);
         let (correct, yours) = match (&self.expected, given) {
-            (Expected::Key { values, lowest, blocked }, Given::Key(j)) => {
+            (Expected::Key { values, blocked }, Given::Key(j)) => {
                 let v = values.get(*j).ok_or_else(|| tr(P::PickOne).to_string())?;
                 let yours = if blocked.get(*j).copied().unwrap_or(false) {
                     fill(tr(P::YoursMasked), &[("k", &self.choices[*j])])
                 } else {
                     fill(tr(P::Yours), &[("k", &self.choices[*j]), ("v", &show(*v))])
                 };
-                (best_keys(values, blocked, *lowest).contains(j), yours)
+                (best_keys(values, blocked).contains(j), yours)
             }
             (Expected::Rows(rows), Given::Rows(picked)) => {
                 let mut picked = picked.clone();
@@ -350,7 +378,7 @@ impl Question {
     #[cfg(test)]
     pub fn a_right_answer(&self) -> Given {
         match &self.expected {
-            Expected::Key { values, lowest, blocked } => Given::Key(best_keys(values, blocked, *lowest)[0]),
+            Expected::Key { values, blocked } => Given::Key(best_keys(values, blocked)[0]),
             Expected::Rows(rows) => Given::Rows(rows.clone()),
             Expected::Value(v) | Expected::Near(v) => Given::Text(format!("{v}")),
             Expected::Pair(a, b) => Given::Text(format!("{a} × {b}")),

@@ -5,6 +5,17 @@
 use crate::trace_import::outcome_from_export;
 use ndarray::Array2;
 
+/// How the model shown tells positions apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    /// Nothing: a token's row of X is the same wherever it stands.
+    None,
+    /// Added to the token's embedding in X (sinusoidal or learned).
+    Added,
+    /// Inside attention: each head's Q and K turned by position (RoPE); X holds none.
+    Rotary,
+}
+
 /// The handed-over numbers. `n_q` queries, `n_kv` keys, `d_k` columns per head.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shown {
@@ -24,9 +35,12 @@ pub struct Shown {
     pub scale: f32,
     /// The softmax temperature T: weights = softmax(scaled / T).
     pub temperature: f32,
-    /// Whether X includes a positional encoding, and whether keys come from a second sentence.
-    pub positional: bool,
+    /// How positions enter, and whether keys come from a second sentence.
+    pub positions: Positions,
     pub cross: bool,
+    /// Seeded random weights: what attends to what means nothing, so a question about which key
+    /// wins can only be guessed.
+    pub random: bool,
     /// X: (n_q, d_model).
     pub x: Array2<f32>,
     /// The chosen head's K_h, V_h: (n_kv, d_k); Q_h, O_h: (n_q, d_k).
@@ -60,14 +74,22 @@ pub fn from_export(json: &str, head: usize, query: usize) -> Option<Shown> {
         d_k: t.d_k,
         head,
         query: query.min(n_q - 1),
-        // The pretrained models and the learner's name their layer (1-based) and always add
-        // positions; the random weights have one layer and say whether they add them.
+        // The pretrained models and the learner's name their layer (1-based); the random weights
+        // have one layer and say whether they add positions, the learner's model which kind it has.
         layer: v.get("layer").and_then(serde_json::Value::as_u64).map_or(0, |l| l.saturating_sub(1) as usize),
         scaled: t.scaled,
         scale: t.scale,
         temperature: t.temperature,
-        positional: v.get("positional_encoding").is_none_or(|p| p.as_bool() == Some(true)),
+        positions: match (
+            v.get("positional_encoding").map(|p| p.as_bool()),
+            v.get("positions").and_then(|p| p.as_str()),
+        ) {
+            (Some(Some(false)), _) => Positions::None,
+            (_, Some("rope")) => Positions::Rotary,
+            _ => Positions::Added,
+        },
         cross: t.is_cross(),
+        random: v.get("seed").is_some(),
         x: t.x.clone(),
         q: h.q.clone(),
         k: h.k.clone(),
@@ -94,7 +116,8 @@ mod tests {
         let (t, h) = (o.trace(), &o.trace().head_traces[1]);
         assert_eq!((s.head, s.query, &s.tokens), (1, 2, &o.tokens));
         assert_eq!((&s.x, &s.weights, &s.v, &s.q, &s.blocked), (&t.x, &h.weights, &h.v, &h.q, &t.blocked));
-        assert_eq!((&s.scaled_scores, &s.output, s.positional), (&h.scaled_scores, &h.output, true));
+        assert_eq!((&s.scaled_scores, &s.output, s.positions), (&h.scaled_scores, &h.output, Positions::Added));
+        assert!(s.random, "the default weights are the seeded random ones");
         assert!(from_export("{}", 0, 0).is_none() && from_export("not json", 0, 0).is_none());
         let far = from_export(&trace_json(&o, ""), 99, 99).expect("clamped");
         assert_eq!((far.head, far.query), (t.n_heads() - 1, o.tokens.len() - 1));

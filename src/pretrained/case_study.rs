@@ -91,7 +91,7 @@ pub fn CaseStudy() -> impl IntoView {
     let ready = Memo::new(move |_| study.with(|s| s.as_ref().and_then(|r| r.as_ref().ok().cloned())));
     let notice =
         (!ignored.is_empty()).then(|| fill(t(viewer.lang, ClassMsg::UrlNotice), &[("keys", &ignored.join(", "))]));
-    // The page's Chinese pair gets its own introduction (its words, and why 由于).
+    // The page's Chinese pair gets its own introduction (its words, and why 原因是).
     let chinese = move || {
         study_settings.with(|s| s.sentences() == start_kept.sentences() && s.sentences()[0].chars().any(is_cjk))
     };

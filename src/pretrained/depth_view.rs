@@ -7,6 +7,7 @@ use crate::core::depth::{layer_patterns, same_word, LayerPattern, SameWord};
 use crate::core::ends::frame_tokens;
 use crate::core::model::{Encoding, Input};
 use crate::i18n::{fill, t, Lang, ModelMsg};
+use crate::models::ModelId;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -18,8 +19,11 @@ pub fn depth_reading(patterns: &[LayerPattern], lang: Lang) -> Option<String> {
         let best = if most { pick.max_by(|a, b| a.1.total_cmp(&b.1)) } else { pick.min_by(|a, b| a.1.total_cmp(&b.1)) };
         best.map(|(l, v)| ((l + 1).to_string(), format!("{v:.2}")))
     };
-    let (far, far_v) = at(|p| p.distance, true)?;
-    let (near, near_v) = at(|p| p.distance, false)?;
+    let (far, far_v) = at(|p| p.reach, true)?;
+    let (near, near_v) = at(|p| p.reach, false)?;
+    let (diffuse, diffuse_v) = at(|p| p.entropy, true)?;
+    let (sharp, sharp_v) = at(|p| p.entropy, false)?;
+    let (punct, punct_v) = at(|p| p.punctuation, true)?;
     let (ends, ends_v) = at(|p| p.ends, true)?;
     let (neigh, neigh_v) = at(|p| p.neighbours, true)?;
     let pairs = [
@@ -31,6 +35,12 @@ pub fn depth_reading(patterns: &[LayerPattern], lang: Lang) -> Option<String> {
         ("ends_v", &ends_v),
         ("neigh", &neigh),
         ("neigh_v", &neigh_v),
+        ("diffuse", &diffuse),
+        ("diffuse_v", &diffuse_v),
+        ("sharp", &sharp),
+        ("sharp_v", &sharp_v),
+        ("punct", &punct),
+        ("punct_v", &punct_v),
     ];
     Some(fill(t(lang, ModelMsg::DepthReading), &pairs))
 }
@@ -73,6 +83,9 @@ pub fn DepthTable(
             <tr data-testid="depth-row">
                 <th scope="row">{l + 1}</th>
                 <td>{format!("{:.2}", p.distance)}</td>
+                <td>{format!("{:.2}", p.reach)}</td>
+                <td>{format!("{:.2}", p.entropy)}</td>
+                <td>{format!("{:.0} %", p.punctuation * 100.0)}</td>
                 <td>{format!("{:.0} %", p.diagonal * 100.0)}</td>
                 <td>{format!("{:.0} %", p.neighbours * 100.0)}</td>
                 <td>{format!("{:.0} %", p.ends * 100.0)}</td>
@@ -86,6 +99,9 @@ pub fn DepthTable(
                 <thead><tr>
                     <th scope="col">{tr(ModelMsg::Layer)}</th>
                     <th scope="col">{tr(ModelMsg::DepthDistance)}</th>
+                    <th scope="col">{tr(ModelMsg::DepthReach)}</th>
+                    <th scope="col">{tr(ModelMsg::DepthEntropy)}</th>
+                    <th scope="col">{tr(ModelMsg::DepthPunctuation)}</th>
                     <th scope="col">{tr(ModelMsg::DepthDiagonal)}</th>
                     <th scope="col">{tr(ModelMsg::DepthNeighbours)}</th>
                     <th scope="col">{ends}</th>
@@ -97,13 +113,23 @@ pub fn DepthTable(
     }
 }
 
+/// The two sentences and the word the panel opens with: in Chinese, on a model that reads it
+/// (multilingual-e5-small), 花 as flowers and as spending, once and a piece of its own in each
+/// sentence (`tests/e5.rs` checks it); else "bank" by a river and for money.
+pub fn same_word_first(lang: Lang, model: ModelId) -> [&'static str; 3] {
+    if lang == Lang::Zh && model == ModelId::E5 {
+        ["她买了一束花。", "她花了很多钱。", "花"]
+    } else {
+        ["he sat by the river bank", "he put cash in the bank", "bank"]
+    }
+}
+
 /// Two sentences and a word; its cosines at the input and after each layer.
 #[component]
 pub fn SameWordPanel() -> impl IntoView {
     let viewer = use_viewer();
     let tr = move |m: ModelMsg| t(viewer.lang, m);
-    let texts =
-        RwSignal::new(["he sat by the river bank".to_string(), "he put cash in the bank".into(), "bank".into()]);
+    let texts = RwSignal::new(same_word_first(viewer.lang, viewer.id).map(String::from));
     let result = Memo::new(move |_| {
         let model = viewer.model.get()?;
         let [a, b, word] = texts.get();

@@ -11,7 +11,7 @@
 
 mod ablate_panel;
 mod case_study;
-mod depth_view;
+pub mod depth_view;
 mod model_view;
 mod second;
 pub mod study;

@@ -30,13 +30,13 @@ impl Default for Study {
 
 impl Study {
     /// The pair a class starts from: in Chinese, on a model that reads it (multilingual-e5-small),
-    /// the Chinese one (它, 动物, 马路; 由于 rather than 因为, which swallows 它); else the English.
+    /// the Chinese one (它, 动物, 马路; 原因是 rather than 因为, which swallows 它, and rather than 由于, which Chinese does not put at the head of the second clause); else the English.
     pub fn first(lang: Lang, model: ModelId) -> Self {
         if lang != Lang::Zh || model != ModelId::E5 {
             return Self::default();
         }
         Self {
-            sentences: ["动物没有穿过马路，由于它太累了。".into(), "动物没有穿过马路，由于它太宽了。".into()],
+            sentences: ["动物没有穿过马路，原因是它太累了。".into(), "动物没有穿过马路，原因是它太宽了。".into()],
             words: ["它".into(), "动物".into(), "马路".into()],
         }
     }
@@ -114,7 +114,7 @@ mod tests {
     fn a_chinese_class_on_the_multilingual_model_starts_from_the_chinese_pair() {
         let zh = Study::first(Lang::Zh, ModelId::E5);
         assert_eq!(zh.words(), &["它", "动物", "马路"].map(String::from));
-        assert!(zh.sentences().iter().all(|s| s.contains("由于它")));
+        assert!(zh.sentences().iter().all(|s| s.contains("原因是它")));
         assert_eq!(Study::first(Lang::Zh, ModelId::Minilm), Study::default(), "MiniLM reads no Chinese");
         assert_eq!(Study::first(Lang::En, ModelId::E5), Study::default());
         let (kept, _) = Study::from_query("c1=A%20cat%20sat", zh.clone());

@@ -1,6 +1,6 @@
-//! "Predict first" in the side lessons' module: the stage's question, asked from the numbers
-//! the page handed over (`bridge::SHOWN_NUMBERS`), judged against them, the page told when it
-//! is answered (`bridge::REVEAL_EVENT`) so it shows the figure; the tally kept in the
+//! "Predict first" in the side lessons' module: the stage's questions, asked from the numbers
+//! the page handed over (`bridge::SHOWN_NUMBERS`), judged against them, the page told when every
+//! one is answered (`bridge::REVEAL_EVENT`) so it shows the figure; the tally kept in the
 //! browser's storage; for the teacher, "Ask the class" and the reveal (button or R); under it,
 //! "Check yourself".
 
@@ -45,8 +45,9 @@ fn reveal_figure() {
     }
 }
 
-/// The questions of `stage` (a follow-up once the first is answered) and, under them, the
-/// exercise; asked afresh whenever the page hands over new numbers.
+/// The questions of `stage`, all asked before anything is revealed (the figure shows once every
+/// one is answered, or the teacher reveals them), and, under them, the exercise; asked afresh
+/// whenever the page hands over new numbers.
 #[component]
 pub fn PredictPanel(stage: Stage) -> impl IntoView {
     let page = use_page();
@@ -74,12 +75,20 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
         // New numbers: new cards, with nothing answered.
         {move || {
             shown.track();
-            let (first_done, n) = (RwSignal::new(false), if shown.with_untracked(Option::is_some) { count(stage) } else { 0 });
-            let rest = move || (1..n).map(|i| view! { <QuestionCard stage=stage index=i shown=shown tally=tally ask=ask done=RwSignal::new(false) /> }).collect_view();
-            view! {
-                <QuestionCard stage=stage index=0 shown=shown tally=tally ask=ask done=first_done />
-                <Show when=move || first_done.get()>{rest}</Show>
-            }
+            let n = if shown.with_untracked(Option::is_some) { count(stage) } else { 0 };
+            let dones: Vec<RwSignal<bool>> = (0..n).map(|_| RwSignal::new(false)).collect();
+            let teacher = RwSignal::new(false);
+            let all = dones.clone();
+            Effect::new(move |revealed: Option<bool>| {
+                let now = !all.is_empty() && all.iter().all(|d| d.get());
+                if now && revealed != Some(true) {
+                    reveal_figure();
+                }
+                now
+            });
+            dones.into_iter().enumerate().map(|(i, done)| view! {
+                <QuestionCard stage=stage index=i shown=shown tally=tally ask=ask done=done teacher=teacher />
+            }).collect_view()
         }}
         <p class="predict__progress" data-testid="predict-progress">
             {progress} " "
@@ -90,8 +99,8 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
     }
 }
 
-/// One question: the stage's own (`index` 0: answering it shows the figure, and it is the one
-/// the teacher asks the class and reveals) or a follow-up.
+/// One question: the stage's own (`index` 0, the one the teacher asks the class, and whose
+/// Reveal shows every answer) or a follow-up.
 #[component]
 fn QuestionCard(
     stage: Stage,
@@ -102,6 +111,8 @@ fn QuestionCard(
     ask: RwSignal<bool>,
     /// Set once answered (or revealed).
     done: RwSignal<bool>,
+    /// Set when the teacher reveals the answers (every card shows its own).
+    teacher: RwSignal<bool>,
 ) -> impl IntoView {
     let page = use_page();
     let first = index == 0;
@@ -116,9 +127,6 @@ fn QuestionCard(
     let feedback = NodeRef::<html::P>::new();
     let answered = move || {
         done.set(true);
-        if first {
-            reveal_figure();
-        }
         // Once the feedback is written (the view updates after this handler); by then new
         // numbers or a new mount may have replaced the card, and its node with it.
         request_animation_frame(move || {
@@ -141,12 +149,14 @@ fn QuestionCard(
             Err(why) => error.set(Some(why)),
         }
     };
-    let teacher_reveal = move || {
-        if given.with_untracked(Option::is_none) {
+    // The teacher revealed: this card shows its answer (an answer given stays as judged).
+    Effect::new(move |_| {
+        if teacher.get() && given.with_untracked(Option::is_none) {
             given.set(Some(Err(())));
-            answered();
+            done.set(true);
         }
-    };
+    });
+    let teacher_reveal = move || teacher.set(true);
     if first {
         let keys = window_event_listener(ev::keydown, move |e| {
             if !in_form_control(&e)
@@ -215,6 +225,7 @@ fn QuestionCard(
         <section class=class data-testid="predict-question" data-kind=move || kind().map(Kind::slug) aria-labelledby=title.clone()>
             <h3 class="view__subtitle" id=title.clone()>{page.text(P::Title)}</h3>
             <p class="predict__prompt">{move || asked.with(|q| q.as_ref().map(|q| q.prompt.clone()))}</p>
+            {move || (kind() == Some(Kind::ClickKey) && !is_done()).then(|| view! { <p class="predict__progress">{page.text(P::OneTry)}</p> })}
             {move || match kind() {
                 Some(Kind::ClickKey) => view! {
                     <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby=group.clone()>{choice_buttons(false)}</div>
@@ -223,20 +234,21 @@ fn QuestionCard(
                     <div class="predict__choices" role="group" data-testid="predict-answer" aria-labelledby=group.clone()>{choice_buttons(true)}</div>
                     {check_button()}
                 }.into_any(),
-                Some(Kind::Slider) => {
-                    if typed.with_untracked(String::is_empty) {
-                        typed.set("0.5".into());
-                    }
-                    view! {
-                        <div class="predict__answer">
-                            <label class="field__label" for=input.clone()>{page.text(P::YourAnswer)}</label>
-                            <input id=input.clone() type="range" min="0" max="1" step="0.01" data-testid="predict-answer"
-                                prop:value=move || typed.get() disabled=is_done on:input=move |e| typed.set(event_target_value(&e)) />
-                            <output for=input.clone() class="predict__value">{move || typed.get()}</output>
-                            {check_button()}
-                        </div>
-                    }.into_any()
-                }
+                // No answer until the slider is moved: Check waits for it (a slider that starts
+                // at some value would answer for the student).
+                Some(Kind::Slider) => view! {
+                    <div class="predict__answer">
+                        <label class="field__label" for=input.clone()>{page.text(P::YourAnswer)}</label>
+                        <input id=input.clone() type="range" min="0" max="1" step="0.01" data-testid="predict-answer"
+                            disabled=is_done on:input=move |e| typed.set(event_target_value(&e)) />
+                        <output for=input.clone() class="predict__value">{move || {
+                            let t = typed.get();
+                            if t.is_empty() { page.t(P::MoveSlider).to_string() } else { t }
+                        }}</output>
+                        <button type="button" class="button button--primary" data-testid="predict-check"
+                            disabled=move || is_done() || typed.with(String::is_empty) on:click=check>{page.text(P::Check)}</button>
+                    </div>
+                }.into_any(),
                 _ => view! {
                     <div class="predict__answer">
                         <label class="field__label" for=input.clone()>{page.text(P::YourAnswer)}</label>
@@ -250,6 +262,7 @@ fn QuestionCard(
             }}
             <p class="field__error" role="alert" data-testid="predict-error">{move || error.get()}</p>
             {move || (first && !is_done()).then(|| view! { <p class="predict__progress">{page.text(P::Hidden)}</p> })}
+            {move || (!first && !is_done()).then(|| view! { <p class="predict__progress">{page.text(P::BothFirst)}</p> })}
             <p class="predict__feedback" node_ref=feedback tabindex="-1" role="status" data-testid="predict-feedback"
                 data-correct=move || verdict().and_then(|(c, _)| c).map(|c| if c { "1" } else { "0" })>
                 {move || verdict().map(|(_, text)| text)}
@@ -258,7 +271,7 @@ fn QuestionCard(
                 <div class="predict__teacher">
                     <button type="button" class="button" data-testid="ask-class" aria-pressed=move || ask.get().to_string()
                         on:click=move |_| ask.update(|a| *a = !*a)>{page.text(P::AskClass)}</button>
-                    <button type="button" class="button button--primary" data-testid="reveal" disabled=is_done
+                    <button type="button" class="button button--primary" data-testid="reveal" disabled=move || teacher.get()
                         on:click=move |_| teacher_reveal()>{page.text(P::Reveal)}</button>
                 </div>
             </Show>
@@ -294,7 +307,12 @@ fn CheckYourself(stage: Stage, shown: RwSignal<Option<Shown>>) -> impl IntoView 
             {move || match problem.get() {
                 None => view! { <p class="view__text">{page.text(P::ExNone)}</p> }.into_any(),
                 Some(p) => {
-                    let tolerance = fill(page.t(P::ExTolerance), &[("tol", &show(p.tolerance))]);
+                    let tolerance = if p.tolerance == 0.0 {
+                        page.t(P::ExExact).to_string()
+                    } else {
+                        fill(page.t(P::ExTolerance), &[("tol", &show(p.tolerance as f32))])
+                    };
+                    let redraws = p.redraws;
                     view! {
                         <p class="predict__prompt" translate="no">{p.prompt.clone()} " " {tolerance}</p>
                         <div class="predict__answer">
@@ -303,13 +321,15 @@ fn CheckYourself(stage: Stage, shown: RwSignal<Option<Shown>>) -> impl IntoView 
                                 prop:value=move || typed.get() on:input=move |e| typed.set(event_target_value(&e))
                                 on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { check() } />
                             <button type="button" class="button button--primary" data-testid="exercise-check" on:click=move |_| check()>{page.text(P::ExCheck)}</button>
-                            <button type="button" class="button" data-testid="exercise-new" on:click=move |_| seed.update(|s| *s += 1)>{page.text(P::ExNew)}</button>
+                            {redraws.then(|| view! {
+                                <button type="button" class="button" data-testid="exercise-new" on:click=move |_| seed.update(|s| *s += 1)>{page.text(P::ExNew)}</button>
+                            })}
                         </div>
                         <p class="predict__feedback" role="status" data-testid="exercise-feedback"
                             data-correct=move || result.get().and_then(Result::ok).map(|c| if c { "1" } else { "0" })>
                             {move || result.get().map(|r| match r {
                                 Err(()) => page.t(P::TypeNumber).to_string(),
-                                Ok(c) => format!("{} {}", fill(page.t(if c { P::ExRight } else { P::ExWrong }), &[("x", &show(p.answer))]), p.solution),
+                                Ok(c) => format!("{} {}", fill(page.t(if c { P::ExRight } else { P::ExWrong }), &[("x", &p.answer_text)]), p.solution),
                             })}
                         </p>
                     }.into_any()

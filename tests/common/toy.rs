@@ -7,7 +7,8 @@
 use attention_lab::core::block::{Block, LayerNorm};
 use attention_lab::core::model::stack::{Embedded, Layer};
 use attention_lab::core::model::{
-    Cutting, Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token,
+    Cutting, Encoding, Input, InputRule, Model, ModelError, Origin, Quantised, RunOptions, SentenceProblem, Shape,
+    Token,
 };
 use attention_lab::core::projections::Projections;
 use attention_lab::core::rng::normal_matrix;
@@ -62,6 +63,7 @@ impl Toy {
                 hub: "attention-lab/toy",
                 cutting: Cutting::WordPiece,
                 prefix: "",
+                quantised: Quantised::Exact,
             },
         };
         let embed = normal_matrix(WORDS.len(), D_MODEL, 1, 1);

@@ -89,7 +89,10 @@ const MARK_CONTROLS: &str = "
   const seen = new Set();
   const controls = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
     .filter(el => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0 && !el.closest('[inert], [hidden]')
-      && getComputedStyle(el).visibility !== 'hidden')
+      && getComputedStyle(el).visibility !== 'hidden'
+      // Inside a closed <details> (its summary aside) nothing is shown or focusable, though
+      // Chromium still lays it out (content-visibility).
+      && !(el.closest('details:not([open])') && !(el.tagName === 'SUMMARY' && el.parentElement === el.closest('details'))))
     .filter(el => {
       if (el.type !== 'radio' || !el.name) return true;
       if (seen.has(el.name)) return false;

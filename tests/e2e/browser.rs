@@ -312,11 +312,6 @@ impl Browser {
         }
     }
 
-    /// Run `script` (a function body that may `return`) with `args`.
-    ///
-    /// A script the page cannot answer fails the test with what the browser said of the page:
-    /// WebKit's WebDriver answers "page crash or hang" for both, and its test browser writes
-    /// which ("web process ended (crashed)", or over its memory limit) among the console errors.
     /// Wait (up to `secs`) until `script` returns true; if it never does, fail saying `what`
     /// and where the page stands. The one way a test waits for the page to have done something.
     pub async fn until(&self, script: &str, what: &str, secs: u64) {
@@ -341,6 +336,11 @@ impl Browser {
         .await;
     }
 
+    /// Run `script` (a function body that may `return`) with `args`.
+    ///
+    /// A script the page cannot answer fails the test with what the browser said of the page:
+    /// WebKit's WebDriver answers "page crash or hang" for both, and its test browser writes
+    /// which ("web process ended (crashed)", or over its memory limit) among the console errors.
     pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
         match self.client.execute(script, args).await {
             Ok(v) => v,

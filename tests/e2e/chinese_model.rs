@@ -32,7 +32,7 @@ async fn token_strip(b: &Browser) -> Vec<String> {
 pub async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
-    let sentence = "动物没有穿过马路，由于它太累了。";
+    let sentence = "动物没有穿过马路，原因是它太累了。";
     b.open_page(&site.url(&format!("?lang=zh&stage=softmax&text={}", urlencode(sentence)))).await;
     b.wait_for("[data-testid='stage-softmax']").await;
     let options = b.js("return [...document.querySelectorAll('#weights option')].map(o => o.value);", vec![]).await;
@@ -81,7 +81,7 @@ pub async fn a_chinese_sentence_through_the_multilingual_model_layer_by_layer() 
     // A piece that joins 因为 and 它: the note says so and offers the phrasing that separates them.
     b.set_value("token-input", "动物没有穿过马路，因为它太累了。").await;
     let started = Instant::now();
-    while !b.text_of("weights-note").await.contains("由于它") {
+    while !b.text_of("weights-note").await.contains("原因是它") {
         assert!(started.elapsed() < Duration::from_secs(10), "no word on 因为它: {}", b.text_of("weights-note").await);
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -153,7 +153,7 @@ pub async fn the_chinese_class_sees_all_144_heads_and_the_case_study_in_chinese(
     for said in ["马 | 路", "第 9 层第 9 个头", "小明", "主语"] {
         assert!(findings.contains(said), "{said} in {findings}");
     }
-    assert!(b.text_of("coref-chinese").await.contains("由于"));
+    assert!(b.text_of("coref-chinese").await.contains("原因是"));
     b.assert_no_panic().await;
     b.close().await;
 }

@@ -227,9 +227,10 @@ pub async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     assert!(on_diagonal >= 7, "{on_diagonal} of 8 rows on the anti-diagonal");
 
     // Every stage computes and draws with it.
-    for _ in 0..6 {
+    for (i, next) in ["projection", "scores", "scaling", "softmax", "output", "multihead"].into_iter().enumerate() {
         b.press("\u{E014}").await; // ArrowRight
-        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        let shown = format!("return !!document.querySelector(`[data-testid='stage-{next}']`);");
+        b.until(&shown, &format!("ArrowRight {} shows stage {next}", i + 1), 10).await;
     }
     let stage = b.address().await;
     assert!(stage.as_str().is_some_and(|s| s.contains("stage=multihead")), "{stage}");

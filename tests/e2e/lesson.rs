@@ -315,9 +315,10 @@ pub async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
         b.js("window.scrollTo(0, document.body.scrollHeight);", vec![]).await;
         b.click(id).await;
         b.wait_for("[data-testid='stage-count']").await;
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        let title = b.js("return document.querySelector('.stage__title').textContent;", vec![]).await;
-        assert_eq!(title, expected);
+        let titled = format!("return document.querySelector('.stage__title')?.textContent === '{expected}';");
+        b.until(&titled, &format!("the stage titled {expected}"), 10).await;
+        // The step's scroll to the heading happens in the frame after it is drawn.
+        b.frames(3).await;
         let top = b.js(heading_top, vec![]).await.as_i64().unwrap_or(-1);
         assert!((0..120).contains(&top), "{id}: the heading is at {top} px, not at the top of the screen");
     }

@@ -6,8 +6,9 @@
 //! says where it applies ([`Runs`]), and one that does not apply in the chosen engine is
 //! reported as **ignored**, by name, engine and why ("skipped in WebKit: …"), never as passed.
 //! Without `E2E_BROWSER` nothing runs (they need the built site and a browser): the README's
-//! test command (scripts/test.sh) builds `dist/` and runs this once per engine. Each test has a time limit
-//! ([`LIMIT`]): a hang fails that test, by name, instead of the whole run.
+//! test command (scripts/test.sh) builds `dist/` and runs this once per engine. Each async test
+//! has a time limit ([`LIMIT`]): a hang at an await fails that test, by name, instead of the
+//! whole run (the few plain tests read files; each engine's run has its own limit besides).
 // Nothing for wasm32 (`cargo clippy --target wasm32-unknown-unknown --all-targets` builds it).
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -226,9 +227,15 @@ fn main() -> std::process::ExitCode {
     let trials = every_case()
         .into_iter()
         .map(|case| match case.runs.skipped_in(engine) {
-            Some(why) => Trial::test(case.name, || Ok(()))
-                .with_ignored_flag(true)
-                .with_kind(format!("skipped in {}: {why}", engine.name())),
+            // Ignored, and failing if run anyway (`--ignored`): never a pass it did not earn.
+            Some(why) => {
+                // Said once here, each test by name with why (scripts/test.sh gathers these
+                // lines); the trial itself is marked "skipped".
+                let said = format!("skipped in {}: {why}", engine.name());
+                eprintln!("{said}: {}", case.name);
+                let failed = Failed::from(format!("does not apply here ({said})"));
+                Trial::test(case.name, move || Err(failed)).with_ignored_flag(true).with_kind("skipped")
+            }
             None => Trial::test(case.name, move || run(case)),
         })
         .collect();

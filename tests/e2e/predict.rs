@@ -41,20 +41,22 @@ async fn present(b: &Browser, css: &str) -> bool {
     b.js("return document.querySelector(arguments[0]) !== null;", vec![json!(css)]).await == json!(true)
 }
 
-/// Wait until the element matching `css` exists.
-async fn eventually(b: &Browser, css: &str) {
-    for _ in 0..100 {
-        if present(b, css).await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("never appeared: {css}; the page: {}", b.where_it_stands().await);
-}
-
 async fn choose_key(b: &Browser, index: usize) {
     let css = format!("[data-testid='predict-choice'][data-index='{index}']");
     b.click_css(&css).await;
+}
+
+/// Set the softmax stage's slider to `value` and check it.
+async fn answer_slider(b: &Browser, value: f64) {
+    let slider = "[data-kind='slider'] [data-testid='predict-answer']";
+    b.wait_for(slider).await;
+    b.js(
+        "const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![json!(slider), json!(format!("{value:.2}"))],
+    )
+    .await;
+    let check = "[data-kind='slider'] [data-testid='predict-check']";
+    b.wait_for(check).await.click().await.expect("check the slider");
 }
 
 pub async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_the_trace() {
@@ -62,15 +64,19 @@ pub async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_th
     let b = open(&site, "lang=en&stage=softmax&head=2&q=3", 1280).await;
     let weights = head_matrix(&exported(&b).await, "weights", 1);
     b.click("predict-toggle").await;
-    eventually(&b, "[data-testid='predict-question'][data-kind='click-key']").await;
+    b.wait_for("[data-testid='predict-question'][data-kind='click-key']").await;
     assert!(b.address().await.as_str().unwrap_or_default().contains("predict=1"));
+    // Both of the stage's questions are asked before anything is revealed.
+    assert!(present(&b, "[data-kind='slider']").await, "the follow-up is asked with the first question");
     assert!(!present(&b, "[data-testid='heatmap-weights']").await, "the weights are not in the page before the answer");
     assert!(!present(&b, "[data-testid='chart-query-row']").await);
     assert!(!present(&b, "table").await, "nor their numbers table");
+    let unmoved = "return document.querySelector(\"[data-kind='slider'] [data-testid='predict-check']\").disabled;";
+    assert_eq!(b.js(unmoved, vec![]).await, json!(true), "the slider answers nothing until it is moved");
     // A wrong answer: the least-weighted key.
     let (best, worst) = (argmax(&weights[2]), argmin(&weights[2]));
     choose_key(&b, worst).await;
-    eventually(&b, "[data-testid='predict-feedback'][data-correct='0']").await;
+    b.wait_for("[data-testid='predict-feedback'][data-correct='0']").await;
     let tokens: Vec<String> = {
         let v = b
             .js(
@@ -85,39 +91,26 @@ pub async fn the_weights_wait_for_the_answer_and_the_answer_is_judged_against_th
         feedback.contains(&tokens[best]) && feedback.contains(&format!("{:.2}", weights[2][best])[..3]),
         "{feedback}"
     );
-    eventually(&b, "[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;
+    assert!(!present(&b, "[data-testid='heatmap-weights']").await, "still held back: the second question waits");
+    // The second question answered: the figure.
+    answer_slider(&b, weights[2].iter().cloned().fold(0.0, f64::max)).await;
+    b.wait_for("[data-kind='slider'] [data-testid='predict-feedback'][data-correct='1']").await;
+    b.wait_for("[data-testid='heatmap-weights'] canvas[data-drawn='true']").await;
     let focused = b.js("return document.activeElement && document.activeElement.dataset.testid;", vec![]).await;
     assert_eq!(focused, json!("predict-feedback"), "the feedback takes the focus, for a screen reader");
     // Another query: asked afresh, the figure held back again.
     b.choose("query-select", "5").await;
-    for _ in 0..100 {
-        if !present(&b, "[data-testid='heatmap-weights']").await {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(!present(&b, "[data-testid='heatmap-weights']").await, "held back again");
-    assert!(
-        !present(&b, "[data-testid='predict-feedback'][data-correct]").await
-            && !present(&b, "[data-kind='slider']").await
-    );
-    choose_key(&b, argmax(&weights[5])).await;
-    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
-    // The follow-up: how large the largest weight is, on a slider.
-    let slider = "[data-kind='slider'] [data-testid='predict-answer']";
-    eventually(&b, slider).await;
-    let top = weights[5].iter().cloned().fold(0.0, f64::max);
-    b.js(
-        "const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('input', { bubbles: true }));",
-        vec![json!(slider), json!(format!("{top:.2}"))],
+    b.until(
+        "return !document.querySelector(\"[data-testid='heatmap-weights']\") && !document.querySelector(\"[data-testid='predict-feedback'][data-correct]\");",
+        "held back again, nothing answered",
+        10,
     )
     .await;
-    let check = "[data-kind='slider'] [data-testid='predict-check']";
-    b.wait_for(check).await.click().await.expect("check the slider");
-    eventually(&b, "[data-kind='slider'] [data-testid='predict-feedback'][data-correct='1']").await;
+    choose_key(&b, argmax(&weights[5])).await;
+    b.wait_for("[data-testid='predict-feedback'][data-correct='1']").await;
     // The tally is kept on the device.
     b.reload().await;
-    eventually(&b, "[data-testid='predict-progress']").await;
+    b.wait_for("[data-testid='predict-progress']").await;
     let progress = b.text_of("predict-progress").await;
     assert!(progress.contains("1 of 7 stages answered, 2 of 3 answers right"), "{progress}");
     b.click("predict-reset").await;
@@ -137,23 +130,23 @@ pub async fn the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone(
     };
     let d_k = (trace["d_model"].as_f64().unwrap_or(0.0) / trace["heads"].as_f64().unwrap_or(1.0)).sqrt();
     b.click("predict-toggle").await;
-    eventually(&b, "[data-testid='predict-question'][data-kind='number']").await;
+    b.wait_for("[data-testid='predict-question'][data-kind='number']").await;
     assert!(!present(&b, "[data-testid='heatmap-scores-scaled']").await);
     assert!(present(&b, "[data-testid='stage-reading'][hidden]").await, "the reading, which says it, waits too");
     // The classic slip: the raw spread, unscaled.
     b.type_into("predict-answer", &format!("{:.3}", spread(0))).await;
     b.click("predict-check").await;
-    eventually(&b, "[data-testid='predict-feedback'][data-correct='0']").await;
+    b.wait_for("[data-testid='predict-feedback'][data-correct='0']").await;
     assert!(b.text_of("predict-feedback").await.contains("不太对"));
     // Head 2, asked afresh: the right spread, worked out from the export.
     b.click("head-2").await;
-    eventually(&b, "[data-testid='predict-feedback']:not([data-correct])").await;
+    b.wait_for("[data-testid='predict-feedback']:not([data-correct])").await;
     b.type_into("predict-answer", "很多").await;
     b.click("predict-check").await;
-    eventually(&b, "[data-testid='predict-error']:not(:empty)").await;
+    b.wait_for("[data-testid='predict-error']:not(:empty)").await;
     b.type_into("predict-answer", &format!("{:.3}", spread(1) / d_k)).await;
     b.click("predict-check").await;
-    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
+    b.wait_for("[data-testid='predict-feedback'][data-correct='1']").await;
     assert!(b.text_of("predict-feedback").await.contains("答对了"));
     b.assert_no_panic().await;
     b.close().await;
@@ -163,20 +156,20 @@ pub async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard
     let site = Site::start("").await;
     // No positional encoding: the two "the" (rows 1 and 5) are the same row of X.
     let b = open(&site, "lang=en&predict=1&stage=input&pe=0", 390).await;
-    eventually(&b, "[data-testid='predict-question'][data-kind='click-row']").await;
+    b.wait_for("[data-testid='predict-question'][data-kind='click-row']").await;
     assert!(!present(&b, "[data-testid='heatmap-x']").await);
     choose_key(&b, 0).await;
     choose_key(&b, 4).await;
     b.click("predict-check").await;
-    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
-    eventually(&b, "[data-testid='heatmap-x']").await;
+    b.wait_for("[data-testid='predict-feedback'][data-correct='1']").await;
+    b.wait_for("[data-testid='heatmap-x']").await;
     // The next stage, by keyboard: its own question, its figure held back.
     b.press("\u{E014}").await; // ArrowRight
-    eventually(&b, "[data-testid='stage-projection'] [data-testid='predict-question'][data-kind='number']").await;
+    b.wait_for("[data-testid='stage-projection'] [data-testid='predict-question'][data-kind='number']").await;
     assert!(!present(&b, "[data-testid='heatmap-q']").await);
     // The other language: the same question, asked in it.
     b.click("lang-switch").await;
-    eventually(&b, "[data-testid='predict-question'] h3:not(:empty)").await;
+    b.wait_for("[data-testid='predict-question'] h3:not(:empty)").await;
     for _ in 0..50 {
         if b.text_of("predict-question").await.contains("形状") {
             break;
@@ -191,18 +184,18 @@ pub async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard
     let [n, d, h] = numbers[..3] else { panic!("{prompt}") };
     b.type_into("predict-answer", &format!("{n} × {}", d / h)).await;
     b.click("predict-check").await;
-    eventually(&b, "[data-testid='predict-feedback'][data-correct='1']").await;
-    eventually(&b, "[data-testid='heatmap-q']").await;
+    b.wait_for("[data-testid='predict-feedback'][data-correct='1']").await;
+    b.wait_for("[data-testid='heatmap-q']").await;
     b.close().await;
 
     // The teacher: presentation, the scores' question large, revealed with R.
     let b = open(&site, "lang=en&predict=1&present=1&stage=scores", 1280).await;
-    eventually(&b, "[data-testid='ask-class']").await;
+    b.wait_for("[data-testid='ask-class']").await;
     b.click("ask-class").await;
     assert!(present(&b, ".predict__card--ask").await, "the question fills the screen");
     assert!(!present(&b, "[data-testid='heatmap-scores']").await);
     b.press("r").await;
-    eventually(&b, "[data-testid='heatmap-scores'] canvas[data-drawn='true']").await;
+    b.wait_for("[data-testid='heatmap-scores'] canvas[data-drawn='true']").await;
     let answer = b.text_of("predict-feedback").await;
     assert!(answer.starts_with("The answer:") && answer.contains("scores highest"), "{answer}");
     b.assert_no_panic().await;
@@ -212,7 +205,7 @@ pub async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard
 pub async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scores() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&predict=1&stage=softmax", 1280).await;
-    eventually(&b, "[data-testid='exercise'] [data-testid='exercise-input']").await;
+    b.wait_for("[data-testid='exercise'] [data-testid='exercise-input']").await;
     let prompt = b.text_of("exercise").await;
     // "Three scaled scores of this query: [a, b, c]."
     let inside =
@@ -222,13 +215,13 @@ pub async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scor
     let weight = scores[0].exp() / scores.iter().map(|s| s.exp()).sum::<f64>();
     b.type_into("exercise-input", &format!("{weight:.3}")).await;
     b.click("exercise-check").await;
-    eventually(&b, "[data-testid='exercise-feedback'][data-correct='1']").await;
+    b.wait_for("[data-testid='exercise-feedback'][data-correct='1']").await;
     b.click("exercise-new").await;
-    eventually(&b, "[data-testid='exercise-feedback']:not([data-correct])").await;
+    b.wait_for("[data-testid='exercise-feedback']:not([data-correct])").await;
     assert_ne!(b.text_of("exercise").await, prompt, "new numbers");
     b.type_into("exercise-input", "7").await;
     b.click("exercise-check").await;
-    eventually(&b, "[data-testid='exercise-feedback'][data-correct='0']").await;
+    b.wait_for("[data-testid='exercise-feedback'][data-correct='0']").await;
     assert!(b.text_of("exercise-feedback").await.contains("exp of each"), "the worked solution follows");
     b.assert_no_panic().await;
     b.close().await;
@@ -240,7 +233,7 @@ pub async fn check_yourself_accepts_the_softmax_worked_out_from_the_printed_scor
 pub async fn an_answer_followed_at_once_by_a_new_setting_leaves_the_page_alive() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=scores&predict=1&seed=7", 1280).await;
-    eventually(&b, "[data-testid='predict-question'][data-kind='click-key']").await;
+    b.wait_for("[data-testid='predict-question'][data-kind='click-key']").await;
     b.js(
         "document.querySelector(\"[data-testid='predict-choice']\").click();
          const seed = document.querySelector(\"[data-testid='seed-input']\");
@@ -253,7 +246,7 @@ pub async fn an_answer_followed_at_once_by_a_new_setting_leaves_the_page_alive()
     b.frames(5).await;
     b.assert_no_panic().await;
     // The new numbers' question, not yet answered.
-    eventually(&b, "[data-testid='predict-question'] [data-testid='predict-choice']:not([disabled])").await;
+    b.wait_for("[data-testid='predict-question'] [data-testid='predict-choice']:not([disabled])").await;
     assert_eq!(
         b.js("return document.querySelector(\"[data-testid='predict-feedback']\").textContent;", vec![]).await,
         json!("")

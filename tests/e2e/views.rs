@@ -18,17 +18,6 @@ async fn number(b: &Browser, id: &str) -> f64 {
     text.parse().unwrap_or_else(|_| panic!("{id} shows {text:?}, not a number"))
 }
 
-/// Wait (up to 10 s) until `script` returns true.
-async fn eventually(b: &Browser, script: &str, what: &str) {
-    let started = std::time::Instant::now();
-    while b.js(script, vec![]).await != json!(true) {
-        if started.elapsed().as_secs() >= 10 {
-            panic!("not so after 10 s: {what}; the page: {}", b.where_it_stands().await);
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-}
-
 async fn all_drawn(b: &Browser, id: &str) {
     // A view draws in the frames after it mounts: wait for it, up to 10 s.
     let started = std::time::Instant::now();
@@ -81,7 +70,7 @@ pub async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
     b.click("lang-switch").await;
     let chinese =
         "return /[\\u4e00-\\u9fff]/.test(document.querySelector(`[data-testid='variance-normal-note']`).textContent);";
-    eventually(&b, chinese, "the side lesson follows the page into Chinese").await;
+    b.until(chinese, "the side lesson follows the page into Chinese", 10).await;
     assert_eq!(b.js(slider, vec![]).await, json!("2"), "d_k = 4 in Chinese");
     // What a side lesson keeps of its own (the offset) stays through a change of language.
     b.click("nav-position").await;
@@ -92,7 +81,7 @@ pub async fn the_side_lessons_module_and_the_page_share_one_set_of_settings() {
     let offset = "return document.querySelector(`[data-testid='position-offset']`).value;";
     assert_eq!(b.js(offset, vec![]).await, json!("7"), "the offset after the switch");
     let english = "return document.querySelector(`[data-testid='view-position'] [data-caption]`)?.textContent.includes('PE · PEᵀ for positions');";
-    eventually(&b, english, "the side lesson follows the page back into English").await;
+    b.until(english, "the side lesson follows the page back into English", 10).await;
     b.assert_no_panic().await;
     b.close().await;
 }

@@ -113,7 +113,9 @@ fn StagePanel(
                 <p class="stage__reading" data-testid="stage-reading" hidden=move || !open()>
                     <strong>{page.text(ReadingMsg::Title)}</strong> " " {move || reading.get().unwrap_or_default()}
                 </p>
-                <p class="stage__notice" data-testid="stage-notice"><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice)}</p>
+                // Hidden with the figure while a question waits: a notice may name its answer
+                // (the input stage's identical rows).
+                <p class="stage__notice" data-testid="stage-notice" hidden=move || !open()><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice)}</p>
                 {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
                     <button type="button" class="button button--link stage__lab" data-testid="open-lab"
                         on:click=move |_| page.settings.update(|s| s.set_view(View::Saturation))>

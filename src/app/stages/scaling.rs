@@ -3,8 +3,7 @@
 use super::{from_head, from_outcome, HeadPicker, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{signed_on, spread_text};
-use crate::chart::colormap::Scale;
+use crate::app::specs::{scores_on, spread_text};
 use crate::i18n::Msg;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -13,17 +12,16 @@ use leptos::prelude::*;
 #[component]
 pub fn ScalingStage() -> impl IntoView {
     let page = use_page();
-    let before = from_head(|o, h, _| {
-        let scale = Scale::diverging_for(h.scores.iter());
-        signed_on(h.scores.clone(), &o.tokens, o.kv_tokens.clone(), scale)
-    });
+    // One scale for both maps, fitted to the raw scores the mask leaves open; its keys grey.
+    let before =
+        from_head(|o, h, _| scores_on(h.scores.clone(), &h.scores, &o.tokens, o.kv_tokens.clone(), &o.trace().blocked));
     let after = from_head(|o, h, _| {
-        let scale = Scale::diverging_for(h.scores.iter());
-        signed_on(h.scaled_scores.clone(), &o.tokens, o.kv_tokens.clone(), scale)
+        scores_on(h.scaled_scores.clone(), &h.scores, &o.tokens, o.kv_tokens.clone(), &o.trace().blocked)
     });
-    let spread_before = from_head(|_, h, lang| spread_text(lang, &h.scores));
-    let spread_after =
-        from_head(|o, h, lang| format!("{} (÷ {:.3})", spread_text(lang, &h.scaled_scores), o.trace().scale));
+    let spread_before = from_head(|o, h, lang| spread_text(lang, &h.scores, &o.trace().blocked));
+    let spread_after = from_head(|o, h, lang| {
+        format!("{} (÷ {:.3})", spread_text(lang, &h.scaled_scores, &o.trace().blocked), o.trace().scale)
+    });
     // What the shown trace was computed with, not what the settings say now.
     let unscaled = from_outcome(|o, _| !o.trace().scaled);
     let off = move || unscaled.get() == Some(true);

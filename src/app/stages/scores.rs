@@ -3,7 +3,7 @@
 use super::{from_head, head_detail, HeadPicker, StagePanel};
 use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{score_text, signed};
+use crate::app::specs::{score_text, scores_on};
 use crate::i18n::Msg;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -12,7 +12,9 @@ use leptos::prelude::*;
 #[component]
 pub fn ScoresStage() -> impl IntoView {
     let page = use_page();
-    let s = from_head(|o, h, _| signed(h.scores.clone(), &o.tokens, o.kv_tokens.clone()));
+    // The keys a mask hides are grey here already (it enters only at the softmax).
+    let s =
+        from_head(|o, h, _| scores_on(h.scores.clone(), &h.scores, &o.tokens, o.kv_tokens.clone(), &o.trace().blocked));
     let detail = head_detail(|o, h, lang, (r, c)| {
         Some(score_text(lang, h.q.row(r), h.k.row(c), o.tokens.get(r)?, o.kv_tokens.get(c)?, *h.scores.get((r, c))?))
     });

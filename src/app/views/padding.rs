@@ -8,7 +8,7 @@ use crate::app::specs::weights;
 use crate::core::model::ModelError;
 use crate::core::padding::{pad_and_run, Padded};
 use crate::core::variants::{Variant, Variants};
-use crate::i18n::{fill, Msg, ViewMsg};
+use crate::i18n::{fill, Code, Msg, ViewMsg};
 use leptos::prelude::*;
 
 /// What the panel shows: the padded run, its row and column labels, and its sentence (1 or 2).
@@ -48,12 +48,26 @@ pub fn PaddingPanel(
             Some(fill(page.t(ViewMsg::PaddingShown), &pairs))
         }
     };
+    // The padding mask in PyTorch, with the lengths on screen.
+    let code = move || {
+        let s = padded(page, computed)?.ok()?;
+        let (m, n) = (s.run.real, s.labels.len());
+        let lengths = [n, m, n.saturating_sub(m)].map(|v| v.to_string());
+        let pairs = [("n", lengths[0].as_str()), ("m", &lengths[1]), ("pad", &lengths[2])];
+        Some(fill(Code::PaddingMask.template(), &pairs))
+    };
     view! {
         <div class="panel-block" data-testid="padding-panel">
             <h3 class="view__subtitle">{page.text(ViewMsg::PaddingTitle)}</h3>
             <p class="view__text">{page.text(ViewMsg::PaddingText)}</p>
             <p class="view__text" data-testid="padding-reading">{text}</p>
             <PageMap spec=spec name=page.label(Msg::MatWeights) testid="heatmap-padding" />
+            {move || code().map(|code| view! {
+                <details class="stage-code" data-testid="padding-code">
+                    <summary class="stage-code__title">{page.text(Msg::CodeTitle)}</summary>
+                    <pre class="stage-code__text" lang="en" translate="no"><code>{code}</code></pre>
+                </details>
+            })}
         </div>
     }
 }

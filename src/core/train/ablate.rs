@@ -174,7 +174,11 @@ mod tests {
         for replacement in [Replacement::Zero, Replacement::Mean] {
             let sweep = sweep(params, cfg, held_out, replacement);
             let off = sweep.heads[0][previous];
-            assert!(off.accuracy < 0.6 && off.loss > 20.0 * sweep.intact.loss, "{replacement:?}: {sweep:?}");
+            // Its mean over the positions up to each one (the model is causal) still carries a
+            // running average of the tokens before, which layer 2 reads a little of: 0.70 here,
+            // where zeros leave it under 0.6.
+            let most = if replacement == Replacement::Mean { 0.8 } else { 0.6 };
+            assert!(off.accuracy < most && off.loss > 20.0 * sweep.intact.loss, "{replacement:?}: {sweep:?}");
             for (layer, head) in [(0, 1 - previous), (1, 0), (1, 1)] {
                 let drop = sweep.accuracy_drop(layer, head).unwrap_or(1.0);
                 assert!(drop < 0.1, "{replacement:?}: {}.{} off costs {drop}", layer + 1, head + 1);

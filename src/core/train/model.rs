@@ -306,7 +306,8 @@ pub fn forward_with(params: &Params, cfg: &Config, tokens: &[usize], off: &Ablat
             let scores = product(q.slice(cols), k.slice(kv).t()) * c;
             let a = softmax_rows(&scores, &blocked, 1.0);
             let output = product(a.view(), v.slice(kv));
-            let passed = if off_here.contains(&h) { replaced(output.view(), off.replacement) } else { output };
+            // The learner's model is causal: a mean-ablated head's row i gets the mean of rows 0..=i.
+            let passed = if off_here.contains(&h) { replaced(output.view(), off.replacement, true) } else { output };
             concat.slice_mut(cols).assign(&passed);
             weights.push(a);
         }
