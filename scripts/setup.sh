@@ -67,9 +67,13 @@ else
 fi
 model_job=$!
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+# The target is a directory in the compiler's sysroot; rustup itself need not be on PATH (a PATH
+# may hold the toolchain's own bin/ only), so look for it where rustup installs itself.
+if [ ! -d "$(rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown" ]; then
   say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
+  rustup_bin=$(command -v rustup || echo "$HOME/.cargo/bin/rustup")
+  [ -x "$rustup_bin" ] || { echo "the wasm32-unknown-unknown target is missing and rustup was not found: install rustup (https://rustup.rs) or add the target" >&2; exit 1; }
+  "$rustup_bin" target add wasm32-unknown-unknown
 fi
 
 # npm's packages take seconds: before the compiles.
