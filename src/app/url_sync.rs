@@ -1,6 +1,6 @@
 //! Keeps the URL and the settings in step: moving to another stage, view or presentation
 //! mode adds a history entry (so Back goes back), other changes replace the current one (at
-//! most every 100 ms while they keep coming);
+//! most every 100 ms while they keep coming, and within the browsers' limit on such writes);
 //! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
 //! notice instead of breaking the page. The keys of the modules the page starts
 //! (`bridge::Hosted::keys`) are kept as they are; a module that shows the settings is told
@@ -34,7 +34,53 @@ pub fn from_location(page: Page, lang: Lang) -> (Settings, Vec<String>) {
 /// most this long after the write before. A rewrite costs the page's thread most of a
 /// millisecond (0.8 ms of a 6 ms update at 32 tokens, Chromium's profiler), every step of a
 /// drag.
-const REWRITE_EVERY_MS: u64 = 100;
+const REWRITE_EVERY_MS: f64 = 100.0;
+
+/// Browsers limit how often a page may write its address: WebKit (Safari, every iPad) refuses
+/// `replaceState`/`pushState` after 100 calls in 30 s (newer builds: 10 s), Firefox after 200
+/// in 10 s, Chromium ignores them after 200 in 10 s. A drag rewrites up to ten times a second,
+/// so the page keeps its own writes to [`BUDGET_WRITES`] per [`BUDGET_MS`] (the rest of
+/// WebKit's allowance is left to the modules' writes: a node picked in the graph, a view
+/// opened), and a write the browser refused anyway is tried again ([`RETRY_MS`]) until the
+/// address bar has the settings.
+const BUDGET_WRITES: usize = 50;
+const BUDGET_MS: f64 = 30_000.0;
+const RETRY_MS: f64 = 1_000.0;
+
+/// The page's writes in the last [`BUDGET_MS`], to stay within the browsers' limit.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Budget {
+    /// When the page wrote (ms, the page's clock), oldest first; none older than `BUDGET_MS`.
+    times: std::collections::VecDeque<f64>,
+}
+
+impl Budget {
+    /// How long from `now` until a write fits in the budget (0: now).
+    fn wait(&self, now: f64) -> f64 {
+        let live = self.times.iter().filter(|t| now - **t < BUDGET_MS).count();
+        match self.times.front() {
+            Some(oldest) if live >= BUDGET_WRITES => (oldest + BUDGET_MS - now).max(0.0),
+            _ => 0.0,
+        }
+    }
+
+    /// A write made at `now`.
+    fn spend(&mut self, now: f64) {
+        self.times.retain(|t| now - *t < BUDGET_MS);
+        self.times.push_back(now);
+    }
+}
+
+/// What became of a write.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Wrote {
+    /// Written.
+    Yes,
+    /// Nothing to write: the address bar has the settings.
+    Nothing,
+    /// Not written yet: over the budget, or refused by the browser; due in this many ms.
+    Later(f64),
+}
 
 /// What writes the page's settings into the address bar, and whether a rewrite is due later.
 #[derive(Clone, Copy)]
@@ -43,8 +89,16 @@ struct Writer {
     /// The URL last written, and the address bar's query right after (the browser's own
     /// spelling of it); both empty before the first write.
     written: StoredValue<(String, String)>,
-    /// Waiting for the end of `REWRITE_EVERY_MS` since the last write.
+    /// Waiting for the next write to be due (`REWRITE_EVERY_MS` after the last, or longer
+    /// while over the budget or refused).
     resting: StoredValue<bool>,
+    /// A new place whose entry is not in the history yet (refused or over the budget).
+    push_due: StoredValue<bool>,
+    budget: StoredValue<Budget>,
+}
+
+fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
 }
 
 impl Writer {
@@ -53,47 +107,86 @@ impl Writer {
         format!("?{}{}", self.page.settings.with_untracked(Settings::to_query), module_pairs(&search()))
     }
 
-    /// Write the settings now: as a new history entry (`push`), or in place of the current
-    /// one unless the address bar already says the same. Returns whether it wrote.
+    /// Write the settings now: as a new history entry when a new place is due, else in place
+    /// of the current one unless the address bar already says the same. Within the budget
+    /// unless `asked` (a module is about to read the address bar, the learner is leaving or
+    /// copying the link): then the browser's limit is the only one.
     ///
     /// The address bar counts, not only what the page wrote last: a module may have written
     /// the same settings in another order since (a node picked in the graph puts `q` last), and
     /// the link must be the one a reload writes.
-    fn write(self, push: bool) -> bool {
-        let url = self.url();
-        if !push && self.written.with_value(|(wrote, bar)| *wrote == url && *bar == search()) {
-            return false;
+    ///
+    /// While the address bar is behind the settings, the page's root element says so
+    /// (`data-link-behind`): a reload then would find an older link.
+    fn write(self, asked: bool) -> Wrote {
+        let wrote = self.try_write(asked);
+        if let Some(root) = document().document_element() {
+            let _ = match wrote {
+                Wrote::Later(_) => root.set_attribute("data-link-behind", ""),
+                _ => root.remove_attribute("data-link-behind"),
+            };
         }
-        let Ok(history) = window().history() else { return false };
-        let _ = if push {
+        wrote
+    }
+
+    fn try_write(self, asked: bool) -> Wrote {
+        let (push, url, now) = (self.push_due.get_value(), self.url(), now_ms());
+        if !push && self.written.with_value(|(wrote, bar)| *wrote == url && *bar == search()) {
+            return Wrote::Nothing;
+        }
+        let wait = self.budget.with_value(|b| b.wait(now));
+        if wait > 0.0 && !asked {
+            return Wrote::Later(wait);
+        }
+        let Ok(history) = window().history() else { return Wrote::Nothing };
+        let done = if push {
             history.push_state_with_url(&JsValue::NULL, "", Some(&url))
         } else {
             history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
         };
+        if done.is_err() {
+            return Wrote::Later(RETRY_MS);
+        }
+        self.budget.update_value(|b| b.spend(now));
+        self.push_due.set_value(false);
         self.written.set_value((url, search()));
-        true
+        Wrote::Yes
     }
 
-    /// A change that is not a new place: written now unless a write was just made, else at the
-    /// end of the rest.
-    fn write_soon(self) {
-        if self.resting.get_value() || !self.write(false) {
+    /// A change: a new place (`push`) is written at once, other changes at once unless a
+    /// write was just made, else when the next one is due.
+    fn write_soon(self, push: bool) {
+        if push {
+            self.push_due.set_value(true);
+        } else if self.resting.get_value() {
             return;
         }
-        self.rest();
+        self.rest_after(self.write(false));
     }
 
-    /// Wait `REWRITE_EVERY_MS`, then write what changed meanwhile (and rest again if anything did).
-    fn rest(self) {
+    /// Written now, as asked; tried again later if the browser refused.
+    fn write_now(self) {
+        self.rest_after(self.write(true));
+    }
+
+    /// After a write (or none): wait until the next may be made, then write what changed
+    /// meanwhile (and rest again if anything did or is still due).
+    fn rest_after(self, wrote: Wrote) {
+        let wait = match wrote {
+            Wrote::Nothing => return,
+            Wrote::Yes => REWRITE_EVERY_MS,
+            Wrote::Later(ms) => ms.max(REWRITE_EVERY_MS),
+        };
+        if self.resting.get_value() {
+            return;
+        }
         self.resting.set_value(true);
         set_timeout(
             move || {
                 self.resting.set_value(false);
-                if self.write(false) {
-                    self.rest();
-                }
+                self.rest_after(self.write(false));
             },
-            std::time::Duration::from_millis(REWRITE_EVERY_MS),
+            std::time::Duration::from_millis(wait.ceil() as u64),
         );
     }
 }
@@ -105,16 +198,18 @@ impl Writer {
 /// learner may be copying the link).
 pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
     let last = StoredValue::new(page.settings.with_untracked(place));
-    let writer = Writer { page, written: StoredValue::new(Default::default()), resting: StoredValue::new(false) };
+    let writer = Writer {
+        page,
+        written: StoredValue::new(Default::default()),
+        resting: StoredValue::new(false),
+        push_due: StoredValue::new(false),
+        budget: StoredValue::new(Budget::default()),
+    };
     Effect::new(move |_| {
         let here = page.settings.with(place);
         let moved = last.get_value() != here;
         last.set_value(here);
-        if moved {
-            writer.write(true);
-        } else {
-            writer.write_soon();
-        }
+        writer.write_soon(moved);
         // A module showing the settings reads them again, even while the rewrite waits: it
         // reads through `hosted::address_bar`, which has it written first.
         if let Ok(event) = web_sys::Event::new(SETTINGS_EVENT) {
@@ -137,15 +232,45 @@ pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
     // A module changed some of the settings' keys in the address bar (`bridge::SIDE_KEYS`):
     // values it wrote itself, so the notice about the link stays as it is.
     let changed = window_event_listener_untyped(CHANGED_EVENT, move |_| read_again(None));
-    let now = [WRITE_NOW_EVENT, "pagehide", "blur"].map(|name| {
-        window_event_listener_untyped(name, move |_| {
-            writer.write(false);
-        })
-    });
+    let now = [WRITE_NOW_EVENT, "pagehide", "blur"]
+        .map(|name| window_event_listener_untyped(name, move |_| writer.write_now()));
     on_cleanup(move || {
         listener.remove();
         changed.remove();
         now.into_iter().for_each(|l| l.remove());
     });
     reread
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_lets_the_writes_of_a_long_drag_through_at_the_pace_the_browsers_allow() {
+        let mut budget = Budget::default();
+        // A drag: a write every 100 ms while the budget lasts.
+        let mut now = 0.0;
+        while budget.wait(now) == 0.0 {
+            budget.spend(now);
+            now += REWRITE_EVERY_MS;
+        }
+        assert_eq!(budget.times.len(), BUDGET_WRITES, "the budget's writes, at once");
+        // The next waits until the first of them is 30 s old.
+        assert_eq!(now + budget.wait(now), BUDGET_MS);
+        // Over a minute of dragging the page writes at most its budget in any 30 s, well
+        // within WebKit's 100 (what it leaves is the modules').
+        let mut written = budget.times.iter().copied().collect::<Vec<_>>();
+        while now < 60_000.0 {
+            now += budget.wait(now).max(REWRITE_EVERY_MS);
+            budget.spend(now);
+            written.push(now);
+        }
+        for (i, start) in written.iter().enumerate() {
+            let within = written[i..].iter().take_while(|t| **t - start < BUDGET_MS).count();
+            assert!(within <= BUDGET_WRITES, "{within} writes in 30 s from {start} ms");
+        }
+        // After a pause the budget is whole again.
+        assert_eq!(budget.wait(now + BUDGET_MS), 0.0);
+    }
 }

@@ -95,19 +95,22 @@ pub fn DepthTable(
     view! {
         <div class="panel-block" data-testid="depth">
             <h3 class="view__subtitle">{tr(ModelMsg::DepthTitle)}</h3>
-            <table class="coref__small">
-                <thead><tr>
-                    <th scope="col">{tr(ModelMsg::Layer)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthDistance)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthReach)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthEntropy)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthPunctuation)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthDiagonal)}</th>
-                    <th scope="col">{tr(ModelMsg::DepthNeighbours)}</th>
-                    <th scope="col">{ends}</th>
-                </tr></thead>
-                <tbody>{rows.collect_view()}</tbody>
-            </table>
+            // Eight columns: on a phone the table scrolls in its box, not the page.
+            <div class="table-scroll" tabindex="0" role="region" aria-label=tr(ModelMsg::DepthTitle)>
+                <table class="coref__small">
+                    <thead><tr>
+                        <th scope="col">{tr(ModelMsg::Layer)}</th>
+                        <th scope="col">{tr(ModelMsg::DepthDistance)}</th>
+                        <th scope="col">{tr(ModelMsg::DepthReach)}</th>
+                        <th scope="col">{tr(ModelMsg::DepthEntropy)}</th>
+                        <th scope="col">{tr(ModelMsg::DepthPunctuation)}</th>
+                        <th scope="col">{tr(ModelMsg::DepthDiagonal)}</th>
+                        <th scope="col">{tr(ModelMsg::DepthNeighbours)}</th>
+                        <th scope="col">{ends}</th>
+                    </tr></thead>
+                    <tbody>{rows.collect_view()}</tbody>
+                </table>
+            </div>
             <p class="view__text" data-testid="depth-reading">{reading}</p>
         </div>
     }

@@ -277,13 +277,27 @@ impl Browser {
     /// settings there. The page rewrites it at most every 100 ms while the settings keep
     /// changing: sooner than a person reloads or copies the link, but not sooner than a test
     /// reads it, so this asks the page to write now, as a module does before reading it
-    /// (`bridge::WRITE_NOW_EVENT`).
+    /// (`bridge::WRITE_NOW_EVENT`). A browser may refuse the write (WebKit: more than 100
+    /// in 30 s, as a random walk makes): the page says its link is behind
+    /// (`data-link-behind`) and tries again, and this waits until it has written.
     pub async fn address(&self) -> Value {
+        self.written_link().await;
         self.js(&format!("{WRITE_NOW} return location.search;"), vec![]).await
+    }
+
+    /// Wait until the page has its settings in the address bar (up to WebKit's 30 s).
+    async fn written_link(&self) {
+        let behind = format!("{WRITE_NOW} return document.documentElement.hasAttribute('data-link-behind');");
+        let started = std::time::Instant::now();
+        while self.js(&behind, vec![]).await == true {
+            assert!(started.elapsed() < Duration::from_secs(45), "the page's link stayed behind its settings for 45 s");
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
     }
 
     /// The whole URL, likewise.
     pub async fn href(&self) -> Value {
+        self.written_link().await;
         self.js(&format!("{WRITE_NOW} return location.href;"), vec![]).await
     }
 
@@ -293,6 +307,7 @@ impl Browser {
     /// Firefox's WebDriver refresh showed its network error page where the page's own reload
     /// (and a learner's) is answered by the service worker.
     pub async fn reload(&self) {
+        self.written_link().await;
         self.js(
             &format!("{WRITE_NOW} window.__e2eBeforeReload = true; setTimeout(() => location.reload(), 0);"),
             vec![],

@@ -97,6 +97,39 @@ pub async fn presentation_mode_is_driven_from_the_keyboard() {
     b.close().await;
 }
 
+/// A teacher steps back and forth through the stages quickly, more than the browser lets a
+/// page write its address (WebKit refuses the 101st write in 30 s): the link still catches up
+/// with the stage shown, and a reload reopens that stage.
+pub async fn after_quick_stepping_past_the_browsers_limit_the_link_still_follows() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&present=1")).await;
+    b.wait_for("[data-testid='stage-input']").await;
+    // 132 new places, a few ms apart: → ← 65 times, then → → (scores).
+    let stepped = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const keys = [...Array(65).fill(['ArrowRight', 'ArrowLeft']).flat(), 'ArrowRight', 'ArrowRight'];
+             (async () => {
+               for (const key of keys) {
+                 document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+                 await new Promise(r => setTimeout(r, 5));
+               }
+               done(keys.length);
+             })();",
+            vec![],
+        )
+        .await;
+    assert_eq!(stepped.ok(), Some(json!(132)), "the stepping ran");
+    b.wait_for("[data-testid='stage-scores']").await;
+    let link = b.address().await;
+    assert!(link.as_str().unwrap_or_default().contains("stage=scores"), "the link follows the stage shown: {link}");
+    b.reload().await;
+    b.wait_for("[data-testid='stage-scores']").await;
+    b.close().await;
+}
+
 pub async fn every_export_makes_a_file_of_the_right_kind() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;

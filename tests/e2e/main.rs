@@ -128,6 +128,7 @@ fn every_case() -> Vec<Case> {
         case!(Everywhere, publishing::a_new_publication_is_offered_to_an_open_tab_and_reloads_into_it),
         case!(Everywhere, publishing::a_first_visit_is_never_offered_a_version_that_was_not_published),
         case!(Everywhere, classroom::presentation_mode_is_driven_from_the_keyboard),
+        case!(Everywhere, classroom::after_quick_stepping_past_the_browsers_limit_the_link_still_follows),
         case!(Everywhere, classroom::the_site_keeps_working_with_the_server_gone),
         case!(Everywhere, classroom::the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin),
         case!(Everywhere, screens::presentation_mode_fits_each_stage_on_one_screen),
