@@ -139,17 +139,20 @@ impl Writer {
             return Wrote::Later(wait);
         }
         let Ok(history) = window().history() else { return Wrote::Nothing };
+        let before = search();
         let done = if push {
             history.push_state_with_url(&JsValue::NULL, "", Some(&url))
         } else {
             history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
         };
-        if done.is_err() {
+        // Refused with an error (WebKit, Firefox), or ignored without one (Chromium).
+        let bar = search();
+        if done.is_err() || (bar == before && bar != url) {
             return Wrote::Later(RETRY_MS);
         }
         self.budget.update_value(|b| b.spend(now));
         self.push_due.set_value(false);
-        self.written.set_value((url, search()));
+        self.written.set_value((url, bar));
         Wrote::Yes
     }
 
