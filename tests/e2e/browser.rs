@@ -17,6 +17,8 @@ pub struct Browser {
     screen: Screen,
     /// Pages opened in the current window.
     loads: std::sync::atomic::AtomicUsize,
+    /// Marks written through the console so far ([`Browser::console_errors`]).
+    marks: std::sync::atomic::AtomicUsize,
 }
 
 /// In WebKit, the pages a window opens before the test moves to a new one (same profile, a new
@@ -138,6 +140,7 @@ impl Browser {
                         _profile: TempDir(profile),
                         screen,
                         loads: std::sync::atomic::AtomicUsize::new(0),
+                        marks: std::sync::atomic::AtomicUsize::new(0),
                     };
                     if engine != Engine::Chromium {
                         b.fit_viewport(screen.width, screen.height).await;
@@ -175,9 +178,25 @@ impl Browser {
     /// which W3C WebDriver lacks, or what Firefox and WebKit wrote (`engine.rs`).
     pub async fn console_errors(&self) -> Vec<String> {
         if self.engine != Engine::Chromium {
-            // Let the browser's last lines through the pipe.
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            return self.driver.lock().map(|mut d| d.console_errors(self.engine)).unwrap_or_default();
+            // A mark through the console, and its line awaited: every line the page wrote
+            // before it has come through the pipe.
+            let mark =
+                format!("attention-lab-e2e-mark-{}", self.marks.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+            let marked = self.client.execute("console.error(arguments[0]);", vec![Value::from(mark.as_str())]).await;
+            let started = std::time::Instant::now();
+            let arrived = loop {
+                let arrived = self.driver.lock().is_ok_and(|d| d.has_line(&mark));
+                if arrived || marked.is_err() || started.elapsed() > Duration::from_secs(5) {
+                    break arrived;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            };
+            let mut errors = self.driver.lock().map(|mut d| d.console_errors(self.engine)).unwrap_or_default();
+            errors.retain(|line| !line.contains(&mark));
+            if marked.is_ok() && !arrived {
+                errors.push(format!("the browser's console did not come through within 5 s (no {mark})"));
+            }
+            return errors;
         }
         let log = self.client.issue_cmd(BrowserLog).await.expect("the browser log");
         log.as_array()

@@ -154,6 +154,13 @@ impl Driver {
 
     /// The page's console errors the browser wrote since the last call (not for Chromium,
     /// whose console comes through chromedriver's log endpoint).
+    /// Whether the browser has written a line containing `text` since the last
+    /// [`Driver::console_errors`].
+    pub fn has_line(&self, text: &str) -> bool {
+        let lines = self.output.lock().map(|l| l.clone()).unwrap_or_default();
+        lines.get(self.read..).unwrap_or_default().iter().any(|line| line.contains(text))
+    }
+
     pub fn console_errors(&mut self, engine: Engine) -> Vec<String> {
         let lines = self.output.lock().map(|l| l.clone()).unwrap_or_default();
         let new = lines.get(self.read..).unwrap_or_default().to_vec();
