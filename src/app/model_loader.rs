@@ -57,7 +57,16 @@ fn download_model(page: Page, id: ModelId, file: ModelFile, build: fn(Asset) -> 
     bring(
         file,
         build,
-        move |state| page.set_load_state(id, state),
-        move |model| page.arrive(id, Arrival::Ready(model)),
+        // The download may end after the page is gone (a test's mount dropped).
+        move |state| {
+            if !page.models.is_disposed() {
+                page.set_load_state(id, state)
+            }
+        },
+        move |model| {
+            if !page.models.is_disposed() {
+                page.arrive(id, Arrival::Ready(model))
+            }
+        },
     );
 }

@@ -102,12 +102,13 @@ pub fn watch() -> Updates {
         // The page lives as long as the app: these listeners are never removed.
         on_found.forget();
     });
+    // `try_`: the interval and the listener outlive an app that is unmounted (in the tests).
     let check = move || {
-        registration.with_value(|r| {
+        registration.try_with_value(|r| {
             if let Some(r) = r {
                 let _ = r.update();
             }
-        })
+        });
     };
     let _ = set_interval_with_handle(check, CHECK_EVERY);
     let on_visible = Closure::<dyn Fn()>::new(move || {

@@ -167,6 +167,11 @@ impl Writer {
         self.rest_after(self.write(false));
     }
 
+    /// Whether the page that owns the writer is still there.
+    fn alive(self) -> bool {
+        self.budget.try_with_value(|_| ()).is_some() && !self.page.settings.is_disposed()
+    }
+
     /// Written now, as asked; tried again later if the browser refused.
     fn write_now(self) {
         self.rest_after(self.write(true));
@@ -186,6 +191,10 @@ impl Writer {
         self.resting.set_value(true);
         set_timeout(
             move || {
+                // The page may be gone by now (a test's mount dropped).
+                if !self.alive() {
+                    return;
+                }
                 self.resting.set_value(false);
                 self.rest_after(self.write(false));
             },
