@@ -588,13 +588,25 @@ impl Browser {
 
     /// Fail if a broken number ("NaN", "inf", "Infinity" as words) reaches the screen.
     pub async fn assert_no_broken_numbers(&self) {
+        // The word, the text around it, the innermost element showing it and the place; the
+        // site's own sentences about such numbers (a training run that diverged, the mask's
+        // −∞ in code) left out first.
         let found = self
             .js(
-                "const m = document.body.innerText.match(/\\b(NaN|-?inf|-?infinity)\\b/i); return m ? m[0] : null;",
-                vec![],
+                "let text = document.body.innerText;
+                 for (const prose of arguments[0]) text = text.split(prose).join(' ');
+                 const m = text.match(/\\b(NaN|-?inf|-?infinity)\\b/i);
+                 if (!m) return null;
+                 const around = text.slice(Math.max(0, m.index - 120), m.index + 60);
+                 let el = null;
+                 for (const e of document.querySelectorAll('body *')) if (new RegExp('\\\\b' + m[0] + '\\\\b', 'i').test(e.innerText || '')) el = e;
+                 const path = [];
+                 for (let e = el; e && e !== document.body; e = e.parentElement) if (e.dataset.testid) path.push(e.dataset.testid);
+                 return [m[0], around, path.join(' < '), location.search];",
+                vec![json!(prose_naming_broken_numbers())],
             )
             .await;
-        assert!(found.is_null(), "the page shows {found}");
+        assert!(found.is_null(), "the page shows a broken number (the word, its text, where, the link): {found}");
     }
 
     pub async fn close(self) {
@@ -608,4 +620,56 @@ fn window_number() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Whether `text` has the word NaN, inf or infinity (any case, a "-" before it allowed), as
+/// the broken-number check finds it.
+fn names_a_broken_number(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let word = |at: usize, len: usize| {
+        let before = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        let after = lower[at + len..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        before && after
+    };
+    ["nan", "infinity", "inf"].iter().any(|w| lower.match_indices(w).any(|(at, _)| word(at, w.len())))
+}
+
+/// The pieces of the site's texts, in both languages, that name NaN or infinity on purpose
+/// (a line of a text, cut at its placeholders): what the page says *about* such numbers.
+fn prose_naming_broken_numbers() -> Vec<String> {
+    use attention_lab::i18n::*;
+    fn pieces<M: Text>(all: &[M], out: &mut Vec<String>) {
+        for &m in all {
+            for lang in [Lang::En, Lang::Zh] {
+                for line in t(lang, m).lines() {
+                    let cut = line.split(['{', '}']).enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, p)| p.trim());
+                    out.extend(cut.filter(|p| names_a_broken_number(p)).map(String::from));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    pieces(&AblateMsg::ALL, &mut out);
+    pieces(&ClassMsg::ALL, &mut out);
+    pieces(&Code::ALL, &mut out);
+    pieces(&ErrMsg::ALL, &mut out);
+    pieces(&Formula::ALL, &mut out);
+    pieces(&GenerateMsg::ALL, &mut out);
+    pieces(&LearnMsg::ALL, &mut out);
+    pieces(&Msg::ALL, &mut out);
+    pieces(&LessonMsg::ALL, &mut out);
+    pieces(&ModelMsg::ALL, &mut out);
+    pieces(&PredictMsg::ALL, &mut out);
+    pieces(&ReadingMsg::ALL, &mut out);
+    pieces(&ViewMsg::ALL, &mut out);
+    out
+}
+
+/// The broken-number check leaves out the site's own sentences about NaN and ∞, and only them.
+pub fn the_broken_number_check_knows_the_sites_sentences_about_nan() {
+    let prose = prose_naming_broken_numbers();
+    assert!(prose.iter().any(|p| p.contains("(NaN or ∞)")), "the diverged run's message: {prose:?}");
+    assert!(prose.iter().any(|p| p.contains("0/0")), "the mask note's NaN: {prose:?}");
+    assert!(names_a_broken_number("x = NaN") && names_a_broken_number("−inf") && names_a_broken_number("-Infinity"));
+    assert!(!names_a_broken_number("information, infer, nano, Infinite"));
 }
