@@ -636,7 +636,7 @@ fn names_a_broken_number(text: &str) -> bool {
 
 /// The pieces of the site's texts, in both languages, that name NaN or infinity on purpose
 /// (a line of a text, cut at its placeholders): what the page says *about* such numbers.
-fn prose_naming_broken_numbers() -> Vec<String> {
+pub fn prose_naming_broken_numbers() -> Vec<String> {
     use attention_lab::i18n::*;
     fn pieces<M: Text>(all: &[M], out: &mut Vec<String>) {
         for &m in all {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// Runs in the page: a seeded walk over every visible, enabled control.
 const WALK: &str = r#"
-const [seedGiven, seconds] = arguments;
+const [seedGiven, seconds, prose] = arguments;
 window.__walk = { steps: 0, done: false, broke: null, started: performance.now(), last: null, trail: [] };
 sessionStorage.removeItem('walk-trail');
 window.__errors = [];
@@ -27,6 +27,13 @@ const pick = a => a[Math.floor(rnd() * a.length)];
 const texts = ['', '   ', 'a', '猫很累。', 'word '.repeat(70), '<img src=x onerror=alert(1)>', 'The cat sat on the mat', '¿¡?!…', '😀 emoji 😀'];
 const numbers = ['', '-5', 'abc', '12', '999999999999', '3.5', '1e9', '0'];
 const deadline = performance.now() + seconds * 1000;
+// A NaN or ∞ on the page (the site's own sentences about them left out), with its text.
+function brokenNumber() {
+  let text = document.body.innerText;
+  for (const p of prose) text = text.split(p).join(' ');
+  const m = text.match(/\b(NaN|-?inf|-?infinity)\b/i);
+  return m ? 'a broken number: ' + text.slice(Math.max(0, m.index - 120), m.index + 60).replace(/\s+/g, ' ') : null;
+}
 function step() {
   const controls = [...document.querySelectorAll('input, select, button, textarea, [role=button]')].filter(el =>
     !el.disabled && el.getClientRects().length > 0 &&
@@ -71,7 +78,8 @@ function step() {
     const panic = document.querySelector('[data-testid=panic]');
     const why = panic ? 'a panic: ' + panic.textContent
       : !document.querySelector('main') ? 'no main element'
-      : window.__errors.length ? 'an uncaught error: ' + window.__errors.join(' | ') : null;
+      : window.__errors.length ? 'an uncaught error: ' + window.__errors.join(' | ')
+      : window.__walk.steps % 20 === 0 ? brokenNumber() : null;
     if (why !== null) window.__walk.broke = `after step ${window.__walk.steps - 1} (${why}); the steps up to it: ${window.__walk.trail.join(' → ')}`;
   }
   window.__walk.done = true;
@@ -94,7 +102,7 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en")).await;
     b.wait_for("[data-testid='stage-input']").await;
-    b.js(WALK, vec![seed.into(), seconds.into()]).await;
+    b.js(WALK, vec![seed.into(), seconds.into(), crate::browser::prose_naming_broken_numbers().into()]).await;
     let start = Instant::now();
     loop {
         let done = b.js("return window.__walk?.done ?? 'gone';", vec![]).await;
