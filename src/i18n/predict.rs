@@ -153,6 +153,11 @@ super::catalogue! {
         Reveal => ("Reveal (R)", "揭晓答案（R）"),
         AnswerIs => ("The answer:", "答案："),
         ExTitle => ("Check yourself", "自我检测"),
+        ExDot => (
+            "By hand, with the first {dk} numbers of this query and of the key “{key}”: q = {q}, k = {k}. What is their dot product q·k (the raw score, before any division)?",
+            "手算：取这个查询和键“{key}”的前 {dk} 个分量，q = {q}，k = {k}。它们的点积 q·k（原始分数，还没有做任何除法）是多少？",
+        ),
+        ExDotSolution => ("q·k = {terms} = {dot}.", "q·k = {terms} = {dot}。"),
         ExScaled => (
             "By hand, with the first {dk} numbers of this query and of the key “{key}”: q = {q}, k = {k}. What is the scaled score q·k / √{dk}?",
             "手算：取这个查询和键“{key}”的前 {dk} 个分量，q = {q}，k = {k}。缩放后的分数 q·k / √{dk} 是多少？",

@@ -64,8 +64,9 @@ struct ExperimentShown {
     losses: Vec<Curve>,
     accuracies: Vec<Curve>,
     gradients: Vec<Curve>,
-    /// (steps, loss, accuracy, softmax gradient) of each run.
-    last: Vec<(usize, f64, f64, f64)>,
+    /// (steps, loss, accuracy, softmax gradient) of each run; `None` until the run has
+    /// measured its first loss and gradient (a run of 0 steps has none to show).
+    last: Vec<Option<(usize, f64, f64, f64)>>,
 }
 
 impl ExperimentShown {
@@ -76,15 +77,15 @@ impl ExperimentShown {
             losses: runs.iter().map(|r| curve(r, |p| p.loss)).collect(),
             accuracies: runs.iter().map(|r| curve(r, |p| p.accuracy)).collect(),
             gradients: runs.iter().map(|r| r.gradients.clone()).collect(),
-            last: runs
-                .iter()
-                .map(|r| {
-                    let loss = r.history.last().map_or(f64::NAN, |p| p.loss);
-                    (r.steps, loss, r.accuracy, r.gradients.last().map_or(f64::NAN, |p| p.1))
-                })
-                .collect(),
+            last: runs.iter().map(|r| measured(r)).collect(),
         }
     }
+}
+
+/// A run's (steps, loss, accuracy, softmax gradient) once it has measured a loss and a
+/// gradient; `None` before (a run of 0 steps, whose figures would be "NaN").
+fn measured(run: &Progress) -> Option<(usize, f64, f64, f64)> {
+    Some((run.steps, run.history.last()?.loss, run.accuracy, run.gradients.last()?.1))
 }
 
 impl Snapshot {
@@ -309,7 +310,8 @@ fn ExperimentPanel(
                 e.last
                     .iter()
                     .zip(names)
-                    .map(|(&(step, loss, acc, grad), name)| {
+                    .filter_map(|(last, name)| last.map(|l| (l, name)))
+                    .map(|((step, loss, acc, grad), name)| {
                         let text = fill(
                             tr(LearnMsg::ExperimentResult),
                             &[
@@ -375,4 +377,22 @@ fn ShiftCheck(rested: Memo<Option<usize>>, lang: Lang) -> impl IntoView {
         })
     };
     view! { <p class="field__hint" data-testid="learn-shift-check">{line}</p> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::train::session::Session;
+
+    #[test]
+    fn a_run_shows_its_figures_once_it_has_measured_them() {
+        let mut session = Session::new(Setup::default()).expect("the default setup");
+        let mut progress = Progress::of(&session);
+        assert_eq!(measured(&progress), None, "0 steps: nothing to show yet");
+        session.step().expect("a step of the default setup");
+        progress = Progress::of(&session);
+        progress.gradients.push((session.steps, 0.5));
+        let (steps, loss, _, grad) = measured(&progress).expect("measured");
+        assert!(steps == 1 && loss.is_finite() && grad == 0.5);
+    }
 }

@@ -21,6 +21,8 @@ pub enum Task {
     /// How many multiply–adds a projection takes: n × d_model × d_k (one head's Q_h), or
     /// n × d_model × d_model (every head's Q at once).
     Cost,
+    /// One raw score q·k (the scores stage, before the division).
+    Dot,
     /// One scaled score q·k / √d_k.
     Scaled,
     /// One softmax weight from three scaled scores.
@@ -34,7 +36,8 @@ pub fn task(stage: Stage) -> Task {
     match stage {
         Stage::Input => Task::Size,
         Stage::Projection => Task::Cost,
-        Stage::Scores | Stage::Scaling => Task::Scaled,
+        Stage::Scores => Task::Dot,
+        Stage::Scaling => Task::Scaled,
         Stage::Softmax => Task::Weight,
         Stage::Output | Stage::MultiHead => Task::Mix,
     }
@@ -104,7 +107,7 @@ pub fn exercise(s: &Shown, task: Task, seed: u64, lang: Lang) -> Option<Exercise
         // New numbers alternate between one head's Q_h and every head's Q at once.
         Task::Cost if seed % 2 == 1 => Some(count(P::ExCost, P::ExCostSolution, n * d * dk, [n, d, dk], true, lang)),
         Task::Cost => Some(count(P::ExCostWhole, P::ExCostWholeSolution, n * d * d, [n, d, dk], true, lang)),
-        Task::Scaled | Task::Weight | Task::Mix => worked(s, task, seed, lang),
+        Task::Dot | Task::Scaled | Task::Weight | Task::Mix => worked(s, task, seed, lang),
     }
 }
 
@@ -135,13 +138,28 @@ fn worked(s: &Shown, task: Task, seed: u64, lang: Lang) -> Option<Exercise> {
     // (prompt, the core's number, its tolerance, the worked solution)
     let (prompt, answer, tolerance, solution) = match task {
         Task::Size | Task::Cost => return None,
-        Task::Scaled => {
+        Task::Dot | Task::Scaled => {
             let (dot, x) = (trace.scores[(0, 0)], trace.scaled_scores[(0, 0)]);
             let terms: Vec<String> = (0..w).map(|c| format!("{}·{}", q[(0, c)] + 0.0, k[(0, c)] + 0.0)).collect();
-            let prompt = fill(
-                tr(P::ExScaled),
-                &[("q", &inputs(&row(&q, 0))), ("k", &inputs(&row(&k, 0))), ("dk", &w_text), ("key", &names[0])],
-            );
+            let pairs = [
+                ("q", inputs(&row(&q, 0))),
+                ("k", inputs(&row(&k, 0))),
+                ("dk", w_text.clone()),
+                ("key", names[0].clone()),
+            ];
+            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            if task == Task::Dot {
+                let solution = fill(tr(P::ExDotSolution), &[("terms", &terms.join(" + ")), ("dot", &show(dot))]);
+                return Some(Exercise {
+                    prompt: fill(tr(P::ExDot), &pairs),
+                    answer: f64::from(dot),
+                    answer_text: show(dot),
+                    tolerance: 0.01,
+                    solution,
+                    redraws: true,
+                });
+            }
+            let prompt = fill(tr(P::ExScaled), &pairs);
             let solution = fill(
                 tr(P::ExScaledSolution),
                 &[("terms", &terms.join(" + ")), ("dot", &show(dot)), ("sq", &sq), ("x", &show(x))],
@@ -195,7 +213,7 @@ mod tests {
         for head_index in 0..o.trace().n_heads() {
             let s = from_export(&trace_json(&o, ""), head_index, head_index + 1).expect("reads the export");
             for seed in 0..200 {
-                for task in [Task::Scaled, Task::Weight, Task::Mix] {
+                for task in [Task::Dot, Task::Scaled, Task::Weight, Task::Mix] {
                     let e = exercise(&s, task, seed, Lang::Zh).expect("an exercise");
                     assert_eq!(e.accepts(&format!("{}", e.answer)), Some(true));
                     assert_eq!(e.accepts(&format!("{}", e.answer + 3.0 * e.tolerance)), Some(false));
@@ -204,6 +222,8 @@ mod tests {
                     let h =
                         head(q.view(), k.view(), v.view(), &Array2::from_elem((1, 3), false), 2.0, 1.0).expect("runs");
                     let core = match task {
+                        // The scores stage asks for the dot product itself, before ÷√d_k.
+                        Task::Dot => h.scores[(0, 0)],
                         Task::Scaled => h.scores[(0, 0)] / 2.0,
                         Task::Weight => h.weights[(0, 0)],
                         Task::Mix => h.output[(0, 0)],

@@ -274,7 +274,8 @@ fn FoundGrid(found: Found, tokens: Vec<String>, set: Callback<Ablation>, lang: L
         let msg = if readout == Readout::Final { AblateMsg::SweepFound } else { AblateMsg::SweepFoundAny };
         fill(tr(msg), &[("layer", &layer), ("head", &head), ("effect", &effect), ("mode", mode)])
     });
-    let intact = format!("{:.3}", intact.unwrap_or(f32::NAN));
+    // The intact model's value, or a dash when the readout has none (never "NaN" on screen).
+    let intact = intact.filter(|v| v.is_finite()).map_or_else(|| "—".to_string(), |v| format!("{v:.3}"));
     let word = |i: usize| tokens.get(i).cloned().unwrap_or_default();
     let scale = match readout {
         Readout::Final => tr(AblateMsg::SweepScale).to_string(),
