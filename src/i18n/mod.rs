@@ -245,6 +245,7 @@ mod tests {
         "concat",
         "sink",
         "multilingual-e5-small",
+        "ViT",
         // XLM-RoBERTa's special tokens: <s>, </s>, <unk>
         "s",
         "unk",
@@ -326,6 +327,7 @@ mod tests {
         "KV",
         "cache",
         "logits",
+        "Vision",
         // the formula of multi-head attention, and of the output as a weighted sum
         "Concat",
         "head_1",
