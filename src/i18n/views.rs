@@ -91,8 +91,12 @@ super::catalogue! {
 
         PatternsTitle => ("Head patterns, built by hand", "手工构造的注意力头模式"),
         PatternsIntro => (
-            "Looking inside pretrained models, people keep finding the same kinds of heads. Here each kind is built from weights written down explicitly and run through the same attention code, so the pattern you see is computed, not drawn. Trained models have more kinds than can be written down this simply: in BERT, for example, Clark et al. (2019) found heads that follow grammar (a verb's direct object attends to the verb, a determiner to its noun), heads in which a pronoun attends to the noun it refers to (the model view's case study tries one), and heads that rest on punctuation and the sentence's boundary tokens (the model view's depth table counts them).",
-            "研究预训练模型时，人们反复发现几类相同的注意力头。这里每一类都由明确写出的权重构造，再经过同一套注意力计算，所以你看到的模式是算出来的，不是画出来的。训练出来的模型里还有更多种类，没法这样简单地写出来：例如 Clark 等人（2019）在 BERT 中发现了沿着语法关系关注的头（动词的直接宾语关注这个动词，限定词关注它所修饰的名词），代词关注它所指代名词的头（模型视图里的案例研究就检验了一个），以及停在标点符号和句子边界词元上的头（模型视图的逐层表格统计了它们）。",
+            "Looking inside pretrained models, people keep finding the same kinds of heads. Here each kind is built from weights written down explicitly and run through the same attention code, so the pattern you see is computed, not drawn.",
+            "研究预训练模型时，人们反复发现几类相同的注意力头。这里每一类都由明确写出的权重构造，再经过同一套注意力计算，所以你看到的模式是算出来的，不是画出来的。",
+        ),
+        PatternsBeyond => (
+            "Trained models have more kinds than can be written down this simply: in BERT, for example, Clark et al. (2019) found heads that follow grammar (a verb's direct object attends to the verb, a determiner to its noun), heads in which a pronoun attends to the noun it refers to (the model view's case study tries one), and heads that rest on punctuation and the sentence's boundary tokens (the model view's depth table counts them).",
+            "训练出来的模型里还有更多种类，没法这样简单地写出来：例如 Clark 等人（2019）在 BERT 中发现了沿着语法关系关注的头（动词的直接宾语关注这个动词，限定词关注它所修饰的名词），代词关注它所指代名词的头（模型视图里的案例研究就检验了一个），以及停在标点符号和句子边界词元上的头（模型视图的逐层表格统计了它们）。",
         ),
         PatternsWidth => (
             "These heads use d_model = 64 and no ÷√d_k (the weights carry their own scale), whatever the settings say.",

@@ -277,6 +277,12 @@ pub async fn switching_off_the_previous_token_head_of_an_induction_model_collaps
     b.click("learn-train").await;
     let paused = "return document.querySelector(`[data-testid='learn-train']`).getAttribute('aria-pressed');";
     assert_eq!(wait_until(&b, paused, json!("false"), 10).await, json!("false"));
+    // The model at rest: the step in flight when Pause came may land after the 99 % (its
+    // held-out accuracy moves by a sequence or two from step to step: 0.978 at step 1078 once).
+    let rested = "const s = document.querySelector(`[data-testid='learn-steps']`); return s.dataset.rested === s.textContent.trim();";
+    assert_eq!(wait_until(&b, rested, json!(true), 20).await, json!(true), "the run came to rest");
+    let at_rest = number(&b, "learn-accuracy").await;
+    assert!(at_rest >= 0.95, "the model at rest still does the task: {at_rest}");
     b.click("ablate-sweep").await;
     let cells = "return document.querySelectorAll(`[data-testid='ablate-cell']`).length;";
     assert_eq!(wait_until(&b, cells, json!(4), 60).await, json!(4), "a cell per head of 2 × 2");
@@ -299,8 +305,7 @@ pub async fn switching_off_the_previous_token_head_of_an_induction_model_collaps
     assert_eq!(wait_until(&b, off, want.clone(), 20).await, want, "the accuracy shown is with that head off");
     let collapsed = number(&b, "learn-accuracy").await;
     assert!(collapsed < 0.6, "accuracy with the previous-token head off: {collapsed}");
-    // The model at rest is the one paused at some step past 99 %: its held-out accuracy moves by
-    // a sequence or two from step to step (0.989 at step 1088 once), so "intact" is near 0.99.
+    // "Intact" is the model at rest, as the page showed it before any head went off.
     let summary = b.text_of("ablate-summary").await;
     let intact: f64 = summary
         .split("(intact ")
@@ -308,7 +313,8 @@ pub async fn switching_off_the_previous_token_head_of_an_induction_model_collaps
         .and_then(|rest| rest.split(')').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0.0);
-    assert!(summary.contains(&format!("with 1.{} off", needed.1)) && intact >= 0.98, "{summary}");
+    assert!(summary.contains(&format!("with 1.{} off", needed.1)), "{summary}");
+    assert!((intact - at_rest).abs() < 0.0015, "intact {intact} is the accuracy shown at rest, {at_rest}: {summary}");
     b.click("ablate-all-on").await;
     let whole = "return document.querySelector(`[data-testid='learn-accuracy']`).dataset.headsOff === undefined;";
     assert_eq!(wait_until(&b, whole, json!(true), 10).await, json!(true));

@@ -72,6 +72,8 @@ pub fn PatternsView() -> impl IntoView {
                 <PageMap spec=w_q name=Signal::stored("W_Q".to_string()) testid="heatmap-pattern-wq" />
                 <PageMap spec=w_k name=Signal::stored("W_K".to_string()) testid="heatmap-pattern-wk" />
             </div>
+            // After the figures: the kinds trained models have beyond these.
+            <p class="view__text">{page.text(ViewMsg::PatternsBeyond)}</p>
         </section>
     }
 }
