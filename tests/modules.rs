@@ -1,7 +1,7 @@
-//! The shape of the code, checked: no two modules of `src/` import each other, neither two
-//! files nor two top-level modules of a crate (a module and its own submodules excepted: a
-//! parent declares its children), and the top-level modules import each other in no longer
-//! loop either. Each crate is read apart (the site, its numeric core, the
+//! The shape of the code, checked: no import loop in `src/`, at any depth. A module may use its
+//! ancestors and its descendants (a parent declares its children); among the children of any
+//! one module, files and folders alike (a folder standing for everything under it), imports
+//! form no loop, of two or of more. Each crate is read apart (the site, its numeric core, the
 //! kernels); code after a file's `#[cfg(test)]` is left out, as are test-only files.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -165,37 +165,111 @@ fn within(a: &Module, b: &Module) -> bool {
     b.starts_with(a)
 }
 
-/// A loop of top-level modules that import each other in turn (`a → b → c → a`), if any.
-fn a_loop(edges: &BTreeSet<(String, String)>) -> Option<Vec<String>> {
-    fn visit(
-        at: &str,
-        edges: &BTreeSet<(String, String)>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(i) = path.iter().position(|p| p == at) {
-            return Some([&path[i..], &[at.to_string()]].concat());
-        }
-        if done.contains(at) {
-            return None;
-        }
-        path.push(at.to_string());
-        for (_, to) in edges.iter().filter(|(from, _)| from == at) {
-            if let Some(found) = visit(to, edges, path, done) {
-                return Some(found);
+/// The loops of `edges`: its strongly connected components of more than one node (Tarjan's
+/// algorithm), each as one loop through all of its members that starts and ends at its smallest
+/// (`a → b → c → a`), smallest component first.
+fn loops(edges: &BTreeSet<(String, String)>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        edges: &'a BTreeSet<(String, String)>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        components: Vec<BTreeSet<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, at: &'a str) {
+            let i = self.index.len();
+            self.index.insert(at, i);
+            self.low.insert(at, i);
+            self.stack.push(at);
+            for (_, to) in self.edges.iter().filter(|(from, _)| from == at) {
+                let to = to.as_str();
+                if !self.index.contains_key(to) {
+                    self.visit(to);
+                    let low = self.low[at].min(self.low[to]);
+                    self.low.insert(at, low);
+                } else if self.stack.contains(&to) {
+                    let low = self.low[at].min(self.index[to]);
+                    self.low.insert(at, low);
+                }
+            }
+            if self.low[at] == self.index[at] {
+                let mut component = BTreeSet::new();
+                while let Some(top) = self.stack.pop() {
+                    component.insert(top.to_string());
+                    if top == at {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.components.push(component);
+                }
             }
         }
-        path.pop();
-        done.insert(at.to_string());
-        None
     }
-    let mut done = BTreeSet::new();
-    edges.iter().find_map(|(from, _)| visit(from, edges, &mut vec![], &mut done))
+    let mut walk = Walk { edges, index: BTreeMap::new(), low: BTreeMap::new(), stack: vec![], components: vec![] };
+    for (from, _) in edges {
+        if !walk.index.contains_key(from.as_str()) {
+            walk.visit(from);
+        }
+    }
+    let mut components = walk.components;
+    components.sort();
+    // One loop through every member: from the smallest, always to the nearest member not yet
+    // passed (breadth first inside the component), then back.
+    components
+        .into_iter()
+        .map(|members| {
+            let inside: BTreeSet<(String, String)> =
+                edges.iter().filter(|(a, b)| members.contains(a) && members.contains(b)).cloned().collect();
+            let first = members.first().cloned().unwrap_or_default();
+            let mut tour = vec![first.clone()];
+            let mut at = first.clone();
+            let mut passed: BTreeSet<String> = [first.clone()].into();
+            while passed.len() < members.len() {
+                let leg = shortest(&inside, &at, |n| !passed.contains(n));
+                for n in leg.iter().skip(1) {
+                    passed.insert(n.clone());
+                }
+                at = leg.last().cloned().unwrap_or_default();
+                tour.extend(leg.into_iter().skip(1));
+            }
+            tour.extend(shortest(&inside, &at, |n| *n == first).into_iter().skip(1));
+            tour
+        })
+        .collect()
 }
 
-/// The pairs of modules of the crate at `root` that import each other: files, then
-/// top-level modules; and a longer loop of top-level modules, if there is one.
-fn mutual_imports(root: &Path, skip: &[&str]) -> (Vec<String>, Vec<String>) {
+/// The shortest path along `edges` from `from` to a node that `wanted` accepts (`from` itself
+/// excluded), breadth first; just `[from]` when there is none.
+fn shortest(edges: &BTreeSet<(String, String)>, from: &str, wanted: impl Fn(&String) -> bool) -> Vec<String> {
+    let mut came: BTreeMap<String, String> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([from.to_string()]);
+    while let Some(at) = queue.pop_front() {
+        for (_, to) in edges.iter().filter(|(a, _)| *a == at) {
+            if came.contains_key(to) || to == from {
+                continue;
+            }
+            came.insert(to.clone(), at.clone());
+            if wanted(to) {
+                let mut path = vec![to.clone()];
+                while let Some(back) = came.get(path.last().map(String::as_str).unwrap_or_default()) {
+                    path.push(back.clone());
+                }
+                path.reverse();
+                return path;
+            }
+            queue.push_back(to.clone());
+        }
+    }
+    vec![from.to_string()]
+}
+
+/// The import loops of the crate at `root`, at every depth. A module may use its ancestors and
+/// its descendants (a parent declares its children and often re-exports them); among the
+/// children of one module (files and folders, a folder standing for everything under it), the
+/// imports form no loop. Each loop found is written `parent: a → b → a`.
+fn import_loops(root: &Path, skip: &[&str]) -> Vec<String> {
     let modules = modules(root, skip);
     let known: BTreeSet<Module> = modules.keys().cloned().collect();
     let mut edges: BTreeSet<(Module, Module)> = BTreeSet::new();
@@ -208,23 +282,19 @@ fn mutual_imports(root: &Path, skip: &[&str]) -> (Vec<String>, Vec<String>) {
             }
         }
     }
-    let name = |m: &Module| if m.is_empty() { "(root)".to_string() } else { m.join("::") };
-    let files: Vec<String> = edges
-        .iter()
-        .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
-        .map(|(a, b)| format!("{} ↔ {}", name(a), name(b)))
-        .collect();
-    let tops: BTreeSet<(String, String)> = edges
-        .iter()
-        .filter_map(|(a, b)| Some((a.first()?.clone(), b.first()?.clone())))
-        .filter(|(a, b)| a != b)
-        .collect();
-    let top = tops.iter().filter(|(a, b)| a < b && tops.contains(&(b.clone(), a.clone())));
-    let mut top: Vec<String> = top.map(|(a, b)| format!("{a} ↔ {b}")).collect();
-    if top.is_empty() {
-        top.extend(a_loop(&tops).map(|l| l.join(" → ")));
+    // Each edge, seen from the module where the two ends part: between two of its children.
+    let mut levels: BTreeMap<Module, BTreeSet<(String, String)>> = BTreeMap::new();
+    for (a, b) in &edges {
+        let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        levels.entry(a[..common].to_vec()).or_default().insert((a[common].clone(), b[common].clone()));
     }
-    (files, top)
+    let name = |m: &Module| if m.is_empty() { "(root)".to_string() } else { m.join("::") };
+    levels
+        .iter()
+        .flat_map(|(parent, edges)| {
+            loops(edges).into_iter().map(move |l| format!("{}: {}", name(parent), l.join(" → ")))
+        })
+        .collect()
 }
 
 fn src() -> PathBuf {
@@ -232,43 +302,55 @@ fn src() -> PathBuf {
 }
 
 #[test]
-fn no_two_modules_of_the_site_import_each_other() {
-    let (files, tops) = mutual_imports(&src().join("lib.rs"), &["core", "kernels", "convert", "bin"]);
-    assert!(files.is_empty(), "files that import each other: {files:?}");
-    assert!(tops.is_empty(), "top-level modules that import each other: {tops:?}");
+fn the_site_has_no_import_loop() {
+    let found = import_loops(&src().join("lib.rs"), &["core", "kernels", "convert", "bin"]);
+    assert!(found.is_empty(), "modules of the site that import each other in a loop: {found:#?}");
 }
 
 #[test]
-fn no_two_modules_of_the_core_import_each_other() {
+fn the_core_has_no_import_loop() {
     for root in ["core/mod.rs", "kernels/mod.rs"] {
-        let (files, tops) = mutual_imports(&src().join(root), &[]);
-        assert!(files.is_empty(), "{root}: files that import each other: {files:?}");
-        assert!(tops.is_empty(), "{root}: top-level modules that import each other: {tops:?}");
+        let found = import_loops(&src().join(root), &[]);
+        assert!(found.is_empty(), "{root}: modules that import each other in a loop: {found:#?}");
     }
 }
 
-/// The check finds what it is for: the cycles this project once had, written small.
+/// The check finds what it is for: the loops this project once had, written small.
 #[test]
-fn the_check_sees_a_pair_that_imports_each_other() {
+fn the_check_sees_a_loop_at_any_depth() {
     let dir = std::env::temp_dir().join(format!("attention-lab-modules-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("app")).expect("a folder");
+    for folder in ["app/stages", "app/views"] {
+        std::fs::create_dir_all(dir.join(folder)).expect("a folder");
+    }
     let files = [
         ("lib.rs", "pub mod app;\npub mod learn;\n"),
-        ("app/mod.rs", "mod header;\nmod share;\nuse crate::learn::ROOT;\n"),
+        ("app/mod.rs", "mod header;\nmod share;\nmod stages;\nmod stepper;\nmod views;\nuse crate::learn::ROOT;\n"),
         ("app/header.rs", "use super::share::StudentLink;\n"),
         ("app/share.rs", "use super::header::{clear_toast, Other};\n"),
+        // Three files in three folders: stages → views → stepper → stages (no pair among them).
+        ("app/stages/mod.rs", "mod predict;\npub use predict::Predict;\nuse super::header::Header;\n"),
+        ("app/stages/predict.rs", "use crate::app::views::hosted::Hosted;\nuse super::super::share;\n"),
+        ("app/views/mod.rs", "pub mod hosted;\nuse super::stepper::Stepper;\n"),
+        ("app/views/hosted.rs", "use super::Views;\n"),
+        ("app/stepper.rs", "use super::stages::{Stage, Stages};\n"),
         ("learn.rs", "use crate::app::yours::KEY;\n#[cfg(test)]\nuse crate::nothing;\n"),
     ];
     for (name, text) in files {
         std::fs::write(dir.join(name), text).expect("writable");
     }
-    let (files, tops) = mutual_imports(&dir.join("lib.rs"), &[]);
+    let found = import_loops(&dir.join("lib.rs"), &[]);
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(files, ["app ↔ learn", "app::header ↔ app::share"]);
-    assert_eq!(tops, ["app ↔ learn"]);
-    // A loop of three, which no pair shows.
-    let three: BTreeSet<(String, String)> =
-        [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")].map(|(x, y)| (x.to_string(), y.to_string())).into();
-    assert_eq!(a_loop(&three), Some(["a", "b", "c", "a"].map(String::from).to_vec()));
-    assert_eq!(a_loop(&[("a".to_string(), "b".to_string())].into()), None);
+    assert_eq!(
+        found,
+        ["(root): app → learn → app", "app: header → share → header", "app: stages → views → stepper → stages"]
+    );
+    // The loops of a graph: each component once, through all of its members.
+    let edges = |pairs: &[(&str, &str)]| -> BTreeSet<(String, String)> {
+        pairs.iter().map(|(x, y)| (x.to_string(), y.to_string())).collect()
+    };
+    let three = edges(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "e"), ("e", "d")]);
+    let want: Vec<Vec<String>> =
+        vec![["a", "b", "c", "a"].map(String::from).to_vec(), ["d", "e", "d"].map(String::from).to_vec()];
+    assert_eq!(loops(&three), want);
+    assert!(loops(&edges(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
 }

@@ -11,11 +11,12 @@
 mod bench;
 pub(crate) mod charts;
 mod clipboard;
-mod controls;
+pub(crate) mod controls;
 mod forward;
 mod header;
 pub(crate) mod keys;
 mod model_loader;
+mod module_host;
 pub mod page;
 mod root;
 mod saturation;

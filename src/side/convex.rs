@@ -3,8 +3,8 @@
 //! moving inside it as this picture's temperature changes. The numbers come from
 //! `core::convex` and the core's softmax; this view only places them.
 
+use crate::app::controls::HeadPicker;
 use crate::app::page::{use_page, Shared};
-use crate::app::stages::HeadPicker;
 use crate::core::convex::{combine, hull, inside, Plane, Point};
 use crate::core::softmax::softmax_row;
 use crate::figures::num;

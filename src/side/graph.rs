@@ -3,9 +3,9 @@
 //! gathering its neighbours' values.
 
 use crate::app::charts::PageMap;
+use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
 use crate::app::specs::weights;
-use crate::app::stages::HeadPicker;
 use crate::core::attention::Mask;
 use crate::core::order::largest_first;
 use crate::figures::num;

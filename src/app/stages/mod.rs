@@ -1,5 +1,5 @@
 //! One component per stage of the lesson, sharing a frame (title, formula, explanation,
-//! "what to notice") and a head picker.
+//! "what to notice"); the per-head stages show `controls::HeadPicker`.
 
 mod code;
 mod input;
@@ -28,7 +28,7 @@ use crate::core::model::Outcome;
 use crate::core::trace::HeadTrace;
 use crate::export::trace_json;
 use crate::figures::download::save_text;
-use crate::i18n::{ClassMsg, Lang, ModelMsg, Msg, ReadingMsg};
+use crate::i18n::{ClassMsg, Lang, Msg, ReadingMsg};
 use crate::reading::stage_reading;
 use crate::settings::{Stage, View};
 use crate::stage_texts::{stage_texts, StageTexts};
@@ -145,40 +145,6 @@ fn TokenStrip() -> impl IntoView {
                     {t}
                 </button>
             </For>
-        </div>
-    }
-}
-
-/// Buttons to choose the head shown by the per-head stages.
-#[component]
-pub(crate) fn HeadPicker() -> impl IntoView {
-    let page = use_page();
-    let heads = Memo::new(move |_| page.model.with(|m| m.0.shape().n_heads));
-    let current = page.pick(|s| s.lesson().head());
-    let layers = Memo::new(move |_| page.model.with(|m| m.0.shape().n_layers));
-    let layer = page.pick(|s| s.lesson().layer());
-    let set_layer = move |ev| {
-        if let Ok(l) = event_target_value(&ev).parse::<usize>() {
-            page.apply(|s, c| l.checked_sub(1).is_some_and(|l| s.set_layer(l, c)));
-        }
-    };
-    view! {
-        <div class="head-picker" role="group" aria-label=page.text(Msg::Head)>
-            <Show when=move || { layers.get() > 1 }>
-                <label class="head-picker__label" for="layer">{page.text(ModelMsg::Layer)}</label>
-                <select id="layer" class="head-picker__layer" data-testid="layer-select"
-                    prop:value=move || (layer.get() + 1).to_string() on:change=set_layer>
-                    {move || (1..=layers.get()).map(|l| view! { <option value=l.to_string()>{l}</option> }).collect_view()}
-                </select>
-            </Show>
-            <span class="head-picker__label">{page.text(Msg::Head)}</span>
-            {move || (0..heads.get()).map(|h| view! {
-                <button type="button" class="head-picker__head" data-testid=format!("head-{}", h + 1)
-                    aria-pressed=move || (current.get() == h).to_string()
-                    on:click=move |_| { page.apply(|s, c| s.set_head(h, c)); }>
-                    {h + 1}
-                </button>
-            }).collect_view()}
         </div>
     }
 }

@@ -3,8 +3,8 @@
 //! held back until the module says the question is answered. The questions themselves are in
 //! the module (`crate::side::predict`), not in the page's .wasm.
 
+use crate::app::module_host::{hand_over, load as load_module, ModuleFailed};
 use crate::app::page::use_page;
-use crate::app::views::{hand_over, load_module, ModuleFailed};
 use crate::bridge::{Hosted, PREDICT_VIEW, REVEAL_EVENT};
 use crate::i18n::PredictMsg;
 use crate::settings::Stage;

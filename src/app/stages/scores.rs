@@ -1,7 +1,8 @@
 //! Stage 2: the raw scores S = Q_h K_hᵀ of one head, each cell explained as a dot product.
 
-use super::{from_head, head_detail, HeadPicker, StagePanel};
+use super::{from_head, head_detail, StagePanel};
 use crate::app::charts::PageMap;
+use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
 use crate::app::specs::{score_text, scores_on};
 use crate::i18n::Msg;

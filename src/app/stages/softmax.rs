@@ -1,8 +1,9 @@
 //! Stage 4: softmax row by row (masked cells grey), the row-sum check, and the chosen query's
 //! weights as bars.
 
-use super::{from_head, HeadPicker, StagePanel};
+use super::{from_head, StagePanel};
 use crate::app::charts::{BarChart, Bars, PageMap};
+use crate::app::controls::HeadPicker;
 use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
 use crate::app::specs::weights;

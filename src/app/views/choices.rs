@@ -3,9 +3,9 @@
 //! The numbers come from `core::choices`.
 
 use crate::app::charts::PageMap;
+use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
 use crate::app::specs::weights;
-use crate::app::stages::HeadPicker;
 use crate::core::choices::{scaling_choices, Choices, Divisor, DIVISORS};
 use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};

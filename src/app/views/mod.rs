@@ -3,20 +3,17 @@
 //! views of a module of their own (`bridge::Hosted`) are places for it here.
 
 mod choices;
-mod hosted;
 mod padding;
 mod patterns;
 mod variants;
 
+use super::module_host::{hand_over, HostedView};
 use super::page::use_page;
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
 use crate::bridge::Hosted;
 use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Text, ViewMsg};
 use crate::settings::{Chapter, View};
-pub use hosted::hand_over;
-use hosted::HostedView;
-pub(crate) use hosted::{load as load_module, ModuleFailed};
 use leptos::prelude::*;
 
 /// The name of view `v` in the navigation.

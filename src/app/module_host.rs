@@ -10,7 +10,7 @@
 //! network drops a file now and then); the failure line then offers to try again
 //! ([`ModuleFailed`]), which never reloads the page or loses its settings.
 
-use super::super::page::{use_page, Page, Shared};
+use super::page::{use_page, Page, Shared};
 use crate::bridge::{Hosted, SETTINGS_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE, WRITE_NOW_EVENT};
 use crate::export::shown_json;
 use crate::i18n::{ClassMsg, Text};
