@@ -222,7 +222,7 @@ async fn main() {
         loads.push(ms.as_f64().unwrap_or(-1.0));
         b.close().await;
     }
-    loads.sort_by(f64::total_cmp);
+    let loads = attention_lab::core::order::ascending(&loads);
     // Sizes of what is published, not of the benchmark build the figures above came from.
     // The page's own files (`attention-lab-<hash>…`), then the training view's module.
     let page = |suffix| built_in(&published_dir(), "attention-lab-", suffix);

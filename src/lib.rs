@@ -42,3 +42,4 @@ pub mod stage_texts;
 pub mod study_texts;
 pub mod trace_import;
 pub mod trainer;
+pub mod wire;

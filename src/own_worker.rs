@@ -1,8 +1,8 @@
-//! A Web Worker the page keeps for one kind of job (the sweep of the model view, the scoring of
-//! the learner's model): started as a module from the script the page names, its answers handed
-//! to the owner, its failure in words (a text it sent, as the workers say a panic, or the
-//! browser's error: a script that would not load), and ended as soon as the owner drops it.
-
+//! A Web Worker the page keeps, written once for every worker it starts (the forward worker,
+//! the sweeper of the model view, the trainers of a pool, the scorer of the learner's model):
+//! started as a module from the script the page names, its answers handed to the owner, its
+//! failure in words (a text it sent, as the workers say a panic, or the browser's error: a
+//! script that would not load, out of memory), and ended as soon as the owner drops it.
 use crate::bridge::describe;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

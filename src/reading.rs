@@ -2,6 +2,7 @@
 //! chosen head and query row) in either language: "“it” takes 24% from “animal”, …".
 
 use crate::core::model::{InputRule, Outcome};
+use crate::core::order::largest_first;
 use crate::i18n::{fill, t, Lang, ReadingMsg};
 use crate::settings::Stage;
 use ndarray::Array2;
@@ -140,9 +141,8 @@ fn ranked(o: &Outcome, m: &Array2<f32>, query: usize) -> Vec<usize> {
     let (Some(row), Some(blocked)) = (m.outer_iter().nth(query), o.trace().blocked.outer_iter().nth(query)) else {
         return vec![];
     };
-    let mut keys: Vec<usize> = (0..row.len()).filter(|&j| !blocked[j]).collect();
-    keys.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
-    keys
+    let row: Vec<f32> = row.to_vec();
+    largest_first(&row).into_iter().filter(|&j| !blocked[j]).collect()
 }
 
 /// Token `i` as a reading names it: its text, with its position when the sentence repeats it.

@@ -7,16 +7,16 @@
 //! that fails (a panic, out of memory, its script would not load) answers its question with
 //! why, and a new one starts with the next question.
 
-use super::message::{Answer, Question, Work};
-use crate::bridge::{describe, FORWARD_META};
+use super::message::{Answer, Message, Question, ToWorker, Work};
+use crate::bridge::FORWARD_META;
 use crate::core::model::wire::{Frame, Rebuild};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions};
 use crate::models::ModelId;
+use crate::own_worker::OwnWorker;
+use crate::wire::Refused;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
-use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// A question as the page asked it: with its copy of the model, which reads the answer.
 #[derive(Clone)]
@@ -44,27 +44,13 @@ pub struct Forwarder(Rc<Inner>);
 
 struct Inner {
     script: String,
-    running: RefCell<Option<Running>>,
+    running: RefCell<Option<OwnWorker>>,
     in_flight: RefCell<Option<Asked>>,
     /// The in-flight question's answer, from the parts heard so far.
     rebuilding: RefCell<Option<Rebuild>>,
     waiting: RefCell<Option<Asked>>,
     latest: Cell<u32>,
     told: Box<dyn Fn(Reply)>,
-}
-
-struct Running {
-    worker: Worker,
-    _on_message: Closure<dyn Fn(MessageEvent)>,
-    _on_error: Closure<dyn Fn(Event)>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
-    }
 }
 
 thread_local! {
@@ -128,63 +114,50 @@ impl Forwarder {
                 Err(why) => return (self.0.told)(Reply { asked, result: Err(ModelError::Worker(why)), work: None }),
             }
         }
-        let message = asked.question.to_js();
+        let (message, moved) = ToWorker::Forward(asked.question.clone()).to_js();
         *self.0.in_flight.borrow_mut() = Some(asked);
         *self.0.rebuilding.borrow_mut() = None;
-        let posted = self.0.running.borrow().as_ref().map(|r| r.worker.post_message(&message));
-        if let Some(Err(e)) = posted {
-            self.failed(describe(e));
+        let posted = self.0.running.borrow().as_ref().map(|r| r.post(&message, Some(&moved)));
+        if let Some(Err(why)) = posted {
+            self.failed(why);
         }
     }
 
-    fn start(&self) -> Result<Running, String> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(&self.0.script, &options).map_err(describe)?;
-        let weak = Rc::downgrade(&self.0);
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let Some(inner) = weak.upgrade() else { return };
-            let me = Forwarder(inner);
-            let data = event.data();
-            match data.as_string() {
-                Some(text) => me.failed(text),
-                None => me.heard(Answer::from_js(&data)),
-            }
-        });
-        let weak = Rc::downgrade(&self.0);
-        // An `ErrorEvent` for a panic or a script that throws; a plain `Event` for a script
-        // that would not load.
-        let on_error = Closure::<dyn Fn(Event)>::new(move |event: Event| {
-            event.prevent_default();
-            let Some(inner) = weak.upgrade() else { return };
-            let message = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
-            Forwarder(inner).failed(if message.is_empty() { "the worker stopped".into() } else { message });
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(Running { worker, _on_message: on_message, _on_error: on_error })
+    fn start(&self) -> Result<OwnWorker, String> {
+        let (heard, failed) = (Rc::downgrade(&self.0), Rc::downgrade(&self.0));
+        OwnWorker::start(
+            &self.0.script,
+            move |data| {
+                if let Some(inner) = heard.upgrade() {
+                    Forwarder(inner).heard(Answer::from_js(&data));
+                }
+            },
+            move |why| {
+                if let Some(inner) = failed.upgrade() {
+                    Forwarder(inner).failed(why);
+                }
+            },
+        )
     }
 
     /// A message from the worker: a part of the answer to the question in flight (told once
     /// the last part is in), or why it has none. A part of an earlier question's answer (after
     /// one of its parts did not fit) is passed over.
-    fn heard(&self, answer: Option<Answer>) {
+    fn heard(&self, answer: Result<Answer, Refused>) {
         let in_flight = self.0.in_flight.borrow().as_ref().map(|a| a.question.number);
         let Some(asked) = in_flight else { return };
         let unfit = || ModelError::Worker("an answer that does not fit the model".into());
         match answer {
-            Some(Answer::Encoded { number, numbers, work }) if number == asked => {
+            Ok(Answer::Encoded { number, numbers, work }) if number == asked => {
                 match self.rebuilt(&numbers.data[..], &numbers.sizes) {
                     Ok(None) => {}
                     Ok(Some(encoding)) => self.answered(Ok(encoding), Some(work)),
                     Err(e) => self.answered(Err(e.unwrap_or_else(unfit)), Some(work)),
                 }
             }
-            Some(Answer::Failed { number, why }) if number == asked => {
-                self.answered(Err(ModelError::Worker(why)), None)
-            }
-            Some(_) => {}
-            None => self.answered(Err(ModelError::Worker("an answer the page cannot read".into())), None),
+            Ok(Answer::Failed { number, why }) if number == asked => self.answered(Err(ModelError::Worker(why)), None),
+            Ok(_) => {}
+            Err(why) => self.answered(Err(ModelError::Worker(format!("an answer the page cannot read: {why}"))), None),
         }
     }
 

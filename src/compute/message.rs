@@ -1,6 +1,10 @@
-//! What the page and the forward worker say to each other, as plain JS objects: a question (a
-//! model, a sentence and run options, numbered) and its answer (the encoding's numbers, or why
-//! there are none); or a sweep (every head off in turn) and its answers, a head at a time. A message that does not read as one of these reads as `None`.
+//! What the page and the forward worker say to each other, typed: the page asks a forward
+//! pass (a model, a sentence and run options, numbered) or a sweep (every head off in turn);
+//! the worker answers with the encoding's numbers a part at a time, or why there are none, or
+//! a sweep's heads one by one. One codec (`crate::wire`): every message is bytes, with the
+//! numbers of an encoding beside them, moved rather than copied; a message that does not read
+//! is refused with a reason. A worker's panic or a script that will not load reaches the page
+//! through `own_worker`, not as a message.
 
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::attention::Mask;
@@ -8,7 +12,8 @@ use crate::core::intervene::Readout;
 use crate::core::model::wire::Numbers;
 use crate::core::model::{Input, RunOptions};
 use crate::models::ModelId;
-use js_sys::{Array, Float32Array, Float64Array, Object, Reflect, Uint32Array};
+use crate::wire::{Reader, Refused, Writer};
+use js_sys::{Array, Float32Array, Uint32Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A forward pass asked for.
@@ -40,7 +45,7 @@ pub struct SweepQuestion {
 }
 
 /// What the worker answers.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// One part of the encoding's numbers (`core::model::wire`: the input, then each layer, in
     /// order), and how long the forward pass took.
@@ -61,146 +66,301 @@ pub struct Work {
     pub kernels: String,
 }
 
-fn set(object: &Object, key: &str, value: &JsValue) {
-    let _ = Reflect::set(object, &JsValue::from_str(key), value);
+/// What the page asks the forward worker (a sweeper asks its own).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToWorker {
+    Forward(Question),
+    Sweep(SweepQuestion),
 }
 
-fn get(object: &JsValue, key: &str) -> JsValue {
-    Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+/// A message as it crosses: its bytes, and an encoding's numbers beside them (empty but for
+/// [`Answer::Encoded`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Packet {
+    pub bytes: Vec<u8>,
+    pub numbers: Numbers,
 }
 
-fn number_of(object: &JsValue, key: &str) -> Option<u32> {
-    get(object, key).as_f64().filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n)).map(|n| n as u32)
+/// A message of the forward worker's protocol: written to a [`Packet`] and read back, and
+/// carried as a JS value (an array of the bytes and the numbers' two lists, all moved).
+pub trait Message: Sized {
+    fn encode(&self) -> Packet;
+    fn decode(packet: Packet) -> Result<Self, Refused>;
+
+    /// The message to post, and the buffers to move with it.
+    fn to_js(&self) -> (JsValue, Array) {
+        let Packet { bytes, numbers } = self.encode();
+        let (bytes, data, sizes) = (
+            Uint8Array::from(&bytes[..]),
+            Float32Array::from(&numbers.data[..]),
+            Uint32Array::from(&numbers.sizes[..]),
+        );
+        let moved = Array::of3(&bytes.buffer(), &data.buffer(), &sizes.buffer());
+        (Array::of3(&bytes, &data, &sizes).into(), moved)
+    }
+
+    /// Read a posted message.
+    fn from_js(value: &JsValue) -> Result<Self, Refused> {
+        let parts = value.dyn_ref::<Array>().filter(|a| a.length() == 3).ok_or(Refused::Foreign)?;
+        let bytes = parts.get(0).dyn_into::<Uint8Array>().map_err(|_| Refused::Foreign)?.to_vec();
+        let data = parts.get(1).dyn_into::<Float32Array>().map_err(|_| Refused::Foreign)?.to_vec();
+        let sizes = parts.get(2).dyn_into::<Uint32Array>().map_err(|_| Refused::Foreign)?.to_vec();
+        Self::decode(Packet { bytes, numbers: Numbers { data, sizes } })
+    }
 }
 
-/// Write a question's model, sentence and run options into `o`.
-fn put_run(o: &Object, number: u32, model: ModelId, input: &Input, options: &RunOptions) {
-    set(o, "number", &number.into());
-    set(o, "model", &model.slug().into());
-    set(o, "text", &input.text.as_str().into());
-    set(o, "kv", &input.kv_text.as_deref().map_or(JsValue::NULL, JsValue::from_str));
-    set(o, "mask", &options.mask.slug().into());
-    set(o, "scaled", &options.scaled.into());
-    set(o, "temperature", &options.temperature.into());
-    let off: Vec<f64> = options.ablation.heads().iter().flat_map(|&(l, h)| [l as f64, h as f64]).collect();
-    set(o, "off", &Float64Array::from(&off[..]));
-    set(o, "replacement", &options.ablation.replacement.slug().into());
+// The variants' tags: the two directions apart, so that a message sent the wrong way is
+// refused as unknown.
+const FORWARD: u8 = 1;
+const SWEEP: u8 = 2;
+const ENCODED: u8 = 11;
+const FAILED: u8 = 12;
+const SWEPT: u8 = 13;
+
+/// A question's model, sentence and run options.
+fn put_run(w: &mut Writer, number: u32, model: ModelId, input: &Input, options: &RunOptions) {
+    w.u32(number).text(model.slug()).text(&input.text).maybe_text(input.kv_text.as_deref());
+    w.text(options.mask.slug()).flag(options.scaled).f32(options.temperature);
+    let off = options.ablation.heads();
+    w.usize(off.len());
+    for &(layer, head) in off.iter() {
+        w.usize(layer).usize(head);
+    }
+    w.text(options.ablation.replacement.slug());
 }
 
 /// Read what [`put_run`] wrote.
-fn run_of(value: &JsValue) -> Option<(u32, ModelId, Input, RunOptions)> {
-    let model = ModelId::from_slug(&get(value, "model").as_string()?)?;
-    let kv = get(value, "kv");
-    let kv_text = if kv.is_null() { None } else { Some(kv.as_string()?) };
-    let off = get(value, "off").dyn_into::<Float64Array>().ok()?.to_vec();
-    if off.len() % 2 != 0 || off.iter().any(|x| x.fract() != 0.0 || *x < 0.0) {
-        return None;
+fn run_of(r: &mut Reader) -> Result<(u32, ModelId, Input, RunOptions), Refused> {
+    let number = r.u32()?;
+    let model = ModelId::from_slug(&r.text()?).ok_or(Refused::Invalid("model"))?;
+    let input = Input { text: r.text()?, kv_text: r.maybe_text()? };
+    let mask = Mask::from_slug(&r.text()?).ok_or(Refused::Invalid("mask"))?;
+    let (scaled, temperature) = (r.flag()?, r.f32()?);
+    let off = r.usize()?;
+    // Each head off takes 8 bytes: a count beyond what is left is a message cut short (and
+    // never a huge allocation).
+    let mut heads = Vec::with_capacity(off.min(1024));
+    for _ in 0..off {
+        heads.push((r.usize()?, r.usize()?));
     }
-    let options = RunOptions {
-        mask: Mask::from_slug(&get(value, "mask").as_string()?)?,
-        scaled: get(value, "scaled").as_bool()?,
-        temperature: get(value, "temperature").as_f64()? as f32,
-        ablation: Ablation::new(
-            off.chunks(2).map(|p| (p[0] as usize, p[1] as usize)),
-            Replacement::from_slug(&get(value, "replacement").as_string()?)?,
-        ),
-    };
-    Some((number_of(value, "number")?, model, Input { text: get(value, "text").as_string()?, kv_text }, options))
+    let replacement = Replacement::from_slug(&r.text()?).ok_or(Refused::Invalid("replacement"))?;
+    let options = RunOptions { mask, scaled, temperature, ablation: Ablation::new(heads, replacement) };
+    Ok((number, model, input, options))
 }
 
-impl Question {
-    pub fn to_js(&self) -> JsValue {
-        let o = Object::new();
-        put_run(&o, self.number, self.model, &self.input, &self.options);
-        o.into()
-    }
-
-    pub fn from_js(value: &JsValue) -> Option<Question> {
-        if !get(value, "readout").is_undefined() {
-            return None;
-        }
-        let (number, model, input, options) = run_of(value)?;
-        Some(Question { number, model, input, options })
+/// Refused if a message that carries no encoding has numbers beside it.
+fn no_numbers(packet: &Packet) -> Result<(), Refused> {
+    if packet.numbers == Numbers::default() {
+        Ok(())
+    } else {
+        Err(Refused::Invalid("numbers"))
     }
 }
 
-impl SweepQuestion {
-    pub fn to_js(&self) -> JsValue {
-        let o = Object::new();
-        put_run(&o, self.number, self.model, &self.input, &self.options);
-        set(&o, "sweep_replacement", &self.replacement.slug().into());
-        let (kind, layer, from, to) = match self.readout {
-            Readout::Final => ("final", 0, 0, 0),
-            Readout::Weight { layer, from, to } => ("weight", layer, from, to),
-            Readout::Similarity => ("similarity", 0, 0, 0),
+impl Message for ToWorker {
+    fn encode(&self) -> Packet {
+        let bytes = match self {
+            ToWorker::Forward(q) => {
+                let mut w = Writer::new(FORWARD);
+                put_run(&mut w, q.number, q.model, &q.input, &q.options);
+                w.finish()
+            }
+            ToWorker::Sweep(q) => {
+                let mut w = Writer::new(SWEEP);
+                put_run(&mut w, q.number, q.model, &q.input, &q.options);
+                w.text(q.replacement.slug());
+                match q.readout {
+                    Readout::Final => w.byte(0),
+                    Readout::Weight { layer, from, to } => w.byte(1).usize(layer).usize(from).usize(to),
+                    Readout::Similarity => w.byte(2),
+                };
+                w.maybe_text(q.other.as_deref()).finish()
+            }
         };
-        set(&o, "readout", &kind.into());
-        set(&o, "readout_at", &Float64Array::from(&[layer as f64, from as f64, to as f64][..]));
-        set(&o, "other", &self.other.as_deref().map_or(JsValue::NULL, JsValue::from_str));
-        o.into()
+        Packet { bytes, numbers: Numbers::default() }
     }
 
-    pub fn from_js(value: &JsValue) -> Option<SweepQuestion> {
-        let (number, model, input, options) = run_of(value)?;
-        let at = get(value, "readout_at").dyn_into::<Float64Array>().ok()?.to_vec();
-        let whole = |x: &f64| (x.fract() == 0.0 && *x >= 0.0).then_some(*x as usize);
-        let [layer, from, to] = [whole(at.first()?)?, whole(at.get(1)?)?, whole(at.get(2)?)?];
-        let readout = match get(value, "readout").as_string()?.as_str() {
-            "final" => Readout::Final,
-            "weight" => Readout::Weight { layer, from, to },
-            "similarity" => Readout::Similarity,
-            _ => return None,
+    fn decode(packet: Packet) -> Result<ToWorker, Refused> {
+        no_numbers(&packet)?;
+        let (tag, mut r) = Reader::open(&packet.bytes)?;
+        let (number, model, input, options) = match tag {
+            FORWARD | SWEEP => run_of(&mut r)?,
+            other => return Err(Refused::Unknown(other)),
         };
-        let other = get(value, "other");
-        let other = if other.is_null() { None } else { Some(other.as_string()?) };
-        let replacement = Replacement::from_slug(&get(value, "sweep_replacement").as_string()?)?;
-        Some(SweepQuestion { number, model, input, options, replacement, readout, other })
+        let message = if tag == FORWARD {
+            ToWorker::Forward(Question { number, model, input, options })
+        } else {
+            let replacement = Replacement::from_slug(&r.text()?).ok_or(Refused::Invalid("replacement"))?;
+            let readout = match r.byte()? {
+                0 => Readout::Final,
+                1 => Readout::Weight { layer: r.usize()?, from: r.usize()?, to: r.usize()? },
+                2 => Readout::Similarity,
+                _ => return Err(Refused::Invalid("readout")),
+            };
+            let other = r.maybe_text()?;
+            ToWorker::Sweep(SweepQuestion { number, model, input, options, replacement, readout, other })
+        };
+        r.done()?;
+        Ok(message)
     }
 }
 
-impl Answer {
-    /// The message, and the list of buffers to move with it.
-    pub fn to_js(&self) -> (JsValue, Array) {
-        let o = Object::new();
-        let moved = Array::new();
+impl Message for Answer {
+    fn encode(&self) -> Packet {
         match self {
-            Answer::Encoded { number, numbers, work } => {
-                set(&o, "number", &(*number).into());
-                set(&o, "ms", &work.ms.into());
-                set(&o, "kernels", &work.kernels.as_str().into());
-                let (data, sizes) = (Float32Array::from(&numbers.data[..]), Uint32Array::from(&numbers.sizes[..]));
-                moved.push(&data.buffer());
-                moved.push(&sizes.buffer());
-                set(&o, "data", &data);
-                set(&o, "sizes", &sizes);
-            }
+            Answer::Encoded { number, numbers, work } => Packet {
+                bytes: Writer::new(ENCODED).u32(*number).f64(work.ms).text(&work.kernels).finish(),
+                numbers: numbers.clone(),
+            },
             Answer::Failed { number, why } => {
-                set(&o, "number", &(*number).into());
-                set(&o, "why", &why.as_str().into());
+                Packet { bytes: Writer::new(FAILED).u32(*number).text(why).finish(), numbers: Numbers::default() }
             }
-            Answer::Swept { number, layer, head, effect, done, of } => {
-                set(&o, "number", &(*number).into());
-                let cell = [*layer as f64, *head as f64, f64::from(*effect), *done as f64, *of as f64];
-                set(&o, "swept", &Float64Array::from(&cell[..]));
-            }
+            Answer::Swept { number, layer, head, effect, done, of } => Packet {
+                bytes: Writer::new(SWEPT)
+                    .u32(*number)
+                    .usize(*layer)
+                    .usize(*head)
+                    .f32(*effect)
+                    .usize(*done)
+                    .usize(*of)
+                    .finish(),
+                numbers: Numbers::default(),
+            },
         }
-        (o.into(), moved)
     }
 
-    pub fn from_js(value: &JsValue) -> Option<Answer> {
-        let number = number_of(value, "number")?;
-        if let Some(why) = get(value, "why").as_string() {
-            return Some(Answer::Failed { number, why });
+    fn decode(packet: Packet) -> Result<Answer, Refused> {
+        let (tag, mut r) = Reader::open(&packet.bytes)?;
+        let number = match tag {
+            ENCODED | FAILED | SWEPT => r.u32()?,
+            other => return Err(Refused::Unknown(other)),
+        };
+        let answer = match tag {
+            ENCODED => {
+                let work = Work { ms: r.f64()?, kernels: r.text()? };
+                Answer::Encoded { number, numbers: packet.numbers.clone(), work }
+            }
+            FAILED => {
+                no_numbers(&packet)?;
+                Answer::Failed { number, why: r.text()? }
+            }
+            _ => {
+                no_numbers(&packet)?;
+                let (layer, head, effect) = (r.usize()?, r.usize()?, r.f32()?);
+                Answer::Swept { number, layer, head, effect, done: r.usize()?, of: r.usize()? }
+            }
+        };
+        r.done()?;
+        Ok(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::VERSION;
+
+    fn questions() -> Vec<ToWorker> {
+        let plain = Question {
+            number: 1,
+            model: ModelId::Minilm,
+            input: Input { text: "the cat sat".into(), kv_text: None },
+            options: RunOptions::default(),
+        };
+        let mut crossed = plain.clone();
+        crossed.number = u32::MAX;
+        crossed.input = Input { text: "猫坐着".into(), kv_text: Some("a mat".into()) };
+        crossed.options = RunOptions {
+            mask: Mask::Causal,
+            scaled: false,
+            temperature: 0.25,
+            ablation: Ablation::new([(0, 1), (5, 11)], Replacement::Zero),
+        };
+        let sweep = |readout, other: Option<&str>| SweepQuestion {
+            number: 7,
+            model: ModelId::Minilm,
+            input: crossed.input.clone(),
+            options: crossed.options.clone(),
+            replacement: Replacement::Mean,
+            readout,
+            other: other.map(String::from),
+        };
+        vec![
+            ToWorker::Forward(plain),
+            ToWorker::Forward(crossed.clone()),
+            ToWorker::Sweep(sweep(Readout::Final, None)),
+            ToWorker::Sweep(sweep(Readout::Weight { layer: 2, from: 3, to: 4 }, None)),
+            ToWorker::Sweep(sweep(Readout::Similarity, Some("another sentence"))),
+        ]
+    }
+
+    fn answers() -> Vec<Answer> {
+        vec![
+            Answer::Encoded {
+                number: 3,
+                numbers: Numbers { data: vec![0.5, -1.0, f32::MIN_POSITIVE], sizes: vec![1, 3] },
+                work: Work { ms: 12.25, kernels: "simd128".into() },
+            },
+            Answer::Encoded { number: 4, numbers: Numbers::default(), work: Work { ms: 0.0, kernels: String::new() } },
+            Answer::Failed { number: 5, why: "the model did not load: 404".into() },
+            Answer::Swept { number: 6, layer: 5, head: 11, effect: -0.125, done: 72, of: 72 },
+        ]
+    }
+
+    #[test]
+    fn every_message_comes_back_as_it_was_sent() {
+        for q in questions() {
+            assert_eq!(ToWorker::decode(q.encode()), Ok(q));
         }
-        if let Ok(cell) = get(value, "swept").dyn_into::<Float64Array>() {
-            let cell = cell.to_vec();
-            let whole = |i: usize| cell.get(i).filter(|x| x.fract() == 0.0 && **x >= 0.0).map(|x| *x as usize);
-            let (layer, head, done, of) = (whole(0)?, whole(1)?, whole(3)?, whole(4)?);
-            return Some(Answer::Swept { number, layer, head, effect: *cell.get(2)? as f32, done, of });
+        for a in answers() {
+            assert_eq!(Answer::decode(a.encode()), Ok(a));
         }
-        let data = get(value, "data").dyn_into::<Float32Array>().ok()?.to_vec();
-        let sizes = get(value, "sizes").dyn_into::<Uint32Array>().ok()?.to_vec();
-        let work = Work { ms: get(value, "ms").as_f64()?, kernels: get(value, "kernels").as_string()? };
-        Some(Answer::Encoded { number, numbers: Numbers { data, sizes }, work })
+    }
+
+    #[test]
+    fn a_message_cut_short_is_refused_at_every_length() {
+        let packets: Vec<(Packet, bool)> = questions()
+            .iter()
+            .map(|q| (q.encode(), true))
+            .chain(answers().iter().map(|a| (a.encode(), false)))
+            .collect();
+        for (whole, question) in packets {
+            for len in 0..whole.bytes.len() {
+                let cut = Packet { bytes: whole.bytes[..len].to_vec(), numbers: whole.numbers.clone() };
+                let read = if question { ToWorker::decode(cut).err() } else { Answer::decode(cut).err() };
+                assert_eq!(read, Some(Refused::Truncated), "cut at {len} of {}", whole.bytes.len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_message_of_the_other_direction_another_version_or_not_ours_is_refused() {
+        let question = questions().remove(0).encode();
+        assert_eq!(Answer::decode(question.clone()), Err(Refused::Unknown(FORWARD)));
+        assert_eq!(ToWorker::decode(answers().remove(2).encode()), Err(Refused::Unknown(FAILED)));
+        let mut future = question.clone();
+        future.bytes[2] = VERSION + 1;
+        assert_eq!(ToWorker::decode(future), Err(Refused::Version(VERSION + 1)));
+        let json = Packet { bytes: br#"{"number":1,"model":"minilm"}"#.to_vec(), numbers: Numbers::default() };
+        assert_eq!(ToWorker::decode(json), Err(Refused::Foreign));
+        let mut longer = question.clone();
+        longer.bytes.push(0);
+        assert_eq!(ToWorker::decode(longer), Err(Refused::Trailing));
+        let mut with_numbers = question;
+        with_numbers.numbers.data.push(1.0);
+        assert_eq!(ToWorker::decode(with_numbers), Err(Refused::Invalid("numbers")));
+    }
+
+    #[test]
+    fn a_field_that_names_nothing_is_refused_by_name() {
+        let mut w = Writer::new(FORWARD);
+        w.u32(1).text("no-such-model");
+        let packet = Packet { bytes: w.finish(), numbers: Numbers::default() };
+        assert_eq!(ToWorker::decode(packet), Err(Refused::Invalid("model")));
+        // A sweep whose readout is none of the three.
+        let mut bytes = questions().remove(2).encode().bytes;
+        let at = bytes.len() - 2; // the readout's byte, before "no other sentence"
+        bytes[at] = 9;
+        assert_eq!(ToWorker::decode(Packet { bytes, numbers: Numbers::default() }), Err(Refused::Invalid("readout")));
     }
 }

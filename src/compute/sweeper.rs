@@ -4,7 +4,7 @@
 //! lesson's own worker is never kept waiting.
 
 use super::client::forward_script;
-use super::message::{Answer, SweepQuestion};
+use super::message::{Answer, Message, SweepQuestion, ToWorker};
 use crate::own_worker::OwnWorker;
 use std::rc::Rc;
 
@@ -30,13 +30,15 @@ impl Sweeper {
         let hear = Rc::new(hear);
         let failed = Rc::clone(&hear);
         let heard = move |data| match Answer::from_js(&data) {
-            Some(Answer::Swept { number: n, layer, head, effect, done, of }) if n == number => {
+            Ok(Answer::Swept { number: n, layer, head, effect, done, of }) if n == number => {
                 hear(Heard::Head { layer, head, effect, done, of })
             }
-            Some(Answer::Failed { why, .. }) => hear(Heard::Failed(why)),
-            _ => hear(Heard::Failed("an answer the page cannot read".into())),
+            Ok(Answer::Failed { why, .. }) => hear(Heard::Failed(why)),
+            Ok(_) => hear(Heard::Failed("an answer to another question".into())),
+            Err(why) => hear(Heard::Failed(format!("an answer the page cannot read: {why}"))),
         };
         let started = OwnWorker::start(&script, heard, move |why| failed(Heard::Failed(why)));
-        Some(started.and_then(|w| w.post(&question.to_js(), None).map(|()| Sweeper { _worker: w })))
+        let (message, moved) = ToWorker::Sweep(question.clone()).to_js();
+        Some(started.and_then(|w| w.post(&message, Some(&moved)).map(|()| Sweeper { _worker: w })))
     }
 }

@@ -2,7 +2,7 @@
 //! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
 //! the forward pass's numbers, or why there are none; a sweep, a head at a time. A panic is said to the page in words.
 
-use super::message::{Answer, Question, SweepQuestion, Work};
+use super::message::{Answer, Message, Question, SweepQuestion, ToWorker, Work};
 use crate::core::intervene::Experiment;
 use crate::core::kernels::BUILD;
 use crate::core::model::wire::encode;
@@ -32,18 +32,17 @@ pub fn start() {
         let _ = scope().post_message(&JsValue::from_str(&format!("panic: {info}")));
     }));
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
-        let data = event.data();
-        if let Some(question) = Question::from_js(&data) {
-            wasm_bindgen_futures::spawn_local(async move {
+        match ToWorker::from_js(&event.data()) {
+            Ok(ToWorker::Forward(question)) => wasm_bindgen_futures::spawn_local(async move {
                 // One message per part: the page rebuilds each in a task of its own.
                 for part in answer(question).await {
                     tell(&part);
                 }
-            });
-        } else if let Some(sweep) = SweepQuestion::from_js(&data) {
-            wasm_bindgen_futures::spawn_local(swept(sweep));
-        } else {
-            let _ = scope().post_message(&JsValue::from_str("a question the worker cannot read"));
+            }),
+            Ok(ToWorker::Sweep(sweep)) => wasm_bindgen_futures::spawn_local(swept(sweep)),
+            Err(why) => {
+                let _ = scope().post_message(&JsValue::from_str(&format!("a question the worker cannot read: {why}")));
+            }
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

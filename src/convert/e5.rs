@@ -156,9 +156,9 @@ impl<'a> Source<'a> {
     /// after a Chinese character).
     pub fn kept_ids(&self, english: &[&str]) -> Result<Vec<u32>, String> {
         let mut keep: Vec<bool> = self.pieces.iter().enumerate().map(|(i, p)| keeps(i, p)).collect();
-        let mut ascii: Vec<usize> = (0..self.pieces.len()).filter(|&i| is_english(&self.pieces[i])).collect();
-        ascii.sort_by(|&a, &b| self.scores[b].total_cmp(&self.scores[a]).then(a.cmp(&b)));
-        for &i in ascii.iter().take(ENGLISH_PIECES) {
+        let ranked = attention_core::order::largest_first(&self.scores);
+        let ascii = ranked.into_iter().filter(|&i| is_english(&self.pieces[i]));
+        for i in ascii.take(ENGLISH_PIECES) {
             keep[i] = true;
         }
         let full = self.unigram()?;

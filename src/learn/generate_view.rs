@@ -10,6 +10,7 @@ use crate::bridge::{read_pairs, with_pairs, GENERATE_KEY, YOURS_KEY};
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
+use crate::core::order::largest_first;
 use crate::core::train::generate::{reversed, Generation, Sampling, Step};
 use crate::core::train::model::Config;
 use crate::core::train::session::{digits_of, read_tokens};
@@ -287,8 +288,7 @@ pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl 
     });
     let probabilities = move || {
         let last = steps.with(|s| s.last().cloned())?;
-        let mut order: Vec<usize> = (0..last.probabilities.len()).collect();
-        order.sort_by(|&a, &b| last.probabilities[b].total_cmp(&last.probabilities[a]));
+        let order = largest_first(&last.probabilities);
         let rows = order.into_iter().take(5).map(|t| {
             let p = last.probabilities[t];
             view! {

@@ -2,17 +2,17 @@
 //! `<meta name="attention-lab-trainer">`, `bridge::TRAINER_META`), joins every pair with a
 //! message channel, gives each its shard of the run, sends the learner's commands to the
 //! leader and hands its reports (or a worker's failure, in words) to the view. Dropping the
-//! pool ends its workers at once, even in the middle of a long step.
+//! pool ends its workers at once, even in the middle of a long step (each an `OwnWorker`).
 
 use super::{numbers_of, numbers_to_js};
 use crate::bridge::{describe, TRAINER_META};
 use crate::core::train::replica::{Command, Job};
 use crate::core::train::session::{Setup, Shard};
 use crate::core::train::wire::{Message, Report};
+use crate::own_worker::OwnWorker;
 use js_sys::Array;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageChannel, MessagePort};
 
 /// What the view hears from a pool.
 pub enum Heard {
@@ -24,11 +24,9 @@ pub enum Heard {
 
 /// A run training on a pool of workers.
 pub struct Pool {
-    workers: Vec<Worker>,
+    workers: Vec<OwnWorker>,
     /// Commands sent to the leader so far.
     sent: std::cell::Cell<usize>,
-    _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
-    _errors: Vec<Closure<dyn Fn(Event)>>,
 }
 
 /// The workers a pool gets unless the learner chooses: one per core the browser reports
@@ -54,37 +52,20 @@ impl Pool {
     pub fn start(setup: Setup, job: Job, workers: usize, hear: impl Fn(Heard) + 'static) -> Result<Pool, String> {
         let of = workers.clamp(1, MAX_WORKERS).min(setup.batch.max(1));
         let url = script_url()?;
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let workers: Vec<Worker> =
-            (0..of).map(|_| Worker::new_with_options(&url, &options)).collect::<Result<_, _>>().map_err(describe)?;
         let hear: Rc<dyn Fn(Heard)> = Rc::new(hear);
-        let (mut listeners, mut errors) = (Vec::new(), Vec::new());
-        for (index, worker) in workers.iter().enumerate() {
-            let heard = Rc::clone(&hear);
-            let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-                let data = event.data();
-                if let Some(text) = data.as_string() {
-                    return heard(Heard::Failed(text));
-                }
-                match numbers_of(&data).and_then(|d| Message::decode(&d, None)) {
-                    Some(Message::Report(report)) if index == 0 => heard(Heard::Report(Box::new(report))),
-                    _ => heard(Heard::Failed("a message from the worker that the page cannot read".into())),
-                }
-            });
-            let heard = Rc::clone(&hear);
-            // An `ErrorEvent` for a panic or a script that throws; a plain `Event` for a
-            // script that would not load.
-            let on_error = Closure::<dyn Fn(Event)>::new(move |event: Event| {
-                event.prevent_default();
-                let message = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
-                heard(Heard::Failed(if message.is_empty() { "the worker stopped".into() } else { message }));
-            });
-            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            listeners.push(on_message);
-            errors.push(on_error);
-        }
+        let workers: Vec<OwnWorker> = (0..of)
+            .map(|index| {
+                let (heard, failed) = (Rc::clone(&hear), Rc::clone(&hear));
+                OwnWorker::start(
+                    &url,
+                    move |data| match numbers_of(&data).and_then(|d| Message::decode(&d, None)) {
+                        Some(Message::Report(report)) if index == 0 => heard(Heard::Report(Box::new(report))),
+                        _ => heard(Heard::Failed("a message from the worker that the page cannot read".into())),
+                    },
+                    move |why| failed(Heard::Failed(why)),
+                )
+            })
+            .collect::<Result<_, _>>()?;
         // A channel between every pair; each worker gets its ends in the order of the others'
         // shards.
         let mut ports: Vec<Vec<MessagePort>> = (0..of).map(|_| Vec::new()).collect();
@@ -104,9 +85,9 @@ impl Pool {
             for port in ports {
                 transfer.push(&port);
             }
-            worker.post_message_with_transfer(&array, &transfer).map_err(describe)?;
+            worker.post(&array, Some(&transfer))?;
         }
-        Ok(Pool { workers, sent: std::cell::Cell::new(0), _listeners: listeners, _errors: errors })
+        Ok(Pool { workers, sent: std::cell::Cell::new(0) })
     }
 
     /// Its workers.
@@ -134,17 +115,7 @@ impl Pool {
     fn tell_leader(&self, message: &Message) {
         if let Some(leader) = self.workers.first() {
             let (array, transfer) = numbers_to_js(&message.encode());
-            let _ = leader.post_message_with_transfer(&array, &transfer);
-        }
-    }
-}
-
-impl Drop for Pool {
-    fn drop(&mut self) {
-        for worker in &self.workers {
-            worker.set_onmessage(None);
-            worker.set_onerror(None);
-            worker.terminate();
+            let _ = leader.post(&array, Some(&transfer));
         }
     }
 }

@@ -153,8 +153,7 @@ impl Generation {
     /// The next token: the most likely, or sampled.
     fn pick(&mut self, logits: &[f64]) -> usize {
         let s = self.sampling;
-        let mut order: Vec<usize> = (0..logits.len()).collect();
-        order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
+        let order = crate::order::largest_first(logits);
         if s.temperature <= 0.0 {
             return order[0];
         }
