@@ -1,4 +1,5 @@
-//! Decimal text → number, for the URL and the sliders. std's float parser is exact for every
+//! Numbers and text, both ways: every number the site writes for people goes through [`show`]
+//! (a legend's tick or a reading), and decimal text → number, for the URL and the sliders. std's float parser is exact for every
 //! input but carries a large table of powers into the .wasm; the numbers here are short
 //! decimals ("0.05", "12.5", "-1.3", "64"), for which one division of two exact integers is
 //! already correctly rounded (Clinger's fast path), so up to 15 digits and exponents up to
@@ -72,9 +73,44 @@ fn scale_by_ten(m: f64, scale: i64) -> f64 {
     }
 }
 
+/// Where a number is written, which sets how many digits it gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Room {
+    /// A chart's legend: short (three significant digits at most, fewer from 10 up).
+    Legend,
+    /// A reading: a hover's text, a table, a sentence (four significant digits at most).
+    Reading,
+}
+
+/// `v` for people, in `room`: never "-0"; an exponent beyond the room's plain range.
+pub fn show(v: f32, room: Room) -> String {
+    let v = if v == 0.0 { 0.0 } else { v };
+    let a = v.abs();
+    match room {
+        Room::Legend if a >= 1000.0 || (a > 0.0 && a < 0.01) => format!("{v:.1e}"),
+        Room::Legend if a >= 10.0 => format!("{v:.0}"),
+        Room::Legend => format!("{v:.2}"),
+        Room::Reading if a != 0.0 && !(0.001..10_000.0).contains(&a) => format!("{v:.3e}"),
+        Room::Reading if a >= 100.0 => format!("{v:.1}"),
+        Room::Reading => format!("{v:.3}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_decimal;
+    use super::{parse_decimal, show, Room};
+
+    #[test]
+    fn numbers_are_short_for_their_room_and_never_minus_zero() {
+        assert_eq!(show(1.0, Room::Legend), "1.00");
+        assert_eq!(show(-0.0, Room::Legend), "0.00");
+        assert_eq!(show(23.4, Room::Legend), "23");
+        assert_eq!(show(12345.0, Room::Legend), "1.2e4");
+        assert_eq!(show(0.123456, Room::Reading), "0.123");
+        assert_eq!(show(-0.0, Room::Reading), "0.000");
+        assert_eq!(show(1234.5, Room::Reading), "1234.5");
+        assert_eq!(show(123456.0, Room::Reading), "1.235e5");
+    }
 
     #[test]
     fn short_decimals_are_exact() {

@@ -2,11 +2,11 @@
 //! texts. Pure, so it is tested natively.
 
 use crate::chart::colormap::Scale;
-use crate::chart::heatmap::{format_tick, HeatmapSpec};
+use crate::chart::heatmap::HeatmapSpec;
 use crate::core::explain::{largest_terms, Term};
 use crate::core::readouts::open_values;
-use crate::figures::num;
 use crate::i18n::{fill, t, Lang, Msg};
+use crate::number::{show, Room};
 use ndarray::{Array2, ArrayView1};
 
 /// A signed matrix on a diverging scale fitted to its values.
@@ -54,9 +54,14 @@ pub fn score_text(lang: Lang, q: ArrayView1<f32>, k: ArrayView1<f32>, row: &str,
     format!(
         "q[{row}] · k[{col}] = Σ (m = 1…{}) q_m·k_m = {}; {}: {}",
         q.len(),
-        num(score),
+        show(score, Room::Reading),
         t(lang, Msg::LargestTerms),
-        list_terms(&terms, |t| format!("q{m}·k{m} = {}×{}", num(t.a), num(t.b), m = t.index + 1))
+        list_terms(&terms, |t| format!(
+            "q{m}·k{m} = {}×{}",
+            show(t.a, Room::Reading),
+            show(t.b, Room::Reading),
+            m = t.index + 1
+        ))
     )
 }
 
@@ -75,17 +80,17 @@ pub fn output_text(
     format!(
         "O[{row}, {}] = Σ A·V = {}; {}: {}",
         col + 1,
-        num(out),
+        show(out, Room::Reading),
         t(lang, Msg::Contributions),
         list_terms(&terms, |t| {
             let key = keys.get(t.index).map(String::as_str).unwrap_or("?");
-            format!("{key} {}×{}", num(t.a), num(t.b))
+            format!("{key} {}×{}", show(t.a, Room::Reading), show(t.b, Room::Reading))
         })
     )
 }
 
 fn list_terms(terms: &[Term], each: impl Fn(&Term) -> String) -> String {
-    terms.iter().map(|t| format!("{} = {}", each(t), num(t.product))).collect::<Vec<_>>().join(", ")
+    terms.iter().map(|t| format!("{} = {}", each(t), show(t.product, Room::Reading))).collect::<Vec<_>>().join(", ")
 }
 
 /// "std s, range a to b" of the entries of a matrix the mask leaves open: the same spread
@@ -97,7 +102,10 @@ pub fn spread_text(lang: Lang, m: &Array2<f32>, blocked: &Array2<bool>) -> Strin
     }
     let (_, std) = crate::core::readouts::mean_std(&finite);
     let (lo, hi) = finite.iter().fold((f32::MAX, f32::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
-    fill(t(lang, Msg::Spread), &[("std", &num(std)), ("min", &format_tick(lo)), ("max", &format_tick(hi))])
+    fill(
+        t(lang, Msg::Spread),
+        &[("std", &show(std, Room::Reading)), ("min", &show(lo, Room::Legend)), ("max", &show(hi, Room::Legend))],
+    )
 }
 
 #[cfg(test)]

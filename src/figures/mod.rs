@@ -21,6 +21,6 @@ pub mod probe;
 pub mod resize;
 
 pub use canvas::CanvasChart;
-pub use format::{caption, num};
+pub use format::caption;
 pub use heatmap::Heatmap;
 pub use resize::{use_resize_tick, use_width, width_now};

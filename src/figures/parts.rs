@@ -3,10 +3,10 @@
 //! describes the picture to a screen reader. Each takes what it shows as props.
 
 use super::download::{save_png, save_text};
-use super::num;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::export::to_csv;
 use crate::i18n::{t, ClassMsg, Lang};
+use crate::number::{show, Room};
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -83,7 +83,7 @@ pub fn ValuesTable(
                 .enumerate()
                 .map(|(c, v)| {
                     let masked = is_blocked(&spec, (r, c));
-                    view! { <td>{if masked { "—".to_string() } else { num(*v) }}</td> }
+                    view! { <td>{if masked { "—".to_string() } else { show(*v, Room::Reading) }}</td> }
                 })
                 .collect_view();
             view! { <tr><th scope="row">{spec.row_labels.get(r).cloned().unwrap_or_default()}</th>{cells}</tr> }
@@ -109,6 +109,6 @@ pub fn value_text(s: &HeatmapSpec, (r, c): (usize, usize), masked: &str) -> Stri
     let row = s.row_labels.get(r).map(String::as_str).unwrap_or("?");
     let col = s.col_labels.get(c).map(String::as_str).unwrap_or("?");
     let value = s.values.get((r, c)).copied().unwrap_or(0.0);
-    let shown = if is_blocked(s, (r, c)) { masked.to_string() } else { num(value) };
+    let shown = if is_blocked(s, (r, c)) { masked.to_string() } else { show(value, Room::Reading) };
     format!("[{row}, {col}] = {shown}")
 }

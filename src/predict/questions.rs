@@ -84,7 +84,7 @@ pub struct Verdict {
 
 /// Three significant decimals, as the heatmaps' read-outs print numbers.
 pub fn show(v: f32) -> String {
-    crate::figures::num(v)
+    crate::number::show(v, crate::number::Room::Reading)
 }
 
 /// The population standard deviation of `values`, as the stage's heatmaps print it.

@@ -7,9 +7,9 @@ use crate::app::controls::HeadPicker;
 use crate::app::page::{use_page, Shared};
 use crate::core::convex::{combine, hull, inside, Plane, Point};
 use crate::core::softmax::softmax_row;
-use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
+use crate::number::{show, Room};
 use crate::side::handover::{pick_query, use_handed};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -146,7 +146,7 @@ pub fn ConvexView() -> impl IntoView {
                     }).collect_view()}
                 </select>
                 <label class="field__label" for="convex-t">
-                    {move || fill(page.t(LessonMsg::ConvexTemperature), &[("t", &num(10f64.powf(log_t.get()) as f32))])}
+                    {move || fill(page.t(LessonMsg::ConvexTemperature), &[("t", &show(10f64.powf(log_t.get()) as f32, Room::Reading))])}
                 </label>
                 <input id="convex-t" type="range" data-testid="convex-temperature" step="0.05"
                     min=LOG_T.0.to_string() max=LOG_T.1.to_string() prop:value=move || log_t.get().to_string()

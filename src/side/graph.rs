@@ -8,8 +8,8 @@ use crate::app::page::use_page;
 use crate::app::specs::weights;
 use crate::core::attention::Mask;
 use crate::core::order::largest_first;
-use crate::figures::num;
 use crate::i18n::{fill, ViewMsg};
+use crate::number::{show, Room};
 use crate::side::handover::{pick_query, use_handed};
 use leptos::prelude::*;
 
@@ -154,7 +154,7 @@ pub fn GraphView() -> impl IntoView {
                     </p>
                     <ol class="graph__messages" data-testid="graph-messages">
                         {move || messages.get().into_iter().map(|(t, w)| view! {
-                            <li>{format!("{} × v[{t}]", num(w))}</li>
+                            <li>{format!("{} × v[{t}]", show(w, Room::Reading))}</li>
                         }).collect_view()}
                     </ol>
                 </div>

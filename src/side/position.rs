@@ -8,9 +8,9 @@ use crate::app::specs::{indices, signed};
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::position::{position_gram, shift_error};
-use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
+use crate::number::{show, Room};
 use leptos::prelude::*;
 
 /// Positions shown in the map.
@@ -42,7 +42,7 @@ pub fn PositionView() -> impl IntoView {
     let diagonal = move || {
         let k = offset.get();
         let v = gram.with(|g| g.get((0, k)).copied().unwrap_or(0.0));
-        fill(page.t(LessonMsg::PositionDiagonal), &[("v", &num(v))])
+        fill(page.t(LessonMsg::PositionDiagonal), &[("v", &show(v, Room::Reading))])
     };
     view! {
         <>

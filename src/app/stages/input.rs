@@ -6,8 +6,8 @@ use crate::app::page::use_page;
 use crate::app::specs::{indices, signed};
 use crate::core::model::{Cutting, InputRule, Origin};
 use crate::core::tokenize::is_cjk;
-use crate::figures::num;
 use crate::i18n::{ModelMsg, Msg};
+use crate::number::{show, Room};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -25,13 +25,21 @@ pub fn InputStage() -> impl IntoView {
                 let o = &o.as_ref()?.0;
                 let e = *o.embedding().get((r, c))?;
                 let pe = o.positional().and_then(|p| p.get((r, c)).copied()).unwrap_or(0.0);
-                let (token, x) = (o.tokens.get(r)?, num(*o.trace().x.get((r, c))?));
+                let (token, x) = (o.tokens.get(r)?, show(*o.trace().x.get((r, c))?, Room::Reading));
                 let c = c + 1; // columns are counted from 1 on screen
                 Some(match (o.shape().input, o.layer) {
                     (InputRule::LearnedNormed, 0) => {
-                        format!("X[{token}, {c}] = LayerNorm(E + PE)[{c}] = {x}   (E = {}, PE = {})", num(e), num(pe))
+                        format!(
+                            "X[{token}, {c}] = LayerNorm(E + PE)[{c}] = {x}   (E = {}, PE = {})",
+                            show(e, Room::Reading),
+                            show(pe, Room::Reading)
+                        )
                     }
-                    (_, 0) => format!("X[{token}, {c}] = E + PE = {} + {} = {x}", num(e), num(pe)),
+                    (_, 0) => format!(
+                        "X[{token}, {c}] = E + PE = {} + {} = {x}",
+                        show(e, Room::Reading),
+                        show(pe, Room::Reading)
+                    ),
                     // The output of the layer before: H⁽ˡ⁾ for layer l, 1-based.
                     (_, l) => format!("X[{token}, {c}] = H{}[{token}, {c}] = {x}", superscript(l)),
                 })

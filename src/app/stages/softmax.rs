@@ -7,8 +7,8 @@ use crate::app::controls::HeadPicker;
 use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
 use crate::app::specs::weights;
-use crate::figures::num;
 use crate::i18n::{fill, Msg};
+use crate::number::{show, Room};
 use crate::reading::weight_in_words;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -44,7 +44,11 @@ pub fn SoftmaxStage() -> impl IntoView {
                 return Some(format!("A[{q}, {k}] = {}", page.t(Msg::Masked)));
             }
             let w = *s.values.get((r, c))?;
-            Some(format!("A[{q}, {k}] = {}: {}", num(w), weight_in_words(q, k, w, page.lang.get_untracked())))
+            Some(format!(
+                "A[{q}, {k}] = {}: {}",
+                show(w, Room::Reading),
+                weight_in_words(q, k, w, page.lang.get_untracked())
+            ))
         })
         .unwrap_or_default()
     });

@@ -7,8 +7,8 @@ use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
 use crate::app::specs::weights;
 use crate::core::choices::{scaling_choices, Choices, Divisor, DIVISORS};
-use crate::figures::num;
 use crate::i18n::{fill, LessonMsg};
+use crate::number::{show, Room};
 use leptos::prelude::*;
 
 /// The three choices for the chosen head of the current outcome.
@@ -46,12 +46,12 @@ pub fn ChoicesView() -> impl IntoView {
             let v = divisor.value(d_k);
             match divisor {
                 Divisor::One => page.t(LessonMsg::ChoiceOne).to_string(),
-                Divisor::SqrtDk => fill(page.t(LessonMsg::ChoiceSqrt), &[("v", &num(v))]),
+                Divisor::SqrtDk => fill(page.t(LessonMsg::ChoiceSqrt), &[("v", &show(v, Room::Reading))]),
                 Divisor::Dk => fill(page.t(LessonMsg::ChoiceDk), &[("v", &d_k.to_string())]),
             }
         });
         let readout = move |pick: fn(&Choices, usize) -> f32| {
-            move || computed.with(|c| c.as_ref().map(|c| num(pick(&c.0, i))).unwrap_or_default())
+            move || computed.with(|c| c.as_ref().map(|c| show(pick(&c.0, i), Room::Reading)).unwrap_or_default())
         };
         view! {
             <div class="choice" data-testid=format!("choice-{}", i + 1)>

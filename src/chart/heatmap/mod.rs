@@ -13,6 +13,7 @@ use super::colormap::{Maps, Scale, BLOCKED};
 use super::ink::Ink;
 use super::label::short_label;
 use super::surface::{context2d, fit_canvas};
+use crate::number::{show, Room};
 use ndarray::Array2;
 #[cfg(feature = "bench")]
 use plotters::prelude::*;
@@ -260,7 +261,7 @@ fn labels_and_frame(
     ctx.set_text_baseline("middle");
     let [hi, mid, lo] = legend_ticks(spec.scale);
     for (value, y) in [(hi, l.grid_y), (mid, (l.grid_y + bar_bottom) / 2.0), (lo, bar_bottom)] {
-        text(&format_tick(value), px(bar_right + 4.0), px(y));
+        text(&show(value, Room::Legend), px(bar_right + 4.0), px(y));
     }
 }
 
@@ -279,33 +280,12 @@ fn legend_ticks(scale: Scale) -> [f32; 3] {
 
 /// The longest of the legend's numbers, in characters (the room the layout leaves them).
 fn legend_chars(scale: Scale) -> usize {
-    legend_ticks(scale).iter().map(|&v| format_tick(v).chars().count()).max().unwrap_or(1)
-}
-
-/// A legend number: short, and never "-0".
-pub fn format_tick(v: f32) -> String {
-    let v = if v == 0.0 { 0.0 } else { v };
-    let a = v.abs();
-    if a >= 1000.0 || (a > 0.0 && a < 0.01) {
-        format!("{v:.1e}")
-    } else if a >= 10.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.2}")
-    }
+    legend_ticks(scale).iter().map(|&v| show(v, Room::Legend).chars().count()).max().unwrap_or(1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ticks_are_short() {
-        assert_eq!(format_tick(1.0), "1.00");
-        assert_eq!(format_tick(-0.0), "0.00");
-        assert_eq!(format_tick(23.4), "23");
-        assert_eq!(format_tick(12345.0), "1.2e4");
-    }
 
     #[test]
     fn blocked_cells_are_grey_and_pixels_are_row_major() {

@@ -5,8 +5,8 @@ use crate::app::charts::PageMap;
 use crate::app::page::use_page;
 use crate::app::specs::signed;
 use crate::core::flash::{tile_head, TiledCheck};
-use crate::figures::num;
 use crate::i18n::{fill, ViewMsg};
+use crate::number::{show, Room};
 use crate::settings::TILE_CHOICES;
 use crate::side::handover::use_handed;
 use leptos::prelude::*;
@@ -155,7 +155,7 @@ pub fn FlashPanel() -> impl IntoView {
                     <thead><tr><th>{page.text(ViewMsg::FlashRows)}</th><th>"m"</th><th>"l"</th></tr></thead>
                     <tbody>
                         {move || current().map(|s| (s.rows.0..s.rows.1).zip(s.running_max.iter().zip(&s.running_sum)).map(|(i, (m, l))| view! {
-                            <tr><td>{i + 1}</td><td>{if m.is_finite() { num(*m) } else { "−∞".into() }}</td><td>{num(*l)}</td></tr>
+                            <tr><td>{i + 1}</td><td>{if m.is_finite() { show(*m, Room::Reading) } else { "−∞".into() }}</td><td>{show(*l, Room::Reading)}</td></tr>
                         }).collect_view())}
                     </tbody>
                 </table>
