@@ -58,11 +58,6 @@ pub const PREDICT_VIEW: &str = "predict";
 /// reaches the address bar.
 pub const SIDE_KEYS: [&str; 6] = ["vdk", "vn", "layer", "head", "tile", "cn"];
 
-/// The lesson's keys the model view changes when the learner switches heads off, besides
-/// `model` (the heads are the viewed model's): the page owns them and reads them again on
-/// [`CHANGED_EVENT`].
-pub const ABLATE_KEYS: [&str; 2] = ["ablatemode", "ablate"];
-
 /// The `<meta>` that names the training worker's start script (written by
 /// scripts/postbuild.py), read by whichever module starts a pool of them.
 pub const TRAINER_META: &str = "attention-lab-trainer";
@@ -135,8 +130,15 @@ pub const LEARN_KEYS: [&str; 11] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed
 pub const GENERATE_KEY: &str = "lgen";
 
 /// Every key of the training view's module: its setup's and the generator's.
-pub const LEARN_MODULE_KEYS: [&str; 12] =
-    ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp", "lkv", "lpos", GENERATE_KEY];
+pub const LEARN_MODULE_KEYS: [&str; 12] = {
+    let mut keys = [GENERATE_KEY; 12];
+    let mut i = 0;
+    while i < LEARN_KEYS.len() {
+        keys[i] = LEARN_KEYS[i];
+        i += 1;
+    }
+    keys
+};
 
 /// The case study's URL keys: its two sentences and its three words.
 pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
@@ -202,12 +204,6 @@ pub fn with_pairs(query: &str, pairs: &[(&str, &str)]) -> String {
     kept.map(str::to_string).chain(added).collect::<Vec<_>>().join("&")
 }
 
-/// `query` with the training view's keys set to `values` (in [`LEARN_KEYS`] order).
-pub fn with_learn_values(query: &str, values: &[String; 11]) -> String {
-    let pairs: Vec<(&str, &str)> = LEARN_KEYS.iter().copied().zip(values.iter().map(String::as_str)).collect();
-    with_pairs(query, &pairs)
-}
-
 /// `query` opening the lesson on the learner's model (`model`, its slug in links) with
 /// `sentence` (its tokens); `scaled`: it was trained with ÷√d_k.
 pub fn lesson_query(query: &str, model: &str, sentence: &str, scaled: bool) -> String {
@@ -260,9 +256,10 @@ mod tests {
             read_pairs("c1=a&d=1&c1=b%20c&cw", &STUDY_KEYS),
             [("c1".into(), Some("b c".into())), ("cw".into(), Some(String::new()))]
         );
-        let values = ["sort", "32", "2", "1", "0.01", "32", "1", "1", "0", "2", "learned"].map(String::from);
-        let query = with_learn_values("%74ask=reverse&lang=zh", &values);
+        let query = with_pairs("%74ask=reverse&lang=zh", &[("task", "sort"), ("ld", "32")]);
         assert_eq!(query.matches("task=").count(), 1, "an encoded key is replaced too");
         assert!(query.starts_with("lang=zh&task=sort&ld=32"), "{query}");
+        assert_eq!(LEARN_MODULE_KEYS[..11], LEARN_KEYS, "the module's keys are the setup's and then the generator's");
+        assert_eq!(LEARN_MODULE_KEYS[11], GENERATE_KEY);
     }
 }

@@ -2,9 +2,10 @@
 //! `bridge::Hosted`), fetched only when the view first opens: the page's own .wasm stays small
 //! and the first heatmap fast. The build names the module's start script in
 //! `<meta name="attention-lab-{name}">`; the module mounts itself into this view's element,
-//! again each time the view is opened or the language or theme changes, and reads which of its
-//! views it is from the element's `data-view` (a module that mirrors the settings follows the
-//! language and theme in place instead). If it cannot be loaded, the start script shows the
+//! again each time the view is opened, the language or theme changes or, for the model view,
+//! the lesson's model, sentence or run options change ([`ReadAtMount`]), and reads which of its
+//! views it is from the element's `data-view` (a module that mirrors the settings follows them
+//! in place instead). If it cannot be loaded, the start script shows the
 //! failure line instead of the loading one, and marks its script so that the module's other
 //! views say so too. The start script tries three times before it gives up (a classroom's
 //! network drops a file now and then); the failure line then offers to try again
@@ -12,8 +13,11 @@
 
 use super::page::{use_page, Page, Shared};
 use crate::bridge::{Hosted, SETTINGS_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE, WRITE_NOW_EVENT};
+use crate::core::attention::Mask;
 use crate::export::shown_json;
 use crate::i18n::{ClassMsg, Text};
+use crate::models::ModelId;
+use crate::settings::{Settings, View};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -41,6 +45,36 @@ pub fn hand_over(page: Page) {
     });
 }
 
+/// What of the page's settings a module that does not mirror them reads when it mounts, beyond
+/// its own keys: a change of it mounts the module again. The model view reads the lesson's
+/// model, sentences and run options; the heads it switches off are not in it (the view changes
+/// those itself, and keeps its own state meanwhile).
+#[derive(Debug, Clone, PartialEq)]
+struct ReadAtMount {
+    model: ModelId,
+    text: String,
+    kv_text: String,
+    cross: bool,
+    mask: Mask,
+    scaled: bool,
+    temperature: f32,
+}
+
+impl ReadAtMount {
+    fn of(module: Hosted, s: &Settings) -> Option<ReadAtMount> {
+        let l = s.lesson();
+        (module == Hosted::Pretrained && s.view() == View::Model).then(|| ReadAtMount {
+            model: s.choice().id(),
+            text: l.text().to_string(),
+            kv_text: l.kv_text().to_string(),
+            cross: l.cross(),
+            mask: l.mask(),
+            scaled: l.scaled(),
+            temperature: l.temperature(),
+        })
+    }
+}
+
 /// The view: its title, a place for the module, with a line saying it is loading (hidden by
 /// the module once mounted) and one saying it failed (shown by the start script if it does).
 #[component]
@@ -57,9 +91,11 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
     failed: M,
 ) -> impl IntoView {
     let page = use_page();
+    let reads = Memo::new(move |_| page.settings.with(|s| ReadAtMount::of(module, s)));
     Effect::new(move |opened: Option<()>| {
         page.lang.track();
         page.ink.track();
+        reads.track();
         // A module that mirrors the settings follows the language and theme in place.
         // (The address bar first gets the new language, if its rewrite is still due.)
         if opened.is_some() && module.mirrors_settings() {

@@ -4,7 +4,7 @@
 //! the heads: as many as the heads) and `lpos` (`learned`, `sinusoidal`, `rope`). The lesson's
 //! settings own the other keys; each side keeps the other's.
 
-use crate::bridge::with_learn_values;
+use crate::bridge::with_pairs;
 use crate::core::train::model::Positions;
 use crate::core::train::session::Setup;
 use crate::core::train::Task;
@@ -40,20 +40,26 @@ pub fn from_query(query: &str) -> Setup {
 
 /// `query` with the training keys replaced by `setup`'s.
 pub fn with_setup(query: &str, setup: &Setup) -> String {
-    let values = [
-        setup.task.slug().to_string(),
-        setup.d_model.to_string(),
-        setup.n_heads.to_string(),
-        setup.n_layers.to_string(),
-        setup.learning_rate.to_string(),
-        setup.batch.to_string(),
-        setup.seed.to_string(),
-        u8::from(setup.scaled).to_string(),
-        u8::from(setup.mlp).to_string(),
-        setup.kv_heads().to_string(),
-        setup.positions.slug().to_string(),
-    ];
-    with_learn_values(query, &values)
+    let pairs = pairs(setup);
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    with_pairs(query, &pairs)
+}
+
+/// `setup` as the training view's keys, in `bridge::LEARN_KEYS` order (a test holds it).
+fn pairs(setup: &Setup) -> [(&'static str, String); 11] {
+    [
+        ("task", setup.task.slug().to_string()),
+        ("ld", setup.d_model.to_string()),
+        ("lh", setup.n_heads.to_string()),
+        ("ll", setup.n_layers.to_string()),
+        ("lr", setup.learning_rate.to_string()),
+        ("lb", setup.batch.to_string()),
+        ("lseed", setup.seed.to_string()),
+        ("lscale", u8::from(setup.scaled).to_string()),
+        ("lmlp", u8::from(setup.mlp).to_string()),
+        ("lkv", setup.kv_heads().to_string()),
+        ("lpos", setup.positions.slug().to_string()),
+    ]
 }
 
 /// Write `setup` into the URL (replacing the entry: a changed setting is not a new page).
@@ -81,6 +87,8 @@ mod tests {
             kv_heads: Some(2),
             positions: Positions::Rotary,
         };
+        let keys = pairs(&setup).map(|(k, _)| k);
+        assert_eq!(keys, crate::bridge::LEARN_KEYS, "the keys the page keeps as the training view's");
         let query = with_setup("?lang=zh&view=learn&task=sort&d=128", &setup);
         assert!(query.starts_with("lang=zh&view=learn&d=128&"), "{query}");
         assert_eq!(from_query(&query), setup);

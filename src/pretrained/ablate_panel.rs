@@ -15,6 +15,7 @@ use crate::core::model::{Encoding, Model, Token};
 use crate::figures::heads::{HeadSwitches, ModeSelect};
 use crate::hosted::{address_bar, change_lesson};
 use crate::i18n::{fill, t, AblateMsg};
+use crate::settings::url::ablation_pairs;
 use crate::shared::Shared;
 use crate::stage_texts::{heads_listed, replacement_name};
 use leptos::prelude::*;
@@ -38,8 +39,8 @@ pub fn AblatePanel(
     let tr = move |m: AblateMsg| t(lang, m);
     // The learner's switch: here at once, and in the lesson's link for the page.
     let set = move |ablation: Ablation| {
-        let (mode, heads) = (ablation.replacement.slug(), ablation.written());
-        let pairs = [("model", viewer.id.slug()), ("ablatemode", mode), ("ablate", heads.as_str())];
+        let pairs = ablation_pairs(viewer.id, &ablation);
+        let pairs = pairs.each_ref().map(|(k, v)| (*k, v.as_str()));
         change_lesson(&with_pairs(&address_bar(), &pairs));
         viewer.ablation.set(ablation);
     };

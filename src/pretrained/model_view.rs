@@ -207,7 +207,13 @@ fn HeadGrid(
             let _ = (style.set_property("--heads", &heads), style.set_property("--layers", &layers));
         }
     });
-    view! { <div class="model-grid" node_ref=grid data-testid="model-grid">{rows.collect_view()}</div> }
+    // What the maps are of, for a reader of the page (the tests among them).
+    let (tokens, mask) = (crate::core::model::Token::texts(&encoding.tokens).join(" "), encoding.options.mask.slug());
+    view! {
+        <div class="model-grid" node_ref=grid data-testid="model-grid" data-tokens=tokens data-mask=mask>
+            {rows.collect_view()}
+        </div>
+    }
 }
 
 /// One head's weights, drawn small; redrawn when the ends are hidden or shown.

@@ -192,6 +192,12 @@ pub const KEYS: &[Key] = &[
     },
 ];
 
+/// The lesson's pairs that show `model` with `ablation`'s heads switched off, named as
+/// [`KEYS`] names them: what the model view's switches ask the page for.
+pub fn ablation_pairs(model: ModelId, ablation: &Ablation) -> [(&'static str, String); 3] {
+    [("model", model.slug().into()), ("ablatemode", ablation.replacement.slug().into()), ("ablate", ablation.written())]
+}
+
 impl Settings {
     /// The settings as a query string (without "?").
     pub fn to_query(&self) -> String {
@@ -312,6 +318,17 @@ mod tests {
         let (mut s, _) = parse("model=minilm&ablate=1.2,3.4", Lang::En);
         assert!(s.set_model(ModelId::Random, &c));
         assert_eq!(s.lesson().ablation().heads(), [(0, 1)], "random weights have one layer of four heads");
+    }
+
+    #[test]
+    fn the_model_view_s_switches_are_read_by_the_lesson() {
+        let ablation = Ablation::new([(5, 11), (0, 2)], Replacement::Mean);
+        let pairs = ablation_pairs(ModelId::Minilm, &ablation);
+        assert!(pairs.iter().all(|(k, _)| KEYS.iter().any(|key| key.name == *k)));
+        let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect();
+        let (s, ignored) = parse(&query.join("&"), Lang::En);
+        assert!(ignored.is_empty(), "{ignored:?}");
+        assert_eq!((s.choice().id(), s.lesson().ablation()), (ModelId::Minilm, &ablation));
     }
 
     #[test]

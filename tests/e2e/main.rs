@@ -191,6 +191,7 @@ fn every_case() -> Vec<Case> {
         case!(Neutral, model::the_model_view_measures_depth_and_one_word_in_two_meanings_and_names_other_settings),
         case!(Neutral, model::a_link_spotlighting_a_piece_the_model_has_reopens_it_after_the_model_arrives),
         case!(Neutral, model::switching_off_layer_1_head_3_changes_the_later_layers_and_the_link_and_export_keep_it),
+        case!(Neutral, model::the_model_view_follows_the_sentence_and_the_mask_set_beside_it),
         case!(Neutral, model::the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_change),
         case!(Neutral, predict::the_weights_wait_for_the_answer_and_the_answer_is_judged_against_the_trace),
         case!(Neutral, predict::the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone),

@@ -441,3 +441,54 @@ pub async fn the_sweep_reads_a_weight_or_a_similarity_and_the_maps_show_their_ch
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// What the model view's maps are of: its tokens and mask, as the grid says.
+async fn grid_state(b: &Browser) -> (String, String) {
+    let v = b
+        .js(
+            "const g = document.querySelector(`[data-testid='model-grid']`);
+             return g ? [g.dataset.tokens, g.dataset.mask] : ['', ''];",
+            vec![],
+        )
+        .await;
+    (v[0].as_str().unwrap_or_default().to_string(), v[1].as_str().unwrap_or_default().to_string())
+}
+
+/// Wait until the model view's maps are of `tokens` (a piece of them) under `mask`.
+async fn grid_shows(b: &Browser, tokens: &str, mask: &str, what: &str) {
+    let started = Instant::now();
+    loop {
+        let (shown, shown_mask) = grid_state(b).await;
+        if shown.contains(tokens) && shown_mask == mask {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{what}: the maps still show “{shown}” under {shown_mask}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// The model view follows the lesson's settings changed beside it (what a learner found: it
+/// kept showing the sentence and the mask it opened with), and a reload shows the same.
+pub async fn the_model_view_follows_the_sentence_and_the_mask_set_beside_it() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&model=minilm&view=model&mask=causal&text=the%20cat%20sat")).await;
+    all_heads_drawn(&b).await;
+    grid_shows(&b, "the cat sat", "causal", "opened").await;
+    assert!(b.text_of("off-training").await.contains("causal"), "the note names the mask it was not trained with");
+    b.choose("mask-select", "none").await;
+    grid_shows(&b, "the cat sat", "none", "the mask set to none").await;
+    b.set_value("token-input", "a dog ran home").await;
+    grid_shows(&b, "a dog ran home", "none", "a new sentence").await;
+    all_heads_drawn(&b).await;
+    let off = b.js("return !!document.querySelector(`[data-testid='off-training']`);", vec![]).await;
+    assert_eq!(off, false, "no mask, scaled, T = 1: the settings it was trained with");
+    b.reload().await;
+    b.wait_for("[data-testid='view-model']").await;
+    grid_shows(&b, "a dog ran home", "none", "after a reload").await;
+    b.assert_no_panic().await;
+    b.close().await;
+}

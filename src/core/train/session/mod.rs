@@ -1,152 +1,29 @@
-//! A training run as a learner drives it: the setup they chose (range-checked), the model and
-//! its optimiser, a stream of random batches, a fixed held-out set, and the history of the
-//! loss and the held-out accuracy. It advances one step at a time (the page decides how many
-//! fit in a frame); a loss that is not finite stops it, naming the step.
+//! A training run as a learner drives it: the setup they chose (range-checked, [`setup`]), the
+//! model and its optimiser, a stream of random batches, a fixed held-out set, and the history
+//! of the loss and the held-out accuracy. It advances one step at a time (the page decides how
+//! many fit in a frame); a loss that is not finite stops it, naming the step. A pool of
+//! workers shares a run by [`shard`]s; [`experiment`] is the scaling experiment's two runs.
+
+mod experiment;
+mod setup;
+mod shard;
+
+pub use experiment::Experiment;
+pub(crate) use setup::held_out;
+pub use setup::{digits_of, example, read_tokens, Setup, SetupError};
+pub use shard::{Kind, Partial, Shard};
 
 use super::model::forward;
-use super::model::Positions;
-use super::{accuracy, right_answers, Adam, Batch, Config, Params, Task};
+use super::{accuracy, right_answers, Adam, Batch, Config, Params};
 use crate::rng::SplitMix64;
 use ndarray::Array2;
+use setup::example_of;
 
-/// Digits in a sequence and the size of the digit alphabet: *reverse* on n = 8 digits of a
-/// vocabulary of 10, as the lesson promises. Induction uses 16 distinct-enough digits.
-pub fn digits_of(task: Task) -> (usize, usize) {
-    match task {
-        Task::Induction => (8, 16),
-        _ => (8, 10),
-    }
-}
-
-/// Held-out sequences the accuracy is measured on (never trained on).
-const HELD_OUT: usize = 128;
 /// The accuracy is measured every this many steps (and after the first).
 const MEASURE_EVERY: usize = 10;
 /// The history keeps at most this many points: beyond it, every other one is dropped (the
 /// curves keep their shape, the memory and the drawing stay bounded on a long run).
 const HISTORY: usize = 2000;
-
-/// What the learner chose.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Setup {
-    pub task: Task,
-    pub d_model: usize,
-    pub n_heads: usize,
-    pub n_layers: usize,
-    pub learning_rate: f64,
-    pub batch: usize,
-    pub seed: u64,
-    /// Divide the scores by √d_k.
-    pub scaled: bool,
-    /// A small MLP after each attention layer.
-    pub mlp: bool,
-    /// Heads of keys and values, dividing `n_heads` (`None`: as many as the heads, multi-head
-    /// attention; 1 is multi-query, in between grouped-query).
-    pub kv_heads: Option<usize>,
-    /// How positions enter.
-    pub positions: Positions,
-}
-
-impl Default for Setup {
-    fn default() -> Self {
-        Self {
-            task: Task::Reverse,
-            d_model: 32,
-            n_heads: 2,
-            n_layers: 1,
-            learning_rate: 0.01,
-            batch: 32,
-            seed: 1,
-            scaled: true,
-            mlp: false,
-            kv_heads: None,
-            positions: Positions::Learned,
-        }
-    }
-}
-
-/// A setting out of its range: which one, and the range (the page words the message).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum SetupError {
-    /// d_model must be 16 to 128.
-    DModel,
-    /// 1 to 8 heads, dividing d_model.
-    Heads,
-    /// 1 or 2 layers.
-    Layers,
-    /// Above 0, at most 1.
-    LearningRate,
-    /// 1 to 256 sequences.
-    Batch,
-    /// 1 to the heads, dividing them.
-    KvHeads,
-}
-
-impl Setup {
-    /// The ranges of the settings, (lowest, highest): the check below, the fields' bounds
-    /// and the messages all read them here.
-    pub const D_MODEL: (usize, usize) = (16, 128);
-    pub const HEADS: (usize, usize) = (1, 8);
-    pub const LAYERS: (usize, usize) = (1, 2);
-    pub const BATCH: (usize, usize) = (1, 256);
-
-    /// The first setting out of range, if any.
-    pub fn check(&self) -> Result<(), SetupError> {
-        let within = |v: usize, (lo, hi): (usize, usize)| (lo..=hi).contains(&v);
-        if !within(self.d_model, Self::D_MODEL) {
-            return Err(SetupError::DModel);
-        }
-        if !within(self.n_heads, Self::HEADS) || !self.d_model.is_multiple_of(self.n_heads) {
-            return Err(SetupError::Heads);
-        }
-        if !within(self.n_layers, Self::LAYERS) {
-            return Err(SetupError::Layers);
-        }
-        if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
-            return Err(SetupError::LearningRate);
-        }
-        if !within(self.batch, Self::BATCH) {
-            return Err(SetupError::Batch);
-        }
-        let kv = self.kv_heads();
-        if !within(kv, (1, self.n_heads)) || !self.n_heads.is_multiple_of(kv) {
-            return Err(SetupError::KvHeads);
-        }
-        Ok(())
-    }
-
-    /// Each head's width.
-    pub fn d_k(&self) -> usize {
-        self.d_model / self.n_heads.max(1)
-    }
-
-    /// The tokens the learner typed, separated by spaces: digits below the task's alphabet
-    /// (and "|" where the task has a separator), 1 to as many as the model's positions.
-    pub fn read_tokens(&self, text: &str) -> Option<Vec<usize>> {
-        read_tokens(self.task, text, self.config().context)
-    }
-
-    /// Heads of keys and values.
-    pub fn kv_heads(&self) -> usize {
-        self.kv_heads.unwrap_or(self.n_heads)
-    }
-
-    /// The model's shape for this task.
-    pub fn config(&self) -> Config {
-        let (n, digits) = digits_of(self.task);
-        Config {
-            vocab: self.task.vocab(digits),
-            context: self.task.context(n),
-            d_model: self.d_model,
-            n_heads: self.n_heads,
-            kv_heads: self.kv_heads(),
-            positions: self.positions,
-            n_layers: self.n_layers,
-            scaled: self.scaled,
-            mlp: self.mlp,
-        }
-    }
-}
 
 /// One point of the history: the training loss of a step's batch (its mean cross-entropy per
 /// answer), and the latest held-out accuracy.
@@ -188,43 +65,6 @@ impl Progress {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Diverged {
     pub step: usize,
-}
-
-/// Which share of every batch (and of the held-out set) one of `of` replicas of a run
-/// computes: the `index`-th of `of` contiguous parts. The parts' gradients, summed in order,
-/// are the whole batch's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub of: usize,
-}
-
-impl Shard {
-    /// All of it: a run on one worker.
-    pub const WHOLE: Shard = Shard { index: 0, of: 1 };
-
-    /// This part of `len` items.
-    pub fn range(self, len: usize) -> std::ops::Range<usize> {
-        let of = self.of.max(1);
-        len * self.index / of..len * (self.index + 1).min(of) / of
-    }
-}
-
-/// What a round of a run does: a step (and the held-out measurement the last step left
-/// waiting, if any), or only that measurement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Step,
-    Settle,
-}
-
-/// One replica's share of a round: the right answers of its held-out sequences (when a
-/// measurement was waiting), and for a step, its sequences' share of the loss and their
-/// gradient.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Partial {
-    pub right: usize,
-    pub step: Option<(f64, Params)>,
 }
 
 /// A training run.
@@ -429,38 +269,6 @@ impl Session {
     }
 }
 
-/// Tokens typed for `task`, separated by spaces: its digits (and "|" where it has a separator),
-/// 1 to `most` of them.
-pub fn read_tokens(task: Task, text: &str, most: usize) -> Option<Vec<usize>> {
-    let (_, digits) = digits_of(task);
-    let vocab = task.vocab(digits);
-    let read = |w: &str| {
-        if w == "|" && vocab > digits {
-            Some(digits)
-        } else {
-            w.parse().ok().filter(|&d: &usize| d < digits)
-        }
-    };
-    let tokens: Option<Vec<usize>> = text.split_whitespace().map(read).collect();
-    tokens.filter(|t| !t.is_empty() && t.len() <= most)
-}
-
-/// The held-out sequences of `setup`'s run (the same for its seed wherever it trains).
-pub(crate) fn held_out(setup: &Setup) -> Batch {
-    let (n, digits) = digits_of(setup.task);
-    setup.task.batch(n, digits, HELD_OUT, &mut SplitMix64::new(setup.seed ^ 0x5A5A))
-}
-
-fn example_of(held_out: &Batch) -> Vec<usize> {
-    held_out.sequences.first().map(|(t, _)| t.clone()).unwrap_or_default()
-}
-
-/// The example `setup`'s run shows first (its first held-out sequence), without building
-/// the run.
-pub fn example(setup: &Setup) -> Vec<usize> {
-    example_of(&held_out(setup))
-}
-
 impl Session {
     /// How much gradient the softmax lets through to the scores, on the example: the
     /// Frobenius norm of its Jacobian diag(p) − ppᵀ, averaged over every query row of every
@@ -482,62 +290,10 @@ impl Session {
     }
 }
 
-/// The scaling experiment: the same model trained twice from the same seed and batches, with
-/// and without ÷√d_k, at a head width where it matters (one head of d_k = 128), side by side.
-pub struct Experiment {
-    /// With ÷√d_k, then without.
-    pub runs: [Session; 2],
-    /// Each run's softmax gradient ([`Session::softmax_gradient`]) every few steps.
-    pub gradients: [Vec<(usize, f64)>; 2],
-}
-
-impl Experiment {
-    /// The head width the experiment trains at: one head of all of d_model.
-    pub const D_K: usize = 128;
-    /// Steps each run takes.
-    pub const STEPS: usize = 600;
-
-    /// The setups of the two runs for `setup`'s task, learning rate, batch and seed: with
-    /// ÷√d_k, then without.
-    pub fn setups(setup: Setup) -> [Setup; 2] {
-        [true, false].map(|scaled| Setup { d_model: Self::D_K, n_heads: 1, scaled, ..setup })
-    }
-
-    /// The two runs for `setup`'s task, learning rate, batch and seed.
-    pub fn new(setup: Setup) -> Result<Self, SetupError> {
-        let [with, without] = Self::setups(setup);
-        let runs = [Session::new(with)?, Session::new(without)?];
-        let gradients = [vec![(0, runs[0].softmax_gradient())], vec![(0, runs[1].softmax_gradient())]];
-        Ok(Self { runs, gradients })
-    }
-
-    /// Whether the softmax gradient is recorded after `steps` steps.
-    pub fn records_gradient(steps: usize) -> bool {
-        steps.is_multiple_of(MEASURE_EVERY)
-    }
-
-    /// One step of each run that is still going; `false` once both are done (all their steps
-    /// taken, or stopped by a loss that is not a number).
-    pub fn step(&mut self) -> bool {
-        let mut going = false;
-        for (run, gradients) in self.runs.iter_mut().zip(&mut self.gradients) {
-            if run.steps >= Self::STEPS || run.diverged.is_some() {
-                continue;
-            }
-            if run.step().is_ok() {
-                going = true;
-                if Self::records_gradient(run.steps) {
-                    gradients.push((run.steps, run.softmax_gradient()));
-                }
-            }
-        }
-        going
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::Task;
 
     #[test]
     fn typed_tokens_are_the_tasks_digits_and_separator_only() {
