@@ -95,7 +95,10 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
     Effect::new(move |opened: Option<()>| {
         page.lang.track();
         page.ink.track();
-        reads.track();
+        // Read, not only tracked: a memo that was never read computes for the first time on
+        // the next change of the settings, which counts as a change of it (and mounted the
+        // module again when a head was switched off).
+        reads.with(|_| ());
         // A module that mirrors the settings follows the language and theme in place.
         // (The address bar first gets the new language, if its rewrite is still due.)
         if opened.is_some() && module.mirrors_settings() {
