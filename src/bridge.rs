@@ -38,7 +38,7 @@ pub const CHANGED_EVENT: &str = "attention-lab-changed";
 /// address bar at most every 100 ms while the settings keep changing).
 pub const WRITE_NOW_EVENT: &str = "attention-lab-write-now";
 
-/// The lesson's numbers handed to the side lessons' module (`app::views::hand_over`): the page
+/// The lesson's numbers handed to the side lessons' module (`app::module_host::hand_over`): the page
 /// puts them on the window ([`SHOWN_TRACE`], the shown layer's trace export as JSON, and
 /// [`SHOWN_CHOICE`], "head,query", 0-based), and fires [`SHOWN_EVENT`] each time they change.
 /// The module's views that draw the lesson's numbers (the graph, the convex hull, the cost of

@@ -104,7 +104,7 @@ impl Page {
     }
 
     /// A module's mirror of the page (`crate::side`): the page's settings, and its outcome as
-    /// `handed` over by the page (`app::views::hand_over`), never computed here.
+    /// `handed` over by the page (`app::module_host::hand_over`), never computed here.
     pub fn mirror(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> Self {
         let page = Self::new(initial);
         let tokens = Memo::new(move |_| handed.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));

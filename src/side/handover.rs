@@ -1,4 +1,4 @@
-//! The lesson's numbers as the page hands them over (`app::views::hand_over`): the shown
+//! The lesson's numbers as the page hands them over (`app::module_host::hand_over`): the shown
 //! layer's outcome read back from its trace export (`trace_import`), and the head and query
 //! the page has chosen, kept up to date while the module's view is open. The views that draw
 //! the lesson's numbers read them here, so they show exactly the page's, for any model; a

@@ -1,5 +1,5 @@
 //! The page's half of "Predict first": the element the side lessons' module asks its question
-//! in, the numbers of the stage on screen handed to it (`views::hand_over`), and the stage's figure
+//! in, the numbers of the stage on screen handed to it (`module_host::hand_over`), and the stage's figure
 //! held back until the module says the question is answered. The questions themselves are in
 //! the module (`crate::side::predict`), not in the page's .wasm.
 
