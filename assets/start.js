@@ -3,9 +3,34 @@
 // arrive, an engine's own limit, which Rust's panic notice cannot see), the page says so, in
 // both languages since it has no settings yet, instead of staying blank. WebKit reports
 // such a failure nowhere else: not in the console, not as an error event.
+//
+// One failure is met by loading the page once more instead: a trap in the engine while the
+// page starts (a WebAssembly.RuntimeError that is not one of our panics, whose notice would
+// be showing). WebKitGTK 2.50 has been seen to run a correct start wrongly, rarely (README,
+// "WebKit and WebAssembly memories"), and a reload is what the notice would ask of the
+// student anyway: every setting is in the address, so nothing is lost. Once a minute at most,
+// so that a start that always traps says so instead of loading forever.
+const RESTARTED = "attention-lab-restarted-at";
+
+function restartOnce(reason) {
+  if (!(reason instanceof WebAssembly.RuntimeError)) return false;
+  if (document.querySelector("[data-testid=panic]")) return false;
+  try {
+    const last = Number(sessionStorage.getItem(RESTARTED));
+    if (last && Date.now() - last < 60000) return false;
+    sessionStorage.setItem(RESTARTED, String(Date.now()));
+  } catch {
+    return false; // no session storage (a private mode): no way to know it was tried
+  }
+  console.warn("the page could not start, loading it once more:", String(reason));
+  location.reload();
+  return true;
+}
+
 export default function start() {
   return {
     onFailure(reason) {
+      if (restartOnce(reason)) return;
       console.error("the page could not start:", reason);
       if (document.querySelector("[data-testid=start-failed]")) return;
       const notice = document.createElement("div");

@@ -118,6 +118,14 @@ for (engine, why), names in sorted(skipped.items()):
     listed = ": " + ", ".join(names) if len(names) <= 4 else ""
     print(f"  {engine}: {len(names)} ({why}){listed}")
 PY
+# Starts the engine trapped, which the page met by loading itself once more (assets/start.js),
+# besides the ones the test of that makes on purpose: never a failure, never unseen.
+restarts=$(grep "note: the engine trapped while the page started" "$log" | grep -v "(the test build)" || true)
+if [[ -n "$restarts" ]]; then
+  echo
+  echo "pages whose start the engine trapped, loaded once more: $(wc -l <<< "$restarts")"
+  cut -c1-400 <<< "$restarts"
+fi
 timeline
 trap 'rm -f "$log"' EXIT
 echo "tests: $passed passed, $failed failed, $skipped skipped"

@@ -31,6 +31,14 @@ pub struct Browser {
 /// opens one page per tab; the tests open hundreds.
 const WEBKIT_PAGES_PER_WINDOW: usize = 15;
 
+/// What `assets/start.js` writes when the engine trapped while the page started and the page
+/// loads itself once more: not a failure of the page, but never unseen (the run's log says it).
+pub const RESTART: &str = "the page could not start, loading it once more";
+
+fn note_restart(line: &str) {
+    eprintln!("note: the engine trapped while the page started, and the page loaded itself once more: {line}");
+}
+
 /// chromedriver's `POST /session/{id}/se/log` for the browser's console (outside W3C WebDriver).
 #[derive(Debug)]
 struct BrowserLog;
@@ -191,7 +199,14 @@ impl Browser {
                 }
                 tokio::time::sleep(Duration::from_millis(50)).await;
             };
-            let mut errors = self.driver.lock().map(|mut d| d.console_errors(self.engine)).unwrap_or_default();
+            let mut errors = self
+                .driver
+                .lock()
+                .map(|mut d| {
+                    d.restarts().iter().for_each(|line| note_restart(line));
+                    d.console_errors(self.engine)
+                })
+                .unwrap_or_default();
             errors.retain(|line| !line.contains(&mark));
             if marked.is_ok() && !arrived {
                 errors.push(format!("the browser's console did not come through within 5 s (no {mark})"));
@@ -199,15 +214,13 @@ impl Browser {
             return errors;
         }
         let log = self.client.issue_cmd(BrowserLog).await.expect("the browser log");
-        log.as_array()
-            .map(|entries| {
-                entries
-                    .iter()
-                    .filter(|e| e["level"] == "SEVERE")
-                    .map(|e| e["message"].as_str().unwrap_or_default().to_string())
-                    .collect()
-            })
-            .unwrap_or_default()
+        let entries = log.as_array().cloned().unwrap_or_default();
+        entries.iter().filter_map(|e| e["message"].as_str()).filter(|m| m.contains(RESTART)).for_each(note_restart);
+        entries
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+            .collect()
     }
 
     /// Load `url` and wait until the app has mounted.
@@ -610,6 +623,14 @@ impl Browser {
     }
 
     pub async fn close(self) {
+        // Restarts the test did not read the console for are noted too.
+        if self.engine == Engine::Chromium {
+            let log = self.client.issue_cmd(BrowserLog).await.unwrap_or_default();
+            let messages = log.as_array().into_iter().flatten().filter_map(|e| e["message"].as_str());
+            messages.filter(|m| m.contains(RESTART)).for_each(note_restart);
+        } else if let Ok(driver) = self.driver.lock() {
+            driver.restarts().iter().for_each(|line| note_restart(line));
+        }
         let _ = self.client.clone().close().await;
         // Dropping the driver kills its server and whatever browser processes are still around.
     }

@@ -152,8 +152,6 @@ impl Driver {
         lines[lines.len().saturating_sub(n)..].to_vec()
     }
 
-    /// The page's console errors the browser wrote since the last call (not for Chromium,
-    /// whose console comes through chromedriver's log endpoint).
     /// Whether the browser has written a line containing `text` since the last
     /// [`Driver::console_errors`].
     pub fn has_line(&self, text: &str) -> bool {
@@ -161,6 +159,16 @@ impl Driver {
         lines.get(self.read..).unwrap_or_default().iter().any(|line| line.contains(text))
     }
 
+    /// The lines since the last [`Driver::console_errors`] that say the page loaded itself once
+    /// more after a trap at its start.
+    pub fn restarts(&self) -> Vec<String> {
+        let lines = self.output.lock().map(|l| l.clone()).unwrap_or_default();
+        let new = lines.get(self.read..).unwrap_or_default();
+        new.iter().filter(|line| line.contains(crate::browser::RESTART)).cloned().collect()
+    }
+
+    /// The page's console errors the browser wrote since the last call (not for Chromium,
+    /// whose console comes through chromedriver's log endpoint).
     pub fn console_errors(&mut self, engine: Engine) -> Vec<String> {
         let lines = self.output.lock().map(|l| l.clone()).unwrap_or_default();
         let new = lines.get(self.read..).unwrap_or_default().to_vec();
