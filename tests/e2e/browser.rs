@@ -246,6 +246,18 @@ impl Browser {
         }
     }
 
+    /// What the page kept in its origin's local storage under `walk-trail`, read from a new
+    /// window opened at `url` (an address of the same site), while the first stays as it is:
+    /// for a page whose thread no longer answers.
+    pub async fn trail_from_another_window(&self, url: &str) -> String {
+        let Ok(new) = self.client.new_window(true).await else { return "(no new window)".into() };
+        if self.client.switch_to_window(new.handle).await.is_err() || self.client.goto(url).await.is_err() {
+            return "(the new window did not open the site)".into();
+        }
+        let trail = self.client.execute("return localStorage.getItem('walk-trail');", vec![]).await;
+        trail.map_or_else(|e| format!("(not read: {e})"), |t| t.to_string())
+    }
+
     /// Wait (up to 10 s) for an element matching `css`.
     pub async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
         match self.client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await {

@@ -47,6 +47,8 @@ function step() {
   window.__walk.trail = trail;
   try {
     sessionStorage.setItem('walk-trail', JSON.stringify(trail));
+    // And where another window of the site can read them, should this one stop answering.
+    localStorage.setItem('walk-trail', JSON.stringify(trail));
   } catch (e) {}
   if (el.tagName === 'SELECT') {
     el.selectedIndex = Math.floor(rnd() * el.options.length);
@@ -105,7 +107,16 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     b.js(WALK, vec![seed.into(), seconds.into(), crate::browser::prose_naming_broken_numbers().into()]).await;
     let start = Instant::now();
     loop {
-        let done = b.js("return window.__walk?.done ?? 'gone';", vec![]).await;
+        let done = match b.client.execute("return window.__walk?.done ?? 'gone';", vec![]).await {
+            Ok(done) => done,
+            Err(e) => {
+                // The page did not answer (its thread busy for the WebDriver's 30 s): the walk's
+                // last steps, read in another window of the site, and whether the page answers
+                // a minute later.
+                let trail = b.trail_from_another_window(&site.url("walk-trail.txt")).await;
+                panic!("seed {seed}: the page stopped answering during the walk ({e}); its last steps: {trail}");
+            }
+        };
         if done == true {
             break;
         }
