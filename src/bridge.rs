@@ -1,61 +1,30 @@
 //! What the page and the modules it starts (each its own .wasm, its own Rust program in one
 //! page: the training view, the pretrained model's views, the side lessons) share, in one
-//! place, so none imports another: where the learner's model is kept, each module's element,
-//! start script and mount event, the events that ask one side to read the address bar again,
-//! and which URL keys each side owns. Every binary depends on this module; it depends on none
-//! of them.
+//! place, so none imports another: where the learner's model is kept, each module's element
+//! and start script, and which URL keys each side owns. What they say to each other is
+//! `protocol`'s. Every binary depends on this module; it depends on none of them.
 //!
-//! The protocol: a module that changes the lesson (the training view keeps the learner's model
-//! under [`YOURS_KEY`] in the browser's local storage first) puts the lesson's link into the
-//! address bar ([`lesson_query`]) and fires [`LINK_EVENT`] on the window; the page then reads
-//! the stored models and the link. Otherwise a module writes only its own keys into the
-//! address bar, and the page keeps them as they are ([`module_pairs`]); the one exception is
-//! the side lessons' module, which mirrors the lesson's settings: it reads them again on
-//! [`SETTINGS_EVENT`], and after changing some of them ([`SIDE_KEYS`]) in the address bar
-//! fires [`CHANGED_EVENT`] for the page to read them. A module reads the address bar only
-//! after firing [`WRITE_NOW_EVENT`], so it never reads the page's settings of a moment ago.
+//! A module that changes the lesson (the training view keeps the learner's model under
+//! [`YOURS_KEY`] in the browser's local storage first) asks the page to go to the lesson's
+//! link ([`lesson_query`]); the page then reads the stored models and the link. Otherwise a
+//! module changes only its own keys, which the page keeps as they are ([`module_pairs`]); the
+//! one exception is the side lessons' module, which mirrors the lesson's settings and changes
+//! some of them ([`SIDE_KEYS`]).
 
 use crate::percent::{decode, encode};
 
 /// The local-storage key the learner's model is kept under, as `YourModel::to_text` writes it.
 pub const YOURS_KEY: &str = "attention-lab-trained";
 
-/// Fired on the window by a module once it has put a link for the page in the address bar
-/// (and kept what the link needs): the page reads both.
-pub const LINK_EVENT: &str = "attention-lab-link";
-
-/// Fired on the window by the page each time its settings change: a module that shows them
-/// (`crate::side`) reads them again, through `hosted::address_bar` (which has them written
-/// there first).
-pub const SETTINGS_EVENT: &str = "attention-lab-settings";
-
-/// Fired on the window by a module once it has changed some of the lesson's keys in the
-/// address bar ([`SIDE_KEYS`]): the page reads its settings again (they are the page's).
-pub const CHANGED_EVENT: &str = "attention-lab-changed";
-
-/// Fired on the window by a module before it reads the address bar (`hosted::address_bar`):
-/// the page writes its settings there at once if a rewrite is waiting (the page rewrites the
-/// address bar at most every 100 ms while the settings keep changing).
-pub const WRITE_NOW_EVENT: &str = "attention-lab-write-now";
-
-/// The lesson's numbers handed to the side lessons' module (`app::module_host::hand_over`): the page
-/// puts them on the window ([`SHOWN_TRACE`], the shown layer's trace export as JSON, and
-/// [`SHOWN_CHOICE`], "head,query", 0-based), and fires [`SHOWN_EVENT`] each time they change.
-/// The module's views that draw the lesson's numbers (the graph, the convex hull, the cost of
-/// attention) read them; and for "Predict first" (`crate::predict`) it asks its question from them
-/// in the page's element `#side-app` marked `data-view="predict"` ([`PREDICT_VIEW`]) and fires
-/// [`REVEAL_EVENT`] once it is answered (or revealed by the teacher): the page then shows the
-/// stage's figure.
-pub const SHOWN_EVENT: &str = "attention-lab-shown";
-pub const REVEAL_EVENT: &str = "attention-lab-reveal";
-pub const SHOWN_TRACE: &str = "attentionLabTrace";
-pub const SHOWN_CHOICE: &str = "attentionLabChoice";
+/// The page's element for "Predict first" (`crate::predict`), marked `data-view="predict"`:
+/// the side lessons' module asks the stage's question there, from the numbers the page handed
+/// over, and tells the page once it is answered (`protocol`).
 pub const PREDICT_VIEW: &str = "predict";
 
 /// The lesson's keys the side lessons' module changes (besides `view`, when the block's button
 /// leads back to the lesson): the page owns them (they are in its settings and its links) and
-/// reads them again on [`CHANGED_EVENT`]. A key a side lesson changes that is not here never
-/// reaches the address bar.
+/// reads them from the link the module asks it to go to. A key a side lesson changes that is
+/// not here never reaches the page.
 pub const SIDE_KEYS: [&str; 6] = ["vdk", "vn", "layer", "head", "tile", "cn"];
 
 /// The `<meta>` that names the training worker's start script (written by
@@ -97,17 +66,9 @@ impl Hosted {
         }
     }
 
-    /// Fired on the window by the page to ask the running module to mount again.
-    pub fn mount_event(self) -> &'static str {
-        match self {
-            Hosted::Learn => "attention-lab-learn",
-            Hosted::Pretrained => "attention-lab-pretrained",
-            Hosted::Side => "attention-lab-side",
-        }
-    }
-
     /// Whether it keeps a mirror of the page's settings (`crate::side`): it then follows them,
-    /// and the page's language and theme, on [`SETTINGS_EVENT`] without being mounted again.
+    /// and the page's language and theme, each time the page sends its link, without being
+    /// mounted again.
     pub fn mirrors_settings(self) -> bool {
         matches!(self, Hosted::Side)
     }

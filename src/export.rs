@@ -79,16 +79,6 @@ fn json_strings(items: &[String]) -> String {
 /// them (read from the outcome itself: its model's origin says which keys describe it);
 /// `name` names the file's content.
 pub fn trace_json(o: &Outcome, name: &str) -> String {
-    trace_json_of(o, name, true)
-}
-
-/// [`trace_json`] of the shown layer only (no other layer's maps): what the page hands to the
-/// side lessons' module, which draws that layer (12 layers × 12 heads × 128² would be 25 MB).
-pub fn shown_json(o: &Outcome) -> String {
-    trace_json_of(o, "", false)
-}
-
-fn trace_json_of(o: &Outcome, name: &str, every_layer: bool) -> String {
     let (t, shape) = (o.trace(), o.shape());
     let per_head = |f: fn(&crate::core::trace::HeadTrace) -> &Array2<f32>| {
         format!("[{}]", t.head_traces.iter().map(|h| json_matrix(f(h).view())).collect::<Vec<_>>().join(","))
@@ -146,20 +136,17 @@ fn trace_json_of(o: &Outcome, name: &str, every_layer: bool) -> String {
             ("copy", json_string(&quantised.described())),
             ("layer", (o.layer + 1).to_string()),
         ]);
-        if every_layer {
-            // Every layer's weights, heads × n × n, so the whole model's attention can be checked.
-            let layers: Vec<String> = o
-                .encoding
-                .layers
-                .iter()
-                .map(|l| {
-                    let heads: Vec<String> =
-                        l.trace.head_traces.iter().map(|h| json_matrix(h.weights.view())).collect();
-                    format!("{{\"weights\":[{}]}}", heads.join(","))
-                })
-                .collect();
-            fields.push(("layers", format!("[{}]", layers.join(","))));
-        }
+        // Every layer's weights, heads × n × n, so the whole model's attention can be checked.
+        let layers: Vec<String> = o
+            .encoding
+            .layers
+            .iter()
+            .map(|l| {
+                let heads: Vec<String> = l.trace.head_traces.iter().map(|h| json_matrix(h.weights.view())).collect();
+                format!("{{\"weights\":[{}]}}", heads.join(","))
+            })
+            .collect();
+        fields.push(("layers", format!("[{}]", layers.join(","))));
     }
     let expected = [
         ("q", json_matrix(t.q.view())),

@@ -1,35 +1,103 @@
 //! A module the page starts when one of its views first opens (its own .wasm: the training
-//! view's, the pretrained model's views, the side lessons'): it mounts its view into the page's
-//! element for it, and again whenever the page asks (the view opened again, or, for a module
-//! that does not mirror the settings, the language or theme changed), reading the page's
-//! language and chart colours from the document each time. What the page and a module share
-//! is `bridge`'s.
+//! view's, the pretrained model's views, the side lessons'): it opens its channel to the page
+//! (`protocol`), mounts its view into the page's element for it once the page has sent its
+//! link, and again whenever the page asks, reading the page's language and chart colours from
+//! the document each time. It never writes the address bar: it keeps the link the page sent
+//! ([`address`]) and asks the page to go to another ([`open_link`], [`replace_query`]).
 
 use crate::bridge::Hosted;
 use crate::chart::ink::Ink;
 use crate::i18n::Lang;
+use crate::protocol::{ShownLayer, ToModule, ToPage};
+use crate::wire::Message;
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::{AnyView, AnyViewState};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
+/// The numbers on screen the page handed over (`ToModule::Shown`): the shown layer (read by
+/// the module that draws it), which layer of the model it is, and the chosen head and query
+/// (0-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    pub layer: ShownLayer,
+    pub number: usize,
+    pub head: usize,
+    pub query: usize,
+}
+
+/// The module's end of its channel, and what the page last sent on it.
+struct Link {
+    /// `None` for a view embedded without a page ([`embed`]).
+    port: Option<web_sys::MessagePort>,
+    /// The page's link; `None` until it first arrives.
+    address: ArcRwSignal<Option<String>>,
+    shown: ArcRwSignal<Option<Shown>>,
+}
+
 thread_local! {
     /// The mounted view, unmounted before the next mount.
     static MOUNTED: RefCell<Option<UnmountHandle<AnyViewState>>> = const { RefCell::new(None) };
+    static LINK: RefCell<Option<Link>> = const { RefCell::new(None) };
 }
 
-/// Mount `view` into `module`'s element now and whenever the page asks.
+/// Open the channel to the page, and mount `view` into `module`'s element once the page has
+/// sent its link, and again whenever it asks.
 pub fn host(module: Hosted, view: fn() -> AnyView) {
+    host_after(module, || {}, view);
+}
+
+/// [`host`], with `first` run once the page's link has arrived, before the first mount (what
+/// the module reads from the link before any view: the training view's run).
+pub fn host_after(module: Hosted, first: fn(), view: fn() -> AnyView) {
     crate::panic_notice::install();
-    mount(module, view);
-    // Mounted again after the page has applied what it changed (language, theme).
-    let again = Closure::<dyn Fn()>::new(move || {
-        let next = Closure::once_into_js(move || mount(module, view));
-        let _ = window().request_animation_frame(next.unchecked_ref());
+    if let Err(e) = connect(module, first, view) {
+        leptos::logging::error!(
+            "the {} module could not reach the page: {}",
+            module.name(),
+            crate::bridge::describe(e)
+        );
+    }
+}
+
+fn connect(module: Hosted, first_link: fn(), view: fn() -> AnyView) -> Result<(), JsValue> {
+    let channel = web_sys::MessageChannel::new()?;
+    let port = channel.port1();
+    let address = ArcRwSignal::new(None::<String>);
+    let shown = ArcRwSignal::new(None::<Shown>);
+    let (heard_address, heard_shown) = (address.clone(), shown.clone());
+    let heard = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        match ToModule::from_js(&e.data()) {
+            Ok(ToModule::Address(query)) => {
+                let first = heard_address.with_untracked(Option::is_none);
+                // Set even when the same: the page sends it again when its language or theme
+                // changed, which a module that follows the settings reads from the document.
+                heard_address.set(Some(query));
+                if first {
+                    first_link();
+                    mount(module, view);
+                }
+            }
+            Ok(ToModule::Mount) => {
+                // After the page has applied what it changed (language, theme).
+                let next = Closure::once_into_js(move || mount(module, view));
+                let _ = window().request_animation_frame(next.unchecked_ref());
+            }
+            Ok(ToModule::Shown { shown, layer, head, query }) => {
+                heard_shown.set(Some(Shown { layer: shown, number: layer, head, query }));
+            }
+            Err(why) => leptos::logging::error!("the {} module: a message from the page: {why}", module.name()),
+        }
     });
-    let _ = window().add_event_listener_with_callback(module.mount_event(), again.as_ref().unchecked_ref());
-    again.forget();
+    port.set_onmessage(Some(heard.as_ref().unchecked_ref()));
+    // The module lives as long as the page.
+    heard.forget();
+    LINK.with(|l| *l.borrow_mut() = Some(Link { port: Some(port), address, shown }));
+    let (hello, moved) = ToPage::Hello(module).to_js();
+    moved.push(&channel.port2());
+    let origin = window().location().origin()?;
+    window().post_message_with_transfer(&hello, &origin, &moved)
 }
 
 /// Mount `view` into `module`'s element, replacing the previous mount.
@@ -46,14 +114,29 @@ fn mount(module: Hosted, view: fn() -> AnyView) {
     MOUNTED.with(|m| *m.borrow_mut() = Some(handle));
 }
 
-/// The address bar's query as it is now, the page's latest settings in it: the page writes
-/// them at once when asked (`bridge::WRITE_NOW_EVENT`, dispatched and handled before this
-/// returns).
-pub fn address_bar() -> String {
-    if let Ok(event) = web_sys::Event::new(crate::bridge::WRITE_NOW_EVENT) {
-        let _ = window().dispatch_event(&event);
-    }
-    window().location().search().unwrap_or_default()
+/// Show a module's views without a page (the in-browser tests mount one on its own): `query`
+/// stands for the page's link, and what the views ask of the page goes nowhere.
+pub fn embed(query: &str) {
+    let link = Link { port: None, address: ArcRwSignal::new(Some(query.to_string())), shown: ArcRwSignal::new(None) };
+    LINK.with(|l| *l.borrow_mut() = Some(link));
+}
+
+/// The page's link as it last sent it (the query, "?" first, as `location.search` has it),
+/// with the module's own requests since applied.
+pub fn address() -> String {
+    let query = LINK.with(|l| l.borrow().as_ref().and_then(|l| l.address.get_untracked()));
+    format!("?{}", query.unwrap_or_default().trim_start_matches('?'))
+}
+
+/// The page's link, tracked: a reactive read that runs again whenever the page sends it.
+pub fn address_tracked() -> String {
+    let query = LINK.with(|l| l.borrow().as_ref().map(|l| l.address.clone())).and_then(|a| a.get());
+    format!("?{}", query.unwrap_or_default().trim_start_matches('?'))
+}
+
+/// The numbers on screen the page last handed over, tracked.
+pub fn shown_tracked() -> Option<Shown> {
+    LINK.with(|l| l.borrow().as_ref().map(|l| l.shown.clone())).and_then(|s| s.get())
 }
 
 /// Whether `module`'s element is in the page (its view is open).
@@ -70,29 +153,44 @@ pub fn page_lang_and_ink() -> (Lang, Ink) {
     (lang, ink)
 }
 
-/// Put `query` in the address bar as a new page of history, and tell the page to read it
-/// (`bridge::LINK_EVENT`).
+/// Tell the page something.
+pub fn tell(message: &ToPage) {
+    let sent = LINK.with(|l| {
+        let link = l.borrow();
+        let port =
+            link.as_ref().and_then(|l| l.port.as_ref()).ok_or_else(|| JsValue::from_str("no channel to the page"))?;
+        let (value, moved) = message.to_js();
+        port.post_message_with_transferable(&value, &moved)
+    });
+    if let Err(e) = sent {
+        leptos::logging::error!("a message to the page: {}", crate::bridge::describe(e));
+    }
+}
+
+/// Ask the page to go to `query` (in place, or as a new place in the history), and read it as
+/// the link from now on. Until the page has written it, the page's root element says that the
+/// address bar is behind (`data-link-behind`, which the page clears once written).
+pub fn go(query: &str, new_place: bool, stored: bool) {
+    let query = query.trim_start_matches('?').to_string();
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-link-behind", "");
+    }
+    LINK.with(|l| {
+        if let Some(link) = l.borrow().as_ref() {
+            link.address.set(Some(query.clone()));
+        }
+    });
+    tell(&ToPage::Go { query, new_place, stored });
+}
+
+/// Ask the page to open `query` as a new place, after keeping what it needs in the browser's
+/// storage (a trained model): the page reads both.
 pub fn open_link(query: &str) {
-    if let Ok(history) = window().history() {
-        let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
-    }
-    if let Ok(event) = web_sys::Event::new(crate::bridge::LINK_EVENT) {
-        let _ = window().dispatch_event(&event);
-    }
+    go(query, true, true);
 }
 
-/// Replace the address bar's query with `query` (a changed setting is not a new page).
+/// Ask the page to take `query` in place of its link (a changed setting is not a new place):
+/// the module's own keys, or some of the lesson's, which the page then reads.
 pub fn replace_query(query: &str) {
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
-    }
-}
-
-/// Replace the address bar's query with `query`, some of the lesson's own keys changed in it,
-/// and tell the page to read its settings from it (`bridge::CHANGED_EVENT`).
-pub fn change_lesson(query: &str) {
-    replace_query(query);
-    if let Ok(event) = web_sys::Event::new(crate::bridge::CHANGED_EVENT) {
-        let _ = window().dispatch_event(&event);
-    }
+    go(query, false, false);
 }

@@ -7,7 +7,10 @@
 //! Fields: whole numbers as `u32` (little-endian), `f32` and `f64` by their bits, a flag as a
 //! byte, a text as its length and its UTF-8, something optional as a flag and then the thing.
 
+use crate::core::model::wire::Numbers;
+use js_sys::{Array, Float32Array, Uint32Array, Uint8Array};
 use std::fmt;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The mark every message starts with.
 pub const MARK: [u8; 2] = *b"AL";
@@ -46,6 +49,50 @@ impl fmt::Display for Refused {
     }
 }
 
+/// A message as it crosses: its bytes, and an encoding's numbers beside them (empty but for
+/// the messages that carry an encoding).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Packet {
+    pub bytes: Vec<u8>,
+    pub numbers: Numbers,
+}
+
+/// A message of one of the site's protocols (the forward worker's, `compute::message`; the
+/// page's and its modules', `protocol`): written to a [`Packet`] and read back, and carried as
+/// a JS value (an array of the bytes and the numbers' two lists, all moved).
+pub trait Message: Sized {
+    fn encode(&self) -> Packet;
+    fn decode(packet: Packet) -> Result<Self, Refused>;
+
+    /// The message to post, and the buffers to move with it.
+    fn to_js(&self) -> (JsValue, Array) {
+        packet_to_js(self.encode())
+    }
+
+    /// Read a posted message.
+    fn from_js(value: &JsValue) -> Result<Self, Refused> {
+        Self::decode(packet_from_js(value)?)
+    }
+}
+
+/// A packet as a JS value (an array of its bytes and its numbers' two lists), and the buffers
+/// to move with it. Not generic, so that each protocol's messages share it.
+fn packet_to_js(Packet { bytes, numbers }: Packet) -> (JsValue, Array) {
+    let (bytes, data, sizes) =
+        (Uint8Array::from(&bytes[..]), Float32Array::from(&numbers.data[..]), Uint32Array::from(&numbers.sizes[..]));
+    let moved = Array::of3(&bytes.buffer(), &data.buffer(), &sizes.buffer());
+    (Array::of3(&bytes, &data, &sizes).into(), moved)
+}
+
+/// The packet [`packet_to_js`] made, or `Foreign` for any other value.
+fn packet_from_js(value: &JsValue) -> Result<Packet, Refused> {
+    let parts = value.dyn_ref::<Array>().filter(|a| a.length() == 3).ok_or(Refused::Foreign)?;
+    let bytes = parts.get(0).dyn_into::<Uint8Array>().map_err(|_| Refused::Foreign)?.to_vec();
+    let data = parts.get(1).dyn_into::<Float32Array>().map_err(|_| Refused::Foreign)?.to_vec();
+    let sizes = parts.get(2).dyn_into::<Uint32Array>().map_err(|_| Refused::Foreign)?.to_vec();
+    Ok(Packet { bytes, numbers: Numbers { data, sizes } })
+}
+
 /// Writes one message's fields, after its mark, version and `tag`.
 pub struct Writer(Vec<u8>);
 
@@ -79,6 +126,12 @@ impl Writer {
     }
     pub fn f64(&mut self, x: f64) -> &mut Self {
         self.0.extend_from_slice(&x.to_le_bytes());
+        self
+    }
+    /// Bytes as they are (another message, read later), after their length.
+    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.usize(b.len());
+        self.0.extend_from_slice(b);
         self
     }
     pub fn text(&mut self, s: &str) -> &mut Self {
@@ -144,12 +197,15 @@ impl<'a> Reader<'a> {
     pub fn f64(&mut self) -> Result<f64, Refused> {
         Ok(f64::from_le_bytes(self.take()?))
     }
-    pub fn text(&mut self) -> Result<String, Refused> {
+    pub fn bytes(&mut self) -> Result<&'a [u8], Refused> {
         let len = self.usize()?;
         let end = self.at.checked_add(len).ok_or(Refused::Truncated)?;
         let bytes = self.bytes.get(self.at..end).ok_or(Refused::Truncated)?;
         self.at = end;
-        String::from_utf8(bytes.to_vec()).map_err(|_| Refused::Invalid("text"))
+        Ok(bytes)
+    }
+    pub fn text(&mut self) -> Result<String, Refused> {
+        String::from_utf8(self.bytes()?.to_vec()).map_err(|_| Refused::Invalid("text"))
     }
     pub fn maybe_text(&mut self) -> Result<Option<String>, Refused> {
         if self.flag()? {

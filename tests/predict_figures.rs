@@ -17,11 +17,11 @@ use attention_lab::core::train::model::Positions;
 use attention_lab::core::train::session::{Session, Setup};
 use attention_lab::core::train::yours::YourModel;
 use attention_lab::core::Mask;
-use attention_lab::export::trace_json;
 use attention_lab::i18n::Lang;
 use attention_lab::models::{Arrival, ModelId, Models};
 use attention_lab::predict::questions::{questions, show, Given, Kind};
-use attention_lab::predict::shown::{from_export, Shown};
+use attention_lab::predict::shown::{from_outcome, Shown};
+use attention_lab::protocol::ShownLayer;
 use attention_lab::reading::stage_reading;
 use attention_lab::settings::{Settings, Stage};
 use common::outcome_of;
@@ -199,6 +199,14 @@ fn read_off(o: &Outcome, s: &Shown, stage: Stage, index: usize, kind: Kind) -> (
     }
 }
 
+/// The numbers the questions' module asks from: `o`'s shown layer as it crosses to the module
+/// (`protocol::ShownLayer`, its bytes and numbers) and is read back there.
+fn handed(o: &Outcome, head: usize, query: usize) -> Shown {
+    let (bytes, numbers) = ShownLayer::Outcome(Arc::new(o.clone())).encode();
+    let back = ShownLayer::Received { bytes, numbers }.outcome().expect("the shown layer reads back");
+    from_outcome(&back, o.layer, head, query).expect("numbers to ask from")
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -206,7 +214,7 @@ proptest! {
     fn every_question_is_judged_by_the_figure_it_reveals(d in drawn()) {
         let Some((settings, o, _)) = lesson(&d) else { return Ok(()) };
         let l = settings.lesson();
-        let shown = from_export(&trace_json(&o, ""), l.head(), l.query()).expect("the export reads back");
+        let shown = handed(&o, l.head(), l.query());
         for lang in [Lang::En, Lang::Zh] {
             for stage in Stage::ALL {
                 for (index, question) in questions(&shown, stage, lang).into_iter().enumerate() {
@@ -236,7 +244,7 @@ fn a_rotary_model_is_asked_about_x_without_positions() {
     assert!(s.set_model(ModelId::Yours, models));
     s.lesson_mut().set_mask(Mask::Causal);
     let o = outcome_of(&s, models).expect("an outcome");
-    let shown = from_export(&trace_json(&o, ""), 0, 0).expect("reads back");
+    let shown = handed(&o, 0, 0);
     assert_eq!(shown.positions, attention_lab::predict::shown::Positions::Rotary);
     for lang in [Lang::En, Lang::Zh] {
         let q = &questions(&shown, Stage::Input, lang)[0];

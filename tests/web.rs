@@ -225,7 +225,7 @@ async fn the_lesson_and_the_model_view_show_a_model_they_were_never_told_about()
     drop(mounted);
     // The view of every head, as its module mounts it, on the same link.
     let query = "?lang=en&model=minilm&text=the%20cat%20sat%20on%20a%20mat%20.&view=model";
-    window().history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query)).unwrap();
+    attention_lab::hosted::embed(query);
     let _views = leptos::mount::mount_to(host.clone(), move || view! { <PretrainedViews model=toy /> });
     leptos::task::tick().await;
     let heads = host.query_selector_all("[data-testid^='model-head-']").unwrap().length();

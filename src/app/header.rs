@@ -4,6 +4,7 @@
 use super::clipboard::{clear_toast, copy_text};
 use super::page::use_page;
 use super::share::StudentLink;
+use super::url_sync::Link;
 use crate::i18n::{ClassMsg, Lang, Msg, PredictMsg};
 use crate::settings::{Settings, Theme};
 use leptos::prelude::*;
@@ -75,8 +76,15 @@ fn CopyLink(
 ) -> impl IntoView {
     let page = use_page();
     let (status, set_status) = signal(None::<Result<ClassMsg, String>>);
+    let link = use_context::<Link>();
     let copy = move |_| {
-        let href = window().location().href().unwrap_or_default();
+        // The page's link now, even while its rewrite of the address bar waits.
+        let location = window().location();
+        let here = format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
+        let href = match link {
+            Some(link) => format!("{here}?{}", link.query()),
+            None => location.href().unwrap_or_default(),
+        };
         leptos::task::spawn_local(async move {
             let copied = copy_text(&href).await;
             set_status.set(Some(if copied { Ok(ClassMsg::Copied) } else { Err(href) }));

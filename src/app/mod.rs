@@ -18,6 +18,7 @@ pub(crate) mod keys;
 mod model_loader;
 mod module_host;
 pub mod page;
+pub(crate) mod ports;
 mod root;
 mod saturation;
 mod share;
@@ -25,7 +26,7 @@ pub mod specs;
 pub(crate) mod stages;
 mod stepper;
 mod updates;
-mod url_sync;
+pub(crate) mod url_sync;
 mod views;
 
 pub use root::App;

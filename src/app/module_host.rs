@@ -12,35 +12,27 @@
 //! ([`ModuleFailed`]), which never reloads the page or loses its settings.
 
 use super::page::{use_page, Page, Shared};
-use crate::bridge::{Hosted, SETTINGS_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE, WRITE_NOW_EVENT};
+use super::ports::{hand_over as send_shown, send};
+use super::url_sync::Link;
+use crate::bridge::Hosted;
 use crate::core::attention::Mask;
-use crate::export::shown_json;
 use crate::i18n::{ClassMsg, Text};
 use crate::models::ModelId;
+use crate::protocol::{ShownLayer, ToModule};
 use crate::settings::{Settings, View};
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
-/// Put the trace and the chosen head and query on the window, and tell the module.
-fn publish(trace: &str, choice: &str) {
-    let window = window();
-    let _ = js_sys::Reflect::set(&window, &SHOWN_TRACE.into(), &JsValue::from_str(trace));
-    let _ = js_sys::Reflect::set(&window, &SHOWN_CHOICE.into(), &JsValue::from_str(choice));
-    if let Ok(event) = web_sys::Event::new(SHOWN_EVENT) {
-        let _ = window.dispatch_event(&event);
-    }
-}
-
-/// While the calling component lives, hand the side lessons' module the numbers on screen:
-/// the shown layer's trace as the page's own export writes it (`export::shown_json`), and the
-/// chosen head and query, again whenever they change. The module reads them (`side::handover`)
-/// for the views that draw the lesson's numbers and for "Predict first".
+/// While the calling component lives, hand the side lessons' module the numbers on screen
+/// (`protocol::ToModule::Shown`): the shown layer of the outcome, and the chosen head and
+/// query, again whenever they change. The module reads them (`side::handover`) for the views
+/// that draw the lesson's numbers and for "Predict first".
 pub fn hand_over(page: Page) {
     let (head, query) = (page.pick(|s| s.lesson().head()), page.pick(|s| s.lesson().query()));
     Effect::new(move |_| {
-        let (h, q) = (head.get(), query.get());
-        if let Some(trace) = page.outcome.with(|o| o.as_ref().map(|Shared(o)| shown_json(o))) {
-            publish(&trace, &format!("{h},{q}"));
+        let (head, query) = (head.get(), query.get());
+        if let Some(Shared(outcome)) = page.outcome.get() {
+            send_shown(ToModule::Shown { layer: outcome.layer, shown: ShownLayer::Outcome(outcome), head, query });
         }
     });
 }
@@ -91,6 +83,7 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
     failed: M,
 ) -> impl IntoView {
     let page = use_page();
+    let link = expect_context::<Link>();
     let reads = Memo::new(move |_| page.settings.with(|s| ReadAtMount::of(module, s)));
     Effect::new(move |opened: Option<()>| {
         page.lang.track();
@@ -99,14 +92,11 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
         // the next change of the settings, which counts as a change of it (and mounted the
         // module again when a head was switched off).
         reads.with(|_| ());
-        // A module that mirrors the settings follows the language and theme in place.
-        // (The address bar first gets the new language, if its rewrite is still due.)
+        // The link first, so that a module mounted again reads the settings of now (on its
+        // channel, messages arrive in the order they were sent). A module that mirrors the
+        // settings follows the language and theme in place.
+        link.tell_modules();
         if opened.is_some() && module.mirrors_settings() {
-            for name in [WRITE_NOW_EVENT, SETTINGS_EVENT] {
-                if let Ok(event) = web_sys::Event::new(name) {
-                    let _ = window().dispatch_event(&event);
-                }
-            }
             return;
         }
         if let Err(e) = load(module) {
@@ -187,7 +177,9 @@ pub(crate) fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
             }
             return Ok(());
         }
-        return window().dispatch_event(&web_sys::Event::new(module.mount_event())?).map(|_| ());
+        // Running: mount again. (Still starting: it mounts once it has the page's link.)
+        send(module, &ToModule::Mount);
+        return Ok(());
     }
     start(module, 1)
 }

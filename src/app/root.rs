@@ -5,15 +5,15 @@
 use super::controls::Controls;
 use super::header::Header;
 use super::keys::{listen, ShortcutHelp};
-use super::model_loader::{load_when_asked, reread_stored};
+use super::model_loader::load_when_asked;
 use super::page::{use_page, Page};
 use super::updates::{reload_into_update, watch as watch_for_updates, Updates};
 use super::url_sync::sync_url;
 use super::views::{ActiveView, ViewNav};
-use crate::bridge::LINK_EVENT;
 use crate::chart::ink::Ink;
 use crate::i18n::{fill, model_error, ClassMsg, Lang, Msg};
 use crate::models::Models;
+use crate::protocol::ToPage;
 use crate::settings::Settings;
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast};
@@ -56,7 +56,7 @@ fn follow_color_scheme(page: Page) {
 /// measures sequences longer than the 64 tokens a sentence may have.
 fn first_models() -> Models {
     #[cfg(feature = "bench")]
-    if window().location().search().unwrap_or_default().contains("bench=") {
+    if super::url_sync::address().contains("bench=") {
         return Models::with_token_limit(256);
     }
     Models::default()
@@ -70,21 +70,22 @@ pub fn App(
     models: Option<Models>,
 ) -> impl IntoView {
     let models = models.unwrap_or_else(first_models);
-    let search = window().location().search().unwrap_or_default();
+    let search = super::url_sync::address();
     let (initial, ignored) = Settings::from_query(&search, preferred_lang(), &models);
     let page = Page::with_models(initial, models);
     provide_context(page);
     let (notice, set_notice) = signal(ignored);
     let help = RwSignal::new(false);
-    let reread = sync_url(page, set_notice);
+    let link = sync_url(page, set_notice);
+    provide_context(link);
     let updates = watch_for_updates();
     load_when_asked(page);
-    // A module put a link in the address bar (the training view kept a model for it first).
-    let opened = window_event_listener_untyped(LINK_EVENT, move |_| {
-        reread_stored(page);
-        reread.run(());
+    // What the modules ask of the page: to go to a link (the only writer of the address bar).
+    super::ports::listen(move |_, asked| {
+        if let ToPage::Go { query, new_place, stored } = asked {
+            link.go(&query, new_place, stored);
+        }
     });
-    on_cleanup(move || opened.remove());
     let share = RwSignal::new(false);
     listen(page, [help, share]);
     follow_color_scheme(page);

@@ -124,7 +124,7 @@ pub fn watch() -> Updates {
 /// Let the waiting worker take over, then reload the page into the new version.
 pub fn reload_into_update(updates: Updates) {
     // The link first: a setting changed a moment ago is written now, so the reload reopens it.
-    if let Ok(event) = web_sys::Event::new(crate::bridge::WRITE_NOW_EVENT) {
+    if let Ok(event) = web_sys::Event::new(crate::protocol::WRITE_NOW_EVENT) {
         let _ = window().dispatch_event(&event);
     }
     let container = window().navigator().service_worker();

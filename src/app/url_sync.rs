@@ -2,14 +2,16 @@
 //! mode adds a history entry (so Back goes back), other changes replace the current one (at
 //! most every 100 ms while they keep coming, and within the browsers' limit on such writes);
 //! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
-//! notice instead of breaking the page. The keys of the modules the page starts
-//! (`bridge::Hosted::keys`) are kept as they are; a module that shows the settings is told
-//! each time they change (`bridge::SETTINGS_EVENT`), and one that changes some of them
-//! says so (`bridge::CHANGED_EVENT`).
+//! notice instead of breaking the page. The page is the only writer of the address bar: the
+//! modules it starts (`bridge::Hosted`) are sent its link each time it changes and ask it to
+//! go to another ([`Link::go`], `protocol::ToPage::Go`); their own keys (`bridge::Hosted::keys`)
+//! are kept as they are.
 
 use super::page::Page;
-use crate::bridge::{module_pairs, CHANGED_EVENT, SETTINGS_EVENT, WRITE_NOW_EVENT};
+use super::ports::send_address;
+use crate::bridge::module_pairs;
 use crate::i18n::Lang;
+use crate::protocol::WRITE_NOW_EVENT;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsValue;
@@ -19,14 +21,16 @@ fn place(s: &Settings) -> (View, Stage, bool) {
     (s.view(), s.lesson().stage(), s.classroom().present())
 }
 
-fn search() -> String {
+/// The address bar's query ("?" first, or empty), as the page opened or last wrote it: read
+/// here only, where it is written.
+pub fn address() -> String {
     window().location().search().unwrap_or_default()
 }
 
 /// The settings read from the current URL with the models `page` has, and the keys whose
 /// values were ignored.
 pub fn from_location(page: Page, lang: Lang) -> (Settings, Vec<String>) {
-    page.models.with_untracked(|models| Settings::from_query(&search(), lang, models))
+    page.models.with_untracked(|models| Settings::from_query(&address(), lang, models))
 }
 
 /// The shortest time between two rewrites of the address bar while the settings keep changing
@@ -95,6 +99,9 @@ struct Writer {
     /// A new place whose entry is not in the history yet (refused or over the budget).
     push_due: StoredValue<bool>,
     budget: StoredValue<Budget>,
+    /// The modules' own pairs ("&"-joined, each with its leading "&"), as the link last had
+    /// them (`bridge::module_pairs`).
+    modules: StoredValue<String>,
 }
 
 fn now_ms() -> f64 {
@@ -102,9 +109,9 @@ fn now_ms() -> f64 {
 }
 
 impl Writer {
-    /// The URL of the settings now, with the modules' own pairs as the address bar has them.
+    /// The URL of the settings now, with the modules' own pairs.
     fn url(self) -> String {
-        format!("?{}{}", self.page.settings.with_untracked(Settings::to_query), module_pairs(&search()))
+        format!("?{}{}", self.page.settings.with_untracked(Settings::to_query), self.modules.get_value())
     }
 
     /// Write the settings now: as a new history entry when a new place is due, else in place
@@ -131,7 +138,7 @@ impl Writer {
 
     fn try_write(self, asked: bool) -> Wrote {
         let (push, url, now) = (self.push_due.get_value(), self.url(), now_ms());
-        if !push && self.written.with_value(|(wrote, bar)| *wrote == url && *bar == search()) {
+        if !push && self.written.with_value(|(wrote, bar)| *wrote == url && *bar == address()) {
             return Wrote::Nothing;
         }
         let wait = self.budget.with_value(|b| b.wait(now));
@@ -139,14 +146,14 @@ impl Writer {
             return Wrote::Later(wait);
         }
         let Ok(history) = window().history() else { return Wrote::Nothing };
-        let before = search();
+        let before = address();
         let done = if push {
             history.push_state_with_url(&JsValue::NULL, "", Some(&url))
         } else {
             history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
         };
         // Refused with an error (WebKit, Firefox), or ignored without one (Chromium).
-        let bar = search();
+        let bar = address();
         if done.is_err() || (bar == before && bar != url) {
             return Wrote::Later(RETRY_MS);
         }
@@ -203,12 +210,54 @@ impl Writer {
     }
 }
 
-/// Mirror `page.settings` into the URL and back; `notice` receives the ignored keys. Returns
-/// what re-reads the settings from the URL as it is now (after Back/Forward, or when another
-/// module put a link there). A rewrite that is due is done at once when a module is about to
-/// read the address bar (`bridge::WRITE_NOW_EVENT`) or the page is left or loses the focus (the
-/// learner may be copying the link).
-pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
+/// The page's link: what it writes into the address bar, and the way for a module (or a part of
+/// the page that acts for one) to go to another.
+#[derive(Clone, Copy)]
+pub struct Link {
+    writer: Writer,
+    /// The place the settings were at the last change ([`place`]).
+    last: StoredValue<(View, Stage, bool)>,
+}
+
+impl Link {
+    /// The link now (a query, without "?").
+    pub fn query(self) -> String {
+        self.writer.url().trim_start_matches('?').to_string()
+    }
+
+    /// Send the link to the modules again (the language or theme changed, which a module that
+    /// follows the settings reads from the document).
+    pub fn tell_modules(self) {
+        send_address(self.query());
+    }
+
+    /// Go to `query` (without "?"), as a module asked: its settings and the modules' pairs in
+    /// it, written as the page's own changes are, as a new place in the history when
+    /// `new_place`. `stored`: the
+    /// module kept a model the link names in the browser's storage first (read again here).
+    /// Values the settings refuse are left as they were, without a notice: the module wrote
+    /// them.
+    pub fn go(self, query: &str, new_place: bool, stored: bool) {
+        let page = self.writer.page;
+        if stored {
+            super::model_loader::reread_stored(page);
+        }
+        let (settings, _) = page.models.with_untracked(|m| Settings::from_query(query, page.lang.get_untracked(), m));
+        self.writer.modules.set_value(module_pairs(query));
+        // Where it goes, so the effect below does not push it a second time.
+        self.last.set_value(place(&settings));
+        page.settings.set(settings);
+        // Within the page's pace and budget, as its own changes: a module may ask at every key
+        // typed. Until written, the page's root says its link is behind (the module said so).
+        self.writer.write_soon(new_place);
+        self.tell_modules();
+    }
+}
+
+/// Mirror `page.settings` into the URL and back (after Back/Forward); `notice` receives the
+/// ignored keys. Returns the page's [`Link`]. A rewrite that is due is done at once when asked (`protocol::WRITE_NOW_EVENT`) or
+/// when the page is left or loses the focus (the learner may be copying the link).
+pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Link {
     let last = StoredValue::new(page.settings.with_untracked(place));
     let writer = Writer {
         page,
@@ -216,42 +265,35 @@ pub fn sync_url(page: Page, notice: WriteSignal<Vec<String>>) -> Callback<()> {
         resting: StoredValue::new(false),
         push_due: StoredValue::new(false),
         budget: StoredValue::new(Budget::default()),
+        modules: StoredValue::new(module_pairs(&address())),
     };
+    let link = Link { writer, last };
     Effect::new(move |_| {
         let here = page.settings.with(place);
         let moved = last.get_value() != here;
         last.set_value(here);
         writer.write_soon(moved);
-        // A module showing the settings reads them again, even while the rewrite waits: it
-        // reads through `hosted::address_bar`, which has it written first.
-        if let Ok(event) = web_sys::Event::new(SETTINGS_EVENT) {
-            let _ = window().dispatch_event(&event);
-        }
+        // The modules get the link at once, even while the rewrite waits.
+        link.tell_modules();
     });
-    // Read the settings from the address bar; `Some(notice)` names what it got wrong.
-    let read_again = move |notice: Option<WriteSignal<Vec<String>>>| {
+    // Read the settings from the address bar; `notice` names what it got wrong.
+    let read_again = move |notice: WriteSignal<Vec<String>>| {
         let (settings, ignored) = from_location(page, page.lang.get_untracked());
-        // Record where we are first, so the effect above replaces instead of pushing (a
-        // module that pushed a new place has put it in the history already).
+        writer.modules.set_value(module_pairs(&address()));
+        // Record where we are first, so the effect above replaces instead of pushing (Back and
+        // Forward move in the history; they add nothing to it).
         last.set_value(place(&settings));
-        if let Some(notice) = notice {
-            notice.set(ignored);
-        }
+        notice.set(ignored);
         page.settings.set(settings);
     };
-    let reread = Callback::new(move |()| read_again(Some(notice)));
-    let listener = window_event_listener(ev::popstate, move |_| reread.run(()));
-    // A module changed some of the settings' keys in the address bar (`bridge::SIDE_KEYS`):
-    // values it wrote itself, so the notice about the link stays as it is.
-    let changed = window_event_listener_untyped(CHANGED_EVENT, move |_| read_again(None));
+    let listener = window_event_listener(ev::popstate, move |_| read_again(notice));
     let now = [WRITE_NOW_EVENT, "pagehide", "blur"]
         .map(|name| window_event_listener_untyped(name, move |_| writer.write_now()));
     on_cleanup(move || {
         listener.remove();
-        changed.remove();
         now.into_iter().for_each(|l| l.remove());
     });
-    reread
+    link
 }
 
 #[cfg(test)]

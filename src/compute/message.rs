@@ -12,9 +12,8 @@ use crate::core::intervene::Readout;
 use crate::core::model::wire::Numbers;
 use crate::core::model::{Input, RunOptions};
 use crate::models::ModelId;
+pub use crate::wire::{Message, Packet};
 use crate::wire::{Reader, Refused, Writer};
-use js_sys::{Array, Float32Array, Uint32Array, Uint8Array};
-use wasm_bindgen::{JsCast, JsValue};
 
 /// A forward pass asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,42 +70,6 @@ pub struct Work {
 pub enum ToWorker {
     Forward(Question),
     Sweep(SweepQuestion),
-}
-
-/// A message as it crosses: its bytes, and an encoding's numbers beside them (empty but for
-/// [`Answer::Encoded`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Packet {
-    pub bytes: Vec<u8>,
-    pub numbers: Numbers,
-}
-
-/// A message of the forward worker's protocol: written to a [`Packet`] and read back, and
-/// carried as a JS value (an array of the bytes and the numbers' two lists, all moved).
-pub trait Message: Sized {
-    fn encode(&self) -> Packet;
-    fn decode(packet: Packet) -> Result<Self, Refused>;
-
-    /// The message to post, and the buffers to move with it.
-    fn to_js(&self) -> (JsValue, Array) {
-        let Packet { bytes, numbers } = self.encode();
-        let (bytes, data, sizes) = (
-            Uint8Array::from(&bytes[..]),
-            Float32Array::from(&numbers.data[..]),
-            Uint32Array::from(&numbers.sizes[..]),
-        );
-        let moved = Array::of3(&bytes.buffer(), &data.buffer(), &sizes.buffer());
-        (Array::of3(&bytes, &data, &sizes).into(), moved)
-    }
-
-    /// Read a posted message.
-    fn from_js(value: &JsValue) -> Result<Self, Refused> {
-        let parts = value.dyn_ref::<Array>().filter(|a| a.length() == 3).ok_or(Refused::Foreign)?;
-        let bytes = parts.get(0).dyn_into::<Uint8Array>().map_err(|_| Refused::Foreign)?.to_vec();
-        let data = parts.get(1).dyn_into::<Float32Array>().map_err(|_| Refused::Foreign)?.to_vec();
-        let sizes = parts.get(2).dyn_into::<Uint32Array>().map_err(|_| Refused::Foreign)?.to_vec();
-        Self::decode(Packet { bytes, numbers: Numbers { data, sizes } })
-    }
 }
 
 // The variants' tags: the two directions apart, so that a message sent the wrong way is

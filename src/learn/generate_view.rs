@@ -19,7 +19,7 @@ use crate::core::train::yours::YourModel;
 use crate::core::train::Params;
 use crate::core::train::Task;
 use crate::figures::Heatmap;
-use crate::hosted::{address_bar, replace_query};
+use crate::hosted::{address, replace_query};
 use crate::i18n::{fill, t, GenerateMsg, Lang};
 use crate::shared::Shared;
 use leptos::prelude::*;
@@ -120,7 +120,7 @@ pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl 
     let saved = saved_writer();
     let old = saved.as_ref().and_then(|s| s.as_ref().err().copied());
     let saved = saved.and_then(Result::ok).map(|w| Shared(Arc::new(w)));
-    let asked = read_pairs(&address_bar(), &[GENERATE_KEY]).into_iter().any(|(_, v)| v.as_deref() == Some("saved"));
+    let asked = read_pairs(&address(), &[GENERATE_KEY]).into_iter().any(|(_, v)| v.as_deref() == Some("saved"));
     let use_saved = RwSignal::new(asked && saved.is_some());
     let saved_for_memo = saved.clone();
     let writer = Memo::new(move |_| match use_saved.get() {
@@ -390,7 +390,7 @@ pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl 
                             <span>{tr(GenerateMsg::Source)}</span>
                             <select data-testid="gen-source" on:change=move |ev| {
                                 let chosen = event_target_value(&ev);
-                                replace_query(&with_pairs(&address_bar(), &[(GENERATE_KEY, &chosen)]));
+                                replace_query(&with_pairs(&address(), &[(GENERATE_KEY, &chosen)]));
                                 use_saved.set(chosen == "saved");
                             }>
                                 <option value="run" selected=move || !use_saved.get()>{tr(GenerateMsg::SourceRun)}</option>

@@ -22,7 +22,7 @@ use crate::core::train::replica::{Command, Job};
 use crate::core::train::session::{example, Experiment, Progress, Setup, SetupError};
 use crate::core::train::yours::YourModel;
 use crate::core::train::Params;
-use crate::hosted::{host, open_link, shown};
+use crate::hosted::{host_after, open_link, shown};
 use crate::trainer::pool::{default_workers, Heard, Pool};
 use leptos::prelude::*;
 use ndarray::Array2;
@@ -151,9 +151,19 @@ thread_local! {
     static LINK_ERROR: RefCell<Option<SetupError>> = const { RefCell::new(None) };
 }
 
-/// Start the module: the run from the URL's setup, the view mounted, and mounted again
-/// whenever the page asks.
+/// Start the module: once the page's link has arrived, the run from its setup, the view
+/// mounted, and mounted again whenever the page asks.
 pub fn start() {
+    host_after(Hosted::Learn, start_run, || {
+        let changed = RwSignal::new(0_u64);
+        CHANGED.with(|c| *c.borrow_mut() = Some(changed));
+        view::LearnApp(view::LearnAppProps { changed }).into_any()
+    });
+}
+
+/// The run of the setup the page's link names (the default, with the error kept for the view
+/// to say, if that setup cannot run).
+fn start_run() {
     let asked = query::read();
     let setup = match asked.check() {
         Ok(()) => asked,
@@ -165,11 +175,6 @@ pub fn start() {
         }
     };
     reset_on(setup, default_workers());
-    host(Hosted::Learn, || {
-        let changed = RwSignal::new(0_u64);
-        CHANGED.with(|c| *c.borrow_mut() = Some(changed));
-        view::LearnApp(view::LearnAppProps { changed }).into_any()
-    });
 }
 
 /// The link's setup error, once.
@@ -346,7 +351,7 @@ fn open_in_lesson() {
         update_run(|run| run.open_failed = true);
         return;
     };
-    let search = crate::hosted::address_bar();
+    let search = crate::hosted::address();
     open_link(&lesson_query(&search, model.slug(), &sentence, scaled));
 }
 

@@ -12,7 +12,7 @@ use crate::core::train::Task;
 /// The setup the URL names (defaults for what it does not name or cannot be read; the range
 /// check comes after, by the session).
 pub fn read() -> Setup {
-    let search = crate::hosted::address_bar();
+    let search = crate::hosted::address();
     from_query(&search)
 }
 
@@ -64,7 +64,7 @@ fn pairs(setup: &Setup) -> [(&'static str, String); 11] {
 
 /// Write `setup` into the URL (replacing the entry: a changed setting is not a new page).
 pub fn write(setup: &Setup) {
-    let search = crate::hosted::address_bar();
+    let search = crate::hosted::address();
     crate::hosted::replace_query(&with_setup(&search, setup));
 }
 

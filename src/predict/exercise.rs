@@ -201,8 +201,7 @@ impl Exercise {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::trace_json;
-    use crate::predict::shown::from_export;
+    use crate::predict::shown::from_outcome;
     use crate::reading::tests::outcome;
 
     /// Over many draws and every task: the page accepts the core's number, and the number it
@@ -211,7 +210,7 @@ mod tests {
     fn the_accepted_answer_is_the_core_s_number_over_many_draws() {
         let o = outcome(Lang::En, |_, _| {});
         for head_index in 0..o.trace().n_heads() {
-            let s = from_export(&trace_json(&o, ""), head_index, head_index + 1).expect("reads the export");
+            let s = from_outcome(&o, o.layer, head_index, head_index + 1).expect("reads the outcome");
             for seed in 0..200 {
                 for task in [Task::Dot, Task::Scaled, Task::Weight, Task::Mix] {
                     let e = exercise(&s, task, seed, Lang::Zh).expect("an exercise");
@@ -241,7 +240,7 @@ mod tests {
     #[test]
     fn before_the_scores_the_exercises_count_what_is_on_screen() {
         let o = outcome(Lang::En, |_, _| {});
-        let s = from_export(&trace_json(&o, ""), 0, 0).expect("reads the export");
+        let s = from_outcome(&o, o.layer, 0, 0).expect("reads the outcome");
         let (n, d, dk) = (s.tokens.len(), s.d_model, s.d_k);
         let size = exercise(&s, task(Stage::Input), 1, Lang::En).expect("one");
         assert_eq!((size.answer as usize, size.answer_text.clone(), size.redraws), (n * d, (n * d).to_string(), false));
@@ -262,10 +261,10 @@ mod tests {
     #[test]
     fn a_sentence_of_two_keys_has_no_exercise_and_text_is_refused() {
         let o = outcome(Lang::En, |s, c| assert!(s.set_text("hello world", c).is_ok()));
-        let s = from_export(&trace_json(&o, ""), 0, 0).expect("reads the export");
+        let s = from_outcome(&o, o.layer, 0, 0).expect("reads the outcome");
         assert!(exercise(&s, Task::Weight, 1, Lang::En).is_none());
         let o = outcome(Lang::En, |_, _| {});
-        let s = from_export(&trace_json(&o, ""), 0, 0).expect("reads the export");
+        let s = from_outcome(&o, o.layer, 0, 0).expect("reads the outcome");
         let e = exercise(&s, Task::Scaled, 1, Lang::En).expect("one");
         assert_eq!(e.accepts("abc"), None);
     }

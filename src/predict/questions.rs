@@ -389,15 +389,14 @@ impl Question {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::trace_json;
     use crate::models::Models;
-    use crate::predict::shown::from_export;
+    use crate::predict::shown::from_outcome;
     use crate::reading::tests::outcome;
     use crate::settings::Settings;
 
     fn shown(change: impl FnOnce(&mut Settings, &Models), head: usize, query: usize) -> Shown {
         let o = outcome(Lang::En, change);
-        from_export(&trace_json(&o, ""), head, query).expect("reads the export")
+        from_outcome(&o, o.layer, head, query).expect("reads the outcome")
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! What the page hands to the questions' module: the numbers of the stage on screen (the
-//! input, and the chosen head's intermediates), read from the page's own trace export, so the
-//! module judges an answer against exactly what the page computed and will reveal.
+//! input, and the chosen head's intermediates), taken from the page's own outcome as it
+//! crossed (`protocol::ToModule::Shown`), so the module judges an answer against exactly what
+//! the page computed and will reveal.
 
-use crate::trace_import::outcome_from_export;
+use crate::core::model::{InputRule, Origin, Outcome};
 use ndarray::Array2;
 
 /// How the model shown tells positions apart.
@@ -56,15 +57,11 @@ pub struct Shown {
     pub blocked: Array2<bool>,
 }
 
-/// The numbers of `head` and `query` (clamped to the trace's) in `json`, the page's trace
-/// export (`export::trace_json`, which the page already has for its "Export JSON" button, so
-/// the hand-over adds nothing to the page's .wasm), read back by `trace_import`; `None` if it
-/// is not one.
-pub fn from_export(json: &str, head: usize, query: usize) -> Option<Shown> {
-    let o = outcome_from_export(json)?;
-    let v: serde_json::Value = serde_json::from_str(json).ok()?;
-    let (t, n_q) = (o.trace(), o.tokens.len());
-    let head = head.min(t.n_heads() - 1);
+/// The numbers of `head` and `query` (clamped to the trace's) of `o`, the outcome of the
+/// page's layer `layer` (0-based; the handed-over outcome holds that one layer).
+pub fn from_outcome(o: &Outcome, layer: usize, head: usize, query: usize) -> Option<Shown> {
+    let (t, n_q, shape) = (o.trace(), o.tokens.len(), o.shape());
+    let head = head.min(t.n_heads().checked_sub(1)?);
     let h = t.head(head)?;
     Some(Shown {
         tokens: o.tokens.clone(),
@@ -73,23 +70,18 @@ pub fn from_export(json: &str, head: usize, query: usize) -> Option<Shown> {
         n_heads: t.n_heads(),
         d_k: t.d_k,
         head,
-        query: query.min(n_q - 1),
-        // The pretrained models and the learner's name their layer (1-based); the random weights
-        // have one layer and say whether they add positions, the learner's model which kind it has.
-        layer: v.get("layer").and_then(serde_json::Value::as_u64).map_or(0, |l| l.saturating_sub(1) as usize),
+        query: query.min(n_q.checked_sub(1)?),
+        layer,
         scaled: t.scaled,
         scale: t.scale,
         temperature: t.temperature,
-        positions: match (
-            v.get("positional_encoding").map(|p| p.as_bool()),
-            v.get("positions").and_then(|p| p.as_str()),
-        ) {
-            (Some(Some(false)), _) => Positions::None,
-            (_, Some("rope")) => Positions::Rotary,
+        positions: match shape.input {
+            InputRule::Sinusoidal { on: false } => Positions::None,
+            InputRule::Rotary => Positions::Rotary,
             _ => Positions::Added,
         },
         cross: t.is_cross(),
-        random: v.get("seed").is_some(),
+        random: matches!(shape.origin, Origin::Seeded { .. }),
         x: t.x.clone(),
         q: h.q.clone(),
         k: h.k.clone(),
@@ -105,21 +97,19 @@ pub fn from_export(json: &str, head: usize, query: usize) -> Option<Shown> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::trace_json;
     use crate::i18n::Lang;
     use crate::reading::tests::outcome;
 
     #[test]
-    fn what_the_export_hands_over_is_the_trace() {
+    fn what_the_page_hands_over_is_the_trace() {
         let o = outcome(Lang::En, |_, _| {});
-        let s = from_export(&trace_json(&o, "lesson"), 1, 2).expect("reads the export");
+        let s = from_outcome(&o, o.layer, 1, 2).expect("reads the outcome");
         let (t, h) = (o.trace(), &o.trace().head_traces[1]);
         assert_eq!((s.head, s.query, &s.tokens), (1, 2, &o.tokens));
         assert_eq!((&s.x, &s.weights, &s.v, &s.q, &s.blocked), (&t.x, &h.weights, &h.v, &h.q, &t.blocked));
         assert_eq!((&s.scaled_scores, &s.output, s.positions), (&h.scaled_scores, &h.output, Positions::Added));
         assert!(s.random, "the default weights are the seeded random ones");
-        assert!(from_export("{}", 0, 0).is_none() && from_export("not json", 0, 0).is_none());
-        let far = from_export(&trace_json(&o, ""), 99, 99).expect("clamped");
+        let far = from_outcome(&o, 0, 99, 99).expect("clamped");
         assert_eq!((far.head, far.query), (t.n_heads() - 1, o.tokens.len() - 1));
     }
 }

@@ -3,7 +3,7 @@
 //! (each layer's largest weight change, each token's final cosine, the similarity to a second
 //! sentence; the maps drawn as their change, if asked). The heads switched off are
 //! the lesson's (`ablate`, `ablatemode` in its link): a change here goes into the address bar
-//! with the viewed model, and the page reads it (`hosted::change_lesson`).
+//! with the viewed model, and the page reads it (`hosted::replace_query`).
 
 use super::second::{Second, SecondSentence};
 use super::sweep_panel::SweepPanel;
@@ -13,7 +13,7 @@ use crate::core::ablate::{Ablation, Replacement};
 use crate::core::intervene::Change;
 use crate::core::model::{Encoding, Model, Token};
 use crate::figures::heads::{HeadSwitches, ModeSelect};
-use crate::hosted::{address_bar, change_lesson};
+use crate::hosted::{address, replace_query};
 use crate::i18n::{fill, t, AblateMsg};
 use crate::settings::url::ablation_pairs;
 use crate::shared::Shared;
@@ -41,7 +41,7 @@ pub fn AblatePanel(
     let set = move |ablation: Ablation| {
         let pairs = ablation_pairs(viewer.id, &ablation);
         let pairs = pairs.each_ref().map(|(k, v)| (*k, v.as_str()));
-        change_lesson(&with_pairs(&address_bar(), &pairs));
+        replace_query(&with_pairs(&address(), &pairs));
         viewer.ablation.set(ablation);
     };
     let mode = move || viewer.ablation.with(|a| a.replacement);

@@ -51,11 +51,11 @@ pub fn CaseStudy() -> impl IntoView {
     let tr = move |m: ModelMsg| t(viewer.lang, m);
     let start = Study::first(viewer.lang, viewer.id);
     let start_kept = start.clone();
-    let (first, ignored) = Study::from_query(&crate::hosted::address_bar(), start.clone());
+    let (first, ignored) = Study::from_query(&crate::hosted::address(), start.clone());
     let study_settings = RwSignal::new(first);
     // Each change goes into the address bar, beside the page's keys.
     Effect::new(move |_| {
-        let query = study_settings.with(|s| s.into_query(&crate::hosted::address_bar()));
+        let query = study_settings.with(|s| s.into_query(&crate::hosted::address()));
         replace_query(&query);
     });
     let study = Memo::new(move |_| {

@@ -135,7 +135,7 @@ pub fn PretrainedViews(
     model: Option<Arc<dyn Model>>,
 ) -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
-    let search = crate::hosted::address_bar();
+    let search = crate::hosted::address();
     let mut settings = Settings::from_query(&search, lang, &models()).0;
     let id = settings.choice().id().viewed(settings.lang());
     if let Some(m) = model {

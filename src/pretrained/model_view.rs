@@ -157,7 +157,7 @@ fn HeadGrid(
     let viewer = use_viewer();
     // The head opens in the lesson's softmax stage, on this model: a link for the page.
     let open = move |layer: usize, head: usize| {
-        let search = crate::hosted::address_bar();
+        let search = crate::hosted::address();
         let (layer, head) = ((layer + 1).to_string(), (head + 1).to_string());
         let pairs = [
             ("model", viewer.id.slug()),

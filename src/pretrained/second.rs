@@ -8,7 +8,7 @@ use crate::bridge::{read_pairs, with_pairs, SECOND_KEY};
 use crate::core::ablate::Ablation;
 use crate::core::intervene::{Experiment, Readout};
 use crate::core::model::{Model, RunOptions};
-use crate::hosted::{address_bar, replace_query};
+use crate::hosted::{address, replace_query};
 use crate::i18n::{fill, model_error, t, AblateMsg, Lang};
 use crate::models::ModelId;
 use crate::shared::Shared;
@@ -43,7 +43,7 @@ impl Second {
     /// against `text` through `model` under `options`.
     pub fn new(model: Shared<dyn Model>, text: String, options: RunOptions) -> Self {
         let viewer = use_viewer();
-        let linked = read_pairs(&address_bar(), &[SECOND_KEY]).into_iter().find_map(|(_, v)| v);
+        let linked = read_pairs(&address(), &[SECOND_KEY]).into_iter().find_map(|(_, v)| v);
         let readable = |t: &str| !t.trim().is_empty() && model.0.tokenize(t).is_ok();
         let start = linked.filter(|t| readable(t)).unwrap_or_else(|| first(viewer.lang, viewer.id).to_string());
         let typed = RwSignal::new(start);
@@ -93,7 +93,7 @@ pub fn SecondSentence(second: Second, model: Shared<dyn Model>) -> impl IntoView
             Some(why) => second.error.set(Some(why)),
             None => {
                 second.error.set(None);
-                replace_query(&with_pairs(&address_bar(), &[(SECOND_KEY, &text)]));
+                replace_query(&with_pairs(&address(), &[(SECOND_KEY, &text)]));
                 second.text.set(text);
             }
         }

@@ -7,14 +7,14 @@
 //! FlashAttention and linear attention ([`complexity`]); and "Predict first" ([`predict`]).
 //! Keeping them out of the page's .wasm keeps the first heatmap fast.
 //!
-//! The module keeps a mirror of the page's state (`app::page::Page`, built from the address
-//! bar), so the views use the page's own components. The mirror computes no forward pass: its
-//! outcome is the one the page handed over. The page stays the owner of the settings: it
-//! writes them into the address bar and fires `bridge::SETTINGS_EVENT` (also when its language
-//! or theme changes), and the mirror reads them again, so the views follow without being
-//! mounted again and keep what the learner set in them. A change the learner makes here
-//! ([`bridge::SIDE_KEYS`], or the block's way back to the lesson, a new place) goes into the
-//! address bar and `bridge::CHANGED_EVENT` asks the page to read it.
+//! The module keeps a mirror of the page's state (`app::page::Page`, built from the page's
+//! link), so the views use the page's own components. The mirror computes no forward pass: its
+//! outcome is the one the page handed over. The page stays the owner of the settings: it sends
+//! its link each time they change (also when its language or theme changes,
+//! `protocol::ToModule::Address`), and the mirror reads them again, so the views follow
+//! without being mounted again and keep what the learner set in them. A change the learner
+//! makes here ([`bridge::SIDE_KEYS`], or the block's way back to the lesson, a new place) goes
+//! to the page as a link to go to (`protocol::ToPage::Go`).
 
 mod block;
 mod complexity;
@@ -27,8 +27,8 @@ mod rnn_cnn;
 mod variance;
 
 use crate::app::page::Page;
-use crate::bridge::{read_pairs, with_pairs, Hosted, CHANGED_EVENT, PREDICT_VIEW, SETTINGS_EVENT, SIDE_KEYS};
-use crate::hosted::{host, page_lang_and_ink, shown};
+use crate::bridge::{read_pairs, with_pairs, Hosted, PREDICT_VIEW, SIDE_KEYS};
+use crate::hosted::{address, address_tracked, go, host, page_lang_and_ink, shown};
 use crate::i18n::Lang;
 use crate::models::Models;
 use crate::settings::{Settings, Stage, View};
@@ -37,20 +37,15 @@ use leptos::prelude::*;
 use position::PositionView;
 use rnn_cnn::RnnCnnView;
 use variance::VarianceView;
-use wasm_bindgen::JsValue;
 
 /// Start the module: mount the open view, and again whenever the page opens another.
 pub fn start() {
     host(Hosted::Side, || view! { <SideViews /> }.into_any());
 }
 
-fn search() -> String {
-    crate::hosted::address_bar()
-}
-
-/// The settings as the address bar has them now.
-fn from_address_bar(lang: Lang) -> Settings {
-    Settings::from_query(&search(), lang, &Models::default()).0
+/// The settings the page's link names, with the language the page shows.
+fn from_link(query: &str, lang: Lang) -> Settings {
+    Settings::from_query(query, lang, &Models::default()).0
 }
 
 /// `query`'s pairs of `keys`, in key order (a module's write moves them to the end).
@@ -71,39 +66,24 @@ fn with_values(query: &str, values: &[(String, Option<String>)]) -> String {
     with_pairs(query, &set)
 }
 
-/// Put `query` in the address bar (as a new page of history when `new_place`), and tell the
-/// page to read its settings from it.
-fn tell_page(query: &str, new_place: bool) {
-    if let Ok(history) = window().history() {
-        let url = Some(format!("?{query}"));
-        let _ = if new_place {
-            history.push_state_with_url(&JsValue::NULL, "", url.as_deref())
-        } else {
-            history.replace_state_with_url(&JsValue::NULL, "", url.as_deref())
-        };
-    }
-    if let Ok(event) = web_sys::Event::new(CHANGED_EVENT) {
-        let _ = window().dispatch_event(&event);
-    }
-}
-
-/// The open side lesson, on a mirror of the page's settings kept in step with the address bar.
+/// The open side lesson, on a mirror of the page's settings kept in step with its link.
 #[component]
 pub fn SideViews() -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
     let handed = handover::follow();
     provide_context(handed);
-    let page = Page::mirror(from_address_bar(lang), handed.outcome);
+    let page = Page::mirror(from_link(&address(), lang), handed.outcome);
     page.ink.set(ink);
     provide_context(page);
-    // The page wrote its settings (or changed its language or theme): read them again while
-    // the view is open; only a change notifies the views.
-    let reread = window_event_listener_untyped(SETTINGS_EVENT, move |_| {
+    // The page sent its link (its settings changed, or its language or theme): read them again
+    // while the view is open; only a change notifies the views.
+    Effect::new(move |_| {
+        let query = address_tracked();
         if !shown(Hosted::Side) {
             return;
         }
         let (lang, ink) = page_lang_and_ink();
-        let now = from_address_bar(lang);
+        let now = from_link(&query, lang);
         if page.settings.with_untracked(|s| *s != now) {
             page.settings.set(now);
         }
@@ -111,15 +91,14 @@ pub fn SideViews() -> impl IntoView {
             page.ink.set(ink);
         }
     });
-    on_cleanup(move || reread.remove());
-    // A change made here: into the address bar, and the page told.
+    // A change made here: to the page, as a link to go to.
     Effect::new(move |_| {
         let (ours, view) = page.settings.with(|s| (side_values(s), s.view()));
-        let query = search();
+        let query = address();
         if read_pairs(&query, &["view"]).iter().any(|(_, v)| v.as_deref() != Some(view.slug())) {
-            tell_page(&with_pairs(&query, &[("view", view.slug())]), true);
+            go(&with_pairs(&query, &[("view", view.slug())]), true, false);
         } else if sorted_pairs(&query, &SIDE_KEYS) != ours {
-            tell_page(&with_values(&query, &ours), false);
+            go(&with_values(&query, &ours), false, false);
         }
     });
     // The view the page's element for it says (the address bar may not have caught up).

@@ -1,28 +1,19 @@
 //! "Predict first" in the side lessons' module: the stage's questions, asked from the numbers
-//! the page handed over (`bridge::SHOWN_NUMBERS`), judged against them, the page told when every
-//! one is answered (`bridge::REVEAL_EVENT`) so it shows the figure; the tally kept in the
+//! the page handed over (`protocol::ToModule::Shown`), judged against them, the page told when
+//! every one is answered (`protocol::ToPage::Revealed`) so it shows the figure; the tally kept in the
 //! browser's storage; for the teacher, "Ask the class" and the reveal (button or R); under it,
 //! "Check yourself".
 
 use crate::app::keys::in_form_control;
 use crate::app::page::use_page;
-use crate::bridge::{REVEAL_EVENT, SHOWN_CHOICE, SHOWN_EVENT, SHOWN_TRACE};
 use crate::i18n::{fill, PredictMsg as P};
 use crate::predict::exercise::{exercise, task};
 use crate::predict::questions::{count, questions, show, Given, Kind};
-use crate::predict::shown::{from_export, Shown};
+use crate::predict::shown::{from_outcome, Shown};
 use crate::predict::tally::{Tally, TALLY_KEY};
+use crate::protocol::ToPage;
 use crate::settings::Stage;
 use leptos::{ev, html, prelude::*};
-
-/// The numbers the page put on the window, if it put a trace.
-fn read_shown() -> Option<Shown> {
-    let window = window();
-    let text = |key: &str| js_sys::Reflect::get(&window, &key.into()).ok()?.as_string();
-    let (trace, choice) = (text(SHOWN_TRACE)?, text(SHOWN_CHOICE)?);
-    let (head, query) = choice.split_once(',')?;
-    from_export(&trace, head.parse().ok()?, query.parse().ok()?)
-}
 
 fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
@@ -40,9 +31,7 @@ fn save_tally(tally: &Tally) {
 
 /// Tell the page to show the stage's figure.
 fn reveal_figure() {
-    if let Ok(event) = web_sys::Event::new(REVEAL_EVENT) {
-        let _ = window().dispatch_event(&event);
-    }
+    crate::hosted::tell(&ToPage::Revealed);
 }
 
 /// The questions of `stage`, all asked before anything is revealed (the figure shows once every
@@ -51,14 +40,12 @@ fn reveal_figure() {
 #[component]
 pub fn PredictPanel(stage: Stage) -> impl IntoView {
     let page = use_page();
-    let shown = RwSignal::new(read_shown());
-    let arrived = window_event_listener_untyped(SHOWN_EVENT, move |_| {
-        let now = read_shown();
-        if shown.with_untracked(|s| *s != now) {
-            shown.set(now);
-        }
+    // New numbers from the page: asked afresh (only a change notifies).
+    let handed = super::handover::use_handed();
+    let shown = Memo::new(move |_| {
+        let outcome = handed.outcome.get()?;
+        from_outcome(&outcome.0, handed.layer.get(), handed.head.get(), handed.query.get())
     });
-    on_cleanup(move || arrived.remove());
     let (tally, ask) = (RwSignal::new(load_tally()), RwSignal::new(false));
     let progress = move || {
         let t = tally.get();
@@ -105,7 +92,7 @@ pub fn PredictPanel(stage: Stage) -> impl IntoView {
 fn QuestionCard(
     stage: Stage,
     index: usize,
-    shown: RwSignal<Option<Shown>>,
+    shown: Memo<Option<Shown>>,
     tally: RwSignal<Tally>,
     /// "Ask the class": the first question over the whole screen.
     ask: RwSignal<bool>,
@@ -282,7 +269,7 @@ fn QuestionCard(
 /// "Check yourself": a small exercise cut from the numbers on screen, checked to its stated
 /// tolerance, with the worked solution, and new numbers on request.
 #[component]
-fn CheckYourself(stage: Stage, shown: RwSignal<Option<Shown>>) -> impl IntoView {
+fn CheckYourself(stage: Stage, shown: Memo<Option<Shown>>) -> impl IntoView {
     let page = use_page();
     let (seed, typed, result) =
         (RwSignal::new(1u64), RwSignal::new(String::new()), RwSignal::new(None::<Result<bool, ()>>));

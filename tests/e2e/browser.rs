@@ -94,7 +94,7 @@ impl Drop for TempDir {
     }
 }
 
-/// Asks the page to write its settings into the address bar now (`bridge::WRITE_NOW_EVENT`).
+/// Asks the page to write its settings into the address bar now (`protocol::WRITE_NOW_EVENT`).
 const WRITE_NOW: &str = "window.dispatchEvent(new Event('attention-lab-write-now'));";
 
 impl Browser {
@@ -320,10 +320,10 @@ impl Browser {
     /// The address bar's query (`location.search`) once the page has written its latest
     /// settings there. The page rewrites it at most every 100 ms while the settings keep
     /// changing: sooner than a person reloads or copies the link, but not sooner than a test
-    /// reads it, so this asks the page to write now, as a module does before reading it
-    /// (`bridge::WRITE_NOW_EVENT`). A browser may refuse the write (WebKit: more than 100
-    /// in 30 s, as a random walk makes): the page says its link is behind
-    /// (`data-link-behind`) and tries again, and this waits until it has written.
+    /// reads it, so this asks the page to write now (`protocol::WRITE_NOW_EVENT`). A browser
+    /// may refuse the write (WebKit: more than 100 in 30 s, as a random walk makes), and a
+    /// module's request reaches the page a moment after the click: meanwhile the page says its
+    /// link is behind (`data-link-behind`), and this waits until it has written.
     pub async fn address(&self) -> Value {
         self.written_link().await;
         self.js(&format!("{WRITE_NOW} return location.search;"), vec![]).await

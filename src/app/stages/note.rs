@@ -4,10 +4,10 @@
 //! never from the settings, so the label always matches the numbers.
 
 use crate::app::page::{use_page, Shared};
+use crate::app::url_sync::Link;
 use crate::bridge::{with_pairs, GENERATE_KEY};
 use crate::core::ablate::Ablation;
 use crate::core::model::Origin;
-use crate::hosted::{address_bar, open_link};
 use crate::i18n::{AblateMsg, GenerateMsg, ModelMsg};
 use crate::settings::View;
 use crate::stage_texts::weights_note;
@@ -17,6 +17,7 @@ use leptos::prelude::*;
 #[component]
 pub fn WeightsNote() -> impl IntoView {
     let page = use_page();
+    let link = expect_context::<Link>();
     let head = page.pick(|s| s.lesson().head());
     let text = page.pick(|s| s.lesson().text().to_string());
     let asked = Memo::new(move |_| page.model.with(|m| m.0.shape().origin.clone()));
@@ -36,7 +37,7 @@ pub fn WeightsNote() -> impl IntoView {
             // The learner's own model writes, in the training view's generator.
             <Show when=move || page.outcome.with(|o| o.as_ref().is_some_and(|Shared(o)| o.shape().origin == Origin::Yours))>
                 <button type="button" class="button" data-testid="lesson-generate" on:click=move |_| {
-                    open_link(&with_pairs(&address_bar(), &[("view", View::Learn.slug()), (GENERATE_KEY, "saved")]));
+                    link.go(&with_pairs(&link.query(), &[("view", View::Learn.slug()), (GENERATE_KEY, "saved")]), true, false);
                 }>{page.text(GenerateMsg::FromLesson)}</button>
             </Show>
             <Show when=move || page.outcome.with(|o| o.as_ref().is_some_and(|Shared(o)| !o.encoding.options.ablation.is_empty()))>

@@ -5,7 +5,8 @@
 
 use crate::app::module_host::{hand_over, load as load_module, ModuleFailed};
 use crate::app::page::use_page;
-use crate::bridge::{Hosted, PREDICT_VIEW, REVEAL_EVENT};
+use crate::app::ports::on_revealed;
+use crate::bridge::{Hosted, PREDICT_VIEW};
 use crate::i18n::PredictMsg;
 use crate::settings::Stage;
 use leptos::prelude::*;
@@ -30,8 +31,7 @@ pub fn PredictHost(stage: Stage, revealed: RwSignal<bool>) -> impl IntoView {
             }
         }
     });
-    let answered = window_event_listener_untyped(REVEAL_EVENT, move |_| revealed.set(true));
-    on_cleanup(move || answered.remove());
+    on_revealed(move || revealed.set(true));
     let name = Hosted::Side.name();
     view! {
         <div class="predict" data-testid="predict">

@@ -42,12 +42,18 @@ pub struct Frame {
 /// layers), then one part per layer, so that the side reading them can rebuild each part in a
 /// task of its own (at 128 tokens a layer is about 4 MB of numbers).
 pub fn encode(encoding: &Encoding) -> Vec<Numbers> {
+    encode_layers(encoding, &encoding.layers.iter().collect::<Vec<_>>())
+}
+
+/// [`encode`] of `encoding` with only `layers` (some of its own): what [`decode`] reads back as
+/// an encoding of those layers (the page hands the side lessons the one layer it shows).
+pub fn encode_layers(encoding: &Encoding, layers: &[&LayerTrace]) -> Vec<Numbers> {
     let mut first = Numbers::default();
     first.array(&encoding.embedding);
     first.optional(encoding.position.as_ref());
-    first.count(encoding.layers.len());
+    first.count(layers.len());
     let mut parts = vec![first];
-    for layer in &encoding.layers {
+    for layer in layers {
         let mut w = Numbers::default();
         w.trace(&layer.trace);
         w.flag(layer.block.is_some());
