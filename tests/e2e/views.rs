@@ -186,12 +186,16 @@ async fn build_whose_start_traps(scratch: &Scratch, once: bool) -> Site {
         .find(|name| name.starts_with("attention-lab-") && name.ends_with(".js"))
         .expect("the page's glue in the build");
     let code = std::fs::read_to_string(scratch.0.join(&glue)).expect("the page's glue");
-    let start = "wasm.__wbindgen_start();";
+    // The trap comes before the module is instantiated: a trapped start's memory stays in the
+    // process until it is collected, and WebKitGTK runs pages wrongly when a process holds
+    // many (README, "WebKit and WebAssembly memories"): the test would add to the very fault
+    // whose answer it checks. What the page does with the error is the same.
+    let start = "async function __wbg_init_once(module_or_path) {";
     assert_eq!(code.matches(start).count(), 1, "the glue starts the module once");
     let when = if once { "!sessionStorage.getItem('e2e-trapped')" } else { "true" };
     let trap = format!(
-        "if ({when}) {{ sessionStorage.setItem('e2e-trapped', '1'); \
-         throw new WebAssembly.RuntimeError('Out of bounds memory access (the test build)'); }} {start}"
+        "{start} if ({when}) {{ sessionStorage.setItem('e2e-trapped', '1'); \
+         throw new WebAssembly.RuntimeError('Out of bounds memory access (the test build)'); }}"
     );
     std::fs::write(scratch.0.join(&glue), code.replace(start, &trap)).expect("write the glue");
     // The glue's preload names its old hash, which would refuse the changed file.
