@@ -42,4 +42,5 @@ pub mod stage_code;
 pub mod stage_texts;
 pub mod study_texts;
 pub mod trainer;
+pub mod ui;
 pub mod wire;

@@ -354,3 +354,19 @@ fn the_check_sees_a_loop_at_any_depth() {
     assert_eq!(loops(&three), want);
     assert!(loops(&edges(&[("a", "b"), ("b", "c"), ("a", "c")])).is_empty());
 }
+
+/// The modules the page starts draw with `ui/`, never with the page's own components: a
+/// module's .wasm then carries none of the page, and the page can change without them.
+#[test]
+fn the_modules_and_ui_use_nothing_of_the_page() {
+    let site = modules(&src().join("lib.rs"), &["core", "kernels", "convert", "bin"]);
+    let known: BTreeSet<Module> = site.keys().cloned().collect();
+    let reaching: Vec<String> = site
+        .iter()
+        .filter(|(m, _)| m.first().is_some_and(|top| ["side", "pretrained", "learn", "ui"].contains(&top.as_str())))
+        .flat_map(|(m, code)| paths(code).into_iter().map(move |p| (m, p)))
+        .filter(|(m, p)| resolve(m, p, &known).is_some_and(|to| to.first().is_some_and(|t| t == "app")))
+        .map(|(m, p)| format!("{} uses {}", m.join("::"), p.join("::")))
+        .collect();
+    assert!(reaching.is_empty(), "{reaching:#?}");
+}

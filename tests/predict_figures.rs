@@ -2,7 +2,7 @@
 //! masks, scaling, positions (none, sinusoidal, learned, rotary), heads, queries and the four
 //! kinds of weights (random, all-MiniLM-L6-v2, multilingual-e5-small, the learner's own), the
 //! answer a student reads off the revealed figure (built by the page's own figure code,
-//! `app::specs`, and its reading in words: the largest cell of the row shown among the keys not
+//! `ui::specs`, and its reading in words: the largest cell of the row shown among the keys not
 //! greyed, the spread the figure prints, the identical rows of X, the shape of Q_h, the largest
 //! share the output stage's reading names first) is judged right, and the feedback names the
 //! figure's numbers.
@@ -10,7 +10,6 @@
 
 mod common;
 
-use attention_lab::app::specs::{scores_on, spread_text, weights};
 use attention_lab::core::bert::{Asset, Bert, E5, MINILM};
 use attention_lab::core::model::{Model, Outcome};
 use attention_lab::core::train::model::Positions;
@@ -24,6 +23,7 @@ use attention_lab::predict::shown::{from_outcome, Shown};
 use attention_lab::protocol::ShownLayer;
 use attention_lab::reading::stage_reading;
 use attention_lab::settings::{Settings, Stage};
+use attention_lab::ui::specs::{scores_on, spread_text, weights};
 use common::outcome_of;
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};

@@ -5,15 +5,8 @@
 use super::page::{use_page, Page};
 use crate::i18n::{fill, ClassMsg};
 use crate::settings::View;
+use crate::ui::in_form_control;
 use leptos::{ev, prelude::*};
-use wasm_bindgen::JsCast;
-
-/// Is the key event aimed at a form control, where keys already mean something?
-pub(crate) fn in_form_control(e: &web_sys::KeyboardEvent) -> bool {
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
-}
 
 /// Listen for the shortcuts; `dialogs` say whether the shortcut list and the link for students
 /// are open (Esc closes an open one before it leaves presentation mode).

@@ -9,7 +9,6 @@
 
 #[cfg(feature = "bench")]
 mod bench;
-pub(crate) mod charts;
 mod clipboard;
 pub(crate) mod controls;
 mod forward;
@@ -22,7 +21,6 @@ pub(crate) mod ports;
 mod root;
 mod saturation;
 mod share;
-pub mod specs;
 pub(crate) mod stages;
 mod stepper;
 mod updates;

@@ -16,7 +16,7 @@ use super::ports::{hand_over as send_shown, send};
 use super::url_sync::Link;
 use crate::bridge::Hosted;
 use crate::core::attention::Mask;
-use crate::i18n::{ClassMsg, Text};
+use crate::i18n::{ClassMsg, Pair};
 use crate::models::ModelId;
 use crate::protocol::{ShownLayer, ToModule};
 use crate::settings::{Settings, View};
@@ -70,17 +70,17 @@ impl ReadAtMount {
 /// The view: its title, a place for the module, with a line saying it is loading (hidden by
 /// the module once mounted) and one saying it failed (shown by the start script if it does).
 #[component]
-pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'static>(
+pub fn HostedView(
     /// The module that shows the view.
     module: Hosted,
     /// `data-testid` of the view.
     testid: &'static str,
     /// Its title.
-    title: T,
+    title: Pair,
     /// The line while the module loads.
-    loading: M,
+    loading: Pair,
     /// The line if it could not be loaded.
-    failed: M,
+    failed: Pair,
 ) -> impl IntoView {
     let page = use_page();
     let link = expect_context::<Link>();
@@ -116,11 +116,11 @@ pub fn HostedView<T: Text + Send + Sync + 'static, M: Text + Send + Sync + 'stat
 /// The line saying that `module` could not be loaded (hidden until its start script gives up),
 /// with a button that tries again.
 #[component]
-pub(crate) fn ModuleFailed<M: Text + Send + Sync + 'static>(
+pub(crate) fn ModuleFailed(
     /// The module.
     module: Hosted,
     /// What the line says.
-    failed: M,
+    failed: Pair,
 ) -> impl IntoView {
     let page = use_page();
     let again = move |_| {

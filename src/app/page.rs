@@ -1,17 +1,15 @@
-//! The page's shared state, provided once by `App` as a context: the settings (split by
-//! owner, see `settings`), the models that have arrived, the lesson's model and its forward
-//! pass (`forward`: computed once per change of what it reads, in the page or in the forward
-//! worker), the last good outcome, the language and the theme with its
-//! chart ink.
+//! The page's shared state, provided once by `App` as a context (and its [`Lesson`], which
+//! the views the modules share read, as another): the settings (split by owner, see `settings`), the
+//! models that have arrived, the lesson's model and its forward pass (`forward`: computed once
+//! per change of what it reads, in the page or in the forward worker), the last good outcome,
+//! the language and the theme with its chart ink.
 
 use super::forward::forward_of;
-use crate::chart::ink::Ink;
 use crate::core::model::{Model, ModelError, Outcome};
-use crate::export::file_stem;
 use crate::fetch::LoadState;
-use crate::i18n::{t, Lang, Text};
 use crate::models::{Catalog, ModelId, Models};
 use crate::settings::{Settings, Theme};
+use crate::ui::Lesson;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -19,37 +17,32 @@ pub use crate::shared::Shared;
 
 pub use super::forward::Computed;
 
-/// The context every component reads.
+/// The page's state: the lesson every view reads ([`Lesson`], which `Page` derefs to), and
+/// what only the page has: the models it fetches and the forward pass it computes.
 #[derive(Debug, Clone, Copy)]
 pub struct Page {
-    /// What the learner controls (fields private; change it through `apply`).
-    pub settings: RwSignal<Settings>,
-    /// The models that have arrived.
-    pub models: RwSignal<Models>,
+    pub lesson: Lesson,
     /// Models being fetched, and those that failed.
     pub loads: RwSignal<Vec<(ModelId, LoadState)>>,
     /// The lesson's model, as known now (a stand-in until it arrives).
     pub model: Memo<Shared<dyn Model>>,
-    /// The last outcome that computed; `None` only if nothing has computed yet. It carries
-    /// the shape and options that produced it, which is what its labels must describe.
-    pub outcome: Memo<Option<Shared<Outcome>>>,
-    /// The tokens of the last outcome (empty before the first).
-    pub tokens: Memo<Vec<String>>,
     /// Why the current settings did not compute, if they did not.
     pub error: Memo<Option<ModelError>>,
     /// The forward pass of the current settings is under way in the worker (the last outcome
     /// stays on screen meanwhile).
     pub computing: Memo<bool>,
-    pub lang: Memo<Lang>,
-    /// Presentation mode (the classroom's).
-    pub present: Memo<bool>,
     /// The system asks for dark colours (kept up to date by `App`).
     pub prefers_dark: RwSignal<bool>,
     /// The theme shown.
     pub shown: Memo<Shown>,
-    /// Chart colours of the theme shown, read from the stylesheet by `App` each time the theme
-    /// changes (charts redraw when it does).
-    pub ink: RwSignal<Ink>,
+}
+
+impl std::ops::Deref for Page {
+    type Target = Lesson;
+
+    fn deref(&self) -> &Lesson {
+        &self.lesson
+    }
 }
 
 impl Page {
@@ -79,55 +72,17 @@ impl Page {
             Some(Ok(Some(o))) => Some(o),
             _ => prev.cloned().flatten(),
         });
-        let tokens = Memo::new(move |_| outcome.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
-        let error = Memo::new(move |_| computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned())));
-        let computing = Memo::new(move |_| computed.with(Option::is_none));
-        let lang = Memo::new(move |_| settings.with(|s| s.lang()));
-        let present = Memo::new(move |_| settings.with(|s| s.classroom().present()));
+        let shape = Memo::new(move |_| model.with(|m| m.0.shape().clone()));
         let prefers_dark = RwSignal::new(false);
-        let shown = Memo::new(move |_| resolve(settings.with(|s| s.classroom().theme()), prefers_dark.get()));
         Self {
-            settings,
-            models,
+            lesson: Lesson::new(settings, models, outcome, shape),
             loads: RwSignal::new(vec![]),
             model,
-            outcome,
-            tokens,
-            error,
-            computing,
-            lang,
-            present,
+            error: Memo::new(move |_| computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned()))),
+            computing: Memo::new(move |_| computed.with(Option::is_none)),
             prefers_dark,
-            shown,
-            ink: RwSignal::new(Ink::PLAIN),
+            shown: Memo::new(move |_| resolve(settings.with(|s| s.classroom().theme()), prefers_dark.get())),
         }
-    }
-
-    /// A module's mirror of the page (`crate::side`): the page's settings, and its outcome as
-    /// `handed` over by the page (`app::module_host::hand_over`), never computed here.
-    pub fn mirror(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> Self {
-        let page = Self::new(initial);
-        let tokens = Memo::new(move |_| handed.with(|o| o.as_ref().map(|o| o.0.tokens.clone()).unwrap_or_default()));
-        Self { outcome: handed, tokens, error: Memo::new(|_| None), computing: Memo::new(|_| false), ..page }
-    }
-
-    /// Change the settings through one of their setters, which says whether it accepted the
-    /// change (and reads the models from the catalogue it is given); a refused change notifies
-    /// nobody. Returns the setter's answer.
-    pub fn apply(self, mut change: impl FnMut(&mut Settings, &dyn Catalog) -> bool) -> bool {
-        self.apply_dyn(&mut change)
-    }
-
-    /// [`Page::apply`] without the generic: one copy of the update code for every caller.
-    fn apply_dyn(self, change: &mut dyn FnMut(&mut Settings, &dyn Catalog) -> bool) -> bool {
-        let mut accepted = false;
-        self.models.with_untracked(|models| {
-            self.settings.maybe_update(|s| {
-                accepted = change(s, models);
-                accepted
-            })
-        });
-        accepted
     }
 
     /// A model has arrived (or will not): keep it, and fit the settings to it.
@@ -151,43 +106,6 @@ impl Page {
             l.retain(|(i, _)| *i != id);
             l.push((id, state));
         });
-    }
-
-    /// The name of a file holding `what` (a stable slug) at the current stage: named after the
-    /// outcome shown (the settings' own model before anything computed).
-    pub fn file_stem(self, what: &str) -> String {
-        let stage = self.settings.with_untracked(|s| s.lesson().stage());
-        let shape = self.outcome.with_untracked(|o| o.as_ref().map(|o| (o.0.shape().clone(), o.0.layer)));
-        let (shape, layer) = shape.unwrap_or_else(|| (self.model.get_untracked().0.shape().clone(), 0));
-        let options = self.outcome.with_untracked(|o| o.as_ref().map(|o| o.0.encoding.options.clone()));
-        let cross = self.outcome.with_untracked(|o| o.as_ref().is_some_and(|o| o.0.trace().is_cross()));
-        file_stem(stage, &shape, layer, &options.unwrap_or_default(), cross, what)
-    }
-
-    /// `msg` in the current language (reactive).
-    pub fn t(&self, msg: impl Text) -> &'static str {
-        t(self.lang.get(), msg)
-    }
-
-    /// A memo of one part of the settings: it changes only when that part does. Taking a
-    /// plain function (not a closure) keeps one copy of the memo code per part *type*.
-    pub fn pick<T: Clone + PartialEq + Send + Sync + 'static>(self, part: fn(&Settings) -> T) -> Memo<T> {
-        let settings = self.settings;
-        Memo::new(move |_| settings.with(part))
-    }
-
-    /// `msg` as a signal of owned text, for props such as a heatmap's name.
-    pub fn label<M: Text + Copy + Send + Sync + 'static>(self, msg: M) -> Signal<String> {
-        Signal::derive(move || self.t(msg).to_string())
-    }
-
-    /// A live text of `msg` for a view: follows the language. One closure type per message
-    /// catalogue (not one per call site), which keeps the .wasm small.
-    pub fn text<M: Text + Copy + Send + Sync + 'static>(
-        self,
-        msg: M,
-    ) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
-        move || self.t(msg)
     }
 }
 

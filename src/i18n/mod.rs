@@ -103,6 +103,16 @@ pub trait Text: Copy {
     fn pair(self) -> (&'static str, &'static str);
 }
 
+/// A message's two languages, taken out of its catalogue: what a component that shows
+/// messages of several catalogues takes, so that it is compiled once, not once per catalogue.
+pub type Pair = (&'static str, &'static str);
+
+impl Text for Pair {
+    fn pair(self) -> Pair {
+        self
+    }
+}
+
 /// `msg` in `lang`.
 pub fn t(lang: Lang, msg: impl Text) -> &'static str {
     let (en, zh) = msg.pair();

@@ -2,9 +2,9 @@
 //! add & LayerNorm, feed-forward, add & LayerNorm, repeated N times) with the part this site
 //! explains highlighted, and a way into its lesson.
 
-use crate::app::page::use_page;
 use crate::i18n::LessonMsg;
 use crate::settings::View;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 
 /// Width of the drawing's coordinate space; boxes are centred in it.
@@ -34,7 +34,7 @@ fn top(i: usize) -> f64 {
 /// The diagram and its explanation.
 #[component]
 pub fn BlockView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let height = top(BOXES.len()) + 10.0 - GAP;
     let boxes = BOXES
         .iter()

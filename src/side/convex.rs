@@ -3,14 +3,15 @@
 //! moving inside it as this picture's temperature changes. The numbers come from
 //! `core::convex` and the core's softmax; this view only places them.
 
-use crate::app::controls::HeadPicker;
-use crate::app::page::{use_page, Shared};
 use crate::core::convex::{combine, hull, inside, Plane, Point};
 use crate::core::softmax::softmax_row;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use crate::number::{show, Room};
+use crate::shared::Shared;
 use crate::side::handover::{pick_query, use_handed};
+use crate::ui::use_lesson;
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -34,7 +35,7 @@ struct Picture {
 /// The picture for one query.
 #[component]
 pub fn ConvexView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let handed = use_handed();
     let head = handed.head;
     // The picture starts at the lesson's own temperature, so its first output is the trace's.

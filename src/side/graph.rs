@@ -2,15 +2,15 @@
 //! (thickness = weight), the weights as the adjacency matrix beside it, and A·V as the node
 //! gathering its neighbours' values.
 
-use crate::app::charts::PageMap;
-use crate::app::controls::HeadPicker;
-use crate::app::page::use_page;
-use crate::app::specs::weights;
 use crate::core::attention::Mask;
 use crate::core::order::largest_first;
 use crate::i18n::{fill, ViewMsg};
 use crate::number::{show, Room};
 use crate::side::handover::{pick_query, use_handed};
+use crate::ui::charts::PageMap;
+use crate::ui::specs::weights;
+use crate::ui::use_lesson;
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
 /// The SVG's coordinate box and the circle the nodes sit on.
@@ -49,7 +49,7 @@ fn graph_shape(cross: bool, mask: Mask) -> ViewMsg {
 /// The graph, the adjacency matrix and the messages of the chosen node.
 #[component]
 pub fn GraphView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let handed = use_handed();
     let head = handed.head;
     // The chosen head of the current trace, and what it was computed as.

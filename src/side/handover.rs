@@ -4,9 +4,9 @@
 //! the lesson's numbers read them here, so they show exactly the page's, for any model; a
 //! query they pick goes to the page ([`pick_query`]), which owns it.
 
-use crate::app::page::Shared;
 use crate::core::model::Outcome;
 use crate::protocol::ShownLayer;
+use crate::shared::Shared;
 use leptos::prelude::*;
 use std::sync::Arc;
 

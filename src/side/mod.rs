@@ -7,12 +7,13 @@
 //! FlashAttention and linear attention ([`complexity`]); and "Predict first" ([`predict`]).
 //! Keeping them out of the page's .wasm keeps the first heatmap fast.
 //!
-//! The module keeps a mirror of the page's state (`app::page::Page`, built from the page's
-//! link), so the views use the page's own components. The mirror computes no forward pass: its
-//! outcome is the one the page handed over. The page stays the owner of the settings: it sends
-//! its link each time they change (also when its language or theme changes,
-//! `protocol::ToModule::Address`), and the mirror reads them again, so the views follow
-//! without being mounted again and keep what the learner set in them. A change the learner
+//! The module reads the lesson as the page's views do (`ui::Lesson`, built from the page's
+//! link), so the views use the components the page's views use (`ui`). It computes no forward
+//! pass: its outcome is the one the page handed over, and the heads and layers to choose from
+//! are that outcome's. The page stays the owner of the settings: it sends its link each time
+//! they change (also when its language or theme changes, `protocol::ToModule::Address`), and
+//! the module reads them again, so the views follow without being mounted again and keep what
+//! the learner set in them. A change the learner
 //! makes here ([`bridge::SIDE_KEYS`], or the block's way back to the lesson, a new place) goes
 //! to the page as a link to go to (`protocol::ToPage::Go`).
 
@@ -26,12 +27,14 @@ mod predict;
 mod rnn_cnn;
 mod variance;
 
-use crate::app::page::Page;
 use crate::bridge::{read_pairs, with_pairs, Hosted, PREDICT_VIEW, SIDE_KEYS};
+use crate::core::model::Outcome;
 use crate::hosted::{address, address_tracked, go, host, page_lang_and_ink, shown};
 use crate::i18n::Lang;
-use crate::models::Models;
+use crate::models::{Catalog, Models};
 use crate::settings::{Settings, Stage, View};
+use crate::shared::Shared;
+use crate::ui::Lesson;
 use block::BlockView;
 use leptos::prelude::*;
 use position::PositionView;
@@ -66,13 +69,27 @@ fn with_values(query: &str, values: &[(String, Option<String>)]) -> String {
     with_pairs(query, &set)
 }
 
+/// The lesson of `initial` settings, showing the outcome the page `handed` over; before the
+/// first hand-over, the heads and layers of the model the settings name (as far as a module
+/// knows it: the page checks every choice again).
+fn lesson(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> Lesson {
+    let settings = RwSignal::new(initial);
+    let models = RwSignal::new(Models::default());
+    let named = Memo::new(move |_| settings.with(|s| *s.choice()));
+    let shape = Memo::new(move |_| match handed.with(|o| o.as_ref().map(|o| o.0.shape().clone())) {
+        Some(shape) => shape,
+        None => models.with(|m| m.model(&named.get()).shape().clone()),
+    });
+    Lesson::new(settings, models, handed, shape)
+}
+
 /// The open side lesson, on a mirror of the page's settings kept in step with its link.
 #[component]
 pub fn SideViews() -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
     let handed = handover::follow();
     provide_context(handed);
-    let page = Page::mirror(from_link(&address(), lang), handed.outcome);
+    let page = lesson(from_link(&address(), lang), handed.outcome);
     page.ink.set(ink);
     provide_context(page);
     // The page sent its link (its settings changed, or its language or theme): read them again

@@ -2,15 +2,15 @@
 //! along every diagonal), an offset slider, and how exactly one rotation moves every position
 //! by that offset. The numbers come from `core::position`.
 
-use crate::app::charts::PageMap;
-use crate::app::page::use_page;
-use crate::app::specs::{indices, signed};
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::position::{position_gram, shift_error};
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
 use crate::number::{show, Room};
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{indices, signed};
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 
 /// Positions shown in the map.
@@ -21,7 +21,7 @@ const MAX_OFFSET: usize = 16;
 /// The Gram matrix of the encoding and the rotation check.
 #[component]
 pub fn PositionView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     // The sinusoidal encoding of the random-weights lesson, at its width.
     let d_model = page.pick(|s| s.choice().random().d_model);
     let (offset, set_offset) = signal(1usize);

@@ -2,7 +2,6 @@
 //! grows (a log–log chart), and a table of path, sequential steps and work at the chosen n.
 //! The numbers come from `core::cost::Mixer`.
 
-use crate::app::page::use_page;
 use crate::chart::colormap::Rgb;
 use crate::chart::ink::Ink;
 use crate::chart::xy::{draw_log_log, LogLog};
@@ -10,6 +9,7 @@ use crate::core::cost::Mixer;
 use crate::figures::CanvasChart;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -53,7 +53,7 @@ const MIXERS: [(Mixer, LessonMsg, Pen, &str); 3] = [
 /// The chart and the table.
 #[component]
 pub fn RnnCnnView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let (log_n, set_log_n) = signal(6u32);
     let chart = Callback::new(move |(canvas, w): (HtmlCanvasElement, f64)| {
         let ink = page.ink.get();

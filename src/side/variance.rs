@@ -2,7 +2,6 @@
 //! the empirical variance against d_k on the line Var = d_k, with the derivation beside it.
 //! The numbers come from `core::variance`; this view only lays them out.
 
-use crate::app::page::use_page;
 use crate::chart::xy::{draw_histogram, draw_log_log, LogLog};
 use crate::core::saturation::DK_STEPS;
 use crate::core::variance::{experiment, variance_curve, Histogram};
@@ -10,13 +9,14 @@ use crate::figures::CanvasChart;
 use crate::i18n::{fill, Formula, ViewMsg};
 use crate::number::parse_decimal;
 use crate::settings::SAMPLE_CHOICES;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 /// The variance experiment.
 #[component]
 pub fn VarianceView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let d_k = page.pick(|s| s.variance().dk());
     let samples = page.pick(|s| s.variance().samples());
     let seed = page.pick(|s| s.choice().random().seed);

@@ -1,16 +1,16 @@
 //! The head (and layer) shown: a control the per-head stages and the side lessons share.
 
-use crate::app::page::use_page;
 use crate::i18n::{ModelMsg, Msg};
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 
 /// Buttons to choose the head shown by the per-head stages and views.
 #[component]
 pub fn HeadPicker() -> impl IntoView {
-    let page = use_page();
-    let heads = Memo::new(move |_| page.model.with(|m| m.0.shape().n_heads));
+    let page = use_lesson();
+    let heads = Memo::new(move |_| page.shape.with(|s| s.n_heads));
     let current = page.pick(|s| s.lesson().head());
-    let layers = Memo::new(move |_| page.model.with(|m| m.0.shape().n_layers));
+    let layers = Memo::new(move |_| page.shape.with(|s| s.n_layers));
     let layer = page.pick(|s| s.lesson().layer());
     let set_layer = move |ev| {
         if let Ok(l) = event_target_value(&ev).parse::<usize>() {

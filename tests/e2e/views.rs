@@ -339,3 +339,87 @@ pub async fn complexity_view_counts_pairs_and_flash_matches_the_full_computation
     b.assert_no_broken_numbers().await;
     b.close().await;
 }
+
+/// What a view's heatmap `figure` saves as CSV now: its file's name and its header's tokens.
+async fn saved_csv(b: &Browser, figure: &str) -> (String, Vec<String>) {
+    b.js("window.__downloads = [];", vec![]).await;
+    b.click_css(&format!("[data-testid='{figure}'] [data-testid='export-csv']")).await;
+    let files = b.downloads().await;
+    let name = files.first().and_then(|f| f["name"].as_str()).unwrap_or_default().to_string();
+    let text = files.first().and_then(|f| f["text"].as_str()).unwrap_or_default().to_string();
+    let header = text.lines().next().unwrap_or_default().split(',').skip(1).map(str::to_string).collect();
+    (name, header)
+}
+
+/// Wait (up to `secs`) until `figure` saves a file whose name has `tag` and whose columns are
+/// `tokens`: the view shows the lesson's state.
+async fn shows(b: &Browser, figure: &str, tag: &str, tokens: &[&str], secs: u64, what: &str) {
+    let started = std::time::Instant::now();
+    loop {
+        let (name, header) = saved_csv(b, figure).await;
+        if name.contains(tag) && header == tokens {
+            return;
+        }
+        assert!(started.elapsed().as_secs() < secs, "{what}: {figure} saves {name} with columns {header:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// Every view that draws the lesson's numbers follows the lesson: the graph, the cost of
+/// attention (its FlashAttention scores and its softmax weights) and, for a pretrained model,
+/// the model view, each opened in turn, then the mask, the sentence and the model changed
+/// beside it; what each saves names the new state, and a reload shows the same.
+pub async fn every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_and_the_model() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&view=graph&text=the%20cat%20sat")).await;
+    b.wait_for_view("graph").await;
+    b.catch_downloads().await;
+    let views =
+        [("graph", ["heatmap-adjacency"].as_slice()), ("complexity", &["heatmap-flash", "heatmap-softmax-compare"])];
+    let each_view = |tag: &'static str, tokens: &'static [&'static str], what: &'static str| {
+        let b = &b;
+        async move {
+            for (view, figures) in views {
+                if !b.address().await.as_str().is_some_and(|a| a.contains(&format!("view={view}"))) {
+                    b.click(&format!("nav-{view}")).await;
+                    b.wait_for_view(view).await;
+                }
+                for figure in figures {
+                    shows(b, figure, tag, tokens, 10, &format!("{what}, {view}")).await;
+                }
+            }
+        }
+    };
+    each_view("-seed42_", &["the", "cat", "sat"], "opened").await;
+    b.choose("mask-select", "causal").await;
+    each_view("-seed42-causal_", &["the", "cat", "sat"], "the causal mask").await;
+    b.set_value("token-input", "a dog ran home").await;
+    each_view("-seed42-causal_", &["a", "dog", "ran", "home"], "a new sentence").await;
+    b.choose("weights-switch", "minilm").await;
+    let framed: &[&str] = &["[CLS]", "a", "dog", "ran", "home", "[SEP]"];
+    each_view("minilm-layer1-causal_", framed, "the pretrained model").await;
+    b.click("nav-model").await;
+    b.wait_for_view("model").await;
+    let grid = "const g = document.querySelector(`[data-testid='model-grid']`); return g ? [g.dataset.tokens, g.dataset.mask] : [];";
+    b.until(
+        &format!("const s = (() => {{ {grid} }})(); return s[0]?.includes('a dog ran home') && s[1] === 'causal';"),
+        "the model view shows the sentence and the mask",
+        60,
+    )
+    .await;
+    b.reload().await;
+    b.wait_for_view("model").await;
+    b.until(
+        &format!("const s = (() => {{ {grid} }})(); return s[0]?.includes('a dog ran home') && s[1] === 'causal';"),
+        "the model view after a reload",
+        60,
+    )
+    .await;
+    b.click("nav-graph").await;
+    b.wait_for_view("graph").await;
+    b.catch_downloads().await;
+    each_view("minilm-layer1-causal_", framed, "after a reload").await;
+    b.assert_no_panic().await;
+    b.close().await;
+}

@@ -361,7 +361,7 @@ pub async fn run(page: Page, mode: Mode) {
         for n in [8usize, 32, 64, 128, 256] {
             let mut rng = SplitMix64::new(n as u64);
             let labels: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
-            let spec = crate::app::specs::weights(
+            let spec = crate::ui::specs::weights(
                 ndarray::Array2::from_shape_fn((n, n), |_| rng.uniform() as f32),
                 &labels,
                 &labels,

@@ -1,8 +1,7 @@
-//! The controls: the settings panel (sentences, model sizes, seed and switches), and the head
-//! picker the stages and the side lessons share. Each control validates its own input and shows
-//! its error beside itself; only valid values reach the settings.
+//! The controls: the settings panel (sentences, model sizes, seed and switches; the head
+//! picker the stages and the side lessons share is `ui::HeadPicker`). Each control validates
+//! its own input and shows its error beside itself; only valid values reach the settings.
 
-mod head_picker;
 mod model;
 mod scaling_badge;
 mod sentence;
@@ -13,7 +12,6 @@ mod weights;
 
 use super::page::use_page;
 use crate::i18n::Msg;
-pub use head_picker::HeadPicker;
 use leptos::prelude::*;
 pub use scaling_badge::ScalingBadge;
 use sentence::SentenceBox;

@@ -4,15 +4,15 @@
 
 mod readouts;
 
-use super::charts::{BarChart, Bars, CurveChart, PageMap};
 use super::controls::ScalingBadge;
 use super::page::use_page;
-use super::specs::weights;
 use crate::chart::curves::Curve;
 use crate::core::readouts::{uniform_jacobian_norm, Summary};
 use crate::core::saturation::{saturation, sweep, SweepPoint, DK_STEPS, LAB_SEED};
 use crate::i18n::{ClassMsg, Formula, Msg};
 use crate::stage_texts::saturation_texts;
+use crate::ui::charts::{BarChart, Bars, CurveChart, PageMap};
+use crate::ui::specs::weights;
 use leptos::prelude::*;
 use readouts::Readouts;
 

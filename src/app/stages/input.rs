@@ -1,14 +1,14 @@
 //! Stage 0: the input X = embedding + positional encoding.
 
 use super::{from_outcome, StagePanel};
-use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, signed};
 use crate::core::model::{Cutting, InputRule, Origin};
 use crate::core::tokenize::is_cjk;
 use crate::i18n::{ModelMsg, Msg};
 use crate::number::{show, Room};
 use crate::settings::Stage;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{indices, signed};
 use leptos::prelude::*;
 
 /// E, PE and X for the query sentence.

@@ -1,5 +1,5 @@
 //! One component per stage of the lesson, sharing a frame (title, formula, explanation,
-//! "what to notice"); the per-head stages show `controls::HeadPicker`.
+//! "what to notice"); the per-head stages show `ui::HeadPicker`.
 
 mod code;
 mod input;
@@ -21,7 +21,6 @@ pub use scaling::ScalingStage;
 pub use scores::ScoresStage;
 pub use softmax::SoftmaxStage;
 
-use super::charts::SpotlightScope;
 use super::page::{use_page, Shared};
 use crate::app::controls::ScalingBadge;
 use crate::core::model::Outcome;
@@ -32,6 +31,7 @@ use crate::i18n::{ClassMsg, Lang, Msg, ReadingMsg};
 use crate::reading::stage_reading;
 use crate::settings::{Stage, View};
 use crate::stage_texts::{stage_texts, StageTexts};
+use crate::ui::charts::SpotlightScope;
 use leptos::prelude::*;
 
 /// The catalogue name of a stage.

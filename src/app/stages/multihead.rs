@@ -1,14 +1,14 @@
 //! Stage 6: every head's weights side by side, the concatenation and the output through W_O.
 
 use super::{from_outcome, StagePanel};
-use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, signed, weights};
 use crate::core::model::Origin;
 use crate::figures::heads::HeadSwitches;
 use crate::i18n::{fill, AblateMsg, Lang, LessonMsg, Msg};
 use crate::settings::Stage;
 use crate::stage_texts::replacement_name;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{indices, signed, weights};
 use leptos::prelude::*;
 
 /// Small weight maps per head, then concat and concat · W_O.

@@ -1,12 +1,12 @@
 //! Stage 5: O = A · V for one head; each output cell explained by the value rows that made it.
 
 use super::{from_head, head_detail, StagePanel};
-use crate::app::charts::PageMap;
-use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, output_text, signed};
 use crate::i18n::Msg;
 use crate::settings::Stage;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{indices, output_text, signed};
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
 /// V_h and O_h of the chosen head.

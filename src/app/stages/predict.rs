@@ -7,7 +7,7 @@ use crate::app::module_host::{hand_over, load as load_module, ModuleFailed};
 use crate::app::page::use_page;
 use crate::app::ports::on_revealed;
 use crate::bridge::{Hosted, PREDICT_VIEW};
-use crate::i18n::PredictMsg;
+use crate::i18n::{PredictMsg, Text};
 use crate::settings::Stage;
 use leptos::prelude::*;
 
@@ -36,7 +36,7 @@ pub fn PredictHost(stage: Stage, revealed: RwSignal<bool>) -> impl IntoView {
     view! {
         <div class="predict" data-testid="predict">
             <p class="view__text" role="status" data-module-status=name>{page.text(PredictMsg::Loading)}</p>
-            <ModuleFailed module=Hosted::Side failed=PredictMsg::Failed />
+            <ModuleFailed module=Hosted::Side failed=PredictMsg::Failed.pair() />
             <div id=Hosted::Side.root() data-view=PREDICT_VIEW data-stage=stage.slug()></div>
         </div>
     }

@@ -1,13 +1,13 @@
 //! Stage 1: Q, K and V, each X times its own weight matrix.
 
 use super::{from_outcome, StagePanel};
-use crate::app::charts::PageMap;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, signed};
 use crate::core::model::InputRule;
 use crate::i18n::{fill, t, LessonMsg, ModelMsg, Msg};
 use crate::settings::Stage;
 use crate::stage_texts::reshape_text;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{indices, signed};
 use leptos::prelude::*;
 
 /// Q (from the query sentence), K and V (from the key/value sentence).

@@ -1,12 +1,12 @@
 //! Stage 3: the scores before and after ÷√d_k, on one shared colour scale, with their spread.
 
 use super::{from_head, from_outcome, StagePanel};
-use crate::app::charts::PageMap;
-use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
-use crate::app::specs::{scores_on, spread_text};
 use crate::i18n::Msg;
 use crate::settings::Stage;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{scores_on, spread_text};
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
 /// S and S/√d_k side by side.

@@ -1,12 +1,12 @@
 //! Stage 2: the raw scores S = Q_h K_hᵀ of one head, each cell explained as a dot product.
 
 use super::{from_head, head_detail, StagePanel};
-use crate::app::charts::PageMap;
-use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
-use crate::app::specs::{score_text, scores_on};
 use crate::i18n::Msg;
 use crate::settings::Stage;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{score_text, scores_on};
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
 /// The n_q × n_kv score matrix of the chosen head.

@@ -2,15 +2,15 @@
 //! weights as bars.
 
 use super::{from_head, StagePanel};
-use crate::app::charts::{BarChart, Bars, PageMap};
-use crate::app::controls::HeadPicker;
 use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
-use crate::app::specs::weights;
 use crate::i18n::{fill, Msg};
 use crate::number::{show, Room};
 use crate::reading::weight_in_words;
 use crate::settings::Stage;
+use crate::ui::charts::{BarChart, Bars, PageMap};
+use crate::ui::specs::weights;
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
 /// The weights of the chosen head and one query row as bars.

@@ -2,13 +2,13 @@
 //! side, with the spread and the typical top weight of each, and the temperature identity.
 //! The numbers come from `core::choices`.
 
-use crate::app::charts::PageMap;
-use crate::app::controls::HeadPicker;
 use crate::app::page::use_page;
-use crate::app::specs::weights;
 use crate::core::choices::{scaling_choices, Choices, Divisor, DIVISORS};
 use crate::i18n::{fill, LessonMsg};
 use crate::number::{show, Room};
+use crate::ui::charts::PageMap;
+use crate::ui::specs::weights;
+use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
 /// The three choices for the chosen head of the current outcome.

@@ -12,7 +12,7 @@ use super::page::use_page;
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
 use crate::bridge::Hosted;
-use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Text, ViewMsg};
+use crate::i18n::{t, Lang, LearnMsg, LessonMsg, ModelMsg, Pair, Text, ViewMsg};
 use crate::settings::{Chapter, View};
 use leptos::prelude::*;
 
@@ -81,24 +81,29 @@ pub fn ViewNav() -> impl IntoView {
 }
 
 /// A side lesson that is the side lessons' module's (`crate::side`), `testid` with `title`.
-fn side_lesson<T: Text + Send + Sync + 'static>(testid: &'static str, title: T) -> AnyView {
+fn side_lesson(testid: &'static str, title: impl Text) -> AnyView {
+    side_view(testid, title.pair())
+}
+
+/// [`side_lesson`], compiled once.
+fn side_view(testid: &'static str, title: Pair) -> AnyView {
     view! {
         <HostedView module=Hosted::Side testid=testid title=title
-            loading=LessonMsg::SideLoading failed=LessonMsg::SideFailed />
+            loading=LessonMsg::SideLoading.pair() failed=LessonMsg::SideFailed.pair() />
     }
     .into_any()
 }
 
 /// A side lesson that draws the lesson's numbers, handed over to the module while it is open.
 #[component]
-fn NumbersLesson<T: Text + Send + Sync + 'static>(
+fn NumbersLesson(
     /// `data-testid` of the view.
     testid: &'static str,
     /// Its title.
-    title: T,
+    title: Pair,
 ) -> impl IntoView {
     hand_over(use_page());
-    side_lesson(testid, title)
+    side_view(testid, title)
 }
 
 /// The active view.
@@ -112,26 +117,28 @@ pub fn ActiveView() -> impl IntoView {
         View::Variance => side_lesson("view-variance", ViewMsg::VarTitle),
         View::Variants => view! { <variants::VariantsView /> }.into_any(),
         View::Patterns => view! { <patterns::PatternsView /> }.into_any(),
-        View::Graph => view! { <NumbersLesson testid="view-graph" title=ViewMsg::GraphTitle /> }.into_any(),
-        View::Complexity => view! { <NumbersLesson testid="view-complexity" title=ViewMsg::CxTitle /> }.into_any(),
+        View::Graph => view! { <NumbersLesson testid="view-graph" title=ViewMsg::GraphTitle.pair() /> }.into_any(),
+        View::Complexity => {
+            view! { <NumbersLesson testid="view-complexity" title=ViewMsg::CxTitle.pair() /> }.into_any()
+        }
         View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
-        View::Convex => view! { <NumbersLesson testid="view-convex" title=LessonMsg::ConvexTitle /> }.into_any(),
+        View::Convex => view! { <NumbersLesson testid="view-convex" title=LessonMsg::ConvexTitle.pair() /> }.into_any(),
         View::Position => side_lesson("view-position", LessonMsg::PositionTitle),
         View::RnnCnn => side_lesson("view-rnn-cnn", LessonMsg::RnnCnnTitle),
         View::Block => side_lesson("view-block", LessonMsg::BlockTitle),
         View::Model => view! {
-            <HostedView module=Hosted::Pretrained testid="view-model" title=ModelMsg::ModelTitle
-                loading=ModelMsg::ModuleLoading failed=ModelMsg::ModuleFailed />
+            <HostedView module=Hosted::Pretrained testid="view-model" title=ModelMsg::ModelTitle.pair()
+                loading=ModelMsg::ModuleLoading.pair() failed=ModelMsg::ModuleFailed.pair() />
         }
         .into_any(),
         View::Coref => view! {
-            <HostedView module=Hosted::Pretrained testid="view-coref" title=ModelMsg::CorefTitle
-                loading=ModelMsg::ModuleLoading failed=ModelMsg::ModuleFailed />
+            <HostedView module=Hosted::Pretrained testid="view-coref" title=ModelMsg::CorefTitle.pair()
+                loading=ModelMsg::ModuleLoading.pair() failed=ModelMsg::ModuleFailed.pair() />
         }
         .into_any(),
         View::Learn => view! {
-            <HostedView module=Hosted::Learn testid="view-learn" title=LearnMsg::Title
-                loading=LearnMsg::Loading failed=LearnMsg::LoadFailed />
+            <HostedView module=Hosted::Learn testid="view-learn" title=LearnMsg::Title.pair()
+                loading=LearnMsg::Loading.pair() failed=LearnMsg::LoadFailed.pair() />
         }
         .into_any(),
     }

@@ -2,13 +2,13 @@
 //! padded to the longer's length with its padded keys masked, and the check that its real
 //! tokens' outputs are what it gives alone (`core::padding`).
 
-use crate::app::charts::PageMap;
 use crate::app::page::{use_page, Shared};
-use crate::app::specs::weights;
 use crate::core::model::ModelError;
 use crate::core::padding::{pad_and_run, Padded};
 use crate::core::variants::{Variant, Variants};
 use crate::i18n::{fill, Code, Msg, ViewMsg};
+use crate::ui::charts::PageMap;
+use crate::ui::specs::weights;
 use leptos::prelude::*;
 
 /// What the panel shows: the padded run, its row and column labels, and its sentence (1 or 2).

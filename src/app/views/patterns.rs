@@ -1,13 +1,13 @@
 //! Head patterns built from explicit weights (see `core::patterns`): the four patterns side by
 //! side, and for the chosen one the input and the W_Q, W_K that produce it.
 
-use crate::app::charts::PageMap;
 use crate::app::controls::TokenOptions;
 use crate::app::page::use_page;
-use crate::app::specs::{indices, signed, weights};
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::patterns::{build, Pattern, PatternHead};
 use crate::i18n::{Msg, ViewMsg};
+use crate::ui::charts::PageMap;
+use crate::ui::specs::{indices, signed, weights};
 use leptos::prelude::*;
 
 /// The catalogue name and explanation of a pattern.

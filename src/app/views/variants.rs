@@ -1,15 +1,15 @@
 //! Self, causal and cross attention side by side for the same tokens and weights: the shared
 //! outcome's own trace for the variant it is, and `core::variants` for the other two.
 
-use crate::app::charts::PageMap;
 use crate::app::page::{use_page, Shared};
-use crate::app::specs::weights;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::model::ModelError;
 use crate::core::trace::Trace;
 use crate::core::variants::{variants, Variant, Variants};
 use crate::i18n::{model_error, Msg, ViewMsg};
+use crate::ui::charts::PageMap;
+use crate::ui::specs::weights;
 use leptos::prelude::*;
 use std::sync::Arc;
 

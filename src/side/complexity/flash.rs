@@ -1,14 +1,14 @@
 //! FlashAttention made visible: the current head computed tile by tile by the core's online
 //! softmax, step by step, with the running max and sum of the rows in the current tile.
 
-use crate::app::charts::PageMap;
-use crate::app::page::use_page;
-use crate::app::specs::signed;
 use crate::core::flash::{tile_head, TiledCheck};
 use crate::i18n::{fill, ViewMsg};
 use crate::number::{show, Room};
 use crate::settings::TILE_CHOICES;
 use crate::side::handover::use_handed;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::signed;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ struct Run {
 /// The tiled computation of the chosen head and its animation.
 #[component]
 pub fn FlashPanel() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let tile = page.pick(|s| s.cost().tile());
     let head = use_handed().head;
     // The chosen head tiled with the trace's own mask, scaling and temperature, checked

@@ -1,14 +1,14 @@
 //! Linear attention next to softmax attention for the same Q and K of the chosen head: the
 //! weights each implies, and a check that the O(n) way gives the direct way's output.
 
-use crate::app::charts::PageMap;
-use crate::app::page::use_page;
-use crate::app::specs::weights;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::core::linear::linear_head;
 use crate::i18n::{Msg, ViewMsg};
 use crate::side::handover::use_handed;
 use crate::stage_texts::linear_texts;
+use crate::ui::charts::PageMap;
+use crate::ui::specs::weights;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 
 /// Both maps, the check's largest difference, and the two sentences about them.
@@ -17,7 +17,7 @@ type Compared = (HeatmapSpec, HeatmapSpec, f32, [String; 2]);
 /// Softmax weights, linear-attention weights, and the agreement check.
 #[component]
 pub fn LinearPanel() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let head = use_handed().head;
     // Both maps and the check from one linear-attention run, with the trace's own mask.
     let compared = Memo::new(move |_| {

@@ -4,19 +4,19 @@
 mod flash;
 mod linear;
 
-use crate::app::page::use_page;
 use crate::chart::xy::{draw_log_log, LogLog};
 use crate::core::cost::{cost, format_bytes, format_flops};
 use crate::figures::CanvasChart;
 use crate::i18n::ViewMsg;
 use crate::settings::COST_N_RANGE;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 /// Cost readouts and chart, FlashAttention, linear attention.
 #[component]
 pub fn ComplexityView() -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let log_n = page.pick(|s| s.cost().log_n());
     let dims = page.pick(|s| (s.choice().random().d_model as u64, s.choice().random().n_heads as u64));
     let c = Memo::new(move |_| {

@@ -1,8 +1,8 @@
 //! One row of attention weights as bars.
 
-use crate::app::page::use_page;
 use crate::chart::bars::draw_bars;
 use crate::figures::CanvasChart;
+use crate::ui::use_lesson;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -26,7 +26,7 @@ pub fn BarChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
-    let page = use_page();
+    let page = use_lesson();
     let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let ink = page.ink.get();
         bars.with(|b| draw_bars(&c, &b.weights, &b.labels, &b.blocked, w, ink, ink.series[1]))
