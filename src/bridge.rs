@@ -1,15 +1,16 @@
 //! What the page and the modules it starts (each its own .wasm, its own Rust program in one
 //! page: the training view, the pretrained model's views, the side lessons) share, in one
 //! place, so none imports another: where the learner's model is kept, each module's element
-//! and start script, and which URL keys each side owns. What they say to each other is
+//! and start script, and which module owns which URL keys (the keys themselves, every key of a link, are
+//! `settings::url`'s). What they say to each other is
 //! `protocol`'s. Every binary depends on this module; it depends on none of them.
 //!
 //! A module that changes the lesson (the training view keeps the learner's model under
 //! [`YOURS_KEY`] in the browser's local storage first) asks the page to go to the lesson's
 //! link ([`lesson_query`]); the page then reads the stored models and the link. Otherwise a
-//! module changes only its own keys, which the page keeps as they are ([`module_pairs`]); the
+//! module changes only its own keys, which the page keeps as they are (`settings::url::module_pairs`); the
 //! one exception is the side lessons' module, which mirrors the lesson's settings and changes
-//! some of them ([`SIDE_KEYS`]).
+//! some of them (`settings::url::SIDE_KEYS`).
 
 use crate::percent::{decode, encode};
 
@@ -20,12 +21,6 @@ pub const YOURS_KEY: &str = "attention-lab-trained";
 /// the side lessons' module asks the stage's question there, from the numbers the page handed
 /// over, and tells the page once it is answered (`protocol`).
 pub const PREDICT_VIEW: &str = "predict";
-
-/// The lesson's keys the side lessons' module changes (besides `view`, when the block's button
-/// leads back to the lesson): the page owns them (they are in its settings and its links) and
-/// reads them from the link the module asks it to go to. A key a side lesson changes that is
-/// not here never reaches the page.
-pub const SIDE_KEYS: [&str; 6] = ["vdk", "vn", "layer", "head", "tile", "cn"];
 
 /// The `<meta>` that names the training worker's start script (written by
 /// scripts/postbuild.py), read by whichever module starts a pool of them.
@@ -66,49 +61,13 @@ impl Hosted {
         }
     }
 
-    /// Whether it keeps a mirror of the page's settings (`crate::side`): it then follows them,
+    /// Whether it reads the page's settings (`crate::side`, its `ui::LessonState`): it then follows them,
     /// and the page's language and theme, each time the page sends its link, without being
     /// mounted again.
     pub fn mirrors_settings(self) -> bool {
         matches!(self, Hosted::Side)
     }
-
-    /// The URL keys it owns, in the order it writes them.
-    pub fn keys(self) -> &'static [&'static str] {
-        match self {
-            Hosted::Learn => &LEARN_MODULE_KEYS,
-            Hosted::Pretrained => &PRETRAINED_KEYS,
-            Hosted::Side => &[],
-        }
-    }
 }
-
-/// The training view's URL keys, in the order it writes them; the page keeps them as they are.
-pub const LEARN_KEYS: [&str; 11] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp", "lkv", "lpos"];
-
-/// The generator's choice of model (`saved`: the one saved for the lesson), which the lesson's
-/// "Generate with this model" sets.
-pub const GENERATE_KEY: &str = "lgen";
-
-/// Every key of the training view's module: its setup's and the generator's.
-pub const LEARN_MODULE_KEYS: [&str; 12] = {
-    let mut keys = [GENERATE_KEY; 12];
-    let mut i = 0;
-    while i < LEARN_KEYS.len() {
-        keys[i] = LEARN_KEYS[i];
-        i += 1;
-    }
-    keys
-};
-
-/// The case study's URL keys: its two sentences and its three words.
-pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
-
-/// The model view's second sentence, which a similarity is measured against.
-pub const SECOND_KEY: &str = "cmp";
-
-/// The pretrained views' URL keys: the case study's and the model view's.
-pub const PRETRAINED_KEYS: [&str; 4] = ["c1", "c2", "cw", SECOND_KEY];
 
 /// The lesson's keys that "Open in the lesson" sets, with their values for a sentence: the
 /// lesson, the learner's model (`model`, its slug), that sentence as the first stage, layer 1,
@@ -133,18 +92,8 @@ fn lesson_pairs<'a>(model: &'a str, sentence: &'a str, scaled: bool) -> [(&'stat
 }
 
 /// The key of a query pair (`key=value`, percent-encoded), decoded.
-fn key_of(pair: &str) -> Option<String> {
+pub fn key_of(pair: &str) -> Option<String> {
     decode(pair.split('=').next().unwrap_or_default())
-}
-
-/// Whether a query pair is one of a module's.
-pub fn is_module_pair(pair: &str) -> bool {
-    key_of(pair).is_some_and(|k| Hosted::ALL.iter().any(|m| m.keys().contains(&k.as_str())))
-}
-
-/// The modules' pairs of `query` ("&"-joined, each with its leading "&"), as they are.
-pub fn module_pairs(query: &str) -> String {
-    query.trim_start_matches('?').split('&').filter(|p| is_module_pair(p)).map(|p| format!("&{p}")).collect()
 }
 
 /// `query`'s pairs of `keys`, decoded: (key, value), of a repeated key the last.
@@ -185,6 +134,7 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use crate::models::{Arrival, ModelId, Models};
+    use crate::settings::url::STUDY_KEYS;
     use crate::settings::Settings;
 
     #[test]
@@ -211,8 +161,6 @@ mod tests {
 
     #[test]
     fn each_side_keeps_the_other_s_keys() {
-        assert!(is_module_pair("%6Cd=3") && !is_module_pair("lang=zh") && !is_module_pair("d=64"));
-        assert_eq!(module_pairs("?lang=zh&task=sort&d=64&lr=0.1&c1=A"), "&task=sort&lr=0.1&c1=A");
         assert_eq!(
             read_pairs("c1=a&d=1&c1=b%20c&cw", &STUDY_KEYS),
             [("c1".into(), Some("b c".into())), ("cw".into(), Some(String::new()))]
@@ -220,7 +168,5 @@ mod tests {
         let query = with_pairs("%74ask=reverse&lang=zh", &[("task", "sort"), ("ld", "32")]);
         assert_eq!(query.matches("task=").count(), 1, "an encoded key is replaced too");
         assert!(query.starts_with("lang=zh&task=sort&ld=32"), "{query}");
-        assert_eq!(LEARN_MODULE_KEYS[..11], LEARN_KEYS, "the module's keys are the setup's and then the generator's");
-        assert_eq!(LEARN_MODULE_KEYS[11], GENERATE_KEY);
     }
 }

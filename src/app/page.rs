@@ -1,4 +1,4 @@
-//! The page's shared state, provided once by `App` as a context (and its [`Lesson`], which
+//! The page's shared state, provided once by `App` as a context (and its [`LessonState`], which
 //! the views the modules share read, as another): the settings (split by owner, see `settings`), the
 //! models that have arrived, the lesson's model and its forward pass (`forward`: computed once
 //! per change of what it reads, in the page or in the forward worker), the last good outcome,
@@ -9,7 +9,7 @@ use crate::core::model::{Model, ModelError, Outcome};
 use crate::fetch::LoadState;
 use crate::models::{Catalog, ModelId, Models};
 use crate::settings::{Settings, Theme};
-use crate::ui::Lesson;
+use crate::ui::LessonState;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -17,11 +17,11 @@ pub use crate::shared::Shared;
 
 pub use super::forward::Computed;
 
-/// The page's state: the lesson every view reads ([`Lesson`], which `Page` derefs to), and
+/// The page's state: the lesson every view reads ([`LessonState`], which `Page` derefs to), and
 /// what only the page has: the models it fetches and the forward pass it computes.
 #[derive(Debug, Clone, Copy)]
 pub struct Page {
-    pub lesson: Lesson,
+    pub state: LessonState,
     /// Models being fetched, and those that failed.
     pub loads: RwSignal<Vec<(ModelId, LoadState)>>,
     /// The lesson's model, as known now (a stand-in until it arrives).
@@ -38,10 +38,10 @@ pub struct Page {
 }
 
 impl std::ops::Deref for Page {
-    type Target = Lesson;
+    type Target = LessonState;
 
-    fn deref(&self) -> &Lesson {
-        &self.lesson
+    fn deref(&self) -> &LessonState {
+        &self.state
     }
 }
 
@@ -75,7 +75,7 @@ impl Page {
         let shape = Memo::new(move |_| model.with(|m| m.0.shape().clone()));
         let prefers_dark = RwSignal::new(false);
         Self {
-            lesson: Lesson::new(settings, models, outcome, shape),
+            state: LessonState::new(settings, models, outcome, shape),
             loads: RwSignal::new(vec![]),
             model,
             error: Memo::new(move |_| computed.with(|c| c.as_ref().and_then(|c| c.as_ref().err().cloned()))),

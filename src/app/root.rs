@@ -74,7 +74,7 @@ pub fn App(
     let (initial, ignored) = Settings::from_query(&search, preferred_lang(), &models);
     let page = Page::with_models(initial, models);
     provide_context(page);
-    provide_context(page.lesson);
+    provide_context(page.state);
     let (notice, set_notice) = signal(ignored);
     let help = RwSignal::new(false);
     let link = sync_url(page, set_notice);

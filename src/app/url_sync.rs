@@ -4,14 +4,14 @@
 //! Back/Forward restore the settings from the URL; values the URL got wrong are named in a
 //! notice instead of breaking the page. The page is the only writer of the address bar: the
 //! modules it starts (`bridge::Hosted`) are sent its link each time it changes and ask it to
-//! go to another ([`Link::go`], `protocol::ToPage::Go`); their own keys (`bridge::Hosted::keys`)
+//! go to another ([`Link::go`], `protocol::ToPage::Go`); their own keys (`settings::url::module_keys`)
 //! are kept as they are.
 
 use super::page::Page;
 use super::ports::send_address;
-use crate::bridge::module_pairs;
 use crate::i18n::Lang;
 use crate::protocol::WRITE_NOW_EVENT;
+use crate::settings::url::module_pairs;
 use crate::settings::{Settings, Stage, View};
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsValue;
@@ -100,7 +100,7 @@ struct Writer {
     push_due: StoredValue<bool>,
     budget: StoredValue<Budget>,
     /// The modules' own pairs ("&"-joined, each with its leading "&"), as the link last had
-    /// them (`bridge::module_pairs`).
+    /// them (`settings::url::module_pairs`).
     modules: StoredValue<String>,
 }
 

@@ -6,7 +6,7 @@
 
 use super::setup::task_name;
 use super::with_run;
-use crate::bridge::{read_pairs, with_pairs, GENERATE_KEY, YOURS_KEY};
+use crate::bridge::{read_pairs, with_pairs, YOURS_KEY};
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
@@ -21,6 +21,7 @@ use crate::core::train::Task;
 use crate::figures::Heatmap;
 use crate::hosted::{address, replace_query};
 use crate::i18n::{fill, t, GenerateMsg, Lang};
+use crate::settings::url::GENERATE_KEY;
 use crate::shared::Shared;
 use leptos::prelude::*;
 use ndarray::Array2;

@@ -1,4 +1,4 @@
-//! The training view's keys in the page's URL (`bridge::LEARN_KEYS`), so a link reopens the
+//! The training view's keys in the page's URL (`settings::url::LEARN_KEYS`), so a link reopens the
 //! same experiment: `task`, `ld` (d_model), `lh` (heads), `ll` (layers), `lr` (learning rate),
 //! `lb` (batch), `lseed`, `lscale` and `lmlp` (0 or 1), `lkv` (K/V heads; absent or equal to
 //! the heads: as many as the heads) and `lpos` (`learned`, `sinusoidal`, `rope`). The lesson's
@@ -45,7 +45,7 @@ pub fn with_setup(query: &str, setup: &Setup) -> String {
     with_pairs(query, &pairs)
 }
 
-/// `setup` as the training view's keys, in `bridge::LEARN_KEYS` order (a test holds it).
+/// `setup` as the training view's keys, in `settings::url::LEARN_KEYS` order (a test holds it).
 fn pairs(setup: &Setup) -> [(&'static str, String); 11] {
     [
         ("task", setup.task.slug().to_string()),
@@ -88,7 +88,7 @@ mod tests {
             positions: Positions::Rotary,
         };
         let keys = pairs(&setup).map(|(k, _)| k);
-        assert_eq!(keys, crate::bridge::LEARN_KEYS, "the keys the page keeps as the training view's");
+        assert_eq!(keys, crate::settings::url::LEARN_KEYS, "the keys the page keeps as the training view's");
         let query = with_setup("?lang=zh&view=learn&task=sort&d=128", &setup);
         assert!(query.starts_with("lang=zh&view=learn&d=128&"), "{query}");
         assert_eq!(from_query(&query), setup);

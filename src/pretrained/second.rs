@@ -1,16 +1,17 @@
 //! The model view's second sentence: the two sentences' similarity (each embedded as the model
 //! embeds a text, with "query: " before it for e5, as its model card asks), with every head on
 //! and with the heads switched off; the sweep can read it too. The sentence is kept in the
-//! address bar (`bridge::SECOND_KEY`).
+//! address bar (`settings::url::SECOND_KEY`).
 
 use super::use_viewer;
-use crate::bridge::{read_pairs, with_pairs, SECOND_KEY};
+use crate::bridge::{read_pairs, with_pairs};
 use crate::core::ablate::Ablation;
 use crate::core::intervene::{Experiment, Readout};
 use crate::core::model::{Model, RunOptions};
 use crate::hosted::{address, replace_query};
 use crate::i18n::{fill, model_error, t, AblateMsg, Lang};
 use crate::models::ModelId;
+use crate::settings::url::SECOND_KEY;
 use crate::shared::Shared;
 use crate::stage_texts::heads_listed;
 use leptos::prelude::*;

@@ -1,12 +1,13 @@
 //! The case study's own state: two sentences, the token read from and two tokens it may read
 //! (as typed; matched against the model's tokens), kept in the address bar under its own keys
-//! (`bridge::STUDY_KEYS`: `c1`, `c2`, `cw`), which the page keeps as they are.
+//! (`settings::url::STUDY_KEYS`: `c1`, `c2`, `cw`), which the page keeps as they are.
 
-use crate::bridge::{read_pairs, with_pairs, STUDY_KEYS};
+use crate::bridge::{read_pairs, with_pairs};
 use crate::core::bert::wordpiece::rough_words;
 use crate::core::bert::MINILM_TOKENS;
 use crate::i18n::Lang;
 use crate::models::ModelId;
+use crate::settings::url::STUDY_KEYS;
 
 /// The sentences and words of the case study.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Everything a learner controls in the page, split by owner: the classroom (language, theme,
 //! presentation), the model choice (`models::Choice`), the lesson, each side view's state, and
-//! which view is open (the modules the page starts own their own: `bridge::Hosted::keys`). Each part keeps its fields private behind setters that keep its rules;
+//! which view is open (the modules the page starts own their own: `url::module_keys`). Each part keeps its fields private behind setters that keep its rules;
 //! the rules that span parts (a new sentence or model keeps the layer, head, query row,
 //! spotlight and anchor within range) are kept here, reading the model from a [`Catalog`].
 //! The controls and the URL parser change the settings only through these setters. Pure: no

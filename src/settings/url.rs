@@ -4,6 +4,7 @@
 //! ignored (the default stays) and its key is reported, so the page can name it.
 
 use super::{Catalog, Index, ModelId, Settings, Stage, Theme, View};
+use crate::bridge::{key_of, Hosted};
 use crate::core::ablate::{Ablation, Replacement};
 use crate::core::attention::Mask;
 use crate::i18n::Lang;
@@ -36,6 +37,62 @@ pub struct Key {
     /// Apply a value to `s` through the setting's own setter (which may ask `catalog` for the
     /// model); `false` if it was not accepted.
     read: fn(&mut Settings, &str, &dyn Catalog) -> bool,
+}
+
+// The keys of a link that the modules the page starts own or change ([`module_keys`]),
+// beside the lesson's `KEYS` below, so that every key of a link is named in this one file.
+
+/// The lesson's keys the side lessons' module changes (besides `view`, when the block's button
+/// leads back to the lesson): the page owns them (they are in its settings and its links) and
+/// reads them from the link the module asks it to go to. A key a side lesson changes that is
+/// not here never reaches the page.
+pub const SIDE_KEYS: [&str; 6] = ["vdk", "vn", "layer", "head", "tile", "cn"];
+
+/// The training view's URL keys, in the order it writes them; the page keeps them as they are.
+pub const LEARN_KEYS: [&str; 11] = ["task", "ld", "lh", "ll", "lr", "lb", "lseed", "lscale", "lmlp", "lkv", "lpos"];
+
+/// The generator's choice of model (`saved`: the one saved for the lesson), which the lesson's
+/// "Generate with this model" sets.
+pub const GENERATE_KEY: &str = "lgen";
+
+/// Every key of the training view's module: its setup's and the generator's.
+pub const LEARN_MODULE_KEYS: [&str; 12] = {
+    let mut keys = [GENERATE_KEY; 12];
+    let mut i = 0;
+    while i < LEARN_KEYS.len() {
+        keys[i] = LEARN_KEYS[i];
+        i += 1;
+    }
+    keys
+};
+
+/// The case study's URL keys: its two sentences and its three words.
+pub const STUDY_KEYS: [&str; 3] = ["c1", "c2", "cw"];
+
+/// The model view's second sentence, which a similarity is measured against.
+pub const SECOND_KEY: &str = "cmp";
+
+/// The pretrained views' URL keys: the case study's and the model view's.
+pub const PRETRAINED_KEYS: [&str; 4] = ["c1", "c2", "cw", SECOND_KEY];
+
+/// The URL keys module `module` owns, in the order it writes them.
+pub fn module_keys(module: Hosted) -> &'static [&'static str] {
+    match module {
+        Hosted::Learn => &LEARN_MODULE_KEYS,
+        Hosted::Pretrained => &PRETRAINED_KEYS,
+        Hosted::Side => &[],
+    }
+}
+
+/// Whether a query pair is one of a module's.
+pub fn is_module_pair(pair: &str) -> bool {
+    key_of(pair).is_some_and(|k| Hosted::ALL.iter().any(|&m| module_keys(m).contains(&k.as_str())))
+}
+
+/// The modules' pairs of `query` ("&"-joined, each with its leading "&"), as they are: the
+/// page keeps them as the module last asked.
+pub fn module_pairs(query: &str) -> String {
+    query.trim_start_matches('?').split('&').filter(|p| is_module_pair(p)).map(|p| format!("&{p}")).collect()
 }
 
 /// Every key, in the order it is written and read. Order matters when reading: `lang` first
@@ -251,6 +308,19 @@ mod tests {
 
     fn parse(query: &str, lang: Lang) -> (Settings, Vec<String>) {
         Settings::from_query(query, lang, &Models::default())
+    }
+
+    #[test]
+    fn the_modules_keys_are_theirs_and_the_lesson_keeps_the_others() {
+        assert!(is_module_pair("%6Cd=3") && !is_module_pair("lang=zh") && !is_module_pair("d=64"));
+        assert_eq!(module_pairs("?lang=zh&task=sort&d=64&lr=0.1&c1=A"), "&task=sort&lr=0.1&c1=A");
+        assert_eq!(LEARN_MODULE_KEYS[..11], LEARN_KEYS, "the module's keys are the setup's and then the generator's");
+        assert_eq!(LEARN_MODULE_KEYS[11], GENERATE_KEY);
+        let lesson: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
+        for module in Hosted::ALL {
+            assert!(module_keys(module).iter().all(|k| !lesson.contains(k)), "{module:?} owns a key of the lesson");
+        }
+        assert!(SIDE_KEYS.iter().all(|k| lesson.contains(k)), "the side lessons change only the lesson's keys");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::i18n::LessonMsg;
 use crate::settings::View;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 
 /// Width of the drawing's coordinate space; boxes are centred in it.
@@ -34,7 +34,7 @@ fn top(i: usize) -> f64 {
 /// The diagram and its explanation.
 #[component]
 pub fn BlockView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let height = top(BOXES.len()) + 10.0 - GAP;
     let boxes = BOXES
         .iter()

@@ -10,7 +10,7 @@ use crate::number::parse_decimal;
 use crate::number::{show, Room};
 use crate::shared::Shared;
 use crate::side::handover::{pick_query, use_handed};
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use crate::ui::HeadPicker;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ struct Picture {
 /// The picture for one query.
 #[component]
 pub fn ConvexView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let handed = use_handed();
     let head = handed.head;
     // The picture starts at the lesson's own temperature, so its first output is the trace's.

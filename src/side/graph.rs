@@ -9,7 +9,7 @@ use crate::number::{show, Room};
 use crate::side::handover::{pick_query, use_handed};
 use crate::ui::charts::PageMap;
 use crate::ui::specs::weights;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use crate::ui::HeadPicker;
 use leptos::prelude::*;
 
@@ -49,7 +49,7 @@ fn graph_shape(cross: bool, mask: Mask) -> ViewMsg {
 /// The graph, the adjacency matrix and the messages of the chosen node.
 #[component]
 pub fn GraphView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let handed = use_handed();
     let head = handed.head;
     // The chosen head of the current trace, and what it was computed as.

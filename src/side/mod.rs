@@ -7,14 +7,14 @@
 //! FlashAttention and linear attention ([`complexity`]); and "Predict first" ([`predict`]).
 //! Keeping them out of the page's .wasm keeps the first heatmap fast.
 //!
-//! The module reads the lesson as the page's views do (`ui::Lesson`, built from the page's
+//! The module reads the lesson as the page's views do (`ui::LessonState`, built from the page's
 //! link), so the views use the components the page's views use (`ui`). It computes no forward
 //! pass: its outcome is the one the page handed over, and the heads and layers to choose from
 //! are that outcome's. The page stays the owner of the settings: it sends its link each time
 //! they change (also when its language or theme changes, `protocol::ToModule::Address`), and
 //! the module reads them again, so the views follow without being mounted again and keep what
 //! the learner set in them. A change the learner
-//! makes here ([`bridge::SIDE_KEYS`], or the block's way back to the lesson, a new place) goes
+//! makes here ([`SIDE_KEYS`], or the block's way back to the lesson, a new place) goes
 //! to the page as a link to go to (`protocol::ToPage::Go`).
 
 mod block;
@@ -27,14 +27,15 @@ mod predict;
 mod rnn_cnn;
 mod variance;
 
-use crate::bridge::{read_pairs, with_pairs, Hosted, PREDICT_VIEW, SIDE_KEYS};
+use crate::bridge::{read_pairs, with_pairs, Hosted, PREDICT_VIEW};
 use crate::core::model::Outcome;
 use crate::hosted::{address, address_tracked, go, host, page_lang_and_ink, shown};
 use crate::i18n::Lang;
 use crate::models::{Catalog, Models};
+use crate::settings::url::SIDE_KEYS;
 use crate::settings::{Settings, Stage, View};
 use crate::shared::Shared;
-use crate::ui::Lesson;
+use crate::ui::LessonState;
 use block::BlockView;
 use leptos::prelude::*;
 use position::PositionView;
@@ -72,7 +73,7 @@ fn with_values(query: &str, values: &[(String, Option<String>)]) -> String {
 /// The lesson of `initial` settings, showing the outcome the page `handed` over; before the
 /// first hand-over, the heads and layers of the model the settings name (as far as a module
 /// knows it: the page checks every choice again).
-fn lesson(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> Lesson {
+fn state_of(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> LessonState {
     let settings = RwSignal::new(initial);
     let models = RwSignal::new(Models::default());
     let named = Memo::new(move |_| settings.with(|s| *s.choice()));
@@ -80,7 +81,7 @@ fn lesson(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> Lesson {
         Some(shape) => shape,
         None => models.with(|m| m.model(&named.get()).shape().clone()),
     });
-    Lesson::new(settings, models, handed, shape)
+    LessonState::new(settings, models, handed, shape)
 }
 
 /// The open side lesson, on a mirror of the page's settings kept in step with its link.
@@ -89,7 +90,7 @@ pub fn SideViews() -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
     let handed = handover::follow();
     provide_context(handed);
-    let page = lesson(from_link(&address(), lang), handed.outcome);
+    let page = state_of(from_link(&address(), lang), handed.outcome);
     page.ink.set(ink);
     provide_context(page);
     // The page sent its link (its settings changed, or its language or theme): read them again
@@ -158,6 +159,6 @@ mod tests {
         let back = Settings::from_query(&query, Lang::En, &Models::default()).0;
         assert_eq!(back, s);
         assert_eq!(sorted_pairs(&query, &SIDE_KEYS), values, "what the module compares with is what it wrote");
-        assert_eq!(crate::bridge::module_pairs(&query), "", "the page keeps none of them as a module's");
+        assert_eq!(crate::settings::url::module_pairs(&query), "", "the page keeps none of them as a module's");
     }
 }

@@ -10,7 +10,7 @@ use crate::number::parse_decimal;
 use crate::number::{show, Room};
 use crate::ui::charts::PageMap;
 use crate::ui::specs::{indices, signed};
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 
 /// Positions shown in the map.
@@ -21,7 +21,7 @@ const MAX_OFFSET: usize = 16;
 /// The Gram matrix of the encoding and the rotation check.
 #[component]
 pub fn PositionView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     // The sinusoidal encoding of the random-weights lesson, at its width.
     let d_model = page.pick(|s| s.choice().random().d_model);
     let (offset, set_offset) = signal(1usize);

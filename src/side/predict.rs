@@ -12,7 +12,7 @@ use crate::predict::tally::{Tally, TALLY_KEY};
 use crate::protocol::ToPage;
 use crate::settings::Stage;
 use crate::ui::in_form_control;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::{ev, html, prelude::*};
 
 fn storage() -> Option<web_sys::Storage> {
@@ -39,7 +39,7 @@ fn reveal_figure() {
 /// whenever the page hands over new numbers.
 #[component]
 pub fn PredictPanel(stage: Stage) -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     // New numbers from the page: asked afresh (only a change notifies).
     let handed = super::handover::use_handed();
     let shown = Memo::new(move |_| {
@@ -101,7 +101,7 @@ fn QuestionCard(
     /// Set when the teacher reveals the answers (every card shows its own).
     teacher: RwSignal<bool>,
 ) -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let first = index == 0;
     // What the student gave, or the teacher's reveal (`Err(())`).
     let given = RwSignal::new(None::<Result<Given, ()>>);
@@ -270,7 +270,7 @@ fn QuestionCard(
 /// tolerance, with the worked solution, and new numbers on request.
 #[component]
 fn CheckYourself(stage: Stage, shown: Memo<Option<Shown>>) -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let (seed, typed, result) =
         (RwSignal::new(1u64), RwSignal::new(String::new()), RwSignal::new(None::<Result<bool, ()>>));
     let problem = Memo::new(move |_| {

@@ -9,7 +9,7 @@ use crate::core::cost::Mixer;
 use crate::figures::CanvasChart;
 use crate::i18n::{fill, LessonMsg};
 use crate::number::parse_decimal;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -53,7 +53,7 @@ const MIXERS: [(Mixer, LessonMsg, Pen, &str); 3] = [
 /// The chart and the table.
 #[component]
 pub fn RnnCnnView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let (log_n, set_log_n) = signal(6u32);
     let chart = Callback::new(move |(canvas, w): (HtmlCanvasElement, f64)| {
         let ink = page.ink.get();

@@ -9,14 +9,14 @@ use crate::figures::CanvasChart;
 use crate::i18n::{fill, Formula, ViewMsg};
 use crate::number::parse_decimal;
 use crate::settings::SAMPLE_CHOICES;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 /// The variance experiment.
 #[component]
 pub fn VarianceView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let d_k = page.pick(|s| s.variance().dk());
     let samples = page.pick(|s| s.variance().samples());
     let seed = page.pick(|s| s.choice().random().seed);

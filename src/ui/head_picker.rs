@@ -1,13 +1,13 @@
 //! The head (and layer) shown: a control the per-head stages and the side lessons share.
 
 use crate::i18n::{ModelMsg, Msg};
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 
 /// Buttons to choose the head shown by the per-head stages and views.
 #[component]
 pub fn HeadPicker() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let heads = Memo::new(move |_| page.shape.with(|s| s.n_heads));
     let current = page.pick(|s| s.lesson().head());
     let layers = Memo::new(move |_| page.shape.with(|s| s.n_layers));

@@ -15,7 +15,7 @@ use leptos::prelude::*;
 
 /// The context a view of the lesson reads (provided by the page and by each module).
 #[derive(Debug, Clone, Copy)]
-pub struct Lesson {
+pub struct LessonState {
     /// What the learner controls (fields private; change it through `apply`).
     pub settings: RwSignal<Settings>,
     /// What a change of the settings is checked against: the models known here (in a module
@@ -36,7 +36,7 @@ pub struct Lesson {
     pub ink: RwSignal<Ink>,
 }
 
-impl Lesson {
+impl LessonState {
     /// The lesson's state around `settings` and the `outcome` shown, with `shape` the shape
     /// of the model it comes from (before anything computed too).
     pub fn new(
@@ -64,7 +64,7 @@ impl Lesson {
         self.apply_dyn(&mut change)
     }
 
-    /// [`Lesson::apply`] without the generic: one copy of the update code for every caller.
+    /// [`LessonState::apply`] without the generic: one copy of the update code for every caller.
     fn apply_dyn(self, change: &mut dyn FnMut(&mut Settings, &dyn Catalog) -> bool) -> bool {
         let mut accepted = false;
         self.models.with_untracked(|models| {
@@ -120,6 +120,6 @@ impl Lesson {
 
 /// The context, provided by the page and by each module's view; a component outside it is a
 /// programming error.
-pub fn use_lesson() -> Lesson {
-    expect_context::<Lesson>()
+pub fn use_lesson_state() -> LessonState {
+    expect_context::<LessonState>()
 }

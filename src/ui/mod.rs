@@ -1,5 +1,5 @@
 //! What the page and its modules both draw with, so that a module's view looks and behaves
-//! as the page's without reaching into the page: the lesson a view reads ([`Lesson`]), the
+//! as the page's without reaching into the page: the lesson a view reads ([`LessonState`]), the
 //! page's heatmap and charts ([`charts`]), the heatmaps' specs ([`specs`]), the head picker
 //! ([`HeadPicker`]) and what keys mean in a form ([`in_form_control`]).
 
@@ -9,7 +9,7 @@ mod lesson;
 pub mod specs;
 
 pub use head_picker::HeadPicker;
-pub use lesson::{use_lesson, Lesson};
+pub use lesson::{use_lesson_state, LessonState};
 
 use wasm_bindgen::JsCast;
 

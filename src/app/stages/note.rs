@@ -5,10 +5,11 @@
 
 use crate::app::page::{use_page, Shared};
 use crate::app::url_sync::Link;
-use crate::bridge::{with_pairs, GENERATE_KEY};
+use crate::bridge::with_pairs;
 use crate::core::ablate::Ablation;
 use crate::core::model::Origin;
 use crate::i18n::{AblateMsg, GenerateMsg, ModelMsg};
+use crate::settings::url::GENERATE_KEY;
 use crate::settings::View;
 use crate::stage_texts::weights_note;
 use leptos::prelude::*;

@@ -8,7 +8,7 @@ use crate::settings::TILE_CHOICES;
 use crate::side::handover::use_handed;
 use crate::ui::charts::PageMap;
 use crate::ui::specs::signed;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ struct Run {
 /// The tiled computation of the chosen head and its animation.
 #[component]
 pub fn FlashPanel() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let tile = page.pick(|s| s.cost().tile());
     let head = use_handed().head;
     // The chosen head tiled with the trace's own mask, scaling and temperature, checked

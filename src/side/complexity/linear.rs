@@ -8,7 +8,7 @@ use crate::side::handover::use_handed;
 use crate::stage_texts::linear_texts;
 use crate::ui::charts::PageMap;
 use crate::ui::specs::weights;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 
 /// Both maps, the check's largest difference, and the two sentences about them.
@@ -17,7 +17,7 @@ type Compared = (HeatmapSpec, HeatmapSpec, f32, [String; 2]);
 /// Softmax weights, linear-attention weights, and the agreement check.
 #[component]
 pub fn LinearPanel() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let head = use_handed().head;
     // Both maps and the check from one linear-attention run, with the trace's own mask.
     let compared = Memo::new(move |_| {

@@ -9,14 +9,14 @@ use crate::core::cost::{cost, format_bytes, format_flops};
 use crate::figures::CanvasChart;
 use crate::i18n::ViewMsg;
 use crate::settings::COST_N_RANGE;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 /// Cost readouts and chart, FlashAttention, linear attention.
 #[component]
 pub fn ComplexityView() -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let log_n = page.pick(|s| s.cost().log_n());
     let dims = page.pick(|s| (s.choice().random().d_model as u64, s.choice().random().n_heads as u64));
     let c = Memo::new(move |_| {

@@ -2,7 +2,7 @@
 
 use crate::chart::bars::draw_bars;
 use crate::figures::CanvasChart;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -26,7 +26,7 @@ pub fn BarChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         let ink = page.ink.get();
         bars.with(|b| draw_bars(&c, &b.weights, &b.labels, &b.blocked, w, ink, ink.series[1]))

@@ -2,7 +2,7 @@
 
 use crate::chart::curves::{draw_curves, Curve};
 use crate::figures::CanvasChart;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -23,7 +23,7 @@ pub fn CurveChart(
     /// `data-testid` of the figure.
     testid: &'static str,
 ) -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let draw = Callback::new(move |(c, w): (HtmlCanvasElement, f64)| {
         curves.with(|cv| draw_curves(&c, cv, y_range, marker.get(), w, page.ink.get()))
     });

@@ -11,7 +11,7 @@ pub use room::projector_room;
 
 use crate::chart::heatmap::HeatmapSpec;
 use crate::figures::Heatmap;
-use crate::ui::use_lesson;
+use crate::ui::use_lesson_state;
 use leptos::prelude::*;
 
 /// Provided by a lesson stage: heatmaps inside it outline the spotlighted token.
@@ -46,7 +46,7 @@ pub fn PageMap(
     #[prop(optional)]
     shared_scale: bool,
 ) -> impl IntoView {
-    let page = use_lesson();
+    let page = use_lesson_state();
     let in_stage = use_context::<SpotlightScope>().is_some();
     let spot = Memo::new(move |_| if in_stage { page.settings.with(|s| s.lesson().spot()) } else { None });
     let what = StoredValue::new(file.unwrap_or_else(|| testid.trim_start_matches("heatmap-").to_string()));

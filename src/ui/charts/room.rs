@@ -4,14 +4,14 @@
 //! its caption and the lines that go with it (a readout under it). Asked before every draw
 //! (the maps above are drawn first, so their new heights count); a window resize redraws.
 
-use crate::ui::Lesson;
+use crate::ui::LessonState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 /// The callback a page's heatmap asks with its figure: the height its grid and labels may
 /// take in presentation mode, `None` elsewhere (and for a map that continues the slide).
-pub fn projector_room(page: Lesson) -> Callback<HtmlElement, Option<f64>> {
+pub fn projector_room(page: LessonState) -> Callback<HtmlElement, Option<f64>> {
     Callback::new(move |figure: HtmlElement| {
         if !page.present.get() || figure.has_attribute("data-next-screen") {
             return None;
