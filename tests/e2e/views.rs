@@ -423,3 +423,36 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_an
     b.assert_no_panic().await;
     b.close().await;
 }
+
+/// The random walk's find: when the lesson's settings stop computing (here: the learner's
+/// model, which this browser does not keep), the page keeps its last good outcome and says
+/// why; the variants must not then be computed by the newly chosen model from the other
+/// model's outcome (an error of their own, nothing drawn: the walk ended on a blank view). They
+/// keep their last good picture, as every other view does, and follow again once it computes.
+pub async fn settings_that_do_not_compute_keep_the_last_good_variants() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&view=variants")).await;
+    b.wait_for_view("variants").await;
+    all_drawn(&b, "view-variants").await;
+    assert_eq!(b.captions_in("variant-self").await, ["Weights A: 11 × 11"]);
+    b.choose("weights-switch", "yours").await;
+    let said = "return !!document.querySelector(`[data-testid='compute-error']`);";
+    b.until(said, "the page says why the learner's model does not compute", 10).await;
+    b.frames(5).await;
+    let error =
+        b.js("return document.querySelector(`[data-testid='variants-error']`)?.textContent ?? null;", vec![]).await;
+    assert_eq!(error, serde_json::Value::Null, "the variants view has an error of its own");
+    all_drawn(&b, "view-variants").await;
+    assert_eq!(b.captions_in("variant-self").await, ["Weights A: 11 × 11"], "the last good variants stay");
+    b.choose("weights-switch", "random").await;
+    b.set_value("token-input", "one two three").await;
+    b.until(
+        "return document.querySelector(`[data-testid='variant-self'] [data-caption]`)?.textContent === 'Weights A: 3 × 3';",
+        "the variants follow again",
+        10,
+    )
+    .await;
+    b.assert_no_panic().await;
+    b.close().await;
+}

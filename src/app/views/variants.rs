@@ -18,7 +18,13 @@ use std::sync::Arc;
 pub fn VariantsView() -> impl IntoView {
     let page = use_page();
     let kv_text = page.pick(|s| s.lesson().kv_text().to_string());
-    let computed = Memo::new(move |_| {
+    // The variants are computed by the model that made the outcome: while the lesson's
+    // settings do not compute (the page shows why) or compute in the worker, the outcome on
+    // screen is the last good one, maybe of another model, and the last good variants stay.
+    let computed = Memo::new(move |last: Option<&Option<Result<Shared<Variants>, ModelError>>>| {
+        if page.error.with(Option::is_some) || page.computing.get() {
+            return last.cloned().flatten();
+        }
         let model = page.model.get();
         page.outcome.with(|o| {
             o.as_ref().map(|Shared(o)| kv_text.with(|kv| variants(&*model.0, o, kv).map(|v| Shared(Arc::new(v)))))
