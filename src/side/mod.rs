@@ -84,7 +84,7 @@ fn state_of(initial: Settings, handed: Memo<Option<Shared<Outcome>>>) -> LessonS
     LessonState::new(settings, models, handed, shape)
 }
 
-/// The open side lesson, on a mirror of the page's settings kept in step with its link.
+/// The open side lesson, on the lesson's state kept in step with the page's link.
 #[component]
 pub fn SideViews() -> impl IntoView {
     let (lang, ink) = page_lang_and_ink();
