@@ -9,10 +9,14 @@
 // be showing). WebKitGTK 2.50 has been seen to run a correct start wrongly, rarely (README,
 // "WebKit and WebAssembly memories"), and a reload is what the notice would ask of the
 // student anyway: every setting is in the address, so nothing is lost. Once a minute at most,
-// so that a start that always traps says so instead of loading forever.
+// so that a start that always traps says so instead of loading forever. The modules of views
+// (scripts/postbuild.py's start scripts) meet a trap while they start the same way, with this
+// same function: one reload a minute for the page and its modules together.
 const RESTARTED = "attention-lab-restarted-at";
 
-function restartOnce(reason) {
+/** Load the page once more if `reason` is the engine's trap (not a panic) and it was not done in
+ * the last minute; whether it did. */
+export function restartOnce(reason) {
   if (!(reason instanceof WebAssembly.RuntimeError)) return false;
   if (document.querySelector("[data-testid=panic]")) return false;
   try {

@@ -62,7 +62,7 @@ head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
 # 3. Each module's start script (before the version: it is one of the files).
-def start_script(name, js, relaxed_js=None):
+def start_script(name, js, relaxed_js=None, page_start=None):
     if name in WORKERS:
         # A module worker: messages that arrive while its .wasm loads wait, then go to the
         # module's own handler in order.
@@ -86,13 +86,26 @@ def start_script(name, js, relaxed_js=None):
         "// then the view says so, with a button that adds this script again (`?again=N`). Each\n"
         "// try asks under an address of its own: an engine keeps a module that failed to load as\n"
         "// failed, by its address. A panic in the module is not a failed download: the page's\n"
-        "// notice shows it, and nothing is tried again or said here.\n"
+        "// notice shows it, and nothing is tried again or said here. Nor is a trap of the engine\n"
+        "// while the module starts (a WebAssembly.RuntimeError that is no panic): trying again in\n"
+        "// this page only adds a memory to a process that may be failing for holding too many\n"
+        "// (README, \"WebKit and WebAssembly memories\"), so it is met as the page's own start is,\n"
+        "// by loading the page once more (at most once a minute); then the view says so.\n"
+        f'import {{ restartOnce }} from "./{page_start}";\n'
         "const waits = [1000, 3000];\n"
         'const again = new URL(import.meta.url).searchParams.get("again");\n'
         "const start = (attempt) =>\n"
         f'  import(again || attempt ? `./{js}?try=${{again ?? 1}}.${{attempt}}` : "./{js}").then((m) => m.default()).catch((e) => {{\n'
         "    // A panic: the page's notice says so already; no download to try again.\n"
         '    if (document.querySelector("[data-testid=panic]")) return;\n'
+        "    if (e instanceof WebAssembly.RuntimeError) {\n"
+        "      if (restartOnce(e)) return;\n"
+        f'      console.error("the {name} module could not start:", String(e));\n'
+        f'      document.querySelectorAll("[data-module-trapped={name}]").forEach((l) => l.removeAttribute("hidden"));\n'
+        f'      document.querySelectorAll("[data-module-status={name}]").forEach((l) => l.setAttribute("hidden", ""));\n'
+        f'      document.querySelector("script[data-module={name}]")?.setAttribute("data-failed", "trapped");\n'
+        "      return;\n"
+        "    }\n"
         "    if (attempt < waits.length) {\n"
         "      setTimeout(() => start(attempt + 1), waits[attempt]);\n"
         "      return;\n"
@@ -119,12 +132,17 @@ def own_files(name):
     return found
 
 
+# The page's start (assets/start.js, Trunk's initializer), whose `restartOnce` the modules share.
+page_starts = sorted(p.name for p in staging.iterdir() if re.fullmatch(r"start-[0-9a-f]+\.js", p.name))
+if len(page_starts) != 1:
+    sys.exit(f"postbuild: expected the page's one start-<hash>.js (assets/start.js), found {page_starts}")
+
 for name in MODULES + WORKERS:
     for old in staging.glob(f"{name}-start-*.js"):
         old.unlink()
     files = own_files(name) + (own_files(RELAXED[name]) if name in RELAXED else [])
     # Named by its contents and the modules', so a cached copy never imports a module that is gone.
-    start = start_script(name, files[0], files[2] if name in RELAXED else None)
+    start = start_script(name, files[0], files[2] if name in RELAXED else None, page_starts[0])
     digest = hashlib.sha256(start.encode() + b"".join((staging / f).read_bytes() for f in files))
     start_name = f"{name}-start-{digest.hexdigest()[:16]}.js"
     (staging / start_name).write_text(start, encoding="utf-8")

@@ -9,7 +9,9 @@
 //! failure line instead of the loading one, and marks its script so that the module's other
 //! views say so too. The start script tries three times before it gives up (a classroom's
 //! network drops a file now and then); the failure line then offers to try again
-//! ([`ModuleFailed`]), which never reloads the page or loses its settings.
+//! ([`ModuleFailed`]), which never reloads the page or loses its settings. A trap of the engine
+//! while the module starts is no failed download: the start script loads the page once more,
+//! as the page's own start does (assets/start.js), and if it traps again the view says so.
 
 use super::page::{use_page, Page, Shared};
 use super::ports::{hand_over as send_shown, send};
@@ -114,7 +116,9 @@ pub fn HostedView(
 }
 
 /// The line saying that `module` could not be loaded (hidden until its start script gives up),
-/// with a button that tries again.
+/// with a button that tries again; and the one saying that the engine stopped it as it started
+/// (hidden until its start script says so, after the page loaded itself once more for it), with
+/// one that loads the page again.
 #[component]
 pub(crate) fn ModuleFailed(
     /// The module.
@@ -134,6 +138,12 @@ pub(crate) fn ModuleFailed(
             <button type="button" class="button button--small" data-testid="module-retry" on:click=again>
                 {page.text(ClassMsg::ModuleRetry)}
             </button>
+        </p>
+        <p class="field__error" role="alert" data-module-trapped=module.name() hidden>
+            {page.text(ClassMsg::ModuleTrapped)} " "
+            <button type="button" class="button button--small" data-testid="module-reload" on:click=|_| {
+                let _ = window().location().reload();
+            }>{page.text(ClassMsg::ReloadPage)}</button>
         </p>
     }
 }
@@ -166,10 +176,10 @@ pub(crate) fn load(module: Hosted) -> Result<(), wasm_bindgen::JsValue> {
     let document = document();
     let name = module.name();
     if let Some(script) = document.query_selector(&format!("script[data-module='{name}']"))? {
-        // It could not be loaded before (its start script marked it): say so again.
-        if script.has_attribute("data-failed") {
+        // It could not be loaded or started before (its start script marked it): say so again.
+        if let Some(why) = script.get_attribute("data-failed") {
             let line = |which: &str| document.query_selector(&format!("[data-module-{which}='{name}']"));
-            if let Some(failed) = line("failed")? {
+            if let Some(failed) = line(if why == "trapped" { "trapped" } else { "failed" })? {
                 failed.remove_attribute("hidden")?;
             }
             if let Some(status) = line("status")? {

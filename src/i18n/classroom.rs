@@ -21,6 +21,13 @@ super::catalogue! {
         LeavePresent => ("Leave presentation", "退出演示"),
         /// A part of the site whose files did not arrive: load it again.
         ModuleRetry => ("Try again", "重试"),
+        /// A part of the site whose program the browser stopped as it started, after the page
+        /// loaded itself once more for it (assets/start.js).
+        ModuleTrapped => (
+            "This part of the lesson could not start: the browser stopped its program with an error. Reloading the page usually helps; your settings are kept in the link.",
+            "这部分内容无法启动：浏览器在它启动时以一个错误中止了它的程序。重新加载页面通常就能解决；你的设置都保存在链接里。",
+        ),
+        ReloadPage => ("Reload the page", "重新加载页面"),
         Theme => ("Theme", "主题"),
         ThemeAuto => ("Auto", "跟随系统"),
         ThemeLight => ("Light", "浅色"),

@@ -145,6 +145,7 @@ fn every_case() -> Vec<Case> {
         case!(Everywhere, views::a_module_that_does_not_arrive_is_tried_again_and_the_page_keeps_its_state),
         case!(Everywhere, views::a_page_that_cannot_start_says_so),
         case!(Everywhere, views::a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_traps_says_so),
+        case!(Everywhere, views::a_module_whose_start_traps_loads_the_page_once_more_and_then_says_so),
         case!(
             Everywhere,
             model::trained_weights_load_with_progress_and_layer_one_head_three_looks_at_the_previous_token

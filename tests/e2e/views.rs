@@ -174,18 +174,23 @@ pub async fn a_page_that_cannot_start_says_so() {
     b.close().await;
 }
 
-/// A copy of the build in `scratch` whose page start throws the engine's trap
-/// (`WebAssembly.RuntimeError`) where the module would start: every time, or only the first
-/// time in a tab (`once`).
-async fn build_whose_start_traps(scratch: &Scratch, once: bool) -> Site {
+/// Whose start traps: the page's, or a module's (by its name).
+#[derive(Clone, Copy)]
+enum Trapping {
+    Page,
+    Module(&'static str),
+}
+
+/// A copy of the build in `scratch` whose start (the page's or a module's) throws the engine's
+/// trap (`WebAssembly.RuntimeError`) where its .wasm would start: every time, or only the
+/// first time in a tab (`once`).
+async fn build_whose_start_traps(scratch: &Scratch, trapping: Trapping, once: bool) -> Site {
     copy_build(&dist_dir(), &scratch.0);
-    let glue = std::fs::read_dir(&scratch.0)
-        .expect("the copy")
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .find(|name| name.starts_with("attention-lab-") && name.ends_with(".js"))
-        .expect("the page's glue in the build");
-    let code = std::fs::read_to_string(scratch.0.join(&glue)).expect("the page's glue");
+    let glue = match trapping {
+        Trapping::Page => module_script("attention-lab"),
+        Trapping::Module(name) => module_script(name),
+    };
+    let code = std::fs::read_to_string(scratch.0.join(&glue)).expect("the glue");
     // The trap comes before the module is instantiated: a trapped start's memory stays in the
     // process until it is collected, and WebKitGTK runs pages wrongly when a process holds
     // many (README, "WebKit and WebAssembly memories"): the test would add to the very fault
@@ -198,15 +203,16 @@ async fn build_whose_start_traps(scratch: &Scratch, once: bool) -> Site {
          throw new WebAssembly.RuntimeError('Out of bounds memory access (the test build)'); }}"
     );
     std::fs::write(scratch.0.join(&glue), code.replace(start, &trap)).expect("write the glue");
-    // The glue's preload names its old hash, which would refuse the changed file.
+    // The page's glue is preloaded under its hash, which would refuse the changed file.
     let index = std::fs::read_to_string(scratch.0.join("index.html")).expect("the copy's index.html");
-    let link = index.lines().find(|l| l.contains(&format!("href=\"./{glue}\""))).expect("the glue's preload");
-    let integrity = link.find(" integrity=").map(|at| &link[at..]).and_then(|rest| {
-        let end = rest[" integrity=\"".len()..].find('"')? + " integrity=\"\"".len();
-        Some(rest[..end].to_string())
-    });
-    let unhashed = link.replace(integrity.as_deref().unwrap_or_default(), "");
-    std::fs::write(scratch.0.join("index.html"), index.replace(link, &unhashed)).expect("write index.html");
+    if let Some(link) = index.lines().find(|l| l.contains(&format!("href=\"./{glue}\""))) {
+        let integrity = link.find(" integrity=").map(|at| &link[at..]).and_then(|rest| {
+            let end = rest[" integrity=\"".len()..].find('"')? + " integrity=\"\"".len();
+            Some(rest[..end].to_string())
+        });
+        let unhashed = link.replace(integrity.as_deref().unwrap_or_default(), "");
+        std::fs::write(scratch.0.join("index.html"), index.replace(link, &unhashed)).expect("write index.html");
+    }
     Site::start_in(scratch.0.clone(), "").await
 }
 
@@ -216,7 +222,7 @@ async fn build_whose_start_traps(scratch: &Scratch, once: bool) -> Site {
 /// then says so.
 pub async fn a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_traps_says_so() {
     let scratch = Scratch::new("trap-once");
-    let site = build_whose_start_traps(&scratch, true).await;
+    let site = build_whose_start_traps(&scratch, Trapping::Page, true).await;
     let b = Browser::open(1280, 900).await;
     b.client.goto(&site.url("?lang=zh&stage=softmax&d=32")).await.expect("navigate");
     b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
@@ -234,7 +240,7 @@ pub async fn a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_t
     b.close().await;
 
     let scratch = Scratch::new("trap-always");
-    let site = build_whose_start_traps(&scratch, false).await;
+    let site = build_whose_start_traps(&scratch, Trapping::Page, false).await;
     let b = Browser::open(1280, 900).await;
     b.client.goto(&site.url("?lang=en")).await.expect("navigate");
     let notice = b.wait_for("[data-testid='start-failed']").await;
@@ -242,6 +248,63 @@ pub async fn a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_t
     assert!(text.contains("could not start") && text.contains("the test build"), "{text}");
     let restarted = b.js("return !!sessionStorage.getItem('attention-lab-restarted-at');", vec![]).await;
     assert_eq!(restarted, json!(true), "the page said so without loading itself once more");
+    b.close().await;
+}
+
+/// A module of a view whose start the engine traps is not a download that failed (fresh run G:
+/// the pretrained module's view said "tried three times" in WebKit, each try one more memory in
+/// a process already failing for too many): the page loads itself once more, as for its own
+/// start, and the view opens in the state its link names. One that traps every time says so
+/// in the view, with a button that reloads the page, and is never fetched again.
+pub async fn a_module_whose_start_traps_loads_the_page_once_more_and_then_says_so() {
+    let tries =
+        "return performance.getEntriesByType('resource').filter(e => /side(-[0-9a-f]+)?\\.js\\?/.test(e.name)).length;";
+    let scratch = Scratch::new("module-trap-once");
+    let site = build_whose_start_traps(&scratch, Trapping::Module("side"), true).await;
+    let b = Browser::open(1280, 900).await;
+    b.client.goto(&site.url("?lang=zh&view=variance&seed=7")).await.expect("navigate");
+    all_drawn(&b, "view-variance").await;
+    let state = b
+        .js(
+            "return [sessionStorage.getItem('e2e-trapped'), !!sessionStorage.getItem('attention-lab-restarted-at'),
+                     document.documentElement.lang, location.search.includes('seed=7'),
+                     [...document.querySelectorAll(`[data-module-trapped], [data-module-failed]`)].some(l => !l.hidden)];",
+            vec![],
+        )
+        .await;
+    assert_eq!(state, json!(["1", true, "zh-CN", true, false]), "[trapped, restarted, language, link, a failure line]");
+    assert_eq!(b.js(tries, vec![]).await, json!(0), "the module was fetched again in the reloaded page");
+    b.assert_no_panic().await;
+    b.close().await;
+
+    let scratch = Scratch::new("module-trap-always");
+    let site = build_whose_start_traps(&scratch, Trapping::Module("side"), false).await;
+    let b = Browser::open(1280, 900).await;
+    b.client.goto(&site.url("?lang=en&view=variance")).await.expect("navigate");
+    let line = b.wait_for("[data-testid='view-variance'] [data-module-trapped='side']:not([hidden])").await;
+    let text = line.text().await.unwrap_or_default();
+    assert!(text.contains("could not start") && text.contains("Reload the page"), "{text}");
+    let state = b
+        .js(
+            "return [!!sessionStorage.getItem('attention-lab-restarted-at'),
+                     document.querySelector(`[data-module-failed='side']`).hidden,
+                     document.querySelector(`[data-module-status='side']`).hidden];",
+            vec![],
+        )
+        .await;
+    assert_eq!(state, json!([true, true, true]), "[restarted once, no download failure line, no loading line]");
+    assert_eq!(b.js(tries, vec![]).await, json!(0), "a trapped start was taken for a download and tried again");
+    // Another view of the same module says so too, without starting it again.
+    b.click("nav-block").await;
+    b.wait_for("[data-testid='view-block'] [data-module-trapped='side']:not([hidden])").await;
+    assert_eq!(b.js(tries, vec![]).await, json!(0), "the module was fetched again for another view");
+    // The button loads the page again (in a tab whose last reload is more than a minute old,
+    // the engine's trap would be met by one more).
+    b.js("window.__samePage = true;", vec![]).await;
+    b.click("module-reload").await;
+    let reloaded = "return window.__samePage === undefined
+        && !!document.querySelector(`[data-testid='view-block'] [data-module-trapped='side']:not([hidden])`);";
+    b.until(reloaded, "the page loaded again, and the view says so again", 20).await;
     b.close().await;
 }
 
