@@ -9,7 +9,7 @@
 //! only sends the learner's commands and draws what the pool reports.
 
 mod charts;
-mod generate_view;
+mod generate;
 mod knockout;
 mod knockout_view;
 pub mod query;

@@ -3,7 +3,7 @@
 //! redrawn from the run as it trains.
 
 use super::charts::{head_spec, RunChart};
-use super::generate_view::GeneratePanel;
+use super::generate::GeneratePanel;
 use super::knockout::{self, Knockout};
 use super::knockout_view::KnockoutPanel;
 use super::setup::{field_of, range_message, Field, SetupForm};
