@@ -190,6 +190,19 @@ async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u6
     got
 }
 
+/// Train the task chosen a few steps, pause, and open the model in the lesson: the page then
+/// computes with the learner's model (`model=yours`).
+pub(crate) async fn a_few_steps_opened_in_the_lesson(b: &Browser) {
+    b.click("learn-train").await;
+    let stepped = "return Number(document.querySelector(`[data-testid='learn-steps']`)?.textContent) >= 20;";
+    assert_eq!(wait_until(b, stepped, json!(true), 60).await, json!(true), "the run took its steps");
+    b.click("learn-train").await;
+    assert_eq!(wait_until(b, AT_REST, json!(true), 20).await, json!(true), "the run came to rest");
+    b.click("learn-open-lesson").await;
+    let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
+    assert_eq!(wait_until(b, note, json!("yours"), 10).await, json!("yours"), "the lesson shows the learner's model");
+}
+
 /// "Open in the lesson": the model just trained runs through the lesson's stages on its
 /// example, the anti-diagonal it learned is in the weights the lesson computes, the sentence
 /// field takes only its tokens (the reason beside it), a reload finds the same model, and a

@@ -206,7 +206,9 @@ fn every_case() -> Vec<Case> {
         case!(Neutral, views::patterns_view_builds_every_head_and_shows_its_weights),
         case!(Neutral, views::graph_view_draws_weighted_edges_and_follows_the_chosen_node),
         case!(Neutral, views::every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_and_the_model),
+        case!(Neutral, views::every_view_of_the_lesson_s_numbers_follows_from_the_learner_s_model),
         case!(Neutral, views::settings_that_do_not_compute_keep_the_last_good_variants),
+        case!(Neutral, views::a_pretrained_model_shows_self_and_causal_variants_and_says_why_there_is_no_cross),
         case!(Neutral, views::complexity_view_counts_pairs_and_flash_matches_the_full_computation),
     ]
 }

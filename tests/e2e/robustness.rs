@@ -106,15 +106,29 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     b.wait_for("[data-testid='stage-input']").await;
     b.js(WALK, vec![seed.into(), seconds.into(), crate::browser::prose_naming_broken_numbers().into()]).await;
     let start = Instant::now();
+    // The walk's last steps as of the last poll: what is left to tell when the engine ends the
+    // session with the page (WebKit's WebDriver does when its web process crashes).
+    let mut polled = serde_json::Value::Null;
     loop {
-        let done = match b.client.execute("return window.__walk?.done ?? 'gone';", vec![]).await {
-            Ok(done) => done,
+        let poll =
+            "return [window.__walk?.done ?? 'gone', (window.__walk?.trail ?? []).slice(-12), window.__walk?.steps];";
+        let done = match b.client.execute(poll, vec![]).await {
+            Ok(serde_json::Value::Array(mut answer)) if answer.len() == 3 => {
+                if answer[1].as_array().is_some_and(|t| !t.is_empty()) {
+                    polled = serde_json::json!([answer[2].take(), answer[1].take(), start.elapsed().as_secs()]);
+                }
+                answer[0].take()
+            }
+            Ok(other) => other,
             Err(e) => {
                 // The page did not answer (its thread busy for the WebDriver's 30 s): the walk's
                 // last steps, read in another window of the site, and whether the page answers
                 // a minute later.
                 let trail = b.trail_from_another_window(&site.url("walk-trail.txt")).await;
-                panic!("seed {seed}: the page stopped answering during the walk ({e}); its last steps: {trail}");
+                panic!(
+                    "seed {seed}: the page stopped answering during the walk ({e}); its last steps: {trail}; \
+                     at the last poll (steps, the last of them, seconds into the walk): {polled}"
+                );
             }
         };
         if done == true {
@@ -164,7 +178,15 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     let place = b
         .js("return location.search + ' ' + (document.querySelector('main section')?.dataset.testid ?? '');", vec![])
         .await;
-    assert_eq!(alive, true, "the page has nothing drawn after the walk (it ended at {place})");
+    if alive != true {
+        let canvases = b
+            .js("return [...document.querySelectorAll('main section canvas')].map(c => [c.closest('figure')?.dataset.testid, c.dataset.drawn ?? null, c.width, c.height]);", vec![])
+            .await;
+        panic!(
+            "the page has nothing drawn after the walk (it ended at {place}); its canvases {canvases}; the page: {}",
+            b.where_it_stands().await
+        );
+    }
     // Wherever the walk ended, its link reopens the same state: a reload rewrites the same URL.
     let before = b.address().await;
     b.reload().await;

@@ -428,6 +428,25 @@ async fn shows(b: &Browser, figure: &str, tag: &str, tokens: &[&str], secs: u64,
     }
 }
 
+/// The views that draw the lesson's numbers, each with the figures whose saved CSV names the
+/// state (the model, its layer, the mask) and whose columns are the sentence's tokens.
+const NUMBERS_VIEWS: [(&str, &[&str]); 2] =
+    [("graph", &["heatmap-adjacency"]), ("complexity", &["heatmap-flash", "heatmap-softmax-compare"])];
+
+/// Open each of the views of the lesson's numbers in turn (from the navigation, unless the page
+/// shows it already): each of its figures shows the state `tag` and `tokens` name.
+async fn each_view_shows(b: &Browser, tag: &str, tokens: &[&str], what: &str) {
+    for (view, figures) in NUMBERS_VIEWS {
+        if !b.address().await.as_str().is_some_and(|a| a.contains(&format!("view={view}"))) {
+            b.click(&format!("nav-{view}")).await;
+            b.wait_for_view(view).await;
+        }
+        for figure in figures {
+            shows(b, figure, tag, tokens, 10, &format!("{what}, {view}")).await;
+        }
+    }
+}
+
 /// Every view that draws the lesson's numbers follows the lesson: the graph, the cost of
 /// attention (its FlashAttention scores and its softmax weights) and, for a pretrained model,
 /// the model view, each opened in turn, then the mask, the sentence and the model changed
@@ -438,30 +457,14 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_an
     b.open_page(&site.url("?lang=en&view=graph&text=the%20cat%20sat")).await;
     b.wait_for_view("graph").await;
     b.catch_downloads().await;
-    let views =
-        [("graph", ["heatmap-adjacency"].as_slice()), ("complexity", &["heatmap-flash", "heatmap-softmax-compare"])];
-    let each_view = |tag: &'static str, tokens: &'static [&'static str], what: &'static str| {
-        let b = &b;
-        async move {
-            for (view, figures) in views {
-                if !b.address().await.as_str().is_some_and(|a| a.contains(&format!("view={view}"))) {
-                    b.click(&format!("nav-{view}")).await;
-                    b.wait_for_view(view).await;
-                }
-                for figure in figures {
-                    shows(b, figure, tag, tokens, 10, &format!("{what}, {view}")).await;
-                }
-            }
-        }
-    };
-    each_view("-seed42_", &["the", "cat", "sat"], "opened").await;
+    each_view_shows(&b, "-seed42_", &["the", "cat", "sat"], "opened").await;
     b.choose("mask-select", "causal").await;
-    each_view("-seed42-causal_", &["the", "cat", "sat"], "the causal mask").await;
+    each_view_shows(&b, "-seed42-causal_", &["the", "cat", "sat"], "the causal mask").await;
     b.set_value("token-input", "a dog ran home").await;
-    each_view("-seed42-causal_", &["a", "dog", "ran", "home"], "a new sentence").await;
+    each_view_shows(&b, "-seed42-causal_", &["a", "dog", "ran", "home"], "a new sentence").await;
     b.choose("weights-switch", "minilm").await;
     let framed: &[&str] = &["[CLS]", "a", "dog", "ran", "home", "[SEP]"];
-    each_view("minilm-layer1-causal_", framed, "the pretrained model").await;
+    each_view_shows(&b, "minilm-layer1-causal_", framed, "the pretrained model").await;
     b.click("nav-model").await;
     b.wait_for_view("model").await;
     // The model view's maps are of the new sentence, under the causal mask.
@@ -474,7 +477,83 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_an
     b.click("nav-graph").await;
     b.wait_for_view("graph").await;
     b.catch_downloads().await;
-    each_view("minilm-layer1-causal_", framed, "after a reload").await;
+    each_view_shows(&b, "minilm-layer1-causal_", framed, "after a reload").await;
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+/// The same from the learner's model, trained here and opened in the lesson (its example as
+/// the sentence, the causal mask): the views of the lesson's numbers show it, the model view
+/// and the case study open beside it, and they follow the mask, a shorter sentence of its
+/// tokens and another model; a reload shows the same.
+pub async fn every_view_of_the_lesson_s_numbers_follows_from_the_learner_s_model() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&view=learn")).await;
+    crate::learn::a_few_steps_opened_in_the_lesson(&b).await;
+    b.catch_downloads().await;
+    b.click("export-json").await;
+    let files = b.downloads().await;
+    let trace: serde_json::Value =
+        serde_json::from_str(files[0]["text"].as_str().unwrap_or_default()).expect("the export is JSON");
+    let example: Vec<String> = serde_json::from_value(trace["tokens"].clone()).expect("the lesson's tokens");
+    let example: Vec<&str> = example.iter().map(String::as_str).collect();
+    each_view_shows(&b, "yours-layer1-causal_", &example, "opened from the learner's model").await;
+    for (view, hosted) in [("model", "view-model"), ("coref", "view-coref")] {
+        b.click(&format!("nav-{view}")).await;
+        b.wait_for_view(view).await;
+        // Its module mounted: the loading line gave way, and no failure line shows.
+        let mounted = format!(
+            "const v = document.querySelector(`[data-testid='{hosted}']`);
+             return !!v && v.querySelector('[data-module-status]').hidden
+               && [...v.querySelectorAll('[data-module-failed], [data-module-trapped]')].every(l => l.hidden);"
+        );
+        b.until(&mounted, &format!("the {view} view started beside the learner's model"), 30).await;
+    }
+    b.choose("mask-select", "none").await;
+    each_view_shows(&b, "yours-layer1_", &example, "no mask").await;
+    let shorter = &example[..8];
+    b.set_value("token-input", &shorter.join(" ")).await;
+    each_view_shows(&b, "yours-layer1_", shorter, "a shorter sentence of its tokens").await;
+    b.choose("weights-switch", "random").await;
+    each_view_shows(&b, "-seed42_", shorter, "a random model").await;
+    b.reload().await;
+    b.wait_for_view("complexity").await;
+    b.catch_downloads().await;
+    each_view_shows(&b, "-seed42_", shorter, "after a reload").await;
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
+/// A pretrained model reads one sentence: the variants view shows its self and causal
+/// attention, and says under cross-attention (and in the padding panel) why there is none,
+/// with no error over the whole view. (Fresh run H's random walk ended on this view with
+/// nothing drawn: the one variant the model lacks refused all three.)
+pub async fn a_pretrained_model_shows_self_and_causal_variants_and_says_why_there_is_no_cross() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=en&model=minilm&text=the%20cat%20sat")).await;
+    b.click("nav-variants").await;
+    b.wait_for_view("variants").await;
+    let framed = "return document.querySelector(`[data-testid='variant-causal'] [data-testid='heatmap-causal'] [data-caption]`)?.textContent === 'Weights A: 5 × 5';";
+    b.until(framed, "the causal variant of [CLS] the cat sat [SEP]", 60).await;
+    for variant in ["variant-self", "variant-causal"] {
+        all_drawn(&b, variant).await;
+    }
+    let cross = b.text_of("variant-cross-error").await;
+    assert!(cross.contains("read one sentence"), "{cross}");
+    assert!(b.text_of("padding-reading").await.contains("read one sentence"), "the padding panel says why too");
+    let whole = b.js("return !!document.querySelector(`[data-testid='variants-error']`);", vec![]).await;
+    assert_eq!(whole, json!(false), "an error over the whole view");
+    // Back to the random weights: all three, and the padding, again.
+    b.choose("weights-switch", "random").await;
+    b.until(
+        "return !document.querySelector(`[data-testid='variant-cross-error']`) && document.querySelector(`[data-testid='heatmap-cross'] [data-caption]`)?.textContent === 'Weights A: 3 × 4';",
+        "cross-attention with the random weights",
+        10,
+    )
+    .await;
+    all_drawn(&b, "view-variants").await;
     b.assert_no_panic().await;
     b.close().await;
 }

@@ -6,7 +6,7 @@ use crate::app::page::{use_page, Shared};
 use crate::core::model::ModelError;
 use crate::core::padding::{pad_and_run, Padded};
 use crate::core::variants::{Variant, Variants};
-use crate::i18n::{fill, Code, Msg, ViewMsg};
+use crate::i18n::{fill, model_error, Code, Msg, ViewMsg};
 use crate::ui::charts::PageMap;
 use crate::ui::specs::weights;
 use leptos::prelude::*;
@@ -33,7 +33,9 @@ pub fn PaddingPanel(
         Some(weights(h.weights.clone(), &s.labels, &s.labels, &s.run.padded.blocked))
     });
     let text = move || match padded(page, computed)? {
-        Err(n) => Some(fill(page.t(ViewMsg::PaddingSameLength), &[("n", &n.to_string())])),
+        // No second sentence to pad against: why (said under cross-attention too).
+        Err(Unpadded::NoSecond(e)) => Some(model_error(page.lang.get(), &e)),
+        Err(Unpadded::SameLength(n)) => Some(fill(page.t(ViewMsg::PaddingSameLength), &[("n", &n.to_string())])),
         Ok(s) => {
             let (m, n) = (s.run.real, s.labels.len());
             let values = [s.which, m, n, m + 1].map(|v| v.to_string());
@@ -72,13 +74,24 @@ pub fn PaddingPanel(
     }
 }
 
-/// The shorter sentence padded and run (`Err(n)` when both have n tokens), from the outcome and
-/// the variants, whose cross-attention trace holds the second sentence's X.
+/// Why nothing is padded.
+enum Unpadded {
+    /// Both sentences have this many tokens.
+    SameLength(usize),
+    /// There is no second sentence's X (why there is no cross-attention).
+    NoSecond(ModelError),
+}
+
+/// The shorter sentence padded and run, from the outcome and the variants, whose
+/// cross-attention trace holds the second sentence's X; or why nothing is padded.
 fn padded(
     page: crate::app::page::Page,
     computed: Memo<Option<Result<Shared<Variants>, ModelError>>>,
-) -> Option<Result<Shown, usize>> {
+) -> Option<Result<Shown, Unpadded>> {
     let v = computed.with(|v| v.as_ref()?.as_ref().ok().cloned())?;
+    if let Some(e) = v.0.cross_error() {
+        return Some(Err(Unpadded::NoSecond(e.clone())));
+    }
     page.outcome.with(|o| {
         let o = &o.as_ref()?.0;
         let cross = v.0.trace(Variant::Cross)?;
@@ -88,7 +101,7 @@ fn padded(
         let (short, tokens, which) = match lengths.0.cmp(&lengths.1) {
             std::cmp::Ordering::Less => (first, &o.tokens, 1),
             std::cmp::Ordering::Greater => (second, &v.0.kv_tokens, 2),
-            std::cmp::Ordering::Equal => return Some(Err(lengths.0)),
+            std::cmp::Ordering::Equal => return Some(Err(Unpadded::SameLength(lengths.0))),
         };
         let length = lengths.0.max(lengths.1);
         let cfg = o.encoding.options.attention(o.layer, o.trace().n_heads());

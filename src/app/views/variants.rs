@@ -1,5 +1,6 @@
 //! Self, causal and cross attention side by side for the same tokens and weights: the shared
-//! outcome's own trace for the variant it is, and `core::variants` for the other two.
+//! outcome's own trace for the variant it is, and `core::variants` for the other two (a model
+//! that reads one sentence shows the first two, and says in the third why it has none).
 
 use crate::app::page::{use_page, Shared};
 use crate::chart::colormap::Scale;
@@ -81,10 +82,20 @@ fn Column(
             blocked: Some(t.blocked.clone()),
         })
     });
+    // Why this variant has no trace when the others have (cross-attention, for a model that
+    // reads one sentence or a second sentence it cannot read).
+    let missing =
+        move || {
+            let e = computed.with(|v| v.as_ref()?.as_ref().ok()?.0.cross_error().cloned())?;
+            variant.is_cross().then(|| view! {
+            <p class="error" role="alert" data-testid="variant-cross-error">{model_error(page.lang.get(), &e)}</p>
+        })
+        };
     view! {
         <div class="variant" data-testid=format!("variant-{}", variant.slug())>
             <h3 class="variant__title">{move || page.t(title)}</h3>
             <p class="variant__text">{move || page.t(text)}</p>
+            {missing}
             {(variant == Variant::Causal).then(|| view! {
                 <PageMap spec=mask name=Signal::stored("M".to_string()) testid="heatmap-mask" />
                 <p class="stage__note">{page.text(ViewMsg::MaskLegend)}</p>
