@@ -27,6 +27,16 @@ pub fn fit_canvas(canvas: &HtmlCanvasElement, width: f64, height: f64) -> Result
     Ok(dpr)
 }
 
+/// Empty `canvas`: no picture, no room, and its backing store given back (a map with no numbers
+/// must not go on showing the last ones; on an iPad every backing store counts).
+pub fn empty_canvas(canvas: &HtmlCanvasElement) {
+    canvas.set_width(0);
+    canvas.set_height(0);
+    let style = canvas.style();
+    let _ = style.set_property("width", "0px");
+    let _ = style.set_property("height", "0px");
+}
+
 /// A canvas made ready for a plotters chart: its drawing area, its 2D context (for text) and
 /// the theme's pens.
 pub struct Plot {

@@ -96,7 +96,15 @@ pub fn Heatmap(
         let width = width_now(&figure, observed).max(160.0);
         let highlight = highlight.map_or((None, None), |h| h.get());
         spec.with(|spec| {
-            let Some(spec) = spec else { return };
+            let Some(spec) = spec else {
+                // No numbers (not yet, or no more): no picture, not the last one.
+                if canvas.has_attribute("data-drawn") {
+                    crate::chart::surface::empty_canvas(&canvas);
+                    let _ = canvas.remove_attribute("data-drawn");
+                    layout.set_value(None);
+                }
+                return;
+            };
             // The column too, when the columns are the same tokens as the rows.
             let highlight = (highlight.0, highlight.1.filter(|_| spec.col_labels == spec.row_labels));
             // On a projector the stage fits one screen, and nobody taps a cell: cells as small

@@ -540,6 +540,12 @@ pub async fn a_pretrained_model_shows_self_and_causal_variants_and_says_why_ther
     for variant in ["variant-self", "variant-causal"] {
         all_drawn(&b, variant).await;
     }
+    // Its map shows nothing, not the picture of the random weights it drew while the model
+    // was on its way.
+    let stale = b
+        .js("return document.querySelector(`[data-testid='heatmap-cross'] canvas`)?.dataset.drawn ?? null;", vec![])
+        .await;
+    assert_eq!(stale, serde_json::Value::Null, "the cross map shows numbers it no longer has");
     let cross = b.text_of("variant-cross-error").await;
     assert!(cross.contains("read one sentence"), "{cross}");
     assert!(b.text_of("padding-reading").await.contains("read one sentence"), "the padding panel says why too");
