@@ -16,7 +16,9 @@
 # thread ("main-thread scenario=train-largest|type-128-minilm|slider-minilm-128
 # tasks_over_50ms=… longest_task_ms=…"), multilingual-e5-small in a page of its own ("model e5
 # n=16|64 …" beside "peer ort-web model e5 n=…"; BENCH_E5=1 runs only these), and "size
-# wasm_gz=… js_gz=… first_heatmap_ms=…".
+# wasm_gz=… js_gz=… first_heatmap_ms=…"; then one tab's memory per scenario in Chromium and
+# WebKit ("memory engine=… scenario=… peak_mb=… end_mb=…", benches/memory.rs; BENCH_MEMORY_ONLY=1
+# runs only these, on the published build).
 # Figures only: nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +44,17 @@ fi
 # The published build (its sizes are what students download) and, apart, the benchmark build:
 # the same site with the `bench` feature (the ?bench=1 mode), which never ships.
 trunk build --release
+# One tab's memory, scenario by scenario, in Chromium and in WebKit (the iPad's engine), on
+# the published build (benches/memory.rs).
+memory() {
+  for engine in chromium webkit; do
+    E2E_BROWSER=$engine cargo bench --locked --bench memory 2>&1 | grep -E '^memory '
+  done
+}
+if [ -n "${BENCH_MEMORY_ONLY:-}" ]; then
+  memory
+  exit 0
+fi
 # Trunk takes the crate's features from the page (index.html turns on `external-texts`, and
 # `page` for the page's own module) and not from --features: the benchmark build comes from
 # the page with `bench` added, put back as it was however the build ends.
@@ -82,3 +95,4 @@ if [ ! -f target/peer-model/e5.onnx ] || [ target/peer-model/e5.onnx -ot assets/
 fi
 cp target/peer-model/minilm.onnx target/peer-model/e5.onnx target/bench-dist/peer/
 E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|ablate|saturation|draw|train|size|main-thread|update) '
+memory

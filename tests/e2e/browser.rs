@@ -272,7 +272,7 @@ impl Browser {
         let page = self
             .client
             .execute(
-                "const alerts = [...document.querySelectorAll('[role=alert]')].map(a => a.textContent.trim()).filter(t => t);
+                "const alerts = [...document.querySelectorAll('[role=alert]')].filter(a => !a.closest('[hidden]')).map(a => a.textContent.trim()).filter(t => t);
                  return location.search + ' | readyState: ' + document.readyState + ' | alerts: ' + JSON.stringify(alerts)
                    + ' | ' + (document.body?.innerText ?? '').slice(0, 1200);",
                 vec![],
@@ -441,6 +441,12 @@ impl Browser {
         if let Some(p) = panics.first() {
             panic!("the page panicked: {}", p.text().await.unwrap_or_default());
         }
+    }
+
+    /// The process id of the WebDriver server that started this browser (its processes are
+    /// under it).
+    pub fn driver_pid(&self) -> Option<u32> {
+        self.driver.lock().ok()?.pid()
     }
 
     /// Click the element with `data-testid` = `id`.

@@ -145,6 +145,11 @@ impl Driver {
         (driver, capabilities(engine, screen, profile))
     }
 
+    /// The WebDriver server's process id: the browser it starts runs under it.
+    pub fn pid(&self) -> Option<u32> {
+        self.server.id()
+    }
+
     /// The last `n` lines the server and the browser wrote (not kept for Chromium), for a
     /// failure to show what the engine said about it.
     pub fn last_lines(&self, n: usize) -> Vec<String> {

@@ -433,17 +433,35 @@ async fn shows(b: &Browser, figure: &str, tag: &str, tokens: &[&str], secs: u64,
 const NUMBERS_VIEWS: [(&str, &[&str]); 2] =
     [("graph", &["heatmap-adjacency"]), ("complexity", &["heatmap-flash", "heatmap-softmax-compare"])];
 
-/// Open each of the views of the lesson's numbers in turn (from the navigation, unless the page
-/// shows it already): each of its figures shows the state `tag` and `tokens` name.
+/// Open `view` from the navigation, unless the page shows it already.
+async fn open_from_nav(b: &Browser, view: &str) {
+    if !b.address().await.as_str().is_some_and(|a| a.contains(&format!("view={view}"))) {
+        b.click(&format!("nav-{view}")).await;
+        b.wait_for_view(view).await;
+    }
+}
+
+/// Open each of the views of the lesson's numbers in turn: each of its figures shows the state
+/// `tag` and `tokens` name; the values' hull (which saves nothing) has a point for each token
+/// and offers each as the query.
 async fn each_view_shows(b: &Browser, tag: &str, tokens: &[&str], what: &str) {
     for (view, figures) in NUMBERS_VIEWS {
-        if !b.address().await.as_str().is_some_and(|a| a.contains(&format!("view={view}"))) {
-            b.click(&format!("nav-{view}")).await;
-            b.wait_for_view(view).await;
-        }
+        open_from_nav(b, view).await;
         for figure in figures {
             shows(b, figure, tag, tokens, 10, &format!("{what}, {view}")).await;
         }
+    }
+    open_from_nav(b, "convex").await;
+    let started = std::time::Instant::now();
+    let read = "const texts = (s) => [...document.querySelectorAll(s)].map(e => e.textContent);
+                return [texts(`[data-testid='convex-svg'] .convex__label`), texts(`[data-testid='convex-query'] option`)];";
+    loop {
+        let [points, queries] = b.js(read, vec![]).await.as_array().cloned().unwrap_or_default().try_into().unwrap_or_default();
+        if points == json!(tokens) && queries == json!(tokens) {
+            break;
+        }
+        assert!(started.elapsed().as_secs() < 10, "{what}, convex: points {points}, queries {queries}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
 
@@ -483,8 +501,8 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_an
 }
 
 /// The same from the learner's model, trained here and opened in the lesson (its example as
-/// the sentence, the causal mask): the views of the lesson's numbers show it, the model view
-/// and the case study open beside it, and they follow the mask, a shorter sentence of its
+/// the sentence, the causal mask): the views of the lesson's numbers show it, the model view,
+/// the case study and the other side lessons open beside it, and they follow the mask, a shorter sentence of its
 /// tokens and another model; a reload shows the same.
 pub async fn every_view_of_the_lesson_s_numbers_follows_from_the_learner_s_model() {
     let site = Site::start("").await;
@@ -510,6 +528,14 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_from_the_learner_s_model
         );
         b.until(&mounted, &format!("the {view} view started beside the learner's model"), 30).await;
     }
+    // The side lessons that read only the lesson's settings open beside it, and draw.
+    for view in ["variance", "position", "rnn-cnn"] {
+        b.click(&format!("nav-{view}")).await;
+        b.wait_for_view(view).await;
+        all_drawn(&b, &format!("view-{view}")).await;
+    }
+    b.click("nav-block").await;
+    b.wait_for("[data-testid='view-block'] [data-testid='block-attention']").await;
     b.choose("mask-select", "none").await;
     each_view_shows(&b, "yours-layer1_", &example, "no mask").await;
     let shorter = &example[..8];
@@ -518,7 +544,8 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_from_the_learner_s_model
     b.choose("weights-switch", "random").await;
     each_view_shows(&b, "-seed42_", shorter, "a random model").await;
     b.reload().await;
-    b.wait_for_view("complexity").await;
+    // The hull's view, the last one opened.
+    b.wait_for_view("convex").await;
     b.catch_downloads().await;
     each_view_shows(&b, "-seed42_", shorter, "after a reload").await;
     b.assert_no_panic().await;
