@@ -85,9 +85,8 @@ fn holds_pages(engine: Engine, pid: u32) -> bool {
 #[cfg(not(target_arch = "wasm32"))]
 fn private_kb(pid: u32) -> Option<u64> {
     let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    let field = |name: &str| {
-        rollup.lines().find_map(|l| l.strip_prefix(name)?.split_whitespace().next()?.parse::<u64>().ok())
-    };
+    let field =
+        |name: &str| rollup.lines().find_map(|l| l.strip_prefix(name)?.split_whitespace().next()?.parse::<u64>().ok());
     Some(field("Private_Clean:")? + field("Private_Dirty:")?)
 }
 
@@ -200,8 +199,12 @@ async fn model_view_drawn(b: &Browser) {
 #[cfg(not(target_arch = "wasm32"))]
 async fn case_study_shown(b: &Browser) {
     b.wait_for_view("coref").await;
-    b.until("return document.querySelectorAll(`[data-testid='coref-cell']`).length >= 72;", "the case study's heads", 120)
-        .await;
+    b.until(
+        "return document.querySelectorAll(`[data-testid='coref-cell']`).length >= 72;",
+        "the case study's heads",
+        120,
+    )
+    .await;
 }
 
 /// Train for `secs` seconds in the training view, then stop and wait for the run to rest.
@@ -316,7 +319,8 @@ async fn main() {
     let site = Site::start_in(published_dir(), "").await;
     // BENCH_MEMORY=name,name: only those scenarios (the floor is always measured).
     let only = std::env::var("BENCH_MEMORY").unwrap_or_default();
-    let chosen = |s: Scenario| matches!(s, Scenario::Blank) || only.is_empty() || only.split(',').any(|n| n == s.name());
+    let chosen =
+        |s: Scenario| matches!(s, Scenario::Blank) || only.is_empty() || only.split(',').any(|n| n == s.name());
     let mut floor = f64::NAN;
     for scenario in Scenario::ALL.into_iter().filter(|s| chosen(*s)) {
         let b = Browser::open(1280, 900).await;

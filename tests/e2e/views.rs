@@ -456,7 +456,8 @@ async fn each_view_shows(b: &Browser, tag: &str, tokens: &[&str], what: &str) {
     let read = "const texts = (s) => [...document.querySelectorAll(s)].map(e => e.textContent);
                 return [texts(`[data-testid='convex-svg'] .convex__label`), texts(`[data-testid='convex-query'] option`)];";
     loop {
-        let [points, queries] = b.js(read, vec![]).await.as_array().cloned().unwrap_or_default().try_into().unwrap_or_default();
+        let [points, queries] =
+            b.js(read, vec![]).await.as_array().cloned().unwrap_or_default().try_into().unwrap_or_default();
         if points == json!(tokens) && queries == json!(tokens) {
             break;
         }
