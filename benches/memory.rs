@@ -7,8 +7,11 @@
 //! this benchmark started, summed and sampled every 0.5 s while a scenario runs. Each scenario
 //! gets a browser of its own; `blank` (about:blank) is the engine's own floor, printed so the
 //! rest can be read against it. Prints, per scenario,
-//! `memory engine=… scenario=… peak_mb=… end_mb=… peak_over_floor_mb=… end_over_floor_mb=… processes=…`
-//! where `end` is the last sample, 3 s after the scenario settled. Figures only: nothing
+//! `memory engine=… scenario=… peak_mb=… end_mb=… peak_over_floor_mb=… end_over_floor_mb=…
+//! dirty_peak_over_floor_mb=… dirty_end_over_floor_mb=… processes=…` where `end` is the last
+//! sample, 3 s after the scenario settled, and `dirty` the part of the private memory that was
+//! written (what iOS holds against a tab); with `BENCH_MEMORY_MAPS=1`
+//! also `memory-maps …`, the largest kinds of mapping holding it then. Figures only: nothing
 //! passes or fails.
 
 #![cfg_attr(target_arch = "wasm32", allow(unused))]
@@ -73,36 +76,82 @@ fn tree(root: u32) -> Vec<u32> {
 #[cfg(not(target_arch = "wasm32"))]
 fn holds_pages(engine: Engine, pid: u32) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
-    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+    // Chromium rewrites its processes' command lines into one string joined by spaces.
+    let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    let program = cmdline.split(' ').next().unwrap_or_default();
     match engine {
-        Engine::Chromium => args.iter().any(|a| *a == b"--type=renderer"),
-        Engine::WebKit => args.first().is_some_and(|a| a.ends_with(b"WebKitWebProcess")),
-        Engine::Firefox => args.iter().any(|a| *a == b"-contentproc"),
+        Engine::Chromium => cmdline.split(' ').any(|a| a == "--type=renderer"),
+        Engine::WebKit => program.ends_with("WebKitWebProcess"),
+        Engine::Firefox => cmdline.split(' ').any(|a| a == "-contentproc"),
     }
 }
 
-/// The private memory of `pid` in kB (`Private_Clean` + `Private_Dirty`), if it still runs.
+/// The private memory of `pid` in kB: all of it (`Private_Clean` + `Private_Dirty`, USS) and
+/// the dirty part alone, if it still runs.
 #[cfg(not(target_arch = "wasm32"))]
-fn private_kb(pid: u32) -> Option<u64> {
+fn private_kb(pid: u32) -> Option<(u64, u64)> {
     let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
     let field =
         |name: &str| rollup.lines().find_map(|l| l.strip_prefix(name)?.split_whitespace().next()?.parse::<u64>().ok());
-    Some(field("Private_Clean:")? + field("Private_Dirty:")?)
+    let dirty = field("Private_Dirty:")?;
+    Some((field("Private_Clean:")? + dirty, dirty))
 }
 
-/// One sample: the web-content processes under `root`, and their private memory in MB.
+/// What holds the private memory of the web-content processes under `root`: the `top` largest
+/// kinds of mapping (by name: a file, `[heap]`, or `[anon]` for the unnamed), in MB.
 #[cfg(not(target_arch = "wasm32"))]
-fn sample(engine: Engine, root: u32) -> (usize, f64) {
-    let kb: Vec<u64> = tree(root).into_iter().filter(|&p| holds_pages(engine, p)).filter_map(private_kb).collect();
-    (kb.len(), kb.iter().sum::<u64>() as f64 / 1024.0)
+fn holders(engine: Engine, root: u32, top: usize) -> String {
+    let mut by_name: std::collections::BTreeMap<String, u64> = Default::default();
+    for pid in tree(root).into_iter().filter(|&p| holds_pages(engine, p)) {
+        let Ok(smaps) = std::fs::read_to_string(format!("/proc/{pid}/smaps")) else { continue };
+        let mut name = String::new();
+        for line in smaps.lines() {
+            let mut words = line.split_whitespace();
+            let first = words.next().unwrap_or_default();
+            if first.contains('-') && !first.ends_with(':') {
+                // A mapping's header: address range, permissions, offset, device, inode, name.
+                name = words.nth(4).map_or("[anon]".to_string(), str::to_string);
+            } else if first == "Private_Clean:" || first == "Private_Dirty:" {
+                *by_name.entry(name.clone()).or_default() += words.next().and_then(|k| k.parse().ok()).unwrap_or(0);
+            }
+        }
+    }
+    let mut largest: Vec<(String, u64)> = by_name.into_iter().collect();
+    largest.sort_by_key(|(_, kb)| std::cmp::Reverse(*kb));
+    largest.iter().take(top).map(|(n, kb)| format!("{n}={:.1}", *kb as f64 / 1024.0)).collect::<Vec<_>>().join(" ")
 }
 
-/// Samples every 0.5 s on a thread of its own until stopped: the peak, the last, and how many
-/// web-content processes the last sample found.
+/// One sample of the web-content processes under `root`.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Default)]
+struct Sample {
+    processes: usize,
+    /// Their private memory (USS), MB.
+    private_mb: f64,
+    /// Of which dirty (written: the heaps, the Wasm memories, the JIT's code), MB. Clean private
+    /// pages are mostly the engine's own library code, which no other process maps here and the
+    /// system can drop and read again; iOS counts a tab's dirty memory against its limit.
+    dirty_mb: f64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn sample(engine: Engine, root: u32) -> Sample {
+    let kb: Vec<(u64, u64)> =
+        tree(root).into_iter().filter(|&p| holds_pages(engine, p)).filter_map(private_kb).collect();
+    let mb = |kb: u64| kb as f64 / 1024.0;
+    Sample {
+        processes: kb.len(),
+        private_mb: mb(kb.iter().map(|k| k.0).sum()),
+        dirty_mb: mb(kb.iter().map(|k| k.1).sum()),
+    }
+}
+
+/// Samples every 0.5 s on a thread of its own until stopped: the peak (of each figure) and the
+/// last sample.
 #[cfg(not(target_arch = "wasm32"))]
 struct Sampler {
     stop: Arc<AtomicBool>,
-    thread: std::thread::JoinHandle<(f64, f64, usize)>,
+    thread: std::thread::JoinHandle<(Sample, Sample)>,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -111,12 +160,16 @@ impl Sampler {
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
         let thread = std::thread::spawn(move || {
-            let mut peak = 0.0f64;
+            let mut peak = Sample::default();
             loop {
-                let (processes, mb) = sample(engine, root);
-                peak = peak.max(mb);
+                let now = sample(engine, root);
+                peak = Sample {
+                    processes: peak.processes.max(now.processes),
+                    private_mb: peak.private_mb.max(now.private_mb),
+                    dirty_mb: peak.dirty_mb.max(now.dirty_mb),
+                };
                 if stopped.load(Ordering::SeqCst) {
-                    return (peak, mb, processes);
+                    return (peak, now);
                 }
                 std::thread::sleep(Duration::from_millis(500));
             }
@@ -124,9 +177,9 @@ impl Sampler {
         Sampler { stop, thread }
     }
 
-    fn finish(self) -> (f64, f64, usize) {
+    fn finish(self) -> (Sample, Sample) {
         self.stop.store(true, Ordering::SeqCst);
-        self.thread.join().unwrap_or((f64::NAN, f64::NAN, 0))
+        self.thread.join().unwrap_or_default()
     }
 }
 
@@ -321,7 +374,7 @@ async fn main() {
     let only = std::env::var("BENCH_MEMORY").unwrap_or_default();
     let chosen =
         |s: Scenario| matches!(s, Scenario::Blank) || only.is_empty() || only.split(',').any(|n| n == s.name());
-    let mut floor = f64::NAN;
+    let mut floor = Sample { processes: 0, private_mb: f64::NAN, dirty_mb: f64::NAN };
     for scenario in Scenario::ALL.into_iter().filter(|s| chosen(*s)) {
         let b = Browser::open(1280, 900).await;
         let Some(root) = b.driver_pid() else {
@@ -332,16 +385,30 @@ async fn main() {
         run(&b, &site, scenario).await;
         // Settled: what the scenario leaves behind after 3 s.
         tokio::time::sleep(Duration::from_secs(3)).await;
-        let (peak, end, processes) = sampler.finish();
+        let (peak, end) = sampler.finish();
+        // BENCH_MEMORY_MAPS=1: what holds it, at the end.
+        if std::env::var_os("BENCH_MEMORY_MAPS").is_some() {
+            println!(
+                "memory-maps engine={} scenario={} {}",
+                engine.name().to_lowercase(),
+                scenario.name(),
+                holders(engine, root, 8)
+            );
+        }
         if matches!(scenario, Scenario::Blank) {
             floor = end;
         }
         println!(
-            "memory engine={} scenario={} peak_mb={peak:.0} end_mb={end:.0} peak_over_floor_mb={:.0} end_over_floor_mb={:.0} processes={processes}",
+            "memory engine={} scenario={} peak_mb={:.0} end_mb={:.0} peak_over_floor_mb={:.0} end_over_floor_mb={:.0} dirty_peak_over_floor_mb={:.0} dirty_end_over_floor_mb={:.0} processes={}",
             engine.name().to_lowercase(),
             scenario.name(),
-            peak - floor,
-            end - floor,
+            peak.private_mb,
+            end.private_mb,
+            peak.private_mb - floor.private_mb,
+            end.private_mb - floor.private_mb,
+            peak.dirty_mb - floor.dirty_mb,
+            end.dirty_mb - floor.dirty_mb,
+            end.processes,
         );
         b.close().await;
     }
