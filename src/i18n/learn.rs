@@ -137,6 +137,15 @@ super::catalogue! {
             "用这台电脑的几个核心来训练模型：每个工作线程计算每一批中自己那一份样本的梯度，各份按固定顺序相加，再做一次 Adam 更新，所以无论用几个线程，训练结果都相同（只差舍入误差）。页面本身只负责绘图。换一个数字会重新开始训练。",
         ),
         WorkersInUse => ("{n} in use", "正在使用 {n} 个"),
+        WorkersByCores => (
+            "At most {n}: one per core this device reports.",
+            "最多 {n} 个：这台设备报告的每个核心一个。",
+        ),
+        WorkersByMemory => (
+            "At most {n}: this device reports {gb} GB of memory, and every worker keeps its own copy of the model, its gradients and the optimiser's state while it trains.",
+            "最多 {n} 个：这台设备报告的内存只有 {gb} GB，而每个工作线程训练时都各自保存一份模型、它的梯度和优化器的状态。",
+        ),
+        WorkersAtMost => ("At most {n}: the most the page starts.", "最多 {n} 个：页面最多启动这么多。"),
         WorkerFailed => (
             "Training stopped: a worker failed ({why}). The page keeps working; press Reset to start a fresh run.",
             "训练已停止：一个工作线程出错（{why}）。页面仍可正常使用；点“重置”重新开始训练。",

@@ -20,7 +20,7 @@ use crate::figures::Heatmap;
 use crate::hosted::page_lang_and_ink;
 use crate::i18n::{fill, t, AblateMsg, Lang, LearnMsg};
 use crate::stage_texts::heads_listed;
-use crate::trainer::pool::default_workers;
+use crate::trainer::pool::{sized, Device, Limit};
 use leptos::prelude::*;
 use ndarray::Array2;
 
@@ -222,25 +222,7 @@ pub fn LearnApp(
                 </div>
                 <div class="readouts__item"><dt>{tr(LearnMsg::Speed)}</dt><dd data-testid="learn-speed">{readout(|s| format!("{:.0}", s.speed))}</dd></div>
             </dl>
-            <div class="field">
-                <label class="field__label" for="learn-workers">{tr(LearnMsg::Workers)}</label>
-                <select id="learn-workers" data-testid="learn-workers" title=tr(LearnMsg::WorkersHint)
-                    on:change=move |ev| {
-                        if let Ok(n) = event_target_value(&ev).parse::<usize>() {
-                            set_workers(n);
-                        }
-                    }>
-                    {move || {
-                        let chosen = snap.with(|s| s.as_ref().map_or(1, |s| s.workers));
-                        (1..=default_workers().max(chosen)).map(|n| {
-                            view! { <option value=n.to_string() selected=n == chosen>{n.to_string()}</option> }
-                        }).collect_view()
-                    }}
-                </select>
-                <p class="field__hint" data-testid="learn-workers-in-use">
-                    {move || snap.with(|s| s.as_ref().map(|s| fill(tr(LearnMsg::WorkersInUse), &[("n", &s.pool_workers.to_string())])))}
-                </p>
-            </div>
+            <WorkersField snap=snap lang=lang />
           </div>
           <div class="learn__main">
             <div class="stage__grid">
@@ -377,6 +359,45 @@ fn ShiftCheck(rested: Memo<Option<usize>>, lang: Lang) -> impl IntoView {
         })
     };
     view! { <p class="field__hint" data-testid="learn-shift-check">{line}</p> }
+}
+
+/// How many workers train the run: one per core unless the learner chooses fewer, no more than
+/// the device's memory allows (`pool::sized`), with how many are in use and what holds the
+/// choice to its most.
+#[component]
+fn WorkersField(snap: Memo<Option<Snapshot>>, lang: Lang) -> impl IntoView {
+    let tr = move |m: LearnMsg| t(lang, m);
+    let (most, limit) = sized(Device::here());
+    let limit = match limit {
+        Limit::Cores => fill(tr(LearnMsg::WorkersByCores), &[("n", &most.to_string())]),
+        Limit::Memory { gb } => {
+            fill(tr(LearnMsg::WorkersByMemory), &[("n", &most.to_string()), ("gb", &gb.to_string())])
+        }
+        Limit::Most => fill(tr(LearnMsg::WorkersAtMost), &[("n", &most.to_string())]),
+    };
+    view! {
+        <div class="field">
+            <label class="field__label" for="learn-workers">{tr(LearnMsg::Workers)}</label>
+            <select id="learn-workers" data-testid="learn-workers" title=tr(LearnMsg::WorkersHint)
+                aria-describedby="learn-workers-limit"
+                on:change=move |ev| {
+                    if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                        set_workers(n);
+                    }
+                }>
+                {move || {
+                    let chosen = snap.with(|s| s.as_ref().map_or(1, |s| s.workers));
+                    (1..=most.max(chosen)).map(|n| {
+                        view! { <option value=n.to_string() selected=n == chosen>{n.to_string()}</option> }
+                    }).collect_view()
+                }}
+            </select>
+            <p class="field__hint" data-testid="learn-workers-in-use">
+                {move || snap.with(|s| s.as_ref().map(|s| fill(tr(LearnMsg::WorkersInUse), &[("n", &s.pool_workers.to_string())])))}
+            </p>
+            <p class="field__hint" id="learn-workers-limit" data-testid="learn-workers-limit">{limit}</p>
+        </div>
+    }
 }
 
 #[cfg(test)]

@@ -29,11 +29,55 @@ pub struct Pool {
     sent: std::cell::Cell<usize>,
 }
 
-/// The workers a pool gets unless the learner chooses: one per core the browser reports
-/// (`navigator.hardwareConcurrency`), at most [`MAX_WORKERS`].
+/// What the browser says of its device: its cores (`navigator.hardwareConcurrency`) and, where
+/// it tells (Chromium's `navigator.deviceMemory`), its memory in GB (rounded down to a power of
+/// two, at most 8).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Device {
+    pub cores: usize,
+    pub memory_gb: Option<f64>,
+}
+
+impl Device {
+    /// This browser's device.
+    pub fn here() -> Device {
+        let navigator = web_sys::window().map(|w| w.navigator());
+        let cores = navigator.as_ref().map_or(1.0, |n| n.hardware_concurrency());
+        let memory_gb = navigator
+            .and_then(|n| js_sys::Reflect::get(&n, &"deviceMemory".into()).ok())
+            .and_then(|m| m.as_f64())
+            .filter(|gb| gb.is_finite() && *gb > 0.0);
+        Device { cores: cores.max(1.0) as usize, memory_gb }
+    }
+}
+
+/// What holds a pool to the number of workers it gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// One per core the device reports.
+    Cores,
+    /// One per GB the device reports (at least one): it also holds the system, the browser and
+    /// the page, and each worker its own copy of the model, its gradients and Adam's moments.
+    Memory { gb: f64 },
+    /// [`MAX_WORKERS`], the most the page starts.
+    Most,
+}
+
+/// The workers a pool gets on `device` unless the learner chooses fewer, and what holds it
+/// there.
+pub fn sized(device: Device) -> (usize, Limit) {
+    let by_memory = device.memory_gb.map(|gb| (gb.floor() as usize).max(1));
+    let cores = device.cores.max(1);
+    match by_memory {
+        Some(n) if n < cores.min(MAX_WORKERS) => (n, Limit::Memory { gb: device.memory_gb.unwrap_or_default() }),
+        _ if cores <= MAX_WORKERS => (cores, Limit::Cores),
+        _ => (MAX_WORKERS, Limit::Most),
+    }
+}
+
+/// The workers a pool gets unless the learner chooses fewer: [`sized`] for this device.
 pub fn default_workers() -> usize {
-    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-    (cores as usize).clamp(1, MAX_WORKERS)
+    sized(Device::here()).0
 }
 
 /// The most workers a pool may have.
@@ -117,5 +161,33 @@ impl Pool {
             let (array, transfer) = numbers_to_js(&message.encode());
             let _ = leader.post(&array, Some(&transfer));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(cores: usize, memory_gb: Option<f64>) -> Device {
+        Device { cores, memory_gb }
+    }
+
+    #[test]
+    fn a_pool_gets_a_worker_per_core_up_to_the_most_the_page_starts() {
+        assert_eq!(sized(device(2, None)), (2, Limit::Cores));
+        assert_eq!(sized(device(4, Some(8.0))), (4, Limit::Cores));
+        assert_eq!(sized(device(16, Some(8.0))), (MAX_WORKERS, Limit::Most));
+        assert_eq!(sized(device(0, None)), (1, Limit::Cores), "a browser that reports no cores still trains");
+    }
+
+    #[test]
+    fn a_device_that_reports_little_memory_gets_fewer_workers_and_says_why() {
+        // A 4 GB Chromebook with 8 cores, a 2 GB phone, a device that reports half a GB.
+        assert_eq!(sized(device(8, Some(4.0))), (4, Limit::Memory { gb: 4.0 }));
+        assert_eq!(sized(device(8, Some(2.0))), (2, Limit::Memory { gb: 2.0 }));
+        assert_eq!(sized(device(4, Some(0.5))), (1, Limit::Memory { gb: 0.5 }));
+        // Memory that does not bind is not named.
+        assert_eq!(sized(device(2, Some(2.0))), (2, Limit::Cores));
+        assert_eq!(sized(device(12, Some(8.0))), (MAX_WORKERS, Limit::Most));
     }
 }
