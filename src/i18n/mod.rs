@@ -270,6 +270,7 @@ mod tests {
         "UNK",
         "SHA-256",
         "MB",
+        "GB",
         "KB",
         "ms",
         "HTTP",
