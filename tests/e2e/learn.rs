@@ -150,7 +150,8 @@ pub async fn the_page_answers_while_the_largest_model_trains_on_every_core() {
     assert!(in_use.starts_with(&format!("{workers} ")), "one worker per core ({workers}): {in_use}");
     let limit = b.text_of("learn-workers-limit").await;
     assert!(limit.starts_with(&format!("At most {workers}: ")), "what holds the pool to {workers}: {limit}");
-    let offered = b.js("return document.querySelectorAll(`[data-testid='learn-workers'] option`).length;", vec![]).await;
+    let offered =
+        b.js("return document.querySelectorAll(`[data-testid='learn-workers'] option`).length;", vec![]).await;
     assert_eq!(offered, json!(workers), "the choices go up to the most");
     b.click("learn-train").await;
     // A click while the pool computes (the largest model's step takes a second or more on a
