@@ -72,7 +72,8 @@ fn tree(root: u32) -> Vec<u32> {
     found
 }
 
-/// Whether the process `pid` holds web content in `engine` (Firefox is not measured).
+/// Whether the process `pid` holds web content in `engine` (Firefox's content processes are
+/// named too, though scripts/bench.sh measures Chromium and WebKit).
 #[cfg(not(target_arch = "wasm32"))]
 fn holds_pages(engine: Engine, pid: u32) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
@@ -267,7 +268,7 @@ async fn train_for(b: &Browser, secs: u64) {
     tokio::time::sleep(Duration::from_secs(secs)).await;
     b.click("learn-train").await;
     let resting = "const s = document.querySelector(`[data-testid='learn-steps']`);
-                   return document.querySelector(`[data-testid='learn-train']`).getAttribute('aria-pressed') === 'false'
+                   return !!s && document.querySelector(`[data-testid='learn-train']`)?.getAttribute('aria-pressed') === 'false'
                      && s.dataset.rested === s.textContent.trim();";
     b.until(resting, "the run at rest", 60).await;
 }
@@ -290,7 +291,12 @@ async fn set_largest(b: &Browser) {
 /// A trained model generates: the learner's model at rest runs the generator to the end.
 #[cfg(not(target_arch = "wasm32"))]
 async fn generate(b: &Browser) {
-    b.until("return !document.querySelector(`[data-testid='gen-next']`)?.disabled;", "the generator ready", 30).await;
+    b.until(
+        "return document.querySelector(`[data-testid='gen-next']`)?.disabled === false;",
+        "the generator ready",
+        30,
+    )
+    .await;
     b.click("gen-run").await;
     b.until("return !!document.querySelector(`[data-testid='gen-correct']`);", "the generator done", 60).await;
 }
@@ -378,7 +384,11 @@ async fn main() {
     for scenario in Scenario::ALL.into_iter().filter(|s| chosen(*s)) {
         let b = Browser::open(1280, 900).await;
         let Some(root) = b.driver_pid() else {
-            println!("memory engine={} scenario={} skipped=no-driver-process", engine.name(), scenario.name());
+            println!(
+                "memory engine={} scenario={} skipped=no-driver-process",
+                engine.name().to_lowercase(),
+                scenario.name()
+            );
             continue;
         };
         let sampler = Sampler::start(engine, root);

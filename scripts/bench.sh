@@ -48,7 +48,8 @@ trunk build --release
 # the published build (benches/memory.rs).
 memory() {
   for engine in chromium webkit; do
-    E2E_BROWSER=$engine cargo bench --locked --bench memory 2>&1 | grep -E '^memory '
+    E2E_BROWSER=$engine cargo bench --locked --bench memory 2>&1 | grep -E '^memory(-maps)? ' ||
+      echo "memory engine=$engine failed: E2E_BROWSER=$engine cargo bench --bench memory says why"
   done
 }
 if [ -n "${BENCH_MEMORY_ONLY:-}" ]; then

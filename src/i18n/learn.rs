@@ -143,7 +143,7 @@ super::catalogue! {
         ),
         WorkersByMemory => (
             "At most {n}: this device reports {gb} GB of memory, and every worker keeps its own copy of the model, its gradients and the optimiser's state while it trains.",
-            "最多 {n} 个：这台设备报告的内存只有 {gb} GB，而每个工作线程训练时都各自保存一份模型、它的梯度和优化器的状态。",
+            "最多 {n} 个：这台设备报告的内存为 {gb} GB，而每个工作线程训练时都各自保存一份模型、它的梯度和优化器的状态。",
         ),
         WorkersAtMost => ("At most {n}: the most the page starts.", "最多 {n} 个：页面最多启动这么多。"),
         WorkerFailed => (

@@ -365,7 +365,12 @@ fn ShiftCheck(rested: Memo<Option<usize>>, lang: Lang) -> impl IntoView {
 /// the device's memory allows (`pool::sized`), with how many are in use and what holds the
 /// choice to its most.
 #[component]
-fn WorkersField(snap: Memo<Option<Snapshot>>, lang: Lang) -> impl IntoView {
+fn WorkersField(
+    /// The run as the view last read it (the workers chosen, the pool's).
+    snap: Memo<Option<Snapshot>>,
+    /// The page's language.
+    lang: Lang,
+) -> impl IntoView {
     let tr = move |m: LearnMsg| t(lang, m);
     let (most, limit) = sized(Device::here());
     let limit = match limit {

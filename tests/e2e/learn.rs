@@ -147,7 +147,7 @@ pub async fn the_page_answers_while_the_largest_model_trains_on_every_core() {
                  return Math.min(cores, gb ? Math.max(Math.floor(gb), 1) : Infinity, 8);";
     let workers = b.js(sized, vec![]).await;
     let in_use = b.text_of("learn-workers-in-use").await;
-    assert!(in_use.starts_with(&format!("{workers} ")), "one worker per core ({workers}): {in_use}");
+    assert!(in_use.starts_with(&format!("{workers} ")), "workers as the device allows ({workers}): {in_use}");
     let limit = b.text_of("learn-workers-limit").await;
     assert!(limit.starts_with(&format!("At most {workers}: ")), "what holds the pool to {workers}: {limit}");
     let offered =

@@ -502,9 +502,10 @@ pub async fn every_view_of_the_lesson_s_numbers_follows_the_mask_the_sentence_an
 }
 
 /// The same from the learner's model, trained here and opened in the lesson (its example as
-/// the sentence, the causal mask): the views of the lesson's numbers show it, the model view,
-/// the case study and the other side lessons open beside it, and they follow the mask, a shorter sentence of its
-/// tokens and another model; a reload shows the same.
+/// the sentence, the causal mask): the views of the lesson's numbers show it; the model view,
+/// the case study and the other side lessons open beside it and draw; the views of the
+/// numbers follow the mask, a shorter sentence of its tokens and another model; a reload
+/// shows the same.
 pub async fn every_view_of_the_lesson_s_numbers_follows_from_the_learner_s_model() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
