@@ -66,10 +66,10 @@ pub enum Limit {
 /// The workers a pool gets on `device` unless the learner chooses fewer, and what holds it
 /// there.
 pub fn sized(device: Device) -> (usize, Limit) {
-    let by_memory = device.memory_gb.map(|gb| (gb.floor() as usize).max(1));
+    let by_memory = device.memory_gb.map(|gb| ((gb.floor() as usize).max(1), gb));
     let cores = device.cores.max(1);
     match by_memory {
-        Some(n) if n < cores.min(MAX_WORKERS) => (n, Limit::Memory { gb: device.memory_gb.unwrap_or_default() }),
+        Some((n, gb)) if n < cores.min(MAX_WORKERS) => (n, Limit::Memory { gb }),
         _ if cores <= MAX_WORKERS => (cores, Limit::Cores),
         _ => (MAX_WORKERS, Limit::Most),
     }
