@@ -13,8 +13,12 @@
 # for that model and the largest); onnxruntime-web with two threads on the same cases, in a page
 # of its own ("peer ort-web-2t n=… d_model=… run_ms=… ratio=…", "peer ort-web-2t model n=…
 # forward_ms=… ratio=…"; the server is cross-origin isolated for its threads); the page's main
-# thread ("main-thread scenario=train-largest|type-128-minilm|slider-minilm-128
-# tasks_over_50ms=… longest_task_ms=…"), multilingual-e5-small in a page of its own ("model e5
+# thread as the machine is and with Chromium's CPU 4× slower ("main-thread
+# scenario=train-largest|type-random|dk-slider|type-128-minilm|slider-minilm-128 [cpu=4x]
+# tasks_over_50ms=… longest_task_ms=…", and "first-heatmap cpu=4x median_ms=…"; BENCH_MAIN_THREAD=1
+# runs only these), Lighthouse's mobile audit of the published build served compressed
+# ("lighthouse performance=… lcp_ms=… tbt_ms=… accessibility=… best_practices=… seo=…", then
+# what keeps each score down; BENCH_LIGHTHOUSE=1 runs only it), multilingual-e5-small in a page of its own ("model e5
 # n=16|64 …" beside "peer ort-web model e5 n=…"; BENCH_E5=1 runs only these), and "size
 # wasm_gz=… js_gz=… first_heatmap_ms=…"; then one tab's memory per scenario in Chromium and
 # WebKit ("memory engine=… scenario=… peak_mb=… end_mb=…", benches/memory.rs; BENCH_MEMORY_ONLY=1
@@ -41,6 +45,13 @@ if [ "$(node -p "require('./$tfjs_dir/tfjs-backend-wasm/package.json').version" 
   npm install --prefix .tools --no-audit --no-fund --silent "@tensorflow/tfjs@$tfjs_version" "@tensorflow/tfjs-backend-wasm@$tfjs_version"
 fi
 
+# Lighthouse, for the benchmark only: its mobile audit of the published build (npm).
+lighthouse_version=12.2.3
+if [ "$(node -p "require('./.tools/node_modules/lighthouse/package.json').version" 2>/dev/null)" != "$lighthouse_version" ]; then
+  echo "[bench] installing Lighthouse $lighthouse_version (npm) into .tools/"
+  npm install --prefix .tools --no-audit --no-fund --silent "lighthouse@$lighthouse_version"
+fi
+
 # The published build (its sizes are what students download) and, apart, the benchmark build:
 # the same site with the `bench` feature (the ?bench=1 mode), which never ships.
 trunk build --release
@@ -54,6 +65,12 @@ memory() {
 }
 if [ -n "${BENCH_MEMORY_ONLY:-}" ]; then
   memory
+  exit 0
+fi
+# The page's main thread at 1× and 4× (BENCH_MAIN_THREAD=1) or Lighthouse's audit
+# (BENCH_LIGHTHOUSE=1) alone, on the published build.
+if [ -n "${BENCH_MAIN_THREAD:-}${BENCH_LIGHTHOUSE:-}" ]; then
+  cargo bench --locked --bench browser 2>&1 | grep -E '^(main-thread|first-heatmap|lighthouse)'
   exit 0
 fi
 # Trunk takes the crate's features from the page (index.html turns on `external-texts`, and
@@ -95,5 +112,5 @@ if [ ! -f target/peer-model/e5.onnx ] || [ target/peer-model/e5.onnx -ot assets/
   python3 benches/peer/make_model.py --e5 assets/model/e5-small.bin target/peer-model/e5.onnx
 fi
 cp target/peer-model/minilm.onnx target/peer-model/e5.onnx target/bench-dist/peer/
-E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|ablate|saturation|draw|train|size|main-thread|update) '
+E2E_DIST=target/bench-dist cargo bench --locked --bench browser 2>&1 | grep -E '^(bench|peer|model|ablate|saturation|draw|train|size|main-thread|first-heatmap|update|lighthouse) |^lighthouse-below '
 memory

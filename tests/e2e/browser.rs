@@ -53,6 +53,21 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// chromedriver's `POST /session/{id}/goog/cdp/execute`: one DevTools protocol command with its
+/// parameters (Chromium only; outside W3C WebDriver).
+#[derive(Debug)]
+struct Cdp(Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.0.to_string()))
+    }
+}
+
 /// Scroll `arguments[0]` into the middle of the screen, then wait (up to 2 s) until its box has
 /// stayed put for three frames: a user clicks what they see, not a button the page is moving.
 const HOLD_STILL: &str = "
@@ -441,6 +456,16 @@ impl Browser {
         if let Some(p) = panics.first() {
             panic!("the page panicked: {}", p.text().await.unwrap_or_default());
         }
+    }
+
+    /// Run the page's CPU `rate` times slower (DevTools' `Emulation.setCPUThrottlingRate`, which
+    /// holds across the tab's navigations), or say why not: only Chromium has it.
+    pub async fn throttle_cpu(&self, rate: f64) -> Result<(), String> {
+        if self.engine != Engine::Chromium {
+            return Err(format!("{} has no CPU throttling", self.engine.name()));
+        }
+        let command = json!({ "cmd": "Emulation.setCPUThrottlingRate", "params": { "rate": rate } });
+        self.client.issue_cmd(Cdp(command)).await.map(drop).map_err(|e| e.to_string())
     }
 
     /// The process id of the WebDriver server that started this browser (its processes are

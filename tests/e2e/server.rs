@@ -30,16 +30,22 @@ impl Site {
     /// Serve the built site as [`Site::start`] does, cross-origin isolated (COOP same-origin,
     /// COEP require-corp): the benchmark's server, for the peer's threads.
     pub async fn start_isolated(prefix: &str) -> Site {
-        Site::serve(dist_dir(), prefix, true).await
+        Site::serve(dist_dir(), prefix, Serving { isolated: true, compressed: false }).await
+    }
+
+    /// Serve the published build (`dist/`) as a static host does: its text and .wasm gzip-
+    /// compressed for a browser that accepts it (the benchmark's Lighthouse audit).
+    pub async fn start_compressed() -> Site {
+        Site::serve(published_dir(), "", Serving { isolated: false, compressed: true }).await
     }
 
     /// Serve the folder `root` (a build) the same way; its files are read at each request,
     /// so changing them publishes a new version to the running server.
     pub async fn start_in(root: PathBuf, prefix: &str) -> Site {
-        Site::serve(root, prefix, false).await
+        Site::serve(root, prefix, Serving::default()).await
     }
 
-    async fn serve(root: PathBuf, prefix: &str, isolated: bool) -> Site {
+    async fn serve(root: PathBuf, prefix: &str, serving: Serving) -> Site {
         assert!(
             root.join("index.html").is_file(),
             "{} has no index.html: build the site first (scripts/test.sh does)",
@@ -69,7 +75,8 @@ impl Site {
                         counted.fetch_add(1, Ordering::SeqCst);
                         status(503)
                     } else {
-                        respond(&root, &prefix, &path, isolated)
+                        let gzip = serving.compressed && accepts_gzip(&request);
+                        respond(&root, &prefix, &path, Serving { compressed: gzip, ..serving })
                     };
                     let _ = stream.write_all(&response).await;
                     let _ = stream.shutdown().await;
@@ -123,8 +130,28 @@ impl Drop for Site {
     }
 }
 
+/// How a [`Site`] answers: cross-origin isolated (COOP same-origin, COEP require-corp) or not;
+/// gzip-compressed or not.
+#[derive(Debug, Clone, Copy, Default)]
+struct Serving {
+    isolated: bool,
+    compressed: bool,
+}
+
+/// Does the request's `Accept-Encoding` header name gzip?
+fn accepts_gzip(request: &str) -> bool {
+    request.lines().any(|l| {
+        l.split_once(':').is_some_and(|(name, value)| name.eq_ignore_ascii_case("accept-encoding") && value.contains("gzip"))
+    })
+}
+
 /// Bytes of `data` after gzip -9, the way static servers send it.
 pub fn gzip_len(data: &[u8]) -> usize {
+    gzipped(data).len()
+}
+
+/// `data` after gzip -9.
+pub fn gzipped(data: &[u8]) -> Vec<u8> {
     let mut child = std::process::Command::new("gzip")
         .arg("-9c")
         .stdin(std::process::Stdio::piped())
@@ -135,7 +162,7 @@ pub fn gzip_len(data: &[u8]) -> usize {
     let mut stdin = child.stdin.take().expect("stdin");
     let data = data.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&data));
-    let out = child.wait_with_output().expect("gzip output").stdout.len();
+    let out = child.wait_with_output().expect("gzip output").stdout;
     writer.join().expect("writer thread").expect("write to gzip");
     out
 }
@@ -193,7 +220,7 @@ pub fn published_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("dist")
 }
 
-fn respond(root: &Path, prefix: &str, raw_path: &str, isolated: bool) -> Vec<u8> {
+fn respond(root: &Path, prefix: &str, raw_path: &str, serving: Serving) -> Vec<u8> {
     let path = raw_path.split(['?', '#']).next().unwrap_or("/");
     let Some(rel) = path.strip_prefix(prefix) else { return status(404) };
     let rel = rel.trim_start_matches('/');
@@ -213,13 +240,17 @@ fn respond(root: &Path, prefix: &str, raw_path: &str, isolated: bool) -> Vec<u8>
                 Some("png") => "image/png",
                 _ => "application/octet-stream",
             };
-            let isolation = if isolated {
+            let isolation = if serving.isolated {
                 "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n"
             } else {
                 ""
             };
+            // Text and .wasm compress; images and model files are left as they are.
+            let compress = serving.compressed && !matches!(rel.rsplit('.').next(), Some("png" | "bin"));
+            let (body, encoding) =
+                if compress { (gzipped(&body), "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n") } else { (body, "") };
             let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n{isolation}Cache-Control: no-cache\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n{isolation}{encoding}Cache-Control: no-cache\r\nConnection: close\r\n\r\n",
                 body.len()
             );
             [head.into_bytes(), body].concat()
