@@ -22,9 +22,9 @@ mod server;
 #[cfg(not(target_arch = "wasm32"))]
 use browser::Browser;
 #[cfg(not(target_arch = "wasm32"))]
-use server::{built_in, gzip_len, published_dir, Site};
-#[cfg(not(target_arch = "wasm32"))]
 use serde_json::Value;
+#[cfg(not(target_arch = "wasm32"))]
+use server::{built_in, gzip_len, published_dir, Site};
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::{Duration, Instant};
 
@@ -168,7 +168,13 @@ async fn main_thread_in_the_lesson(site: &Site) {
     let typed_random = "the students read the book that the teacher wrote about attention";
     // (name, address, the element that says it is ready, the text typed or empty, the drive)
     let scenarios = [
-        ("type-random", "?lang=en&stage=softmax&text=the", "[data-testid='token-input']", typed_random[3..].to_string(), typing.to_string()),
+        (
+            "type-random",
+            "?lang=en&stage=softmax&text=the",
+            "[data-testid='token-input']",
+            typed_random[3..].to_string(),
+            typing.to_string(),
+        ),
         (
             "dk-slider",
             "?lang=en&view=lab&scale=0&text=",
@@ -183,7 +189,13 @@ async fn main_thread_in_the_lesson(site: &Site) {
              }"
             .to_string(),
         ),
-        ("type-128-minilm", "?lang=en&model=minilm&stage=softmax&text=the", MINILM_READY, long[3..].to_string(), typing.to_string()),
+        (
+            "type-128-minilm",
+            "?lang=en&model=minilm&stage=softmax&text=the",
+            MINILM_READY,
+            long[3..].to_string(),
+            typing.to_string(),
+        ),
         (
             "slider-minilm-128",
             "?lang=en&model=minilm&stage=softmax&text=",

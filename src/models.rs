@@ -56,13 +56,24 @@ pub fn stored_under(key: &str) -> Option<ModelId> {
     ModelId::ALL.into_iter().find(|id| id.storage_key() == Some(key))
 }
 
+/// A model fetched as a file: the file, the entries of it this build reads, and what it makes
+/// of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Download {
+    pub file: ModelFile,
+    /// Whether an entry (by name) is read: in the page's own build only the frame's
+    /// ([`BertFrame::reads`]); the rest of the file is never held.
+    pub reads: fn(&str) -> bool,
+    pub build: fn(Asset) -> Result<Arc<dyn Model>, String>,
+}
+
 /// How a model reaches the page.
 #[derive(Debug, Clone, Copy)]
 pub enum Delivery {
     /// Made in the page from the choice (seeded weights).
     Made,
     /// A file fetched when first asked for, checked, and kept in the browser's cache.
-    Download { file: ModelFile, build: fn(Asset) -> Result<Arc<dyn Model>, String> },
+    Download(Download),
     /// Text the training view keeps in the browser's storage under `key`.
     Stored { key: &'static str, parse: fn(&str) -> Option<Arc<dyn Model>> },
 }
@@ -89,7 +100,7 @@ impl ModelId {
 
     /// Weights that learned from text, fetched as a file (MiniLM, e5).
     pub fn pretrained(self) -> bool {
-        matches!(self.delivery(), Delivery::Download { .. })
+        matches!(self.delivery(), Delivery::Download(_))
     }
 
     /// The pretrained model the views about one (every head at once, the case study) show when
@@ -121,8 +132,8 @@ impl ModelId {
     pub fn delivery(self) -> Delivery {
         match self {
             ModelId::Random => Delivery::Made,
-            ModelId::Minilm => Delivery::Download { file: MINILM_FILE, build: minilm },
-            ModelId::E5 => Delivery::Download { file: E5_FILE, build: e5 },
+            ModelId::Minilm => Delivery::Download(Download { file: MINILM_FILE, reads: bert_reads, build: minilm }),
+            ModelId::E5 => Delivery::Download(Download { file: E5_FILE, reads: bert_reads, build: e5 }),
             ModelId::Yours => Delivery::Stored {
                 key: crate::bridge::YOURS_KEY,
                 parse: |text| YourModel::parse(text).map(|m| Arc::new(m) as Arc<dyn Model>),
@@ -321,9 +332,19 @@ fn bert(asset: Asset, c: &Config) -> Result<Arc<dyn Model>, String> {
     Bert::from_asset(asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
+#[cfg(not(feature = "page"))]
+fn bert_reads(_: &str) -> bool {
+    true
+}
+
+#[cfg(feature = "page")]
+fn bert_reads(name: &str) -> bool {
+    BertFrame::reads(name)
+}
+
 #[cfg(feature = "page")]
 fn bert(asset: Asset, c: &Config) -> Result<Arc<dyn Model>, String> {
-    BertFrame::from_asset(&asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
+    BertFrame::from_asset(asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
 fn minilm(asset: Asset) -> Result<Arc<dyn Model>, String> {

@@ -8,7 +8,7 @@
 //! Needs the model file that `scripts/model.sh` makes (the test command's set-up runs it).
 
 mod common;
-use attention_lab::core::bert::{Asset, Bert, E5};
+use attention_lab::core::bert::{Asset, Bert, BertFrame, E5};
 use attention_lab::core::model::{similarity, Encoding, Input, Model, RunOptions, Token};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -19,6 +19,22 @@ fn model() -> &'static Bert {
         let bytes = common::model_file("e5-small.bin");
         Bert::from_asset(Asset::decode(&bytes).expect("a model file"), &E5).expect("a whole model")
     })
+}
+
+#[test]
+fn the_pages_frame_read_from_part_of_the_file_is_the_workers_model() {
+    // The page reads the tokenizer's and the attention's entries alone (the 4-bit blocks of the
+    // feed-forward layers and embeddings stepped over): the same projections and tokens.
+    let bytes = common::model_file("e5-small.bin");
+    let part = Asset::decode_from(bytes.as_slice(), BertFrame::reads).expect("the frame's entries");
+    let frame = BertFrame::from_asset(part, &E5).expect("a frame");
+    assert_eq!(frame.layer_projections().len(), 12);
+    for (f, m) in frame.layer_projections().iter().zip(model().layer_projections()) {
+        assert_eq!((&f.w_q, &f.w_k, &f.w_v, &f.w_o), (&m.w_q, &m.w_k, &m.w_v, &m.w_o));
+        assert_eq!(f.biases, m.biases);
+    }
+    let text = "小猫没有过马路，因为它太累了 the animal";
+    assert_eq!(frame.tokenize(text).ok(), model().tokenize(text).ok());
 }
 
 fn forward(text: &str) -> Encoding {

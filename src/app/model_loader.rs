@@ -5,11 +5,9 @@
 //! new one.
 
 use super::page::Page;
-use crate::core::bert::asset::ModelFile;
-use crate::core::bert::Asset;
 use crate::core::model::{Model, ModelError};
 use crate::fetch::{bring, LoadState};
-use crate::models::{Arrival, Delivery, ModelId};
+use crate::models::{Arrival, Delivery, Download, ModelId};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -22,8 +20,8 @@ pub fn load_when_asked(page: Page) {
         match id.delivery() {
             Delivery::Made => {}
             Delivery::Stored { key, parse } if !arrived => read_stored(page, id, key, parse),
-            Delivery::Download { file, build } if !arrived && page.load_state(id) == LoadState::Idle => {
-                download_model(page, id, file, build)
+            Delivery::Download(download) if !arrived && page.load_state(id) == LoadState::Idle => {
+                download_model(page, id, download)
             }
             _ => {}
         }
@@ -51,12 +49,12 @@ fn read_stored(page: Page, id: ModelId, key: &str, parse: fn(&str) -> Option<Arc
     page.arrive(id, arrival);
 }
 
-/// Download (or read from the cache) `file`, with its progress in the page's load state. The
-/// model arrives before the state goes back to idle, which must not start another download.
-fn download_model(page: Page, id: ModelId, file: ModelFile, build: fn(Asset) -> Result<Arc<dyn Model>, String>) {
+/// Download (or read from the cache) the model's file, with its progress in the page's load
+/// state. The model arrives before the state goes back to idle, which must not start another
+/// download.
+fn download_model(page: Page, id: ModelId, download: Download) {
     bring(
-        file,
-        build,
+        download,
         // The download may end after the page is gone (a test's mount dropped).
         move |state| {
             if !page.models.is_disposed() {

@@ -1,5 +1,6 @@
-//! Inside the forward worker: it brings each model it is asked about once (from the cache the
-//! page filled, else the network: `crate::fetch`), keeps it, and answers every question with
+//! Inside the forward worker: it brings the model it is asked about (from the cache the page
+//! filled, else the network: `crate::fetch`), keeps it until it is asked about another (one at
+//! a time: the next one's weights reuse its memory), and answers every question with
 //! the forward pass's numbers, or why there are none; a sweep, a head at a time. A panic is said to the page in words.
 
 use super::message::{Answer, Message, Question, SweepQuestion, ToWorker, Work};
@@ -14,8 +15,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 thread_local! {
-    /// The models brought so far.
-    static KEPT: RefCell<Vec<(ModelId, Arc<dyn Model>)>> = const { RefCell::new(Vec::new()) };
+    /// The model brought last.
+    static KEPT: RefCell<Option<(ModelId, Arc<dyn Model>)>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -98,15 +99,18 @@ async fn swept(q: SweepQuestion) {
     }
 }
 
-/// Model `id`, brought the first time it is asked about.
+/// Model `id`: the one kept, or brought (and kept in place of the last).
 async fn model(id: ModelId) -> Result<Arc<dyn Model>, String> {
-    if let Some(m) = KEPT.with(|k| k.borrow().iter().find(|(i, _)| *i == id).map(|(_, m)| Arc::clone(m))) {
+    if let Some(m) = KEPT.with(|k| k.borrow().as_ref().filter(|(i, _)| *i == id).map(|(_, m)| Arc::clone(m))) {
         return Ok(m);
     }
-    let Delivery::Download { file, build } = id.delivery() else {
+    // The last model goes before this one comes (an answer still computing with it keeps it
+    // until it is done).
+    KEPT.with(|k| k.borrow_mut().take());
+    let Delivery::Download(download) = id.delivery() else {
         return Err(format!("the model “{}” is not computed in a worker", id.slug()));
     };
-    let model = crate::fetch::load(&file, build, |_| {}).await.map_err(|e| format!("the model did not load: {e:?}"))?;
-    KEPT.with(|k| k.borrow_mut().push((id, Arc::clone(&model))));
+    let model = crate::fetch::load(&download, |_| {}).await.map_err(|e| format!("the model did not load: {e:?}"))?;
+    KEPT.with(|k| *k.borrow_mut() = Some((id, Arc::clone(&model))));
     Ok(model)
 }

@@ -7,10 +7,11 @@
 
 pub mod status;
 
-use crate::core::bert::asset::{sha256_hex, ModelFile};
+use crate::core::bert::asset::{Checksum, ModelFile, Source};
 use crate::core::bert::Asset;
 use crate::core::model::Model;
 use crate::i18n::{fill, t, Lang, ModelMsg};
+use crate::models::Download;
 use js_sys::{Reflect, Uint8Array};
 use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -66,21 +67,21 @@ fn cache_name(file: &ModelFile) -> String {
     format!("model-{}", &file.sha256[..12])
 }
 
-/// Bring the model of `file`, telling `report` where it is (loading with its progress, then
-/// idle or failed) and giving it to `done` before the load reports idle.
+/// Bring the model `download` names, telling `report` where it is (loading with its progress,
+/// then idle or failed) and giving it to `done` before the load reports idle.
 pub fn bring(
-    file: ModelFile,
-    build: fn(Asset) -> Result<Arc<dyn Model>, String>,
+    download: Download,
     report: impl Fn(LoadState) + Clone + 'static,
     done: impl FnOnce(Arc<dyn Model>) + 'static,
 ) {
-    report(LoadState::Loading { received: 0, total: file.bytes });
+    let total = download.file.bytes;
+    report(LoadState::Loading { received: 0, total });
     leptos::task::spawn_local(async move {
         let progress = {
             let report = report.clone();
-            move |received| report(LoadState::Loading { received, total: file.bytes })
+            move |received| report(LoadState::Loading { received, total })
         };
-        match load(&file, build, progress).await {
+        match load(&download, progress).await {
             Ok(model) => {
                 done(model);
                 report(LoadState::Idle);
@@ -90,34 +91,42 @@ pub fn bring(
     });
 }
 
-/// The model of `file` from the cache or the network.
-pub async fn load(
-    file: &ModelFile,
-    build: fn(Asset) -> Result<Arc<dyn Model>, String>,
-    progress: impl Fn(usize),
-) -> Result<Arc<dyn Model>, LoadError> {
+/// The model `download` names, its file from the cache or the network. The file stays where
+/// the browser put it, outside this module's memory, and only the entries this build reads
+/// (`Download::reads`) come in, one at a time: the module never holds the whole file.
+pub async fn load(download: &Download, progress: impl Fn(usize)) -> Result<Arc<dyn Model>, LoadError> {
+    let file = &download.file;
     let cache = open_cache(file).await;
-    let bytes = match &cache {
+    let kept = match &cache {
         Some(cache) => cached(cache, file).await,
         None => None,
     };
-    let bytes = match bytes {
+    let bytes = match kept {
         Some(bytes) => bytes,
         None => {
-            let bytes = download(file, &progress).await?;
-            if sha256_hex(&bytes) != file.sha256 {
-                return Err(LoadError::Checksum);
-            }
+            let bytes = fetch_file(file, &progress).await?;
             if let Some(cache) = &cache {
                 keep(cache, file, &bytes).await;
             }
             bytes
         }
     };
-    progress(bytes.len());
-    let asset = Asset::decode(&bytes).map_err(|e| LoadError::Format(e.to_string()))?;
-    drop(bytes);
-    build(asset).map_err(LoadError::Format)
+    progress(file.bytes);
+    let asset = Asset::decode_from(&Held(bytes), download.reads).map_err(|e| LoadError::Format(e.to_string()))?;
+    (download.build)(asset).map_err(LoadError::Format)
+}
+
+/// A file's bytes where the browser holds them, read a piece at a time.
+struct Held(Uint8Array);
+
+impl Source for Held {
+    fn len(&self) -> usize {
+        self.0.length() as usize
+    }
+
+    fn read_into(&self, at: usize, out: &mut [u8]) {
+        self.0.subarray(at as u32, (at + out.len()) as u32).copy_to(out);
+    }
 }
 
 /// The page's cache for the model; `None` where Cache Storage is unavailable (a page served
@@ -128,12 +137,12 @@ async fn open_cache(file: &ModelFile) -> Option<Cache> {
 }
 
 /// The kept copy, if whole (a copy of the wrong size is dropped and downloaded again).
-async fn cached(cache: &Cache, file: &ModelFile) -> Option<Vec<u8>> {
+async fn cached(cache: &Cache, file: &ModelFile) -> Option<Uint8Array> {
     let found = JsFuture::from(cache.match_with_str(file.name)).await.ok()?;
     let response: Response = found.dyn_into().ok()?;
     let buffer = JsFuture::from(response.array_buffer().ok()?).await.ok()?;
-    let bytes = Uint8Array::new(&buffer).to_vec();
-    if bytes.len() == file.bytes {
+    let bytes = Uint8Array::new(&buffer);
+    if bytes.length() as usize == file.bytes {
         Some(bytes)
     } else {
         let _ = cache.delete_with_str(file.name);
@@ -146,20 +155,20 @@ async fn cached(cache: &Cache, file: &ModelFile) -> Option<Vec<u8>> {
 /// first: WebKit's Cache Storage fails a second write of the same file ("Internal error").
 /// A check, not a lock: it closes the gap between two downloads that end apart, which is how
 /// the page and its forward worker finish; two writes at the very same moment could still meet.
-async fn keep(cache: &Cache, file: &ModelFile, bytes: &[u8]) {
+async fn keep(cache: &Cache, file: &ModelFile, bytes: &Uint8Array) {
     let kept =
         JsFuture::from(cache.match_with_str(file.name)).await.ok().is_some_and(|r| r.is_instance_of::<Response>());
     if kept {
         return;
     }
-    let body = Uint8Array::from(bytes);
-    if let Ok(response) = Response::new_with_opt_buffer_source(Some(&body)) {
+    if let Ok(response) = Response::new_with_opt_buffer_source(Some(bytes)) {
         let _ = JsFuture::from(cache.put_with_str(file.name, &response)).await;
     }
 }
 
-/// Download the file, reporting the bytes received as they arrive.
-async fn download(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Vec<u8>, LoadError> {
+/// Download the file into a buffer of the browser's, reporting the bytes received as they
+/// arrive and checking its SHA-256 a piece at a time.
+async fn fetch_file(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Uint8Array, LoadError> {
     let fetched = JsFuture::from(global_fetch(file.name)?).await.map_err(|_| LoadError::Network)?;
     let response: Response = fetched.dyn_into().map_err(|_| LoadError::Network)?;
     if !response.ok() {
@@ -167,22 +176,32 @@ async fn download(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Vec<u8>
     }
     let body = response.body().ok_or(LoadError::Network)?;
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut bytes = Vec::with_capacity(file.bytes);
     let total = file.bytes;
+    let bytes = Uint8Array::new_with_length(total as u32);
+    let (mut received, mut sum, mut piece) = (0, Checksum::default(), Vec::new());
     loop {
-        let chunk =
-            JsFuture::from(reader.read()).await.map_err(|_| LoadError::Truncated { received: bytes.len(), total })?;
+        let chunk = JsFuture::from(reader.read()).await.map_err(|_| LoadError::Truncated { received, total })?;
         if field(&chunk, "done").as_bool().unwrap_or(true) {
             break;
         }
         let value: Uint8Array = field(&chunk, "value").unchecked_into();
-        let start = bytes.len();
-        bytes.resize(start + value.length() as usize, 0);
-        value.copy_to(&mut bytes[start..]);
-        progress(bytes.len());
+        let len = value.length() as usize;
+        if received + len > total {
+            // More bytes than the published file has: not that file.
+            return Err(LoadError::Checksum);
+        }
+        bytes.set(&value, received as u32);
+        piece.resize(len, 0);
+        value.copy_to(&mut piece);
+        sum.update(&piece);
+        received += len;
+        progress(received);
     }
-    if bytes.len() < file.bytes {
-        return Err(LoadError::Truncated { received: bytes.len(), total });
+    if received < total {
+        return Err(LoadError::Truncated { received, total });
+    }
+    if sum.hex() != file.sha256 {
+        return Err(LoadError::Checksum);
     }
     Ok(bytes)
 }

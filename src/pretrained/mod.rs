@@ -96,7 +96,7 @@ fn bring_to(viewer: Viewer) {
         viewer.model.set(Some(Shared(m)));
         return;
     }
-    let Delivery::Download { file, build } = id.delivery() else { return };
+    let Delivery::Download(download) = id.delivery() else { return };
     if WANTED.with(|w| w.get()).is_some_and(|(wanted, _)| wanted == id) {
         return;
     }
@@ -114,7 +114,7 @@ fn bring_to(viewer: Viewer) {
         }
         tell_mounted(state);
     };
-    crate::fetch::bring(file, build, report, move |model| {
+    crate::fetch::bring(download, report, move |model| {
         // The load's last report (after this) lets it go.
         if !wanted() {
             return;

@@ -141,7 +141,8 @@ struct Serving {
 /// Does the request's `Accept-Encoding` header name gzip?
 fn accepts_gzip(request: &str) -> bool {
     request.lines().any(|l| {
-        l.split_once(':').is_some_and(|(name, value)| name.eq_ignore_ascii_case("accept-encoding") && value.contains("gzip"))
+        l.split_once(':')
+            .is_some_and(|(name, value)| name.eq_ignore_ascii_case("accept-encoding") && value.contains("gzip"))
     })
 }
 
@@ -247,8 +248,11 @@ fn respond(root: &Path, prefix: &str, raw_path: &str, serving: Serving) -> Vec<u
             };
             // Text and .wasm compress; images and model files are left as they are.
             let compress = serving.compressed && !matches!(rel.rsplit('.').next(), Some("png" | "bin"));
-            let (body, encoding) =
-                if compress { (gzipped(&body), "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n") } else { (body, "") };
+            let (body, encoding) = if compress {
+                (gzipped(&body), "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n")
+            } else {
+                (body, "")
+            };
             let head = format!(
                 "HTTP/1.1 200 OK\r\nContent-Type: {mime}\r\nContent-Length: {}\r\n{isolation}{encoding}Cache-Control: no-cache\r\nConnection: close\r\n\r\n",
                 body.len()

@@ -61,9 +61,9 @@ fn memory_mb() -> f64 {
 /// Measure `bench`, printing one line per figure through `print`.
 pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
     let Bench { id, prefix, ns, peer_file } = *bench;
-    let Delivery::Download { file, build } = id.delivery() else { return };
+    let Delivery::Download(download) = id.delivery() else { return };
     // The first load downloads the file and keeps it; the timed one reads the kept copy.
-    if let Err(e) = load(&file, build, |_| ()).await {
+    if let Err(e) = load(&download, |_| ()).await {
         print(format!("model unavailable: {e:?}"));
         return;
     }
@@ -93,7 +93,7 @@ pub async fn run(page: Page, bench: &Bench, print: &impl Fn(String)) {
     // The page's memory as the lesson holds the model (before the benchmark's own copy below).
     let memory = memory_mb();
     let t0 = now();
-    let Ok(model) = load(&file, build, |_| ()).await else { return };
+    let Ok(model) = load(&download, |_| ()).await else { return };
     let load_ms = now() - t0;
     let options = RunOptions::default();
     let worker = WorkerRun::start();

@@ -42,8 +42,8 @@ pub async fn run(print: &impl Fn(String)) {
             print(format!("peer ort-web-2t n={n} d_model={d_model} run_ms={run_ms:.2}"));
         }
     }
-    let Delivery::Download { file, build } = super::model::MINILM.id.delivery() else { return };
-    let Ok(model) = load(&file, build, |_| ()).await else {
+    let Delivery::Download(download) = super::model::MINILM.id.delivery() else { return };
+    let Ok(model) = load(&download, |_| ()).await else {
         return print("peer ort-web-2t model unavailable: the model did not load".into());
     };
     for n in super::model::NS {

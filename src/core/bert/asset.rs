@@ -32,8 +32,26 @@ pub const E5_FILE: ModelFile = ModelFile {
 
 /// The SHA-256 of `bytes` in lower-case hex, as [`ModelFile::sha256`] is written.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    let mut sum = Checksum::default();
+    sum.update(bytes);
+    sum.hex()
+}
+
+/// The SHA-256 of a file that arrives a piece at a time (a download), as [`sha256_hex`] of
+/// the whole.
+#[derive(Debug, Clone, Default)]
+pub struct Checksum(sha2::Sha256);
+
+impl Checksum {
+    /// The next piece of the file.
+    pub fn update(&mut self, piece: &[u8]) {
+        sha2::Digest::update(&mut self.0, piece);
+    }
+
+    /// The checksum of every piece so far, in lower-case hex.
+    pub fn hex(self) -> String {
+        sha2::Digest::finalize(self.0).iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// The first bytes of every model file, with the format's version.
@@ -215,36 +233,50 @@ impl Asset {
 
     /// Read a file written by [`Asset::encode`]; never panics on any bytes.
     pub fn decode(bytes: &[u8]) -> Result<Asset, AssetError> {
-        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
+        Asset::decode_from(bytes, |_| true)
+    }
+
+    /// Read from `source` the entries whose names `wanted` keeps, stepping over the others'
+    /// payloads unread: a reader of part of a file (the page's frame of a model) never holds
+    /// the rest, nor (where `source` lies outside its memory) the file itself. Never panics.
+    pub fn decode_from(source: &(impl Source + ?Sized), wanted: impl Fn(&str) -> bool) -> Result<Asset, AssetError> {
+        let mut r = Reader { source, at: 0 };
+        if r.bytes(MAGIC.len()).ok().as_deref() != Some(MAGIC.as_slice()) {
             return Err(AssetError::NotAModel);
         }
-        let mut r = Reader { bytes, at: MAGIC.len() };
         let count = r.u32()? as usize;
         let mut asset = Asset::default();
         for _ in 0..count {
             let len = usize::from(r.u16()?);
             let at = r.at;
-            let name = std::str::from_utf8(r.take(len)?).map_err(|_| AssetError::Corrupt { at })?.to_string();
-            let kind = r.take(1)?[0];
+            let name = String::from_utf8(r.bytes(len)?).map_err(|_| AssetError::Corrupt { at })?;
+            let kind = r.u8()?;
             let (rows, cols) = (r.u32()? as usize, r.u32()? as usize);
             let cells = rows.checked_mul(cols).ok_or(AssetError::Corrupt { at: r.at })?;
+            let corrupt = AssetError::Corrupt { at: r.at };
+            // The payload's length in bytes (text says its own), then the payload read or skipped.
+            let payload = match kind {
+                0 => cells.checked_mul(4),
+                1 => rows.checked_mul(4).and_then(|s| s.checked_add(cells)),
+                2 => Some(r.u32()? as usize),
+                3 if cols % Q4_BLOCK == 0 => Some(cells / Q4_BLOCK * Q4_BYTES),
+                _ => None,
+            };
+            let payload = payload.ok_or(corrupt)?;
+            if !wanted(&name) {
+                r.skip(payload)?;
+                continue;
+            }
+            let at = r.at;
+            let bytes = r.bytes(payload)?;
             let tensor = match kind {
-                0 => Tensor::F32 { rows, cols, data: r.f32s(cells)? },
+                0 => Tensor::F32 { rows, cols, data: f32s(&bytes) },
                 1 => {
-                    let scales = r.f32s(rows)?;
-                    let data = r.take(cells)?.iter().map(|&b| b as i8).collect();
-                    Tensor::Int8 { rows, cols, scales, data }
+                    let (scales, data) = bytes.split_at(rows * 4);
+                    Tensor::Int8 { rows, cols, scales: f32s(scales), data: data.iter().map(|&b| b as i8).collect() }
                 }
-                2 => {
-                    let len = r.u32()? as usize;
-                    let at = r.at;
-                    let text = std::str::from_utf8(r.take(len)?).map_err(|_| AssetError::Corrupt { at })?;
-                    Tensor::Text(text.to_string())
-                }
-                3 if cols % Q4_BLOCK == 0 => {
-                    Tensor::Q4 { rows, cols, blocks: r.take(cells / Q4_BLOCK * Q4_BYTES)?.to_vec() }
-                }
-                _ => return Err(AssetError::Corrupt { at: r.at }),
+                2 => Tensor::Text(String::from_utf8(bytes).map_err(|_| AssetError::Corrupt { at })?),
+                _ => Tensor::Q4 { rows, cols, blocks: bytes },
             };
             asset.push(name, tensor);
         }
@@ -252,34 +284,73 @@ impl Asset {
     }
 }
 
+/// Where a model file's bytes are read from: a slice in memory, or (in the browser) the
+/// downloaded buffer outside the module's memory, a piece at a time.
+pub trait Source {
+    /// The file's length in bytes.
+    fn len(&self) -> usize;
+    /// Copy the file's bytes from `at` into `out` (the caller keeps `at + out.len()` within
+    /// [`Source::len`]).
+    fn read_into(&self, at: usize, out: &mut [u8]);
+}
+
+impl Source for [u8] {
+    fn len(&self) -> usize {
+        <[u8]>::len(self)
+    }
+
+    fn read_into(&self, at: usize, out: &mut [u8]) {
+        out.copy_from_slice(&self[at..at + out.len()]);
+    }
+}
+
+/// Little-endian f32s of `bytes` (whole fours).
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+}
+
 /// A cursor over the file's bytes that reports where it ran out.
-struct Reader<'a> {
-    bytes: &'a [u8],
+struct Reader<'a, S: Source + ?Sized> {
+    source: &'a S,
     at: usize,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], AssetError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or(AssetError::Truncated { at: self.bytes.len() })?;
-        let out = &self.bytes[self.at..end];
-        self.at = end;
+impl<S: Source + ?Sized> Reader<'_, S> {
+    /// Step `n` bytes on, to a place within the file; where it was.
+    fn advance(&mut self, n: usize) -> Result<usize, AssetError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.source.len());
+        let end = end.ok_or(AssetError::Truncated { at: self.source.len() })?;
+        Ok(std::mem::replace(&mut self.at, end))
+    }
+
+    fn skip(&mut self, n: usize) -> Result<(), AssetError> {
+        self.advance(n).map(drop)
+    }
+
+    fn bytes(&mut self, n: usize) -> Result<Vec<u8>, AssetError> {
+        let from = self.advance(n)?;
+        let mut out = vec![0; n];
+        self.source.read_into(from, &mut out);
         Ok(out)
     }
 
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], AssetError> {
+        let from = self.advance(N)?;
+        let mut out = [0; N];
+        self.source.read_into(from, &mut out);
+        Ok(out)
+    }
+
+    fn u8(&mut self) -> Result<u8, AssetError> {
+        self.array::<1>().map(|[b]| b)
+    }
+
     fn u16(&mut self) -> Result<u16, AssetError> {
-        let b = self.take(2)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
+        self.array().map(u16::from_le_bytes)
     }
 
     fn u32(&mut self) -> Result<u32, AssetError> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn f32s(&mut self, n: usize) -> Result<Vec<f32>, AssetError> {
-        let bytes = self.take(n.checked_mul(4).ok_or(AssetError::Corrupt { at: self.at })?)?;
-        Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+        self.array().map(u32::from_le_bytes)
     }
 }
 
@@ -319,6 +390,19 @@ mod tests {
     fn encode_then_decode_is_the_same_asset() {
         let a = sample();
         assert_eq!(Asset::decode(&a.encode()), Ok(a));
+    }
+
+    #[test]
+    fn a_reader_of_some_entries_gets_those_alone_and_the_same() {
+        let bytes = sample().encode();
+        let some = Asset::decode_from(bytes.as_slice(), |name| name == "w" || name == "q4").unwrap();
+        assert_eq!(some.entries.len(), 2);
+        assert_eq!(some.get("w"), sample().get("w"));
+        assert_eq!(some.get("q4"), sample().get("q4"));
+        assert_eq!(some.get("vocab"), Err(AssetError::Missing("vocab".into())));
+        // A file cut inside an entry nobody reads is still truncated.
+        let cut = &bytes[..bytes.len() - 1];
+        assert!(matches!(Asset::decode_from(cut, |name| name == "w"), Err(AssetError::Truncated { .. })));
     }
 
     #[test]

@@ -204,43 +204,38 @@ impl Bert {
             let expected = format!("int8 or 4-bit {} × {d}", c.vocab);
             return Err(shape_error("embeddings.word_embeddings.weight", &expected, &word));
         }
-        let asset = &asset;
-        let position = matrix(asset, "embeddings.position_embeddings.weight", c.max_positions, d)?;
-        let segment = matrix(asset, "embeddings.token_type_embeddings.weight", 2, d)?.row(0).to_owned();
-        let norm = |prefix: &str| -> Result<LayerNorm<f32>, AssetError> {
+        let position = matrix(&asset, "embeddings.position_embeddings.weight", c.max_positions, d)?;
+        let segment = matrix(&asset, "embeddings.token_type_embeddings.weight", 2, d)?.row(0).to_owned();
+        let norm = |asset: &Asset, prefix: &str| -> Result<LayerNorm<f32>, AssetError> {
             Ok(LayerNorm {
                 gamma: vector(asset, &format!("{prefix}.weight"), d)?,
                 beta: vector(asset, &format!("{prefix}.bias"), d)?,
                 eps: c.eps,
             })
         };
-        let embedding_norm = norm("embeddings.LayerNorm")?;
-        let layers = (0..c.n_layers)
-            .map(|l| {
-                let p = format!("encoder.layer.{l}");
-                let dense = |name: &str, d_out: usize, d_in: usize| -> Result<Dense<f32>, AssetError> {
-                    let weight = kept(asset, &format!("{p}.{name}.weight"), d_out, d_in)?;
-                    Ok(Dense::kept(weight, vector(asset, &format!("{p}.{name}.bias"), d_out)?))
-                };
-                let mlp = Mlp {
-                    up: dense("intermediate.dense", c.d_ff, d)?,
-                    down: dense("output.dense", d, c.d_ff)?,
-                    activation: Activation::Gelu,
-                };
-                let block = Block {
-                    attention_norm: Some(norm(&format!("{p}.attention.output.LayerNorm"))?),
-                    mlp: Some(mlp),
-                    mlp_norm: Some(norm(&format!("{p}.output.LayerNorm"))?),
-                };
-                let Read { weights, biases, name } = attention(asset, &c, l, kept)?;
-                let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
-                Ok(Layer {
-                    projections: Arc::new(projections.map_err(invalid(name))?),
-                    block: Some(block),
-                    rotary: false,
-                })
-            })
-            .collect::<Result<_, AssetError>>()?;
+        let embedding_norm = norm(&asset, "embeddings.LayerNorm")?;
+        // Each weight leaves the file's entries as the layer takes it in.
+        let mut layer = |l: usize| -> Result<Layer, AssetError> {
+            let p = format!("encoder.layer.{l}");
+            let mut dense = |name: &str, d_out: usize, d_in: usize| -> Result<Dense<f32>, AssetError> {
+                let weight = kept(&mut asset, &format!("{p}.{name}.weight"), d_out, d_in)?;
+                Ok(Dense::kept(weight, vector(&asset, &format!("{p}.{name}.bias"), d_out)?))
+            };
+            let mlp = Mlp {
+                up: dense("intermediate.dense", c.d_ff, d)?,
+                down: dense("output.dense", d, c.d_ff)?,
+                activation: Activation::Gelu,
+            };
+            let block = Block {
+                attention_norm: Some(norm(&asset, &format!("{p}.attention.output.LayerNorm"))?),
+                mlp: Some(mlp),
+                mlp_norm: Some(norm(&asset, &format!("{p}.output.LayerNorm"))?),
+            };
+            let Read { weights, biases, name } = attention(&mut asset, &c, l, kept)?;
+            let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
+            Ok(Layer { projections: Arc::new(projections.map_err(invalid(name))?), block: Some(block), rotary: false })
+        };
+        let layers = (0..c.n_layers).map(&mut layer).collect::<Result<_, AssetError>>()?;
         Ok(Bert { config: c, shape: c.shape(), tokenizer, word, position, segment, embedding_norm, layers })
     }
 
@@ -320,7 +315,11 @@ fn shape_error(name: &str, expected: &str, t: &Tensor) -> AssetError {
 
 /// The (rows, cols) matrix `name`, dequantised if stored as int8.
 fn matrix(asset: &Asset, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, AssetError> {
-    let t = asset.get(name)?;
+    matrix_of(asset.get(name)?, name, rows, cols)
+}
+
+/// Tensor `t` (the entry `name`) as a (rows, cols) matrix, dequantised if stored as int8.
+fn matrix_of(t: &Tensor, name: &str, rows: usize, cols: usize) -> Result<Array2<f32>, AssetError> {
     let data = t.to_f32().filter(|_| t.dim() == (rows, cols));
     let data = data.ok_or_else(|| shape_error(name, &format!("{rows} × {cols}"), t))?;
     Array2::from_shape_vec((rows, cols), data).map_err(|_| shape_error(name, &format!("{rows} × {cols}"), t))
@@ -338,18 +337,28 @@ pub struct BertFrame {
 
 impl BertFrame {
     /// Read model `c`'s frame from its file; any missing or misshapen tensor it needs is an error.
-    pub fn from_asset(asset: &Asset, c: &Config) -> Result<BertFrame, AssetError> {
+    pub fn from_asset(mut asset: Asset, c: &Config) -> Result<BertFrame, AssetError> {
         // (d_out, d_in) as stored, dequantised, turned to (d_in, d_out) for X · W.
-        let transposed = |asset: &Asset, name: &str, d_out: usize, d_in: usize| {
-            Ok(matrix(asset, name, d_out, d_in)?.reversed_axes().as_standard_layout().to_owned())
+        let transposed = |asset: &mut Asset, name: &str, d_out: usize, d_in: usize| {
+            Ok(matrix_of(&asset.take(name)?, name, d_out, d_in)?.reversed_axes().as_standard_layout().to_owned())
         };
-        let layer = |l: usize| -> Result<Arc<Projections>, AssetError> {
-            let Read { weights: [w_q, w_k, w_v, w_o], biases, name } = attention(asset, c, l, transposed)?;
+        let mut layer = |l: usize| -> Result<Arc<Projections>, AssetError> {
+            let Read { weights: [w_q, w_k, w_v, w_o], biases, name } = attention(&mut asset, c, l, transposed)?;
             let projections = Projections::from_matrices(w_q, w_k, w_v, w_o).and_then(|w| w.with_biases(biases));
             Ok(Arc::new(projections.map_err(invalid(name))?))
         };
-        let projections = (0..c.n_layers).map(layer).collect::<Result<_, _>>()?;
-        Ok(BertFrame { shape: c.shape(), tokenizer: tokenizer(asset, c)?, projections })
+        let projections = (0..c.n_layers).map(&mut layer).collect::<Result<_, _>>()?;
+        Ok(BertFrame { shape: c.shape(), tokenizer: tokenizer(&asset, c)?, projections })
+    }
+
+    /// Whether the frame reads the file's entry `name`: the tokenizer's and the attention
+    /// projections' (what [`Asset::decode_from`] is asked for, so the rest is never held).
+    pub fn reads(name: &str) -> bool {
+        let attention = ATTENTION.iter().any(|a| {
+            let (weight, bias) = (format!(".{a}.weight"), format!(".{a}.bias"));
+            name.starts_with("encoder.layer.") && (name.ends_with(&weight) || name.ends_with(&bias))
+        });
+        attention || name == "vocab" || CHARS.contains(&name) || UNIGRAM.contains(&name)
     }
 }
 
@@ -420,20 +429,23 @@ struct Read<W> {
 /// Layer `l`'s W_Q, W_K, W_V, W_O, each read by `read` (asset, name, d_out, d_in), and their
 /// biases.
 fn attention<W>(
-    asset: &Asset,
+    asset: &mut Asset,
     c: &Config,
     l: usize,
-    read: impl Fn(&Asset, &str, usize, usize) -> Result<W, AssetError>,
+    read: impl Fn(&mut Asset, &str, usize, usize) -> Result<W, AssetError>,
 ) -> Result<Read<W>, AssetError> {
     let (p, d) = (format!("encoder.layer.{l}"), c.d_model);
-    let names = ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"];
-    let [q, k, v, o] = names.map(|name| format!("{p}.{name}"));
-    let weight = |prefix: &str| read(asset, &format!("{prefix}.weight"), d, d);
-    let bias = |prefix: &str| vector(asset, &format!("{prefix}.bias"), d);
+    let [q, k, v, o] = ATTENTION.map(|name| format!("{p}.{name}"));
+    let mut weight = |prefix: &str| read(asset, &format!("{prefix}.weight"), d, d);
     let weights = [weight(&q)?, weight(&k)?, weight(&v)?, weight(&o)?];
+    let bias = |prefix: &str| vector(asset, &format!("{prefix}.bias"), d);
     let biases = [bias(&q)?, bias(&k)?, bias(&v)?, bias(&o)?];
     Ok(Read { weights, biases, name: format!("{p}.attention") })
 }
+
+/// A layer's attention entries, each with its `.weight` and `.bias`: W_Q, W_K, W_V, W_O.
+const ATTENTION: [&str; 4] =
+    ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"];
 
 /// An error of the attention core about the projections `name`, as the file's error.
 fn invalid(name: String) -> impl FnOnce(crate::AttnError) -> AssetError {
@@ -441,14 +453,16 @@ fn invalid(name: String) -> impl FnOnce(crate::AttnError) -> AssetError {
 }
 
 /// The weight `name`, stored (d_out, d_in) as PyTorch has it, kept as X · W needs it, (d_in,
-/// d_out): int8 stays int8 in the strips, 4-bit blocks become f32.
-fn kept(asset: &Asset, name: &str, d_out: usize, d_in: usize) -> Result<PackedB, AssetError> {
-    match asset.get(name)? {
-        Tensor::Int8 { rows, cols, scales, data } if (*rows, *cols) == (d_out, d_in) => {
+/// d_out): int8 stays int8 in the strips, 4-bit blocks become f32. Taken out of `asset`, so that
+/// the file's copy is gone once the model's is made.
+fn kept(asset: &mut Asset, name: &str, d_out: usize, d_in: usize) -> Result<PackedB, AssetError> {
+    match asset.take(name)? {
+        Tensor::Int8 { rows, cols, scales, data } if (rows, cols) == (d_out, d_in) => {
             let reason = "its int8 values or scales do not fill its shape".to_string();
-            PackedB::from_int8_rows(d_out, d_in, scales, data).ok_or(AssetError::Invalid { name: name.into(), reason })
+            PackedB::from_int8_rows(d_out, d_in, &scales, &data)
+                .ok_or(AssetError::Invalid { name: name.into(), reason })
         }
-        _ => Ok(PackedB::new(matrix(asset, name, d_out, d_in)?.t())),
+        other => Ok(PackedB::new(matrix_of(&other, name, d_out, d_in)?.t())),
     }
 }
 
