@@ -4,11 +4,14 @@ use super::error::AttnError;
 use super::kernels::PackedB;
 use super::rng::SplitMix64;
 use ndarray::{Array1, Array2};
+use std::sync::OnceLock;
 
 /// W_Q, W_K, W_V, W_O, each (d_model, d_model), and optionally their biases (a trained model
 /// has them; seeded weights do not): Q = X · W_Q + b_Q. Each matrix is also kept packed for
-/// the matrix product, so a projection packs only its input.
-#[derive(Debug, Clone, PartialEq)]
+/// the matrix product, so a projection packs only its input: packed when first multiplied (a
+/// page that only shows the weights, such as a pretrained model's frame, never holds them twice),
+/// or as a model file's strips were given.
+#[derive(Debug, Clone)]
 pub struct Projections {
     pub w_q: Array2<f32>,
     pub w_k: Array2<f32>,
@@ -17,7 +20,15 @@ pub struct Projections {
     /// b_Q, b_K, b_V, b_O, each (d_model), if any.
     pub biases: Option<[Array1<f32>; 4]>,
     /// W_Q, W_K, W_V, W_O packed, in that order.
-    packed: [PackedB; 4],
+    packed: OnceLock<[PackedB; 4]>,
+}
+
+impl PartialEq for Projections {
+    /// The same weights and biases (the packed strips hold the same numbers, packed or not yet).
+    fn eq(&self, other: &Self) -> bool {
+        (&self.w_q, &self.w_k, &self.w_v, &self.w_o, &self.biases)
+            == (&other.w_q, &other.w_k, &other.w_v, &other.w_o, &other.biases)
+    }
 }
 
 impl Projections {
@@ -33,7 +44,7 @@ impl Projections {
         let mut rng = SplitMix64::new(seed ^ 0x005E_ED0F_A77E_u64);
         let a = (6.0 / (2.0 * d_model as f32)).sqrt();
         let mut matrix = || Array2::from_shape_fn((d_model, d_model), |_| rng.symmetric(a));
-        Ok(Self::packing(matrix(), matrix(), matrix(), matrix()))
+        Ok(Self::of(matrix(), matrix(), matrix(), matrix()))
     }
 
     /// Caller-supplied matrices, each checked to be (d_model, d_model) and finite.
@@ -44,7 +55,7 @@ impl Projections {
         w_o: Array2<f32>,
     ) -> Result<Self, AttnError> {
         check_square([&w_q, &w_k, &w_v, &w_o])?;
-        Ok(Self::packing(w_q, w_k, w_v, w_o))
+        Ok(Self::of(w_q, w_k, w_v, w_o))
     }
 
     /// Weights already packed (such as a model file's int8 strips), each (d_model, d_model): the
@@ -52,12 +63,12 @@ impl Projections {
     pub fn from_packed(packed: [PackedB; 4]) -> Result<Self, AttnError> {
         let [w_q, w_k, w_v, w_o] = packed.each_ref().map(PackedB::unpacked);
         check_square([&w_q, &w_k, &w_v, &w_o])?;
-        Ok(Self { w_q, w_k, w_v, w_o, biases: None, packed })
+        Ok(Self { w_q, w_k, w_v, w_o, biases: None, packed: OnceLock::from(packed) })
     }
 
-    fn packing(w_q: Array2<f32>, w_k: Array2<f32>, w_v: Array2<f32>, w_o: Array2<f32>) -> Self {
-        let packed = [&w_q, &w_k, &w_v, &w_o].map(|w| PackedB::new(w.view()));
-        Self { w_q, w_k, w_v, w_o, biases: None, packed }
+    /// Checked matrices, packed when first multiplied.
+    fn of(w_q: Array2<f32>, w_k: Array2<f32>, w_v: Array2<f32>, w_o: Array2<f32>) -> Self {
+        Self { w_q, w_k, w_v, w_o, biases: None, packed: OnceLock::new() }
     }
 
     /// These weights with biases b_Q, b_K, b_V, b_O, each checked to be (d_model) and finite.
@@ -82,7 +93,7 @@ impl Projections {
 
     /// W_Q, W_K, W_V and W_O packed for [`matmul_packed`](super::kernels::matmul_packed).
     pub fn packed(&self) -> &[PackedB; 4] {
-        &self.packed
+        self.packed.get_or_init(|| [&self.w_q, &self.w_k, &self.w_v, &self.w_o].map(|w| PackedB::new(w.view())))
     }
 
     /// The model width these weights were made for.

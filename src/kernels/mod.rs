@@ -22,7 +22,7 @@ use simd as lanes;
 
 pub use double::matmul_f64;
 use ndarray::{Array2, ArrayView2};
-pub use pack::{PackedA, PackedB};
+pub use pack::{PackedA, PackedB, BLOCK};
 
 /// Which build of the loops runs: "simd128", "relaxed" (simd128 with relaxed SIMD's fused
 /// multiply–add, the `relaxed` feature) or "plain" (natively).
@@ -164,6 +164,28 @@ mod tests {
         }
         assert_eq!(PackedB::from_int8_rows(2, 3, &[1.0], &[0; 6]), None);
         assert_eq!(PackedB::from_int8_rows(2, 3, &[1.0, 1.0], &[0; 5]), None);
+    }
+
+    #[test]
+    fn block_scaled_strips_multiply_exactly_as_their_dequantised_matrix() {
+        // W (n × k) int8 −8…7 with a scale per 32 entries of a row, as a 4-bit model file stores
+        // a Linear layer; B = Wᵀ. Widths around the 8-column strips, one and several blocks.
+        for (m, k, n) in [(1, 32, 1), (5, 64, 7), (4, 32, 8), (9, 96, 17)] {
+            let blocks = k / BLOCK;
+            let q: Vec<i8> = (0..n * k).map(|i| ((i * 37 + 11) % 16) as i8 - 8).collect();
+            let scales: Vec<f32> =
+                (0..n * blocks).map(|i| if i == 3 { 0.0 } else { 0.01 + i as f32 * 0.003 }).collect();
+            let w = Array2::from_shape_fn((n, k), |(j, p)| f32::from(q[j * k + p]) * scales[j * blocks + p / BLOCK]);
+            let Some(packed) = PackedB::from_block_rows(n, k, &scales, &q) else { panic!("lengths match") };
+            assert_eq!(packed.dim(), (k, n));
+            assert_eq!(packed.unpacked(), w.t(), "{n}×{k}: read back");
+            let a = sample(m, k, 5);
+            let want = matmul_packed(&PackedA::new(a.view()), &PackedB::new(w.t()));
+            assert_eq!(matmul_packed(&PackedA::new(a.view()), &packed), want, "{m}×{k}·{k}×{n}");
+        }
+        assert_eq!(PackedB::from_block_rows(1, 31, &[1.0], &[0; 31]), None, "k not whole blocks");
+        assert_eq!(PackedB::from_block_rows(2, 32, &[1.0], &[0; 64]), None, "a scale short");
+        assert_eq!(PackedB::from_block_rows(2, 32, &[1.0, 1.0], &[0; 63]), None, "a value short");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! (the weights) is kept and reused by every product. Weights stored as int8 with a scale per
 //! output column stay int8 in their strips (a quarter of the bytes to stream from memory, which
 //! is what bounds a product of few rows) and are widened one strip at a time, each value to
-//! exactly the f32 the dequantised matrix holds.
+//! exactly the f32 the dequantised matrix holds; so do weights with a scale per [`BLOCK`]
+//! entries of each output row (ggml's 4-bit blocks, their values −8…7 kept as int8).
 
 use super::{lanes, MR, NR};
 use ndarray::{Array2, ArrayView2};
@@ -51,11 +52,29 @@ pub struct PackedB {
     strips: Strips,
 }
 
-/// The strips' numbers: f32, or int8 with one f32 scale per column (B[p, j] = q · scale[j]).
+/// The strips' numbers: f32, or int8 with one f32 scale per column (B[p, j] = q · scale[j]),
+/// or int8 with one scale per [`BLOCK`] rows of a column (B[p, j] = q · scale[p / BLOCK, j];
+/// per strip, its blocks' NR scales one block after another).
 #[derive(Debug, Clone, PartialEq)]
 enum Strips {
     F32(Vec<f32>),
     Int8 { data: Vec<i8>, scales: Vec<f32> },
+    Blocks { data: Vec<i8>, scales: Vec<f32> },
+}
+
+/// Entries of a row of W that share one scale in [`PackedB::from_block_rows`] (ggml's Q4_0).
+pub const BLOCK: usize = 32;
+
+/// W (n × k) int8, row-major, as B = Wᵀ in strips of NR columns (zero columns past n).
+fn int8_strips(n: usize, k: usize, data: &[i8]) -> Vec<i8> {
+    let mut packed = vec![0i8; n.div_ceil(NR) * NR * k];
+    for (j, row) in data.chunks_exact(k.max(1)).enumerate().take(n) {
+        let strip = &mut packed[(j / NR) * k * NR..(j / NR + 1) * k * NR];
+        for (p, q) in row.iter().enumerate() {
+            strip[p * NR + j % NR] = *q;
+        }
+    }
+    packed
 }
 
 impl PackedB {
@@ -99,17 +118,27 @@ impl PackedB {
         if scales.len() != n || data.len() != n * k {
             return None;
         }
-        let width = n.div_ceil(NR) * NR;
-        let mut packed = vec![0i8; width * k];
-        for (j, row) in data.chunks_exact(k.max(1)).enumerate().take(n) {
-            let strip = &mut packed[(j / NR) * k * NR..(j / NR + 1) * k * NR];
-            for (p, q) in row.iter().enumerate() {
-                strip[p * NR + j % NR] = *q;
+        let mut padded = scales.to_vec();
+        padded.resize(n.div_ceil(NR) * NR, 0.0);
+        Some(PackedB { k, n, strips: Strips::Int8 { data: int8_strips(n, k, data), scales: padded } })
+    }
+
+    /// B = Wᵀ (k × n) for W (n × k) stored as int8 with a scale per [`BLOCK`] entries of a
+    /// row, W[j, p] = `data[j·k + p]` · `scales[j·(k / BLOCK) + p / BLOCK]` (a 4-bit model
+    /// file's blocks: a quarter of the f32 matrix's bytes, plus an eighth for the scales). None
+    /// if k is not a multiple of [`BLOCK`] or the lengths are not n · k and n · k / BLOCK.
+    pub fn from_block_rows(n: usize, k: usize, scales: &[f32], data: &[i8]) -> Option<Self> {
+        let blocks = k / BLOCK;
+        if !k.is_multiple_of(BLOCK) || scales.len() != n * blocks || data.len() != n * k {
+            return None;
+        }
+        let mut packed = vec![0.0f32; n.div_ceil(NR) * NR * blocks];
+        for (j, row) in scales.chunks_exact(blocks.max(1)).enumerate().take(n) {
+            for (b, scale) in row.iter().enumerate() {
+                packed[((j / NR) * blocks + b) * NR + j % NR] = *scale;
             }
         }
-        let mut padded = scales.to_vec();
-        padded.resize(width, 0.0);
-        Some(PackedB { k, n, strips: Strips::Int8 { data: packed, scales: padded } })
+        Some(PackedB { k, n, strips: Strips::Blocks { data: int8_strips(n, k, data), scales: packed } })
     }
 
     /// (k, n).
@@ -138,7 +167,8 @@ impl PackedB {
         self.n.div_ceil(NR)
     }
 
-    /// Strip `s` (k × NR) as f32: borrowed, or widened from int8 into `scratch`.
+    /// Strip `s` (k × NR) as f32: borrowed, or widened from int8 into `scratch` (a block's
+    /// rows at a time where each block has its scales).
     pub(super) fn strip<'a>(&'a self, s: usize, scratch: &'a mut Vec<f32>) -> &'a [f32] {
         let len = self.k * NR;
         match &self.strips {
@@ -147,6 +177,20 @@ impl PackedB {
                 scratch.resize(len, 0.0);
                 if let Ok(scale) = <&[f32; NR]>::try_from(&scales[s * NR..(s + 1) * NR]) {
                     lanes::widen(&data[s * len..(s + 1) * len], scale, scratch);
+                }
+                scratch
+            }
+            Strips::Blocks { data, scales } => {
+                scratch.resize(len, 0.0);
+                let (rows, blocks) = (BLOCK * NR, self.k / BLOCK);
+                let data = &data[s * len..(s + 1) * len];
+                let scales = &scales[s * blocks * NR..(s + 1) * blocks * NR];
+                for ((q, out), scale) in
+                    data.chunks_exact(rows).zip(scratch.chunks_exact_mut(rows)).zip(scales.chunks_exact(NR))
+                {
+                    if let Ok(scale) = <&[f32; NR]>::try_from(scale) {
+                        lanes::widen(q, scale, out);
+                    }
                 }
                 scratch
             }

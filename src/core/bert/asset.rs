@@ -98,6 +98,20 @@ pub fn q4_values(blocks: &[u8], out: &mut Vec<f32>) {
     }
 }
 
+/// Q4_0 `blocks` (whole blocks) as their values −8…7, in the order [`q4_values`] gives, and
+/// each block's scale: entry i is `values[i]` · `scales[i / 32]`, the very f32 `q4_values` makes.
+pub fn q4_parts(blocks: &[u8]) -> (Vec<i8>, Vec<f32>) {
+    let count = blocks.len() / Q4_BYTES;
+    let (mut values, mut scales) = (Vec::with_capacity(count * Q4_BLOCK), Vec::with_capacity(count));
+    for block in blocks.chunks_exact(Q4_BYTES) {
+        scales.push(f16_to_f32(u16::from_le_bytes([block[0], block[1]])));
+        let nibbles = &block[2..];
+        values.extend(nibbles.iter().map(|b| (b & 15) as i8 - 8));
+        values.extend(nibbles.iter().map(|b| (b >> 4) as i8 - 8));
+    }
+    (values, scales)
+}
+
 impl Tensor {
     /// Symmetric per-row int8 quantisation of the (rows, cols) matrix `data`: each row's
     /// scale is its largest |value| / 127, so every entry is off by at most half a scale.
@@ -384,6 +398,19 @@ mod tests {
         assert_eq!(f16_to_f32(0xc000), -2.0);
         assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24), "the smallest subnormal");
         assert_eq!(f16_to_f32(0x7bff), 65504.0);
+    }
+
+    #[test]
+    fn q4_parts_times_their_scales_are_the_blocks_values() {
+        let mut blocks = q4_block();
+        blocks.extend([0x00, 0xc0].into_iter().chain((0..16u8).map(|j| (j << 4) | (15 - j))));
+        let (values, scales) = q4_parts(&blocks);
+        assert_eq!(scales, vec![0.5, -2.0]);
+        let mut want = Vec::new();
+        q4_values(&blocks, &mut want);
+        let got: Vec<f32> = values.iter().enumerate().map(|(i, v)| f32::from(*v) * scales[i / Q4_BLOCK]).collect();
+        assert_eq!(got, want);
+        assert!(values.iter().all(|v| (-8..=7).contains(v)));
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //! LayerNorm, then per layer attention, residual + LayerNorm, GELU feed-forward, residual +
 //! LayerNorm (the core's one `block`). Matrices are stored in the file as PyTorch has them,
 //! (out, in): int8 per output row (MiniLM), kept int8, packed as (in, out) for X · W (see
-//! [`PackedB::from_int8_rows`]); or 4-bit blocks (e5), dequantised once to f32 (the 4-bit
-//! blocks' scales do not fit int8 rows). The word embeddings stay as stored, one row read per
+//! [`PackedB::from_int8_rows`]); or 4-bit blocks (e5), their values kept as int8 with a
+//! scale per block of 32 ([`PackedB::from_block_rows`]). The word embeddings stay as stored, one row read per
 //! token.
 
-use super::asset::{q4_values, Asset, AssetError, ModelFile, Tensor, E5_FILE, MINILM_FILE, Q4_BLOCK, Q4_BYTES};
+use super::asset::{
+    q4_parts, q4_values, Asset, AssetError, ModelFile, Tensor, E5_FILE, MINILM_FILE, Q4_BLOCK, Q4_BYTES,
+};
 use super::chars::CharTable;
 use super::unigram::Unigram;
 use super::wordpiece::Vocab;
@@ -453,13 +455,20 @@ fn invalid(name: String) -> impl FnOnce(crate::AttnError) -> AssetError {
 }
 
 /// The weight `name`, stored (d_out, d_in) as PyTorch has it, kept as X · W needs it, (d_in,
-/// d_out): int8 stays int8 in the strips, 4-bit blocks become f32. Taken out of `asset`, so that
-/// the file's copy is gone once the model's is made.
+/// d_out): int8 stays int8 in the strips, and so do 4-bit blocks' values, with their blocks'
+/// scales (the same numbers as the f32 matrix, in a quarter of its bytes). Taken out of `asset`,
+/// so that the file's copy is gone once the model's is made.
 fn kept(asset: &mut Asset, name: &str, d_out: usize, d_in: usize) -> Result<PackedB, AssetError> {
     match asset.take(name)? {
         Tensor::Int8 { rows, cols, scales, data } if (rows, cols) == (d_out, d_in) => {
             let reason = "its int8 values or scales do not fill its shape".to_string();
             PackedB::from_int8_rows(d_out, d_in, &scales, &data)
+                .ok_or(AssetError::Invalid { name: name.into(), reason })
+        }
+        Tensor::Q4 { rows, cols, blocks } if (rows, cols) == (d_out, d_in) => {
+            let (values, scales) = q4_parts(&blocks);
+            let reason = "its 4-bit blocks do not fill its shape".to_string();
+            PackedB::from_block_rows(d_out, d_in, &scales, &values)
                 .ok_or(AssetError::Invalid { name: name.into(), reason })
         }
         other => Ok(PackedB::new(matrix_of(&other, name, d_out, d_in)?.t())),
