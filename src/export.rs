@@ -119,10 +119,10 @@ pub fn trace_json(o: &Outcome, name: &str) -> String {
     }
     let w = o.projections();
     fields.extend([
-        ("w_q", json_matrix(w.w_q.view())),
-        ("w_k", json_matrix(w.w_k.view())),
-        ("w_v", json_matrix(w.w_v.view())),
-        ("w_o", json_matrix(w.w_o.view())),
+        ("w_q", json_matrix(w.w_q().view())),
+        ("w_k", json_matrix(w.w_k().view())),
+        ("w_v", json_matrix(w.w_v().view())),
+        ("w_o", json_matrix(w.w_o().view())),
     ]);
     if let Some(biases) = &w.biases {
         let vector =

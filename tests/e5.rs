@@ -30,7 +30,7 @@ fn the_pages_frame_read_from_part_of_the_file_is_the_workers_model() {
     let frame = BertFrame::from_asset(part, &E5).expect("a frame");
     assert_eq!(frame.layer_projections().len(), 12);
     for (f, m) in frame.layer_projections().iter().zip(model().layer_projections()) {
-        assert_eq!((&f.w_q, &f.w_k, &f.w_v, &f.w_o), (&m.w_q, &m.w_k, &m.w_v, &m.w_o));
+        assert_eq!(f.matrices(), m.matrices());
         assert_eq!(f.biases, m.biases);
     }
     let text = "小猫没有过马路，因为它太累了 the animal";

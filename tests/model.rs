@@ -34,7 +34,7 @@ fn the_pages_frame_shows_the_very_weights_and_tokens_the_worker_computes_with() 
     let frame = BertFrame::from_asset(part, &MINILM).expect("a frame");
     assert_eq!(frame.shape(), model().shape());
     for (f, m) in frame.layer_projections().iter().zip(model().layer_projections()) {
-        assert_eq!((&f.w_q, &f.w_k, &f.w_v, &f.w_o), (&m.w_q, &m.w_k, &m.w_v, &m.w_o));
+        assert_eq!(f.matrices(), m.matrices());
         assert_eq!(f.biases, m.biases);
     }
     assert_eq!(frame.layer_projections().len(), 6);

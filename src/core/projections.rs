@@ -7,27 +7,26 @@ use ndarray::{Array1, Array2};
 use std::sync::OnceLock;
 
 /// W_Q, W_K, W_V, W_O, each (d_model, d_model), and optionally their biases (a trained model
-/// has them; seeded weights do not): Q = X · W_Q + b_Q. Each matrix is also kept packed for
-/// the matrix product, so a projection packs only its input: packed when first multiplied (a
-/// page that only shows the weights, such as a pretrained model's frame, never holds them twice),
-/// or as a model file's strips were given.
+/// has them; seeded weights do not): Q = X · W_Q + b_Q. Each matrix is kept as a matrix to
+/// show and packed for the matrix product (a projection packs only its input), each form made
+/// from the other when first asked for: a page that only shows the weights (a pretrained
+/// model's frame) never packs them, and a worker that only multiplies with a model file's
+/// strips never holds them as f32 matrices.
 #[derive(Debug, Clone)]
 pub struct Projections {
-    pub w_q: Array2<f32>,
-    pub w_k: Array2<f32>,
-    pub w_v: Array2<f32>,
-    pub w_o: Array2<f32>,
-    /// b_Q, b_K, b_V, b_O, each (d_model), if any.
-    pub biases: Option<[Array1<f32>; 4]>,
+    /// W_Q, W_K, W_V, W_O as matrices (at least one of the two forms is set).
+    matrices: OnceLock<[Array2<f32>; 4]>,
     /// W_Q, W_K, W_V, W_O packed, in that order.
     packed: OnceLock<[PackedB; 4]>,
+    /// b_Q, b_K, b_V, b_O, each (d_model), if any.
+    pub biases: Option<[Array1<f32>; 4]>,
+    d_model: usize,
 }
 
 impl PartialEq for Projections {
-    /// The same weights and biases (the packed strips hold the same numbers, packed or not yet).
+    /// The same weights and biases (the packed strips hold the same numbers as the matrices).
     fn eq(&self, other: &Self) -> bool {
-        (&self.w_q, &self.w_k, &self.w_v, &self.w_o, &self.biases)
-            == (&other.w_q, &other.w_k, &other.w_v, &other.w_o, &other.biases)
+        (self.matrices(), &self.biases) == (other.matrices(), &other.biases)
     }
 }
 
@@ -44,7 +43,8 @@ impl Projections {
         let mut rng = SplitMix64::new(seed ^ 0x005E_ED0F_A77E_u64);
         let a = (6.0 / (2.0 * d_model as f32)).sqrt();
         let mut matrix = || Array2::from_shape_fn((d_model, d_model), |_| rng.symmetric(a));
-        Ok(Self::of(matrix(), matrix(), matrix(), matrix()))
+        let matrices = [(); 4].map(|()| matrix());
+        Ok(Self { matrices: OnceLock::from(matrices), packed: OnceLock::new(), biases: None, d_model })
     }
 
     /// Caller-supplied matrices, each checked to be (d_model, d_model) and finite.
@@ -55,20 +55,18 @@ impl Projections {
         w_o: Array2<f32>,
     ) -> Result<Self, AttnError> {
         check_square([&w_q, &w_k, &w_v, &w_o])?;
-        Ok(Self::of(w_q, w_k, w_v, w_o))
+        let d_model = w_q.nrows();
+        Ok(Self { matrices: OnceLock::from([w_q, w_k, w_v, w_o]), packed: OnceLock::new(), biases: None, d_model })
     }
 
     /// Weights already packed (such as a model file's int8 strips), each (d_model, d_model): the
-    /// matrices are read back from them, so what is shown is exactly what multiplies.
+    /// matrices are read back from them when asked for, so what is shown is exactly what
+    /// multiplies (checked here, then let go until then).
     pub fn from_packed(packed: [PackedB; 4]) -> Result<Self, AttnError> {
         let [w_q, w_k, w_v, w_o] = packed.each_ref().map(PackedB::unpacked);
         check_square([&w_q, &w_k, &w_v, &w_o])?;
-        Ok(Self { w_q, w_k, w_v, w_o, biases: None, packed: OnceLock::from(packed) })
-    }
-
-    /// Checked matrices, packed when first multiplied.
-    fn of(w_q: Array2<f32>, w_k: Array2<f32>, w_v: Array2<f32>, w_o: Array2<f32>) -> Self {
-        Self { w_q, w_k, w_v, w_o, biases: None, packed: OnceLock::new() }
+        let d_model = w_q.nrows();
+        Ok(Self { matrices: OnceLock::new(), packed: OnceLock::from(packed), biases: None, d_model })
     }
 
     /// These weights with biases b_Q, b_K, b_V, b_O, each checked to be (d_model) and finite.
@@ -93,12 +91,37 @@ impl Projections {
 
     /// W_Q, W_K, W_V and W_O packed for [`matmul_packed`](super::kernels::matmul_packed).
     pub fn packed(&self) -> &[PackedB; 4] {
-        self.packed.get_or_init(|| [&self.w_q, &self.w_k, &self.w_v, &self.w_o].map(|w| PackedB::new(w.view())))
+        self.packed.get_or_init(|| self.matrices().each_ref().map(|w| PackedB::new(w.view())))
+    }
+
+    /// W_Q, W_K, W_V and W_O as matrices, each (d_model, d_model).
+    pub fn matrices(&self) -> &[Array2<f32>; 4] {
+        self.matrices.get_or_init(|| self.packed().each_ref().map(PackedB::unpacked))
+    }
+
+    /// W_Q (d_model, d_model).
+    pub fn w_q(&self) -> &Array2<f32> {
+        &self.matrices()[0]
+    }
+
+    /// W_K (d_model, d_model).
+    pub fn w_k(&self) -> &Array2<f32> {
+        &self.matrices()[1]
+    }
+
+    /// W_V (d_model, d_model).
+    pub fn w_v(&self) -> &Array2<f32> {
+        &self.matrices()[2]
+    }
+
+    /// W_O (d_model, d_model).
+    pub fn w_o(&self) -> &Array2<f32> {
+        &self.matrices()[3]
     }
 
     /// The model width these weights were made for.
     pub fn d_model(&self) -> usize {
-        self.w_q.nrows()
+        self.d_model
     }
 }
 
@@ -148,8 +171,8 @@ mod tests {
     fn seeded_is_deterministic_and_glorot_scaled() {
         let a = Projections::seeded(64, 9).unwrap();
         assert_eq!(a, Projections::seeded(64, 9).unwrap());
-        assert_ne!(a.w_q, a.w_k);
-        let var = a.w_q.iter().map(|v| v * v).sum::<f32>() / a.w_q.len() as f32;
+        assert_ne!(a.w_q(), a.w_k());
+        let var = a.w_q().iter().map(|v| v * v).sum::<f32>() / a.w_q().len() as f32;
         // Var should be 1/64 = 0.0156; 4096 samples give a standard error of about 4%.
         assert!((var * 64.0 - 1.0).abs() < 0.15, "var·d_model = {}", var * 64.0);
     }

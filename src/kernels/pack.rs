@@ -52,30 +52,18 @@ pub struct PackedB {
     strips: Strips,
 }
 
-/// The strips' numbers: f32, or int8 with one f32 scale per column (B[p, j] = q · scale[j]),
-/// or int8 with one scale per [`BLOCK`] rows of a column (B[p, j] = q · scale[p / BLOCK, j];
-/// per strip, its blocks' NR scales one block after another).
+/// The strips' numbers: f32, or int8 with one f32 scale per `block` rows of a column,
+/// B[p, j] = q · scale[p / block, j] (per strip, its blocks' NR scales one block after
+/// another): a block of all k rows for a Linear layer quantised per output row, [`BLOCK`] for
+/// 4-bit blocks.
 #[derive(Debug, Clone, PartialEq)]
 enum Strips {
     F32(Vec<f32>),
-    Int8 { data: Vec<i8>, scales: Vec<f32> },
-    Blocks { data: Vec<i8>, scales: Vec<f32> },
+    Int8 { data: Vec<i8>, scales: Vec<f32>, block: usize },
 }
 
 /// Entries of a row of W that share one scale in [`PackedB::from_block_rows`] (ggml's Q4_0).
 pub const BLOCK: usize = 32;
-
-/// W (n × k) int8, row-major, as B = Wᵀ in strips of NR columns (zero columns past n).
-fn int8_strips(n: usize, k: usize, data: &[i8]) -> Vec<i8> {
-    let mut packed = vec![0i8; n.div_ceil(NR) * NR * k];
-    for (j, row) in data.chunks_exact(k.max(1)).enumerate().take(n) {
-        let strip = &mut packed[(j / NR) * k * NR..(j / NR + 1) * k * NR];
-        for (p, q) in row.iter().enumerate() {
-            strip[p * NR + j % NR] = *q;
-        }
-    }
-    packed
-}
 
 impl PackedB {
     /// Pack `b`, any strides: whole rows are copied when B's rows are contiguous, whole columns
@@ -115,12 +103,7 @@ impl PackedB {
     /// (a PyTorch Linear's (out, in) weight quantised per output row). None if the lengths are
     /// not n · k and n.
     pub fn from_int8_rows(n: usize, k: usize, scales: &[f32], data: &[i8]) -> Option<Self> {
-        if scales.len() != n || data.len() != n * k {
-            return None;
-        }
-        let mut padded = scales.to_vec();
-        padded.resize(n.div_ceil(NR) * NR, 0.0);
-        Some(PackedB { k, n, strips: Strips::Int8 { data: int8_strips(n, k, data), scales: padded } })
+        (scales.len() == n && data.len() == n * k).then(|| Self::scaled(n, k, k.max(1), scales, data))
     }
 
     /// B = Wᵀ (k × n) for W (n × k) stored as int8 with a scale per [`BLOCK`] entries of a
@@ -128,17 +111,27 @@ impl PackedB {
     /// file's blocks: a quarter of the f32 matrix's bytes, plus an eighth for the scales). None
     /// if k is not a multiple of [`BLOCK`] or the lengths are not n · k and n · k / BLOCK.
     pub fn from_block_rows(n: usize, k: usize, scales: &[f32], data: &[i8]) -> Option<Self> {
-        let blocks = k / BLOCK;
-        if !k.is_multiple_of(BLOCK) || scales.len() != n * blocks || data.len() != n * k {
-            return None;
-        }
-        let mut packed = vec![0.0f32; n.div_ceil(NR) * NR * blocks];
-        for (j, row) in scales.chunks_exact(blocks.max(1)).enumerate().take(n) {
-            for (b, scale) in row.iter().enumerate() {
-                packed[((j / NR) * blocks + b) * NR + j % NR] = *scale;
+        let whole = k.is_multiple_of(BLOCK) && scales.len() == n * (k / BLOCK) && data.len() == n * k;
+        whole.then(|| Self::scaled(n, k, BLOCK, scales, data))
+    }
+
+    /// W (n × k) int8, row-major, with a scale per `block` (≥ 1) entries of a row (`scales`
+    /// row-major, ⌈k / block⌉ a row; the lengths checked), as B = Wᵀ in strips of NR columns,
+    /// zero columns past n.
+    fn scaled(n: usize, k: usize, block: usize, scales: &[f32], data: &[i8]) -> Self {
+        let (width, per_row) = (n.div_ceil(NR) * NR, k.div_ceil(block));
+        let mut packed = vec![0i8; width * k];
+        let mut packed_scales = vec![0.0f32; width * per_row];
+        for j in 0..n {
+            let strip = &mut packed[(j / NR) * k * NR..(j / NR + 1) * k * NR];
+            for (p, q) in data[j * k..(j + 1) * k].iter().enumerate() {
+                strip[p * NR + j % NR] = *q;
+            }
+            for b in 0..per_row {
+                packed_scales[((j / NR) * per_row + b) * NR + j % NR] = scales[j * per_row + b];
             }
         }
-        Some(PackedB { k, n, strips: Strips::Blocks { data: int8_strips(n, k, data), scales: packed } })
+        PackedB { k, n, strips: Strips::Int8 { data: packed, scales: packed_scales, block } }
     }
 
     /// (k, n).
@@ -173,21 +166,12 @@ impl PackedB {
         let len = self.k * NR;
         match &self.strips {
             Strips::F32(data) => &data[s * len..(s + 1) * len],
-            Strips::Int8 { data, scales } => {
+            Strips::Int8 { data, scales, block } => {
                 scratch.resize(len, 0.0);
-                if let Ok(scale) = <&[f32; NR]>::try_from(&scales[s * NR..(s + 1) * NR]) {
-                    lanes::widen(&data[s * len..(s + 1) * len], scale, scratch);
-                }
-                scratch
-            }
-            Strips::Blocks { data, scales } => {
-                scratch.resize(len, 0.0);
-                let (rows, blocks) = (BLOCK * NR, self.k / BLOCK);
+                let (rows, per_row) = (block * NR, self.k.div_ceil(*block));
                 let data = &data[s * len..(s + 1) * len];
-                let scales = &scales[s * blocks * NR..(s + 1) * blocks * NR];
-                for ((q, out), scale) in
-                    data.chunks_exact(rows).zip(scratch.chunks_exact_mut(rows)).zip(scales.chunks_exact(NR))
-                {
+                let scales = &scales[s * per_row * NR..(s + 1) * per_row * NR];
+                for ((q, out), scale) in data.chunks(rows).zip(scratch.chunks_mut(rows)).zip(scales.chunks_exact(NR)) {
                     if let Ok(scale) = <&[f32; NR]>::try_from(scale) {
                         lanes::widen(q, scale, out);
                     }

@@ -206,7 +206,7 @@ fn take_shape(r: &mut Reader) -> Result<Shape, Refused> {
 /// if the model has them (as one row each).
 fn projection_numbers(p: &Projections) -> Numbers {
     let mut n = Numbers::default();
-    for w in [&p.w_q, &p.w_k, &p.w_v, &p.w_o] {
+    for w in [&p.w_q(), &p.w_k(), &p.w_v(), &p.w_o()] {
         n.sizes.extend([w.nrows() as u32, w.ncols() as u32]);
         n.data.extend(w.iter());
     }
@@ -263,7 +263,7 @@ mod tests {
         let (a, b) = (o.trace(), back.trace());
         assert_eq!((&back.tokens, &back.kv_tokens), (&o.tokens, &o.kv_tokens));
         assert_eq!(a, b, "the whole trace, every head from Q_h to A·V_h");
-        assert_eq!(back.projections().w_q, o.projections().w_q);
+        assert_eq!(back.projections().w_q(), o.projections().w_q());
         assert_eq!(back.shape().origin, o.shape().origin);
         assert_eq!(back.embedding(), o.embedding());
         assert_eq!(back.encoding.options.mask, o.encoding.options.mask);

@@ -356,10 +356,10 @@ impl BertFrame {
     /// Whether the frame reads the file's entry `name`: the tokenizer's and the attention
     /// projections' (what [`Asset::decode_from`] is asked for, so the rest is never held).
     pub fn reads(name: &str) -> bool {
-        let attention = ATTENTION.iter().any(|a| {
-            let (weight, bias) = (format!(".{a}.weight"), format!(".{a}.bias"));
-            name.starts_with("encoder.layer.") && (name.ends_with(&weight) || name.ends_with(&bias))
-        });
+        // encoder.layer.<l>.<one of ATTENTION>.weight or .bias
+        let in_layer = name.strip_prefix("encoder.layer.").and_then(|rest| rest.split_once('.')).map(|(_, rest)| rest);
+        let attention = in_layer.and_then(|rest| ATTENTION.iter().find_map(|a| rest.strip_prefix(a)));
+        let attention = attention.is_some_and(|end| end == ".weight" || end == ".bias");
         attention || name == "vocab" || CHARS.contains(&name) || UNIGRAM.contains(&name)
     }
 }
