@@ -7,7 +7,7 @@
 
 pub mod status;
 
-use crate::core::bert::asset::{Checksum, ModelFile, Source};
+use crate::core::bert::asset::{ModelFile, Source};
 use crate::core::bert::Asset;
 use crate::core::model::Model;
 use crate::i18n::{fill, t, Lang, ModelMsg};
@@ -167,7 +167,7 @@ async fn keep(cache: &Cache, file: &ModelFile, bytes: &Uint8Array) {
 }
 
 /// Download the file into a buffer of the browser's, reporting the bytes received as they
-/// arrive and checking its SHA-256 a piece at a time.
+/// arrive, then check its SHA-256.
 async fn fetch_file(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Uint8Array, LoadError> {
     let fetched = JsFuture::from(global_fetch(file.name)?).await.map_err(|_| LoadError::Network)?;
     let response: Response = fetched.dyn_into().map_err(|_| LoadError::Network)?;
@@ -178,7 +178,7 @@ async fn fetch_file(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Uint8
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let total = file.bytes;
     let bytes = Uint8Array::new_with_length(total as u32);
-    let (mut received, mut sum, mut piece) = (0, Checksum::default(), Vec::new());
+    let mut received = 0;
     loop {
         let chunk = JsFuture::from(reader.read()).await.map_err(|_| LoadError::Truncated { received, total })?;
         if field(&chunk, "done").as_bool().unwrap_or(true) {
@@ -191,19 +191,31 @@ async fn fetch_file(file: &ModelFile, progress: &impl Fn(usize)) -> Result<Uint8
             return Err(LoadError::Checksum);
         }
         bytes.set(&value, received as u32);
-        piece.resize(len, 0);
-        value.copy_to(&mut piece);
-        sum.update(&piece);
         received += len;
         progress(received);
     }
     if received < total {
         return Err(LoadError::Truncated { received, total });
     }
-    if sum.hex() != file.sha256 {
+    if sha256_hex(&bytes).await.is_some_and(|sum| sum != file.sha256) {
         return Err(LoadError::Checksum);
     }
     Ok(bytes)
+}
+
+/// The SHA-256 of `bytes` in lower-case hex, by the browser's own SubtleCrypto (the bytes
+/// never enter this module); `None` where the browser offers none, outside a secure context
+/// (a page served over plain http from another machine, which has no Cache Storage either):
+/// there a file is checked by its length and its format alone.
+async fn sha256_hex(bytes: &Uint8Array) -> Option<String> {
+    let global = js_sys::global();
+    let crypto = match global.dyn_ref::<web_sys::WorkerGlobalScope>() {
+        Some(worker) => worker.crypto().ok()?,
+        None => global.dyn_ref::<web_sys::Window>()?.crypto().ok()?,
+    };
+    let digest = crypto.subtle().digest_with_str_and_buffer_source("SHA-256", bytes).ok()?;
+    let sum = JsFuture::from(digest).await.ok()?;
+    Some(Uint8Array::new(&sum).to_vec().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Cache Storage of the page or the worker this runs in.

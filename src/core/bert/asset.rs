@@ -32,26 +32,8 @@ pub const E5_FILE: ModelFile = ModelFile {
 
 /// The SHA-256 of `bytes` in lower-case hex, as [`ModelFile::sha256`] is written.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let mut sum = Checksum::default();
-    sum.update(bytes);
-    sum.hex()
-}
-
-/// The SHA-256 of a file that arrives a piece at a time (a download), as [`sha256_hex`] of
-/// the whole.
-#[derive(Debug, Clone, Default)]
-pub struct Checksum(sha2::Sha256);
-
-impl Checksum {
-    /// The next piece of the file.
-    pub fn update(&mut self, piece: &[u8]) {
-        sha2::Digest::update(&mut self.0, piece);
-    }
-
-    /// The checksum of every piece so far, in lower-case hex.
-    pub fn hex(self) -> String {
-        sha2::Digest::finalize(self.0).iter().map(|b| format!("{b:02x}")).collect()
-    }
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The first bytes of every model file, with the format's version.
