@@ -120,7 +120,7 @@ pub async fn load(download: &Download, progress: impl Fn(usize)) -> Result<Arc<d
 struct Held(Uint8Array);
 
 impl Source for Held {
-    fn len(&self) -> usize {
+    fn size(&self) -> usize {
         self.0.length() as usize
     }
 

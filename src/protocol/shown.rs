@@ -206,7 +206,7 @@ fn take_shape(r: &mut Reader) -> Result<Shape, Refused> {
 /// if the model has them (as one row each).
 fn projection_numbers(p: &Projections) -> Numbers {
     let mut n = Numbers::default();
-    for w in [&p.w_q(), &p.w_k(), &p.w_v(), &p.w_o()] {
+    for w in [p.w_q(), p.w_k(), p.w_v(), p.w_o()] {
         n.sizes.extend([w.nrows() as u32, w.ncols() as u32]);
         n.data.extend(w.iter());
     }

@@ -187,7 +187,7 @@ async fn measure(page: Page, n: usize, d_model: usize, reps: usize) -> (String, 
     // Ours and the peer's samples alternate, so a slower or faster stretch of the machine
     // falls on both alike.
     let flat = |m: &ndarray::Array2<f32>| m.as_slice().map(<[f32]>::to_vec).unwrap_or_default();
-    let ws = [flat(&weights.w_q()), flat(&weights.w_k()), flat(&weights.w_v()), flat(&weights.w_o())];
+    let ws = [flat(weights.w_q()), flat(weights.w_k()), flat(weights.w_v()), flat(weights.w_o())];
     let prepared = peer::prepare((n, d_model, heads), &flat(&x), [&ws[0], &ws[1], &ws[2], &ws[3]]).await;
     let (mut ours, mut theirs) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
     let our_batch = batch_for(&mut run_ours);

@@ -26,7 +26,7 @@ pub async fn run(print: &impl Fn(String)) {
             let heads = (d_model / 64).max(1);
             let Some((x, w)) = setup(&sentence(n, false), d_model, seed) else { continue };
             let flat = |m: &ndarray::Array2<f32>| m.as_slice().map(<[f32]>::to_vec).unwrap_or_default();
-            let ws = [flat(&w.w_q()), flat(&w.w_k()), flat(&w.w_v()), flat(&w.w_o())];
+            let ws = [flat(w.w_q()), flat(w.w_k()), flat(w.w_v()), flat(w.w_o())];
             if let Err(e) = peer::prepare((n, d_model, heads), &flat(&x), [&ws[0], &ws[1], &ws[2], &ws[3]]).await {
                 print(format!("peer ort-web-2t n={n} d_model={d_model} unavailable: {e}"));
                 continue;

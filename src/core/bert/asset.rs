@@ -284,15 +284,15 @@ impl Asset {
 /// downloaded buffer outside the module's memory, a piece at a time.
 pub trait Source {
     /// The file's length in bytes.
-    fn len(&self) -> usize;
+    fn size(&self) -> usize;
     /// Copy the file's bytes from `at` into `out` (the caller keeps `at + out.len()` within
-    /// [`Source::len`]).
+    /// [`Source::size`]).
     fn read_into(&self, at: usize, out: &mut [u8]);
 }
 
 impl Source for [u8] {
-    fn len(&self) -> usize {
-        <[u8]>::len(self)
+    fn size(&self) -> usize {
+        self.len()
     }
 
     fn read_into(&self, at: usize, out: &mut [u8]) {
@@ -314,8 +314,8 @@ struct Reader<'a, S: Source + ?Sized> {
 impl<S: Source + ?Sized> Reader<'_, S> {
     /// Step `n` bytes on, to a place within the file; where it was.
     fn advance(&mut self, n: usize) -> Result<usize, AssetError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.source.len());
-        let end = end.ok_or(AssetError::Truncated { at: self.source.len() })?;
+        let end = self.at.checked_add(n).filter(|&e| e <= self.source.size());
+        let end = end.ok_or(AssetError::Truncated { at: self.source.size() })?;
         Ok(std::mem::replace(&mut self.at, end))
     }
 

@@ -201,10 +201,10 @@ impl YourModel {
                     activation: Activation::Relu,
                 });
                 LayerParams {
-                    wq: f64s(&p.w_q()),
-                    wk: shared(&p.w_k()),
-                    wv: shared(&p.w_v()),
-                    wo: f64s(&p.w_o()),
+                    wq: f64s(p.w_q()),
+                    wk: shared(p.w_k()),
+                    wv: shared(p.w_v()),
+                    wo: f64s(p.w_o()),
                     block: Block { mlp, ..Block::residual_only() },
                 }
             })
@@ -276,7 +276,7 @@ impl YourModel {
         put(&self.embed);
         put(&self.pos);
         for w in &self.projections {
-            for m in [&w.w_q(), &w.w_k(), &w.w_v(), &w.w_o()] {
+            for m in [w.w_q(), w.w_k(), w.w_v(), w.w_o()] {
                 put(m);
             }
         }
