@@ -164,20 +164,20 @@ async fn main_thread_in_the_lesson(site: &Site) {
            t0 = performance.now();
            await new Promise((r) => setTimeout(r, 20));
          }";
-    let random_sentence = "the students read the book".to_string();
     let typed_random = "the students read the book that the teacher wrote about attention";
-    // (name, address, the element that says it is ready, the text typed or empty, the drive)
+    // (name, address with its sentence, the element that says it is ready, the text typed or
+    // empty, the drive)
     let scenarios = [
         (
             "type-random",
-            "?lang=en&stage=softmax&text=the",
+            "?lang=en&stage=softmax&text=the".to_string(),
             "[data-testid='token-input']",
             typed_random[3..].to_string(),
             typing.to_string(),
         ),
         (
             "dk-slider",
-            "?lang=en&view=lab&scale=0&text=",
+            "?lang=en&view=lab&scale=0".to_string(),
             "[data-testid='lab-dk']",
             String::new(),
             "const slider = document.querySelector(`[data-testid='lab-dk']`);
@@ -191,14 +191,14 @@ async fn main_thread_in_the_lesson(site: &Site) {
         ),
         (
             "type-128-minilm",
-            "?lang=en&model=minilm&stage=softmax&text=the",
+            "?lang=en&model=minilm&stage=softmax&text=the".to_string(),
             MINILM_READY,
             long[3..].to_string(),
             typing.to_string(),
         ),
         (
             "slider-minilm-128",
-            "?lang=en&model=minilm&stage=softmax&text=",
+            format!("?lang=en&model=minilm&stage=softmax&text={}", long.replace(' ', "%20")),
             MINILM_READY,
             String::new(),
             "const slider = document.querySelector(`[data-testid='temperature-slider']`);
@@ -218,13 +218,7 @@ async fn main_thread_in_the_lesson(site: &Site) {
                 b.close().await;
                 break;
             };
-            // The sliders' sentences: the 128 tokens on MiniLM, a short one on random weights.
-            let text = match (address.ends_with("text="), name.contains("minilm")) {
-                (true, true) => long.replace(' ', "%20"),
-                (true, false) => random_sentence.replace(' ', "%20"),
-                (false, _) => String::new(),
-            };
-            b.open_page(&site.url(&format!("{address}{text}"))).await;
+            b.open_page(&site.url(address)).await;
             b.wait_for(ready).await;
             b.wait_for(".page__main[data-computing='false']").await;
             let typed = serde_json::to_string(typed).unwrap_or_default();
