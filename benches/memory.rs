@@ -28,6 +28,9 @@ mod engine;
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/e2e/server.rs"]
 mod server;
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/e2e/walk.rs"]
+mod walk;
 
 #[cfg(not(target_arch = "wasm32"))]
 use browser::Browser;
@@ -41,51 +44,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
-
-/// Every process's parent, from `/proc/<pid>/stat` (its fourth field, after the name in
-/// parentheses, which may itself hold spaces).
 #[cfg(not(target_arch = "wasm32"))]
-fn parents() -> Vec<(u32, u32)> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .filter_map(|e| {
-            let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let after_name = &stat[stat.rfind(')')? + 1..];
-            let ppid = after_name.split_whitespace().nth(1)?.parse().ok()?;
-            Some((pid, ppid))
-        })
-        .collect()
-}
-
-/// `root` and every process under it.
-#[cfg(not(target_arch = "wasm32"))]
-fn tree(root: u32) -> Vec<u32> {
-    let all = parents();
-    let mut found = vec![root];
-    let mut i = 0;
-    while i < found.len() {
-        let parent = found[i];
-        found.extend(all.iter().filter(|(_, p)| *p == parent).map(|(pid, _)| *pid));
-        i += 1;
-    }
-    found
-}
-
-/// Whether the process `pid` holds web content in `engine` (Firefox's content processes are
-/// named too, though scripts/bench.sh measures Chromium and WebKit).
-#[cfg(not(target_arch = "wasm32"))]
-fn holds_pages(engine: Engine, pid: u32) -> bool {
-    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
-    // Chromium rewrites its processes' command lines into one string joined by spaces.
-    let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-    let program = cmdline.split(' ').next().unwrap_or_default();
-    match engine {
-        Engine::Chromium => cmdline.split(' ').any(|a| a == "--type=renderer"),
-        Engine::WebKit => program.ends_with("WebKitWebProcess"),
-        Engine::Firefox => cmdline.split(' ').any(|a| a == "-contentproc"),
-    }
-}
+use walk::{case_study_shown, generate, holds_pages, lesson_shows, model_view_drawn, train_for, tree};
 
 /// The private memory of `pid` in kB: all of it (`Private_Clean` + `Private_Dirty`, USS) and
 /// the dirty part alone, if it still runs.
@@ -184,6 +144,57 @@ impl Sampler {
     }
 }
 
+/// The walk's report at each step (BENCH_MEMORY_STEPS=1): what the tab holds as the step
+/// settles and, with the breakdown, what each of its contexts holds.
+#[cfg(not(target_arch = "wasm32"))]
+struct Steps {
+    engine: Engine,
+    root: u32,
+    floor_mb: f64,
+    breakdown: bool,
+}
+
+/// Sums `performance.measureUserAgentSpecificMemory()`'s breakdown by context (its scope and
+/// the last part of its script's address, workers of one script counted together), in MB.
+#[cfg(not(target_arch = "wasm32"))]
+const BREAKDOWN: &str = r#"
+const done = arguments[arguments.length - 1];
+if (!performance.measureUserAgentSpecificMemory) { done('unavailable (not cross-origin isolated?)'); return; }
+performance.measureUserAgentSpecificMemory().then(r => {
+  const by = {};
+  for (const b of r.breakdown) {
+    if (b.bytes === 0) continue;
+    const a = b.attribution[0];
+    const name = a ? a.scope.replace('GlobalScope', '') + ':' + (a.url || '').split('/').pop().split('?')[0].replace(/-[0-9a-f]{16}/, '') : 'shared';
+    const [bytes, n] = by[name] || [0, 0];
+    by[name] = [bytes + b.bytes, n + (a ? b.attribution.length : 0)];
+  }
+  done(Object.entries(by).map(([k, [v, n]]) => `${k}${n > 1 ? '×' + n : ''}=${(v / 1048576).toFixed(1)}`).join(' ')
+    + ` total=${(r.bytes / 1048576).toFixed(1)}`);
+}, e => done('failed: ' + e));
+"#;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl walk::Steps for Steps {
+    async fn at(&self, b: &Browser, name: &str) {
+        if std::env::var_os("BENCH_MEMORY_STEPS").is_none() {
+            return;
+        }
+        let now = sample(self.engine, self.root);
+        println!(
+            "memory-step engine={} step={name} mb={:.0} over_floor_mb={:.0} processes={}",
+            self.engine.name().to_lowercase(),
+            now.private_mb,
+            now.private_mb - self.floor_mb,
+            now.processes
+        );
+        if self.breakdown {
+            let said = b.js_async(BREAKDOWN).await;
+            println!("memory-breakdown step={name} {}", said.as_str().unwrap_or("no answer"));
+        }
+    }
+}
+
 /// What a student does in one scenario.
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone, Copy, Debug)]
@@ -229,80 +240,8 @@ impl Scenario {
     }
 }
 
-/// The lesson's softmax stage drawn, with the weights `weights` (the weights note's name).
 #[cfg(not(target_arch = "wasm32"))]
-async fn lesson_shows(b: &Browser, weights: &str) {
-    let shown = format!(
-        "const n = document.querySelector(`[data-testid='weights-note']`);
-         return (n ? n.dataset.weights : 'random') === '{weights}'
-           && !!document.querySelector(`[data-testid='stage-softmax'] canvas[data-drawn='true']`);"
-    );
-    b.until(&shown, &format!("the lesson on {weights}"), 180).await;
-}
-
-/// The model view with every head drawn.
-#[cfg(not(target_arch = "wasm32"))]
-async fn model_view_drawn(b: &Browser) {
-    b.wait_for_view("model").await;
-    let drawn = "const all = document.querySelectorAll('.model-grid canvas');
-                 return all.length > 0 && document.querySelectorAll('.model-grid canvas[data-drawn]').length === all.length;";
-    b.until(drawn, "the model view's heads drawn", 120).await;
-}
-
-/// The case study's table of every layer and head.
-#[cfg(not(target_arch = "wasm32"))]
-async fn case_study_shown(b: &Browser) {
-    b.wait_for_view("coref").await;
-    b.until(
-        "return document.querySelectorAll(`[data-testid='coref-cell']`).length >= 72;",
-        "the case study's heads",
-        120,
-    )
-    .await;
-}
-
-/// Train for `secs` seconds in the training view, then stop and wait for the run to rest.
-#[cfg(not(target_arch = "wasm32"))]
-async fn train_for(b: &Browser, secs: u64) {
-    b.click("learn-train").await;
-    tokio::time::sleep(Duration::from_secs(secs)).await;
-    b.click("learn-train").await;
-    let resting = "const s = document.querySelector(`[data-testid='learn-steps']`);
-                   return !!s && document.querySelector(`[data-testid='learn-train']`)?.getAttribute('aria-pressed') === 'false'
-                     && s.dataset.rested === s.textContent.trim();";
-    b.until(resting, "the run at rest", 60).await;
-}
-
-/// The training view set to the largest model a learner can set (induction, d_model 128,
-/// 8 heads, 2 layers, batch 256, with the MLP), as a learner sets it.
-#[cfg(not(target_arch = "wasm32"))]
-async fn set_largest(b: &Browser) {
-    b.choose("learn-task", "induction").await;
-    b.set_and_change("learn-dmodel", "128").await;
-    b.set_and_change("learn-heads", "8").await;
-    b.choose("learn-layers", "2").await;
-    b.set_and_change("learn-batch", "256").await;
-    let mlp = "return document.querySelector(`[data-testid='learn-mlp']`).checked;";
-    if b.js(mlp, vec![]).await != serde_json::Value::Bool(true) {
-        b.click("learn-mlp").await;
-    }
-}
-
-/// A trained model generates: the learner's model at rest runs the generator to the end.
-#[cfg(not(target_arch = "wasm32"))]
-async fn generate(b: &Browser) {
-    b.until(
-        "return document.querySelector(`[data-testid='gen-next']`)?.disabled === false;",
-        "the generator ready",
-        30,
-    )
-    .await;
-    b.click("gen-run").await;
-    b.until("return !!document.querySelector(`[data-testid='gen-correct']`);", "the generator done", 60).await;
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-async fn run(b: &Browser, site: &Site, scenario: Scenario) {
+async fn run(b: &Browser, site: &Site, scenario: Scenario, steps: &Steps) {
     match scenario {
         Scenario::Blank => {
             b.client.goto("about:blank").await.expect("about:blank");
@@ -337,37 +276,7 @@ async fn run(b: &Browser, site: &Site, scenario: Scenario) {
             train_for(b, 5).await;
             generate(b).await;
         }
-        Scenario::AllInOneTab => {
-            // Opened once; from then on only what a student clicks.
-            b.open_page(&site.url("?lang=en&stage=softmax")).await;
-            lesson_shows(b, "random").await;
-            b.choose("weights-switch", "minilm").await;
-            lesson_shows(b, "minilm").await;
-            b.choose("weights-switch", "e5").await;
-            lesson_shows(b, "e5").await;
-            b.choose("weights-switch", "minilm").await;
-            lesson_shows(b, "minilm").await;
-            b.click("nav-model").await;
-            model_view_drawn(b).await;
-            b.click("nav-coref").await;
-            case_study_shown(b).await;
-            b.click("nav-learn").await;
-            b.wait_for_view("learn").await;
-            set_largest(b).await;
-            train_for(b, 10).await;
-            b.choose("learn-task", "reverse").await;
-            b.set_and_change("learn-dmodel", "32").await;
-            b.set_and_change("learn-heads", "2").await;
-            b.choose("learn-layers", "1").await;
-            b.set_and_change("learn-batch", "64").await;
-            b.click("learn-mlp").await;
-            train_for(b, 5).await;
-            generate(b).await;
-            b.click("nav-lesson").await;
-            lesson_shows(b, "minilm").await;
-            b.choose("weights-switch", "random").await;
-            lesson_shows(b, "random").await;
-        }
+        Scenario::AllInOneTab => walk::all_views(b, site, steps).await,
     }
 }
 
@@ -375,7 +284,17 @@ async fn run(b: &Browser, site: &Site, scenario: Scenario) {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let engine = Engine::chosen();
-    let site = Site::start_in(published_dir(), "").await;
+    // BENCH_MEMORY_BREAKDOWN=1 (Chromium): at each step of the walk, what each context holds
+    // (the page, each worker) as `performance.measureUserAgentSpecificMemory` attributes it;
+    // the page is then served cross-origin isolated, the only way the API is offered.
+    let breakdown = engine == Engine::Chromium && std::env::var_os("BENCH_MEMORY_BREAKDOWN").is_some();
+    let site = if breakdown {
+        // Measured at once rather than at the next garbage collection.
+        std::env::set_var("E2E_CHROMIUM_ARGS", "--enable-blink-features=ForceEagerMeasureMemory");
+        Site::start_isolated_in(published_dir()).await
+    } else {
+        Site::start_in(published_dir(), "").await
+    };
     // BENCH_MEMORY=name,name: only those scenarios (the floor is always measured).
     let only = std::env::var("BENCH_MEMORY").unwrap_or_default();
     let chosen =
@@ -392,7 +311,8 @@ async fn main() {
             continue;
         };
         let sampler = Sampler::start(engine, root);
-        run(&b, &site, scenario).await;
+        let steps = Steps { engine, root, floor_mb: floor.private_mb, breakdown };
+        run(&b, &site, scenario, &steps).await;
         // Settled: what the scenario leaves behind after 3 s.
         tokio::time::sleep(Duration::from_secs(3)).await;
         let (peak, end) = sampler.finish();

@@ -36,11 +36,17 @@ pub fn forward_of(
     let answer = RwSignal::new(None::<Answered>);
     if forward_worker() {
         let remote = Remote::new(answer);
+        // The worker lives while a view reads the lesson's pass of a downloaded model: leaving
+        // for the models' own views (which bring or train their own) or for weights the page
+        // computes ends it and gives its memory back; coming back asks again, unless the
+        // answer kept is still the one the lesson wants.
+        let reads = Memo::new(move |_| settings.with(|s| s.view().reads_lesson()));
         Effect::new(move |_| {
-            let Some(id) = elsewhere.get() else { return };
+            let (Some(id), true) = (elsewhere.get(), reads.get()) else { return remote.end() };
             let model = model.get();
             request.with(|(input, options)| {
-                if refused(&*model.0, input).is_none() {
+                let answered = answer.with_untracked(|a| a.as_ref().is_some_and(|a| a.answers(&model, input, options)));
+                if !answered && refused(&*model.0, input).is_none() {
                     remote.ask(id, model, input.clone(), options.clone());
                 }
             });
@@ -95,6 +101,11 @@ struct Remote {
 impl Remote {
     fn new(answer: RwSignal<Option<Answered>>) -> Self {
         Self { forwarder: StoredValue::new_local(None), answer }
+    }
+
+    /// End the worker, if one runs (a question in flight is dropped with it).
+    fn end(self) {
+        self.forwarder.set_value(None);
     }
 
     /// Ask the worker for `model` (the registry's `id`) on `input`.

@@ -146,6 +146,10 @@ super::catalogue! {
             "最多 {n} 个：这台设备报告的内存为 {gb} GB，而每个工作线程训练时都各自保存一份模型、它的梯度和优化器的状态。",
         ),
         WorkersAtMost => ("At most {n}: the most the page starts.", "最多 {n} 个：页面最多启动这么多。"),
+        WorkersUntoldMemory => (
+            "{n} to start with, up to {most} (one per core): this browser does not say how much memory the device has, and every worker keeps its own copy of the model, its gradients and the optimiser's state while it trains. Choose more where the device has memory to spare.",
+            "默认 {n} 个，最多 {most} 个（每个核心一个）：这个浏览器不报告设备有多少内存，而每个工作线程训练时都各自保存一份模型、它的梯度和优化器的状态。设备内存充裕时可以选更多。",
+        ),
         WorkerFailed => (
             "Training stopped: a worker failed ({why}). The page keeps working; press Reset to start a fresh run.",
             "训练已停止：一个工作线程出错（{why}）。页面仍可正常使用；点“重置”重新开始训练。",

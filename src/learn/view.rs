@@ -372,13 +372,17 @@ fn WorkersField(
     lang: Lang,
 ) -> impl IntoView {
     let tr = move |m: LearnMsg| t(lang, m);
-    let (most, limit) = sized(Device::here());
+    let (default, limit) = sized(Device::here());
+    let most = limit.most(default);
     let limit = match limit {
         Limit::Cores => fill(tr(LearnMsg::WorkersByCores), &[("n", &most.to_string())]),
         Limit::Memory { gb } => {
             fill(tr(LearnMsg::WorkersByMemory), &[("n", &most.to_string()), ("gb", &gb.to_string())])
         }
         Limit::Most => fill(tr(LearnMsg::WorkersAtMost), &[("n", &most.to_string())]),
+        Limit::Untold { most } => {
+            fill(tr(LearnMsg::WorkersUntoldMemory), &[("n", &default.to_string()), ("most", &most.to_string())])
+        }
     };
     view! {
         <div class="field">

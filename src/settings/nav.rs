@@ -27,6 +27,12 @@ impl View {
             View::Complexity => Chapter::Efficiency,
         }
     }
+
+    /// It shows the lesson's forward pass (or numbers from it): every view but the models'
+    /// own, which bring or train their model themselves.
+    pub fn reads_lesson(self) -> bool {
+        self.chapter() != Chapter::Models
+    }
 }
 
 crate::slugged! {

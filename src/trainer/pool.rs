@@ -61,15 +61,34 @@ pub enum Limit {
     Memory { gb: f64 },
     /// [`MAX_WORKERS`], the most the page starts.
     Most,
+    /// The browser does not say its memory (WebKit, on every iPad, and Firefox): as few as
+    /// [`UNTOLD_MEMORY_WORKERS`] unless the learner chooses more, up to `most` (one per core,
+    /// at most [`MAX_WORKERS`]); WebKit reports 4 cores on a 2-core machine, and every worker
+    /// there cost the tab about 50 MB while the largest model trained.
+    Untold { most: usize },
 }
+
+impl Limit {
+    /// The most workers the learner may choose, `default` being what the pool gets.
+    pub fn most(self, default: usize) -> usize {
+        match self {
+            Limit::Untold { most } => most,
+            _ => default,
+        }
+    }
+}
+
+/// The workers a pool gets where the browser does not say its device's memory.
+pub const UNTOLD_MEMORY_WORKERS: usize = 2;
 
 /// The workers a pool gets on `device` unless the learner chooses fewer, and what holds it
 /// there.
 pub fn sized(device: Device) -> (usize, Limit) {
-    let by_memory = device.memory_gb.map(|gb| ((gb.floor() as usize).max(1), gb));
     let cores = device.cores.max(1);
-    match by_memory {
-        Some((n, gb)) if n < cores.min(MAX_WORKERS) => (n, Limit::Memory { gb }),
+    let most = cores.min(MAX_WORKERS);
+    match device.memory_gb.map(|gb| ((gb.floor() as usize).max(1), gb)) {
+        Some((n, gb)) if n < most => (n, Limit::Memory { gb }),
+        None if UNTOLD_MEMORY_WORKERS < most => (UNTOLD_MEMORY_WORKERS, Limit::Untold { most }),
         _ if cores <= MAX_WORKERS => (cores, Limit::Cores),
         _ => (MAX_WORKERS, Limit::Most),
     }
@@ -175,9 +194,19 @@ mod tests {
     #[test]
     fn a_pool_gets_a_worker_per_core_up_to_the_most_the_page_starts() {
         assert_eq!(sized(device(2, None)), (2, Limit::Cores));
+        assert_eq!(sized(device(2, Some(8.0))), (2, Limit::Cores));
         assert_eq!(sized(device(4, Some(8.0))), (4, Limit::Cores));
         assert_eq!(sized(device(16, Some(8.0))), (MAX_WORKERS, Limit::Most));
         assert_eq!(sized(device(0, None)), (1, Limit::Cores), "a browser that reports no cores still trains");
+    }
+
+    #[test]
+    fn a_browser_that_does_not_say_its_memory_gets_two_workers_unless_the_learner_chooses_more() {
+        assert_eq!(sized(device(4, None)), (2, Limit::Untold { most: 4 }));
+        assert_eq!(sized(device(16, None)), (2, Limit::Untold { most: MAX_WORKERS }));
+        assert_eq!(Limit::Untold { most: 4 }.most(2), 4, "the learner may choose one per core");
+        assert_eq!(Limit::Cores.most(3), 3);
+        assert_eq!(sized(device(1, None)), (1, Limit::Cores));
     }
 
     #[test]

@@ -33,8 +33,35 @@ struct State {
     reported_at: f64,
     params_at: Option<usize>,
     attention_at: (f64, Option<(usize, Vec<usize>)>),
+    /// Buffers the other workers gave back once they read a share in them: the next shares
+    /// are written into them, so a run makes no new buffer per round for the engine's garbage
+    /// collector to find (hundreds of MB in WebKit while the largest model trained).
+    spare: Vec<js_sys::ArrayBuffer>,
     /// Kept alive while the worker runs.
     _listeners: Vec<Closure<dyn Fn(MessageEvent)>>,
+}
+
+impl State {
+    /// `data` in a buffer to move to a peer: a spare one of its size, else a new one.
+    fn share_array(&mut self, data: &[f64]) -> js_sys::Float64Array {
+        let bytes = (data.len() * 8) as u32;
+        match self.spare.iter().position(|b| b.byte_length() == bytes) {
+            Some(i) => {
+                let array = js_sys::Float64Array::new(&self.spare.swap_remove(i));
+                array.copy_from(data);
+                array
+            }
+            None => js_sys::Float64Array::from(data),
+        }
+    }
+
+    /// Keep a buffer a peer gave back (the latest few: a round's shares are all one size).
+    fn keep_spare(&mut self, buffer: js_sys::ArrayBuffer) {
+        if self.spare.len() >= 2 * self.peers.len().max(1) {
+            self.spare.remove(0);
+        }
+        self.spare.push(buffer);
+    }
 }
 
 /// A scoring worker's job: the model, and how many of its sets are scored.
@@ -102,6 +129,7 @@ fn from_page(event: MessageEvent) {
                 reported_at: f64::NEG_INFINITY,
                 params_at: None,
                 attention_at: (f64::NEG_INFINITY, None),
+                spare: Vec::new(),
                 _listeners: listeners,
             };
             STATE.with(|s| *s.borrow_mut() = Some(state));
@@ -124,9 +152,20 @@ fn from_page(event: MessageEvent) {
     }
 }
 
-/// Another worker's share of a round.
+/// Another worker's share of a round (its buffer then goes back to it, to carry its next
+/// share), or a buffer of this worker's coming back.
 fn from_peer(event: MessageEvent) {
-    let Some(data) = numbers_of(&event.data()) else { return };
+    let message = event.data();
+    if let Some(buffer) = message.dyn_ref::<js_sys::ArrayBuffer>() {
+        with_state(|s| s.keep_spare(buffer.clone()));
+        return;
+    }
+    let Some(array) = message.dyn_ref::<js_sys::Float64Array>() else { return };
+    let data = array.to_vec();
+    if let Some(port) = event.target().and_then(|t| t.dyn_into::<MessagePort>().ok()) {
+        let buffer = array.buffer();
+        let _ = port.post_message_with_transferable(&buffer, &js_sys::Array::of1(&buffer));
+    }
     with_state(|s| {
         if let Some(Message::Share(share)) = Message::decode(&data, Some(s.replica.params())) {
             s.replica.receive(share);
@@ -149,9 +188,10 @@ fn pump() {
         let finished = with_state(|s| {
             if let Some(share) = s.replica.work() {
                 let data = Message::Share(share).encode();
-                for port in &s.peers {
-                    let (array, transfer) = numbers_to_js(&data);
-                    let _ = port.post_message_with_transferable(&array, &transfer);
+                for i in 0..s.peers.len() {
+                    let array = s.share_array(&data);
+                    let buffer = array.buffer();
+                    let _ = s.peers[i].post_message_with_transferable(&array, &js_sys::Array::of1(&buffer));
                 }
             }
             (s.replica.complete().is_some(), s.replica.busy(), s.peers.is_empty())

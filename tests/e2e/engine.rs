@@ -245,6 +245,13 @@ fn capabilities(engine: Engine, screen: Screen, profile: &Path) -> Map<String, V
                     ]
                 }
             });
+            // E2E_CHROMIUM_ARGS: more switches, space-separated (the memory benchmark's
+            // breakdown asks for Blink's eager memory measurement).
+            if let (Ok(more), Some(args)) =
+                (std::env::var("E2E_CHROMIUM_ARGS"), caps["goog:chromeOptions"]["args"].as_array_mut())
+            {
+                args.extend(more.split_whitespace().map(|a| json!(a)));
+            }
             if screen.exact {
                 caps["goog:chromeOptions"]["mobileEmulation"] = json!({ "deviceMetrics": {
                     "width": screen.width, "height": screen.height, "pixelRatio": screen.pixel_ratio,

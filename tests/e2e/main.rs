@@ -23,6 +23,7 @@ mod engines;
 mod learn;
 mod lesson;
 mod lessons;
+mod limits;
 mod model;
 mod places;
 mod predict;
@@ -31,6 +32,7 @@ mod robustness;
 mod screens;
 mod server;
 mod views;
+mod walk;
 
 use engine::Engine;
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -57,6 +59,9 @@ enum Runs {
     OnlyIn(&'static [Engine], &'static str),
     /// Checks of the build itself, not of a browser: once, with Chromium's run.
     Build,
+    /// In these engines only (for the reason given), where the machine allows what the test
+    /// needs: the check says why not, and the test is skipped with that.
+    Needs(&'static [Engine], &'static str, fn() -> Result<(), String>),
 }
 
 impl Runs {
@@ -69,6 +74,8 @@ impl Runs {
             Runs::Build => Some("checks the build, not the browser: Chromium's run checks it".into()),
             Runs::NotIn(engines, why) => engines.contains(&engine).then(|| why.to_string()),
             Runs::OnlyIn(engines, why) => (!engines.contains(&engine)).then(|| why.to_string()),
+            Runs::Needs(engines, why, _) if !engines.contains(&engine) => Some(why.to_string()),
+            Runs::Needs(_, _, check) => check().err().map(|why| format!("this machine cannot hold it: {why}")),
         }
     }
 }
@@ -154,6 +161,10 @@ fn every_case() -> Vec<Case> {
         case!(Everywhere, model::once_loaded_the_model_works_offline_and_chinese_unknowns_are_named),
         case!(Everywhere, model::the_page_answers_while_the_pretrained_model_computes_in_its_worker),
         case!(Everywhere, model::the_model_view_shows_every_head_and_opens_one_in_the_lesson),
+        case!(
+            Needs(&[Engine::WebKit], "the memory limit is the iPad's engine's test", limits::available),
+            limits::the_walk_through_every_view_runs_in_webkit_within_a_memory_limit
+        ),
         case!(Everywhere, learn::a_student_trains_reverse_to_99_percent_and_every_head_is_drawn),
         case!(Everywhere, learn::the_page_answers_while_the_largest_model_trains_on_every_core),
         case!(FIREFOX_PHONE, lesson::on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand),

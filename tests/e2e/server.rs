@@ -39,6 +39,13 @@ impl Site {
         Site::serve(published_dir(), "", Serving { isolated: false, compressed: true }).await
     }
 
+    /// Serve the folder `root` (a build) cross-origin isolated, as [`Site::start_isolated`]
+    /// does: the memory benchmark's breakdown (`performance.measureUserAgentSpecificMemory`
+    /// is only offered to an isolated page).
+    pub async fn start_isolated_in(root: PathBuf) -> Site {
+        Site::serve(root, "", Serving { isolated: true, compressed: false }).await
+    }
+
     /// Serve the folder `root` (a build) the same way; its files are read at each request,
     /// so changing them publishes a new version to the running server.
     pub async fn start_in(root: PathBuf, prefix: &str) -> Site {
