@@ -31,8 +31,59 @@ export function restartOnce(reason) {
   return true;
 }
 
+// A page the system ended (iOS ends a tab that holds too much memory without a word, and
+// loads it again when the student comes back) says so, once: the page marks itself open in the
+// tab's session storage as it starts and closed as it goes (`pagehide`: a reload, a link, the
+// tab closed); a start that finds it still open follows an end that never said goodbye. Every
+// setting is in the address and a trained model in the browser's storage, so the page is
+// where it was; the note says so and goes with a click.
+const SESSION = "attention-lab-session";
+
+/** Whether the page that was here before this one was ended without going (`null` when the
+ * tab keeps no session storage). */
+function endedBefore() {
+  try {
+    const before = sessionStorage.getItem(SESSION);
+    sessionStorage.setItem(SESSION, "open");
+    const closed = () => sessionStorage.setItem(SESSION, "closed");
+    addEventListener("pagehide", closed);
+    addEventListener("pageshow", (e) => e.persisted && sessionStorage.setItem(SESSION, "open"));
+    return before === "open";
+  } catch {
+    return null;
+  }
+}
+
+/** Say, once, that the page was loaded again after the browser ended it. */
+function sayReloaded() {
+  const params = new URLSearchParams(location.search);
+  const lang = params.get("lang") || (navigator.language || "").slice(0, 2);
+  const zh = lang.startsWith("zh");
+  const note = document.createElement("div");
+  note.className = "reload-notice";
+  note.setAttribute("role", "status");
+  note.dataset.testid = "reload-notice";
+  note.lang = zh ? "zh-CN" : "en";
+  const text = document.createElement("p");
+  text.textContent = zh
+    ? "页面已重新加载：浏览器结束了它，可能是为了释放内存。设置都保存在链接里，训练好的模型保存在这个浏览器中，所以一切都在原处。"
+    : "The page was loaded again: the browser ended it, perhaps to free memory. Every setting is kept in the link and a trained model in this browser, so everything is where it was.";
+  const ok = document.createElement("button");
+  ok.type = "button";
+  ok.className = "button";
+  ok.dataset.testid = "reload-notice-ok";
+  ok.textContent = zh ? "知道了" : "OK";
+  ok.addEventListener("click", () => note.remove());
+  note.append(text, ok);
+  document.body.prepend(note);
+}
+
 export default function start() {
+  const ended = endedBefore();
   return {
+    onSuccess() {
+      if (ended) sayReloaded();
+    },
     onFailure(reason) {
       if (restartOnce(reason)) return;
       console.error("the page could not start:", reason);

@@ -152,6 +152,8 @@ struct Steps {
     root: u32,
     floor_mb: f64,
     breakdown: bool,
+    /// The benchmark build's own reports of each instance's Wasm memory.
+    modules: bool,
 }
 
 /// Sums `performance.measureUserAgentSpecificMemory()`'s breakdown by context (its scope and
@@ -174,6 +176,38 @@ performance.measureUserAgentSpecificMemory().then(r => {
 }, e => done('failed: ' + e));
 "#;
 
+/// Listens to the memory build's reports of each Wasm instance's memory
+/// (`attention_lab::report_memory`); then, at each step, those heard in the last 2 s.
+#[cfg(not(target_arch = "wasm32"))]
+const LISTEN: &str = "window.heardMemory = {};
+  const channel = new BroadcastChannel('attention-lab-memory');
+  channel.onmessage = e => { const [tag, mb] = e.data.split('='); window.heardMemory[tag] = [Number(mb), Date.now()]; };
+  window.keptChannel = channel;
+  return true;";
+#[cfg(not(target_arch = "wasm32"))]
+const HEARD: &str = "return Object.entries(window.heardMemory || {})
+  .filter(([, [, at]]) => Date.now() - at < 2000)
+  .map(([tag, [mb]]) => `${tag}=${mb}`).join(' ');";
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Steps {
+    /// `memory-modules step=… page=… forward=… …`: the Wasm memory (MB) of the page and of each
+    /// module and worker that still runs (several trainers report under one name).
+    async fn modules_at(&self, b: &Browser, name: &str) {
+        if name == "opened" {
+            b.js(LISTEN, vec![]).await;
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let heard = b.js(HEARD, vec![]).await;
+        println!(
+            "memory-modules engine={} step={name} {}",
+            self.engine.name().to_lowercase(),
+            heard.as_str().unwrap_or("")
+        );
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 impl walk::Steps for Steps {
     async fn at(&self, b: &Browser, name: &str) {
@@ -188,6 +222,9 @@ impl walk::Steps for Steps {
             now.private_mb - self.floor_mb,
             now.processes
         );
+        if self.modules {
+            self.modules_at(b, name).await;
+        }
         if self.breakdown {
             let said = b.js_async(BREAKDOWN).await;
             println!("memory-breakdown step={name} {}", said.as_str().unwrap_or("no answer"));
@@ -288,7 +325,13 @@ async fn main() {
     // (the page, each worker) as `performance.measureUserAgentSpecificMemory` attributes it;
     // the page is then served cross-origin isolated, the only way the API is offered.
     let breakdown = engine == Engine::Chromium && std::env::var_os("BENCH_MEMORY_BREAKDOWN").is_some();
-    let site = if breakdown {
+    // BENCH_MEMORY_MODULES=1: the published site built with `report-memory` (target/memory-dist,
+    // made by scripts/bench.sh), whose page, modules and workers report their Wasm memories;
+    // the walk prints them.
+    let modules = std::env::var_os("BENCH_MEMORY_MODULES").is_some();
+    let site = if modules {
+        Site::start_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/memory-dist"), "").await
+    } else if breakdown {
         // Measured at once rather than at the next garbage collection.
         std::env::set_var("E2E_CHROMIUM_ARGS", "--enable-blink-features=ForceEagerMeasureMemory");
         Site::start_isolated_in(published_dir()).await
@@ -311,7 +354,7 @@ async fn main() {
             continue;
         };
         let sampler = Sampler::start(engine, root);
-        let steps = Steps { engine, root, floor_mb: floor.private_mb, breakdown };
+        let steps = Steps { engine, root, floor_mb: floor.private_mb, breakdown, modules };
         run(&b, &site, scenario, &steps).await;
         // Settled: what the scenario leaves behind after 3 s.
         tokio::time::sleep(Duration::from_secs(3)).await;

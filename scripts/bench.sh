@@ -21,7 +21,8 @@
 # what keeps each score down; BENCH_LIGHTHOUSE=1 runs only it), multilingual-e5-small in a page of its own ("model e5
 # n=16|64 …" beside "peer ort-web model e5 n=…"; BENCH_E5=1 runs only these), and "size
 # wasm_gz=… js_gz=… first_heatmap_ms=…"; then one tab's memory per scenario in Chromium and
-# WebKit ("memory engine=… scenario=… peak_mb=… end_mb=…", benches/memory.rs; BENCH_MEMORY_ONLY=1
+# WebKit ("memory engine=… scenario=… peak_mb=… end_mb=…", benches/memory.rs; BENCH_MEMORY_MODULES=1
+# for what each Wasm instance holds along the walk through every view; BENCH_MEMORY_ONLY=1
 # runs only these, on the published build).
 # Figures only: nothing passes or fails.
 set -euo pipefail
@@ -65,6 +66,25 @@ memory() {
 }
 if [ -n "${BENCH_MEMORY_ONLY:-}" ]; then
   memory
+  exit 0
+fi
+# BENCH_MEMORY_MODULES=1: what each Wasm instance holds at each step of the walk, from the
+# published site built with `report-memory` into target/memory-dist (never published), in
+# Chromium and in WebKit ("memory-modules engine=… step=… page=… forward=… …").
+if [ -n "${BENCH_MEMORY_MODULES:-}" ]; then
+  cp index.html target/index.html.orig
+  trap 'cp target/index.html.orig index.html' EXIT
+  sed -i -E 's/data-cargo-features="([a-z,-]+)"/data-cargo-features="\1,report-memory"/' index.html
+  trunk build --release --dist target/memory-dist
+  cp target/index.html.orig index.html
+  # Put the published .wasm back where cargo keeps it (the end-to-end size check reads it).
+  cargo build --locked --release --target wasm32-unknown-unknown --bins --features external-texts
+  cargo build --locked --release --target wasm32-unknown-unknown --bin attention-lab --features external-texts,page
+  cargo build --locked --profile worker --target wasm32-unknown-unknown --bin trainer --bin forward --features external-texts
+  for engine in chromium webkit; do
+    E2E_BROWSER=$engine BENCH_MEMORY=all-in-one-tab BENCH_MEMORY_STEPS=1 BENCH_MEMORY_MODULES=1 \
+      cargo bench --locked --bench memory 2>&1 | grep -E '^memory(-step|-modules)? '
+  done
   exit 0
 fi
 # The page's main thread at 1× and 4× (BENCH_MAIN_THREAD=1) or Lighthouse's audit

@@ -44,3 +44,31 @@ pub mod study_texts;
 pub mod trainer;
 pub mod ui;
 pub mod wire;
+
+/// The memory benchmark's build's report of its own Wasm memory (`report-memory` feature;
+/// nothing otherwise):
+/// every 0.5 s, `"{tag}={MB}"` on the `BroadcastChannel` "attention-lab-memory", which the
+/// memory benchmark listens to (`BENCH_MEMORY_MODULES=1`, benches/memory.rs). The page, each
+/// module and each worker call it once as they start; a Wasm memory never shrinks, so this is
+/// what each instance holds until it ends.
+#[cfg(all(target_arch = "wasm32", feature = "report-memory"))]
+pub fn report_memory(tag: &'static str) {
+    use wasm_bindgen::JsCast;
+    let tell = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+        let bytes = memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
+        if let Ok(channel) = web_sys::BroadcastChannel::new("attention-lab-memory") {
+            let _ = channel.post_message(&format!("{tag}={}", bytes >> 20).into());
+            channel.close();
+        }
+    });
+    let global = js_sys::global();
+    if let Ok(every) = js_sys::Reflect::get(&global, &"setInterval".into()) {
+        let _ = every.unchecked_ref::<js_sys::Function>().call2(&global, tell.as_ref(), &500.into());
+    }
+    tell.forget();
+}
+
+/// Nothing outside the memory benchmark's build.
+#[cfg(not(all(target_arch = "wasm32", feature = "report-memory")))]
+pub fn report_memory(_tag: &'static str) {}

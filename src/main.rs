@@ -3,6 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     attention_lab::panic_notice::install();
+    attention_lab::report_memory("page");
     // The app registers the service worker itself (`app::updates`), to offer new versions.
     leptos::mount::mount_to_body(|| leptos::view! { <attention_lab::app::App /> });
 }

@@ -29,6 +29,7 @@ fn now() -> f64 {
 
 /// Start the worker: listen to the page.
 pub fn start() {
+    crate::report_memory("forward");
     std::panic::set_hook(Box::new(|info| {
         let _ = scope().post_message(&JsValue::from_str(&format!("panic: {info}")));
     }));

@@ -154,6 +154,7 @@ thread_local! {
 /// Start the module: once the page's link has arrived, the run from its setup, the view
 /// mounted, and mounted again whenever the page asks.
 pub fn start() {
+    crate::report_memory("learn");
     host_after(Hosted::Learn, start_run, || {
         let changed = RwSignal::new(0_u64);
         CHANGED.with(|c| *c.borrow_mut() = Some(changed));

@@ -68,6 +68,7 @@ pub(crate) struct Viewer {
 
 /// Start the module: mount the open view, and again whenever the page asks.
 pub fn start() {
+    crate::report_memory("pretrained");
     host(Hosted::Pretrained, || view! { <PretrainedViews /> }.into_any());
 }
 

@@ -44,6 +44,7 @@ use variance::VarianceView;
 
 /// Start the module: mount the open view, and again whenever the page opens another.
 pub fn start() {
+    crate::report_memory("side");
     host(Hosted::Side, || view! { <SideViews /> }.into_any());
 }
 

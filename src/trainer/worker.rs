@@ -94,6 +94,7 @@ fn tell_page(text: &str) {
 
 /// Start the worker: listen to the page.
 pub fn start() {
+    crate::report_memory("trainer");
     std::panic::set_hook(Box::new(|info| tell_page(&format!("panic: {info}"))));
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(from_page);
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -474,6 +474,15 @@ impl Browser {
         self.driver.lock().ok()?.pid()
     }
 
+    /// With `E2E_SHOTS=<folder>`, a screenshot of the window as `<folder>/<name>-<engine>.png`
+    /// (to look at what a test saw); nothing otherwise.
+    pub async fn shot(&self, name: &str) {
+        let Some(folder) = std::env::var_os("E2E_SHOTS") else { return };
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let file = std::path::Path::new(&folder).join(format!("{name}-{}.png", self.engine.name().to_lowercase()));
+        std::fs::write(&file, png).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    }
+
     /// Click the element with `data-testid` = `id`.
     pub async fn click(&self, id: &str) {
         self.click_css(&format!("[data-testid='{id}']")).await;

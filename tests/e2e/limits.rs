@@ -7,19 +7,23 @@
 //! harness reports the test as skipped, with the reason ([`available`]).
 //!
 //! The budgets themselves are measured by the benchmark (`cargo bench --bench memory`), not
-//! here: this holds the walk to [`LIMIT_MB`].
+//! here: this holds the walk to [`LIMIT_MB`]. And a page the system ends anyway comes back
+//! where it was and says so, once.
 
 use crate::browser::Browser;
 use crate::engine::Engine;
 use crate::server::Site;
-use crate::walk::{self, holds_pages, tree, Steps};
+use crate::walk::{self, holds_pages, lesson_shows, tree, Steps};
+use serde_json::json;
 use std::path::{Path, PathBuf};
 
-/// The limit on the web processes (private and shared memory charged to them, from the moment
-/// the page opens): issue 48's goal for the walk (200 MB above the engine's floor) is not
-/// reached yet (docs/benchmark.md has the figures), so this is the limit the walk holds today,
-/// about 1 GB: where reported iPad limits lie, and below the 1,063 MB the walk once took.
-const LIMIT_MB: u64 = 1024;
+/// The limit on the web processes, charged with what they take from the moment the page has
+/// opened (kernels since 6.x move no charge in with a process, so the engine's floor is
+/// mostly left out): 512 MB, near what older iPads allow a tab. Issue 48's goal for the walk,
+/// 200 MB above the floor, is not reached yet (docs/benchmark.md has the figures): the walk
+/// takes about 360 MB here today, and took 555 MB before the forward worker ended with its
+/// view and the trainers reused their buffers, which this limit would have caught.
+const LIMIT_MB: u64 = 512;
 
 /// Where the cgroup file systems are mounted.
 const V1_MEMORY: &str = "/sys/fs/cgroup/memory";
@@ -154,5 +158,46 @@ pub async fn the_walk_through_every_view_runs_in_webkit_within_a_memory_limit() 
     let peak = cgroup.peak_mb().map_or("not kept by this kernel".into(), |mb| format!("{mb} MB"));
     eprintln!("limits: the walk's web processes held at most {peak} of the {LIMIT_MB} MB limit");
     assert_eq!(cgroup.kills(), 0, "the kernel ended a web process for going past {LIMIT_MB} MB");
+    b.close().await;
+}
+
+const NOTICE: &str = "return !!document.querySelector(`[data-testid='reload-notice']`);";
+
+/// A page the system ended (as iOS ends a tab that holds too much memory) is loaded again where
+/// it was (every setting from the link) and says, once, in the page's language, that it was
+/// ended: not after a reload of the student's own, not twice.
+pub async fn a_page_the_system_ended_comes_back_where_it_was_and_says_so_once() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    let url = site.url("?lang=zh&stage=softmax&head=2&q=3");
+    b.open_page(&url).await;
+    lesson_shows(&b, "random").await;
+    b.reload().await;
+    lesson_shows(&b, "random").await;
+    assert_eq!(b.js(NOTICE, vec![]).await, json!(false), "a reload of the student's own says nothing");
+
+    // The system's end, as the page meets it: gone without `pagehide` (iOS ends the tab's
+    // process; WebDriver cannot go on after that, its session ends with the page, so the test
+    // stands in for it by undoing the page's goodbye as it leaves), then its address loaded
+    // again when the student comes back.
+    b.js(
+        "addEventListener('pagehide', () => sessionStorage.setItem('attention-lab-session', 'open')); return true;",
+        vec![],
+    )
+    .await;
+    b.reload().await;
+    lesson_shows(&b, "random").await;
+    b.until(NOTICE, "the note that the page was loaded again", 10).await;
+    b.shot("reload-notice").await;
+    let said = b.text_of("reload-notice").await;
+    assert!(said.contains("页面已重新加载") && said.contains("链接"), "in the page's language: {said}");
+    let kept = b.js("return [document.documentElement.lang.slice(0, 2), new URLSearchParams(location.search).get('head'), new URLSearchParams(location.search).get('q')];", vec![]).await;
+    assert_eq!(kept, json!(["zh", "2", "3"]), "the page is where it was");
+    b.click("reload-notice-ok").await;
+    assert_eq!(b.js(NOTICE, vec![]).await, json!(false), "the note goes with a click");
+    b.reload().await;
+    lesson_shows(&b, "random").await;
+    assert_eq!(b.js(NOTICE, vec![]).await, json!(false), "said once: not again after the next reload");
+    b.assert_no_panic().await;
     b.close().await;
 }

@@ -165,6 +165,7 @@ fn every_case() -> Vec<Case> {
             Needs(&[Engine::WebKit], "the memory limit is the iPad's engine's test", limits::available),
             limits::the_walk_through_every_view_runs_in_webkit_within_a_memory_limit
         ),
+        case!(Everywhere, limits::a_page_the_system_ended_comes_back_where_it_was_and_says_so_once),
         case!(Everywhere, learn::a_student_trains_reverse_to_99_percent_and_every_head_is_drawn),
         case!(Everywhere, learn::the_page_answers_while_the_largest_model_trains_on_every_core),
         case!(FIREFOX_PHONE, lesson::on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand),
