@@ -50,6 +50,7 @@ cargo fmt --all --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked --workspace --all-targets --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features bench -- -D warnings
+cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features report-memory -- -D warnings
 cargo clippy --locked -p attention-core --all-targets --target wasm32-unknown-unknown --features relaxed -- -D warnings
 cargo clippy --locked --bin attention-lab --target wasm32-unknown-unknown --features external-texts,page -- -D warnings
 

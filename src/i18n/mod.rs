@@ -255,6 +255,7 @@ mod tests {
         "concat",
         "sink",
         "multilingual-e5-small",
+        "e5",
         "ViT",
         // XLM-RoBERTa's special tokens: <s>, </s>, <unk>
         "s",

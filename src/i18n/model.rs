@@ -6,8 +6,10 @@ super::catalogue! {
     pub enum ModelMsg {
         Weights => ("Weights", "权重"),
         WeightsRandom => ("Random (seeded)", "随机（由种子决定）"),
-        WeightsPretrained => ("Pretrained: all-MiniLM-L6-v2", "预训练模型：all-MiniLM-L6-v2"),
-        WeightsE5 => ("Pretrained, multilingual: multilingual-e5-small", "预训练多语言模型：multilingual-e5-small"),
+        // The switch's options: short enough for a phone's select (about 280 px), with what
+        // each downloads.
+        WeightsPretrained => ("Pretrained MiniLM (24 MB)", "预训练 MiniLM（24 MB）"),
+        WeightsE5 => ("Multilingual e5 (27 MB)", "多语言预训练 e5（27 MB）"),
         WeightsYours => ("Yours (training view)", "你的模型（训练视图）"),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
