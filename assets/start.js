@@ -35,8 +35,9 @@ export function restartOnce(reason) {
 // loads it again when the student comes back) says so, once: the page marks itself open in the
 // tab's session storage as it starts and closed as it goes (`pagehide`: a reload, a link, the
 // tab closed); a start that finds it still open follows an end that never said goodbye. Every
-// setting is in the address and a trained model in the browser's storage, so the page is
-// where it was; the note says so and goes with a click.
+// setting is in the address and a kept model in the browser's storage, so the page is where it
+// was (a training run under way is not: it lives in its workers); the note says so and goes
+// with a click.
 const SESSION = "attention-lab-session";
 
 /** Whether the page that was here before this one was ended without going (`null` when the
@@ -66,8 +67,8 @@ function sayReloaded() {
   note.lang = zh ? "zh-CN" : "en";
   const text = document.createElement("p");
   text.textContent = zh
-    ? "页面已重新加载：浏览器结束了它，可能是为了释放内存。设置都保存在链接里，训练好的模型保存在这个浏览器中，所以一切都在原处。"
-    : "The page was loaded again: the browser ended it, perhaps to free memory. Every setting is kept in the link and a trained model in this browser, so everything is where it was.";
+    ? "页面已重新加载：浏览器结束了它，可能是为了释放内存。设置都保存在链接里，所以页面回到了原处；从训练视图保存的模型也还在这个浏览器中，但正在进行的训练需要重新开始。"
+    : "The page was loaded again: the browser ended it, perhaps to free memory. Every setting is kept in the link, so the page is where it was, and a model you kept from the training view is still in this browser; a training run that was under way starts again.";
   const ok = document.createElement("button");
   ok.type = "button";
   ok.className = "button";
