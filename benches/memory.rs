@@ -176,6 +176,12 @@ performance.measureUserAgentSpecificMemory().then(r => {
 }, e => done('failed: ' + e));
 "#;
 
+/// How many canvases the page has, and what their backing stores hold (MB at 4 bytes a pixel).
+#[cfg(not(target_arch = "wasm32"))]
+const CANVASES: &str = "const all = [...document.querySelectorAll('canvas')];
+  const bytes = all.reduce((sum, c) => sum + c.width * c.height * 4, 0);
+  return `canvases=${all.length} canvas_mb=${(bytes / 1048576).toFixed(1)}`;";
+
 /// Listens to the memory build's reports of each Wasm instance's memory
 /// (`attention_lab::report_memory`); then, at each step, those heard in the last 2 s.
 #[cfg(not(target_arch = "wasm32"))]
@@ -215,12 +221,15 @@ impl walk::Steps for Steps {
             return;
         }
         let now = sample(self.engine, self.root);
+        // The canvases in the page then, and their backing stores' bytes (4 per device pixel).
+        let canvases = b.js(CANVASES, vec![]).await;
         println!(
-            "memory-step engine={} step={name} mb={:.0} over_floor_mb={:.0} processes={}",
+            "memory-step engine={} step={name} mb={:.0} over_floor_mb={:.0} processes={} {}",
             self.engine.name().to_lowercase(),
             now.private_mb,
             now.private_mb - self.floor_mb,
-            now.processes
+            now.processes,
+            canvases.as_str().unwrap_or("")
         );
         if self.modules {
             self.modules_at(b, name).await;

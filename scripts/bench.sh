@@ -79,7 +79,7 @@ if [ -n "${BENCH_MEMORY_MODULES:-}" ]; then
   cp target/index.html.orig index.html
   # Put the published .wasm back where cargo keeps it (the end-to-end size check reads it).
   cargo build --locked --release --target wasm32-unknown-unknown --bins --features external-texts
-  cargo build --locked --release --target wasm32-unknown-unknown --bin attention-lab --features external-texts,page
+  cargo build --locked --release --target wasm32-unknown-unknown --bin attention-lab --bin pretrained --features external-texts,frames
   cargo build --locked --profile worker --target wasm32-unknown-unknown --bin trainer --bin forward --features external-texts
   for engine in chromium webkit; do
     E2E_BROWSER=$engine BENCH_MEMORY=all-in-one-tab BENCH_MEMORY_STEPS=1 BENCH_MEMORY_MODULES=1 \
@@ -94,20 +94,20 @@ if [ -n "${BENCH_MAIN_THREAD:-}${BENCH_LIGHTHOUSE:-}" ]; then
   exit 0
 fi
 # Trunk takes the crate's features from the page (index.html turns on `external-texts`, and
-# `page` for the page's own module) and not from --features: the benchmark build comes from
-# the page with `bench` added, put back as it was however the build ends.
+# `frames` for the page and the pretrained views) and not from --features: the benchmark build
+# comes from the page with `bench` added, put back as it was however the build ends.
 cp index.html target/index.html.orig
 trap 'cp target/index.html.orig index.html' EXIT
 # The page's module without `page`: the benchmark times the model's forward pass on the page's
 # thread too, and compares it with the peer's.
 sed -i -e 's/data-cargo-features="external-texts"/data-cargo-features="external-texts,bench"/' \
-  -e 's/data-cargo-features="external-texts,page"/data-cargo-features="external-texts,bench"/' index.html
+  -e 's/data-cargo-features="external-texts,frames"/data-cargo-features="external-texts,bench"/' index.html
 trunk build --release --dist target/bench-dist
 cp target/index.html.orig index.html
 # The benchmark build wrote its .wasm (with the benchmark code) where cargo keeps the published
 # build's, which the end-to-end check reads by name: put the published one back.
 cargo build --locked --release --target wasm32-unknown-unknown --bins --features external-texts
-cargo build --locked --release --target wasm32-unknown-unknown --bin attention-lab --features external-texts,page
+cargo build --locked --release --target wasm32-unknown-unknown --bin attention-lab --bin pretrained --features external-texts,frames
 cargo build --locked --profile worker --target wasm32-unknown-unknown --bin trainer --bin forward --features external-texts
 mkdir -p target/bench-dist/peer
 cp "$ort_dir/ort.wasm.min.js" "$ort_dir/ort-wasm-simd-threaded.mjs" "$ort_dir/ort-wasm-simd-threaded.wasm" \

@@ -61,6 +61,13 @@ from texts import script_element  # noqa: E402
 head_end = html.index("</head>")
 html = html[:head_end] + "  " + script_element(root) + "\n  " + html[head_end:]
 
+# 0b. The exports of code the site never calls, and that code, out of every .wasm (before the
+# version: the files change).
+from unexport import unexport  # noqa: E402
+
+for wasm in sorted(staging.glob("*.wasm")):
+    unexport(wasm)
+
 # 3. Each module's start script (before the version: it is one of the files).
 def start_script(name, js, relaxed_js=None, page_start=None):
     if name in WORKERS:

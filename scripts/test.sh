@@ -52,7 +52,7 @@ cargo clippy --locked --workspace --all-targets --target wasm32-unknown-unknown 
 cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features bench -- -D warnings
 cargo clippy --locked --all-targets --target wasm32-unknown-unknown --features report-memory -- -D warnings
 cargo clippy --locked -p attention-core --all-targets --target wasm32-unknown-unknown --features relaxed -- -D warnings
-cargo clippy --locked --bin attention-lab --target wasm32-unknown-unknown --features external-texts,page -- -D warnings
+cargo clippy --locked --bin attention-lab --bin pretrained --target wasm32-unknown-unknown --features external-texts,frames -- -D warnings
 
 phase "native tests"
 cargo test --locked --workspace 2>&1 | tee -a "$log"

@@ -84,6 +84,8 @@ fn connect(module: Hosted, first_link: fn(), view: fn() -> AnyView) -> Result<()
                 let next = Closure::once_into_js(move || mount(module, view));
                 let _ = window().request_animation_frame(next.unchecked_ref());
             }
+            Ok(ToModule::Closed) if module.releases_when_closed() => unmount(),
+            Ok(ToModule::Closed) => {}
             Ok(ToModule::Shown { shown, layer, head, query }) => {
                 heard_shown.set(Some(Shown { layer: shown, number: layer, head, query }));
             }
@@ -100,9 +102,14 @@ fn connect(module: Hosted, first_link: fn(), view: fn() -> AnyView) -> Result<()
     window().post_message_with_transfer(&hello, &origin, &moved)
 }
 
+/// Unmount the view (its reactive state, its `on_cleanup`s run), if one is mounted.
+fn unmount() {
+    MOUNTED.with(|m| drop(m.borrow_mut().take()));
+}
+
 /// Mount `view` into `module`'s element, replacing the previous mount.
 fn mount(module: Hosted, view: fn() -> AnyView) {
-    MOUNTED.with(|m| drop(m.borrow_mut().take()));
+    unmount();
     let Some(root) = document().get_element_by_id(module.root()) else { return };
     let Ok(root) = root.dyn_into::<web_sys::HtmlElement>() else { return };
     root.set_inner_html("");

@@ -10,9 +10,9 @@
 use crate::core::bert::asset::{ModelFile, E5_FILE, MINILM_FILE};
 use crate::core::bert::unigram::rough_pieces;
 use crate::core::bert::wordpiece::rough_tokens;
-#[cfg(not(feature = "page"))]
+#[cfg(not(feature = "frames"))]
 use crate::core::bert::Bert;
-#[cfg(feature = "page")]
+#[cfg(feature = "frames")]
 use crate::core::bert::BertFrame;
 use crate::core::bert::{minilm_shape, Asset, Config, E5, MINILM};
 use crate::core::model::random::{Random, RandomCache, RandomSetup};
@@ -323,26 +323,27 @@ impl Catalog for Models {
     }
 }
 
-/// Pretrained model `c` as this build keeps it: whole, or in the page's own build (feature
-/// `page`) only what frames the forward worker's answers (its shape, tokenizer and projections,
-/// a [`BertFrame`]), since there its forward passes run in the worker (`computed_in_worker`) and
-/// the page's module need not carry them, nor its memory the embeddings and feed-forward weights.
-#[cfg(not(feature = "page"))]
+/// Pretrained model `c` as this build keeps it: whole, or in the page's and the pretrained
+/// views' builds (feature `frames`) only what frames a forward worker's answers (its shape,
+/// tokenizer and projections, a [`BertFrame`]), since there its forward passes run in a worker
+/// (`computed_in_worker`, `pretrained::asking`) and the module need not carry them, nor its
+/// memory the embeddings and feed-forward weights.
+#[cfg(not(feature = "frames"))]
 fn bert(asset: Asset, c: &Config) -> Result<Arc<dyn Model>, String> {
     Bert::from_asset(asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }
 
-#[cfg(not(feature = "page"))]
+#[cfg(not(feature = "frames"))]
 fn bert_reads(_: &str) -> bool {
     true
 }
 
-#[cfg(feature = "page")]
+#[cfg(feature = "frames")]
 fn bert_reads(name: &str) -> bool {
     BertFrame::reads(name)
 }
 
-#[cfg(feature = "page")]
+#[cfg(feature = "frames")]
 fn bert(asset: Asset, c: &Config) -> Result<Arc<dyn Model>, String> {
     BertFrame::from_asset(asset, c).map(|m| Arc::new(m) as Arc<dyn Model>).map_err(|e| e.to_string())
 }

@@ -23,7 +23,7 @@ fn model() -> &'static Bert {
 
 #[test]
 fn the_pages_frame_shows_the_very_weights_and_tokens_the_worker_computes_with() {
-    // The page keeps only a frame (shape, tokenizer, projections; feature `page`) and the
+    // The page keeps only a frame (shape, tokenizer, projections; feature `frames`) and the
     // forward worker the whole model, int8 weights kept as int8: the heatmaps of W_Q … W_O and
     // the tokens the page shows must be the worker's, number for number.
     // The page reads only the frame's entries of the file, the rest stepped over unread.

@@ -3,15 +3,16 @@
 //! and the first heatmap fast. The build names the module's start script in
 //! `<meta name="attention-lab-{name}">`; the module mounts itself into this view's element,
 //! again each time the view is opened, the language or theme changes or, for the model view,
-//! the lesson's model, sentence or run options change ([`ReadAtMount`]), and reads which of its
-//! views it is from the element's `data-view` (a module that mirrors the settings follows them
-//! in place instead). If it cannot be loaded, the start script shows the
-//! failure line instead of the loading one, and marks its script so that the module's other
-//! views say so too. The start script tries three times before it gives up (a classroom's
-//! network drops a file now and then); the failure line then offers to try again
-//! ([`ModuleFailed`]), which never reloads the page or loses its settings. A trap of the engine
-//! while the module starts is no failed download: the start script loads the page once more,
-//! as the page's own start does (assets/start.js), and if it traps again the view says so.
+//! the lesson's model, sentence or run options change ([`ReadAtMount`]), and is told when the
+//! view closes (`ToModule::Closed`). It reads which of its views it is from the element's
+//! `data-view` (a module that mirrors the settings follows them in place instead). If it
+//! cannot be loaded, the start script shows the failure line instead of the loading one, and
+//! marks its script so that the module's other views say so too. The start script tries three
+//! times before it gives up (a classroom's network drops a file now and then); the failure
+//! line then offers to try again ([`ModuleFailed`]), which never reloads the page or loses its
+//! settings. A trap of the engine while the module starts is no failed download: the start
+//! script loads the page once more, as the page's own start does (assets/start.js), and if it
+//! traps again the view says so.
 
 use super::page::{use_page, Page, Shared};
 use super::ports::{hand_over as send_shown, send};
@@ -104,6 +105,10 @@ pub fn HostedView(
         if let Err(e) = load(module) {
             leptos::logging::error!("the {} module: {e:?}", module.name());
         }
+    });
+    // Closed: a module that holds much for its view lets it go (`Hosted::releases_when_closed`).
+    on_cleanup(move || {
+        send(module, &ToModule::Closed);
     });
     view! {
         <section class=format!("view view--{}", module.name()) data-testid=testid>

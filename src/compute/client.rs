@@ -1,11 +1,13 @@
 //! The page's side of the forward worker: it starts the worker when first asked (the script the
 //! page names in `<meta name="attention-lab-forward">`, `bridge::FORWARD_META`), keeps one
-//! question in flight and only the latest one waiting (a question overtaken before it was sent
-//! is never sent), drops the answer to any question but the latest, and turns the answer's
-//! numbers back into an encoding with what the page's own copy of the model knows, a part (the
-//! input, then each layer) per message, so that no task of the page's rebuilds it all. A worker
-//! that fails (a panic, out of memory, its script would not load) answers its question with
-//! why, and a new one starts with the next question.
+//! question in flight and, for the lesson, only the latest one waiting (a question overtaken
+//! before it was sent is never sent) and drops the answer to any question but the latest (the
+//! pretrained views' module, whose views ask several passes at once, has every one answered
+//! in turn: [`Forwarder::answering_every`]). It turns the answer's numbers back into an
+//! encoding with what the page's own copy of the model knows, a part (the input, then each
+//! layer) per message, so that no task of the page's rebuilds it all. A worker that fails (a
+//! panic, out of memory, its script would not load) answers its question with why, and a new
+//! one starts with the next question.
 
 use super::message::{Answer, Message, Question, ToWorker, Work};
 use crate::bridge::FORWARD_META;
@@ -48,8 +50,11 @@ struct Inner {
     in_flight: RefCell<Option<Asked>>,
     /// The in-flight question's answer, from the parts heard so far.
     rebuilding: RefCell<Option<Rebuild>>,
-    waiting: RefCell<Option<Asked>>,
+    /// Oldest first: at most one unless every question is answered.
+    waiting: RefCell<Vec<Asked>>,
     latest: Cell<u32>,
+    /// Every question is answered, not only the latest.
+    every: bool,
     told: Box<dyn Fn(Reply)>,
 }
 
@@ -83,13 +88,23 @@ impl Forwarder {
     /// A forwarder telling `told` every answer to the latest question; `None` if this page
     /// has no forward worker (then the page computes in place).
     pub fn new(told: impl Fn(Reply) + 'static) -> Option<Forwarder> {
+        Self::with(false, told)
+    }
+
+    /// A forwarder telling `told` the answer to every question, in the order asked.
+    pub fn answering_every(told: impl Fn(Reply) + 'static) -> Option<Forwarder> {
+        Self::with(true, told)
+    }
+
+    fn with(every: bool, told: impl Fn(Reply) + 'static) -> Option<Forwarder> {
         let inner = Inner {
             script: SCRIPT.with(|s| s.get_or_init(script_url).clone())?,
             running: RefCell::new(None),
             in_flight: RefCell::new(None),
             rebuilding: RefCell::new(None),
-            waiting: RefCell::new(None),
+            waiting: RefCell::new(Vec::new()),
             latest: Cell::new(0),
+            every,
             told: Box::new(told),
         };
         Some(Forwarder(Rc::new(inner)))
@@ -101,7 +116,11 @@ impl Forwarder {
         self.0.latest.set(number);
         let asked = Asked { question: Question { number, model: id, input, options }, model };
         if self.0.in_flight.borrow().is_some() {
-            *self.0.waiting.borrow_mut() = Some(asked);
+            let mut waiting = self.0.waiting.borrow_mut();
+            if !self.0.every {
+                waiting.clear();
+            }
+            waiting.push(asked);
         } else {
             self.send(asked);
         }
@@ -178,8 +197,8 @@ impl Forwarder {
         rebuilding.take().and_then(Rebuild::finish).map(Some).ok_or(None)
     }
 
-    /// The question in flight is answered: tell its answer if it is the latest, then send the
-    /// one waiting.
+    /// The question in flight is answered: tell its answer if it is the latest (or every answer
+    /// is told), then send the next one waiting.
     fn answered(&self, result: Result<Encoding, ModelError>, work: Option<Work>) {
         let asked = self.0.in_flight.borrow_mut().take();
         *self.0.rebuilding.borrow_mut() = None;
@@ -194,14 +213,17 @@ impl Forwarder {
         self.answered(Err(ModelError::Worker(why)), None);
     }
 
-    /// Send the question waiting, then tell `asked`'s answer if it is the latest (so a
-    /// question asked from `told` finds the forwarder as it will stay).
+    /// Send the next question waiting, then tell `asked`'s answer if it is told (so a question
+    /// asked from `told` finds the forwarder as it will stay).
     fn tell_and_go_on(&self, asked: Asked, result: Result<Encoding, ModelError>, work: Option<Work>) {
-        let next = self.0.waiting.borrow_mut().take();
+        let next = {
+            let mut waiting = self.0.waiting.borrow_mut();
+            (!waiting.is_empty()).then(|| waiting.remove(0))
+        };
         if let Some(next) = next {
             self.send(next);
         }
-        if asked.question.number == self.0.latest.get() {
+        if self.0.every || asked.question.number == self.0.latest.get() {
             (self.0.told)(Reply { asked, result, work });
         }
     }

@@ -45,6 +45,7 @@ super::catalogue! {
             "The background computation stopped ({why}). The last result stays on screen; change the sentence or a setting of the run (mask, scaling, temperature) to try again.",
             "后台计算中断了（{why}）。屏幕上保留上一次的结果；改动句子或运行设置（掩码、缩放、温度）即可重试。",
         ),
+        Computing => ("Computing in the background…", "正在后台计算……"),
         WhichQuery => ("sentence", "句子"),
         WhichKeyValue => ("second sentence", "第二个句子"),
         WhichLayer => ("chosen layer", "所选的层"),
@@ -76,6 +77,7 @@ pub fn model_error(lang: Lang, e: &ModelError) -> String {
         ModelError::NotKept => t(lang, ErrMsg::NotKept).to_string(),
         ModelError::OneSentence => t(lang, ErrMsg::OneSentence).to_string(),
         ModelError::Worker(why) => fill(t(lang, ErrMsg::Worker), &[("why", why)]),
+        ModelError::Computing => t(lang, ErrMsg::Computing).to_string(),
     }
 }
 

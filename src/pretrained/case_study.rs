@@ -4,9 +4,10 @@
 //! honestly say.
 
 use super::study::Study;
-use super::{retry, use_viewer};
+use super::{computing_line, retry, use_viewer};
 use crate::core::bert::chars::is_cjk;
 use crate::core::bert::MINILM_TOKENS;
+use crate::core::model::ModelError;
 use crate::core::study::head_reading;
 use crate::core::study::{case_study, word_weight, CaseStudy, StudyProblem};
 use crate::fetch::status::LoadStatus;
@@ -75,6 +76,8 @@ pub fn CaseStudy() -> impl IntoView {
             });
             Ok(Shared(Arc::new(Studied { study, check })))
         }))
+        // While a sentence is computed in the worker: nothing yet (the view says so).
+        .filter(|s| !matches!(s, Err(StudyProblem::Sentence(_, ModelError::Computing))))
     });
     let problem = move || {
         study.with(|s| match s {
@@ -88,7 +91,14 @@ pub fn CaseStudy() -> impl IntoView {
             _ => None,
         })
     };
-    let ready = Memo::new(move |_| study.with(|s| s.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    // While the worker computes, the last results stay.
+    let ready = Memo::new(move |shown: Option<&Option<Shared<Studied>>>| {
+        study.with(|s| match s {
+            Some(Ok(studied)) => Some(studied.clone()),
+            Some(Err(_)) => None,
+            None => shown.cloned().flatten(),
+        })
+    });
     let notice =
         (!ignored.is_empty()).then(|| fill(t(viewer.lang, ClassMsg::UrlNotice), &[("keys", &ignored.join(", "))]));
     // The page's Chinese pair gets its own introduction (its words, and why 原因是).
@@ -103,6 +113,7 @@ pub fn CaseStudy() -> impl IntoView {
         {notice.map(|n| view! { <p class="notice" role="status" data-testid="coref-url-notice">{n}</p> })}
         <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
         <StudyInputs study=study_settings />
+        {computing_line(viewer, move || study.with(Option::is_none))}
         <p class="field__error" role="alert" data-testid="coref-error">{problem}</p>
         {move || ready.get().map(|Shared(s)| view! { <StudyResults studied=s words=Signal::derive(move || study_settings.with(|s| s.words().clone())) /> })}
         <div class="aside" data-testid="not-explanation">

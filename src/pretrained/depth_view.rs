@@ -5,8 +5,8 @@
 use super::use_viewer;
 use crate::core::depth::{layer_patterns, same_word, LayerPattern, SameWord};
 use crate::core::ends::frame_tokens;
-use crate::core::model::{Encoding, Input};
-use crate::i18n::{fill, t, Lang, ModelMsg};
+use crate::core::model::{Encoding, Input, ModelError};
+use crate::i18n::{fill, model_error, t, Lang, ModelMsg};
 use crate::models::ModelId;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -138,16 +138,17 @@ pub fn SameWordPanel() -> impl IntoView {
         let [a, b, word] = texts.get();
         let run = |text: String| {
             let options = viewer.settings.with_value(|s| s.run_options(&*model.0));
-            model.0.forward(&Input { text, kv_text: None }, &options).ok()
+            model.0.forward(&Input { text, kv_text: None }, &options)
         };
         let word = word.trim().to_lowercase();
         if word.is_empty() {
             return Some(tr(ModelMsg::SameWordEmpty).to_string());
         }
         Some(match (run(a), run(b)) {
-            (Some(a), Some(b)) => same_word(&a, &b, &word)
+            (Ok(a), Ok(b)) => same_word(&a, &b, &word)
                 .map(|w| same_word_reading(&word, &w, &frame_tokens(&a).0, viewer.lang))
                 .unwrap_or_else(|| fill(tr(ModelMsg::SameWordMissing), &[("word", &word)])),
+            (Err(e @ ModelError::Computing), _) | (_, Err(e @ ModelError::Computing)) => model_error(viewer.lang, &e),
             _ => tr(ModelMsg::SameWordRefused).to_string(),
         })
     });

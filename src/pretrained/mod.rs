@@ -3,13 +3,16 @@
 //! every head of the model at once on the lesson's sentence ([`model_view`]) and the "it →
 //! animal" case study ([`case_study`]). They show the lesson's model when it is a pretrained
 //! one, else the first pretrained model offered in the page's language (`ModelId::viewed`).
-//! The module brings the model itself (`crate::fetch`, from the browser's cache once any view
-//! has downloaded it), keeps it (one at a time: each is about 100 MB once loaded; a load given
-//! up for another model still finishes, but what it brings is dropped) for the next time one
-//! of its views opens, reads the lesson from the address bar and writes only its own keys there
-//! (the case study's, `study`).
+//! The module brings the model's frame itself (`crate::fetch`, from the browser's cache once
+//! any view has downloaded it: its shape, tokenizer and attention weights in the file's form,
+//! as the page holds them) and keeps it (one at a time; a load given up for another model still
+//! finishes, but what it brings is dropped) for the next time one of its views opens; the
+//! forward passes run in a worker of the module's own ([`asking`]), which ends when the view
+//! closes (`ToModule::Closed`), and the model's other weights with it. The module reads the
+//! lesson from the address bar and writes only its own keys there (the case study's, `study`).
 
 mod ablate_panel;
+mod asking;
 mod case_study;
 pub mod depth_view;
 mod model_view;
@@ -20,7 +23,7 @@ mod sweep_panel;
 use crate::bridge::Hosted;
 use crate::chart::ink::Ink;
 use crate::core::ablate::Ablation;
-use crate::core::model::Model;
+use crate::core::model::{Encoding, Model, ModelError};
 use crate::fetch::LoadState;
 use crate::hosted::{host, page_lang_and_ink};
 use crate::i18n::Lang;
@@ -34,9 +37,23 @@ use std::sync::Arc;
 /// A model the module has, and which one it is.
 type Kept = (ModelId, Arc<dyn Model>);
 
+/// A downloaded model's frame, as the views ask it: its forward passes in a worker
+/// ([`asking::Asking`]), where the page has the worker's script; else the model as it came.
+fn asked_of(id: ModelId, model: Arc<dyn Model>) -> Arc<dyn Model> {
+    if crate::compute::client::forward_worker() {
+        let asking = Arc::new(asking::Asking::new(id, model));
+        ASKING.with(|a| *a.borrow_mut() = Some(Arc::clone(&asking)));
+        asking
+    } else {
+        model
+    }
+}
+
 thread_local! {
     /// The model last brought (kept while the page is open, until another is asked for).
     static MODEL: RefCell<Option<Kept>> = const { RefCell::new(None) };
+    /// The kept model's worker, if its passes are asked of one: ended when the view closes.
+    static ASKING: RefCell<Option<Arc<asking::Asking>>> = const { RefCell::new(None) };
     /// The mounted view's state, which a load reports to.
     static MOUNTED: RefCell<Option<Viewer>> = const { RefCell::new(None) };
     /// The load whose model is kept when it arrives (the model, and the load's number), if any.
@@ -103,6 +120,7 @@ fn bring_to(viewer: Viewer) {
     }
     // Another model is let go before this one arrives: one kept at a time.
     MODEL.with(|m| m.borrow_mut().take());
+    ASKING.with(|a| a.borrow_mut().take());
     let load = STARTED.with(|n| n.replace(n.get().wrapping_add(1)));
     WANTED.with(|w| w.set(Some((id, load))));
     let wanted = move || WANTED.with(|w| w.get()) == Some((id, load));
@@ -120,6 +138,7 @@ fn bring_to(viewer: Viewer) {
         if !wanted() {
             return;
         }
+        let model = asked_of(id, model);
         MODEL.with(|m| *m.borrow_mut() = Some((id, Arc::clone(&model))));
         if let Some(v) = MOUNTED.with(|m| *m.borrow()).filter(|v| v.id == id) {
             v.model.try_set(Some(Shared(model)));
@@ -161,10 +180,34 @@ pub fn PretrainedViews(
     };
     provide_context(viewer);
     bring_to(viewer);
+    // The view closed: the worker ends, and the whole model with it (its frame stays).
+    on_cleanup(|| ASKING.with(|a| a.borrow().iter().for_each(|a| a.end())));
     // The view that asked; the model view otherwise.
     match view {
         View::Coref => view! { <case_study::CaseStudy /> }.into_any(),
         _ => view! { <model_view::ModelView /> }.into_any(),
+    }
+}
+
+/// A forward pass as the views show it: `None` while a worker computes it (the view says so,
+/// and its memo runs again with the answer), else its outcome.
+pub(crate) fn settled(pass: Result<Encoding, ModelError>) -> Option<Result<Shared<Encoding>, ModelError>> {
+    match pass {
+        Err(ModelError::Computing) => None,
+        pass => Some(pass.map(|e| Shared(Arc::new(e)))),
+    }
+}
+
+/// "Computing in the background…", while `computing` says so and the model is here.
+pub(crate) fn computing_line(viewer: Viewer, computing: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+    move || {
+        (viewer.model.with(Option::is_some) && computing()).then(|| {
+            view! {
+                <p class="view__text" role="status" data-testid="pretrained-computing">
+                    {crate::i18n::t(viewer.lang, crate::i18n::ErrMsg::Computing)}
+                </p>
+            }
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::ablate_panel::AblatePanel;
 use super::depth_view::{DepthTable, SameWordPanel};
-use super::{retry, use_viewer};
+use super::{computing_line, retry, settled, use_viewer};
 use crate::bridge::with_pairs;
 use crate::chart::colormap::Scale;
 use crate::chart::heatmap::draw_thumbnail;
@@ -42,7 +42,7 @@ pub fn ModelView() -> impl IntoView {
         let model = viewer.model.get()?;
         let (input, options) = viewer.settings.with_value(|s| (s.input(&*model.0), s.run_options(&*model.0)));
         let options = RunOptions { ablation: Ablation::default(), ..options };
-        Some(crate::timed!(Compute, model.0.forward(&input, &options)).map(|e| Shared(Arc::new(e))))
+        settled(crate::timed!(Compute, model.0.forward(&input, &options)))
     });
     let computed = Memo::new(move |_| {
         let ablation = viewer.ablation.get();
@@ -54,9 +54,14 @@ pub fn ModelView() -> impl IntoView {
         }
         let input = viewer.settings.with_value(|s| s.input(&*model.0));
         let options = RunOptions { ablation, ..whole.options.clone() };
-        Some(crate::timed!(Compute, model.0.ablated(&input, &whole, &options)).map(|e| Shared(Arc::new(e))))
+        settled(crate::timed!(Compute, model.0.ablated(&input, &whole, &options)))
     });
-    let encoding = Memo::new(move |_| computed.with(|e| e.as_ref().and_then(|r| r.as_ref().ok().cloned())));
+    // While a pass is computed in the worker, the last one shown stays.
+    let encoding = Memo::new(move |shown: Option<&Option<Shared<Encoding>>>| match computed.get() {
+        Some(Ok(e)) => Some(e),
+        Some(Err(_)) => None,
+        None => shown.cloned().flatten(),
+    });
     let whole = Memo::new(move |_| intact.with(|e| e.as_ref().and_then(|r| r.as_ref().ok().cloned())));
     // What the switched-off heads changed, when any is off.
     let change = Memo::new(move |_| {
@@ -101,6 +106,7 @@ pub fn ModelView() -> impl IntoView {
             Some(view! { <p class="stage__note" data-testid="off-training">{note}</p> })
         })}
         <LoadStatus id="pretrained-status" state=viewer.load lang=viewer.lang retry=retry(viewer) />
+        {computing_line(viewer, move || computed.with(Option::is_none))}
         {move || error().map(|e| view! {
             <p class="error" role="alert" data-testid="model-view-error">{t(viewer.lang, Msg::ComputeError)} ": " {e}</p>
         })}

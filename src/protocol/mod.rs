@@ -8,7 +8,8 @@
 //!
 //! - the page sends its link ([`ToModule::Address`]: its settings and every module's own keys,
 //!   as the address bar will show them) first and each time it changes, asks a module to
-//!   mount its view again ([`ToModule::Mount`]), and hands the side lessons the numbers on
+//!   mount its view again ([`ToModule::Mount`]), says when the view closed
+//!   ([`ToModule::Closed`]), and hands the side lessons the numbers on
 //!   screen ([`ToModule::Shown`]);
 //! - a module never writes the address bar or the history: it asks the page to go to a link
 //!   ([`ToPage::Go`]: its own keys changed, some of the lesson's, or a new place), and says
@@ -39,6 +40,9 @@ pub enum ToModule {
     Address(String),
     /// Mount the view again: it opened again, or what it reads when it mounts changed.
     Mount,
+    /// The view closed (the student moved to another): a module that holds a worker or much
+    /// memory for it lets them go (`Hosted::releases_when_closed`).
+    Closed,
     /// The numbers on screen, for the side lessons: the shown layer of the page's outcome
     /// ([`ShownLayer`], read by the module that draws it), which layer of the model it is, and
     /// the chosen head and query (all 0-based).
@@ -63,6 +67,7 @@ pub enum ToPage {
 const ADDRESS: u8 = 21;
 const MOUNT: u8 = 22;
 const SHOWN: u8 = 23;
+const CLOSED: u8 = 24;
 const HELLO: u8 = 31;
 const GO: u8 = 32;
 const REVEALED: u8 = 33;
@@ -73,6 +78,7 @@ impl Message for ToModule {
         let bytes = match self {
             ToModule::Address(query) => Writer::new(ADDRESS).text(query).finish(),
             ToModule::Mount => Writer::new(MOUNT).finish(),
+            ToModule::Closed => Writer::new(CLOSED).finish(),
             ToModule::Shown { shown, layer, head, query } => {
                 let (bytes, layer_numbers) = shown.encode();
                 numbers = layer_numbers;
@@ -87,6 +93,7 @@ impl Message for ToModule {
         let message = match tag {
             ADDRESS => ToModule::Address(r.text()?),
             MOUNT => ToModule::Mount,
+            CLOSED => ToModule::Closed,
             SHOWN => {
                 let (layer, head, query) = (r.usize()?, r.usize()?, r.usize()?);
                 let shown = ShownLayer::Received { bytes: r.bytes()?.to_vec(), numbers: packet.numbers.clone() };
@@ -161,6 +168,7 @@ mod tests {
             ToModule::Address("lang=zh&text=%E5%B0%8F%E7%8C%AB&view=graph".into()),
             ToModule::Address(String::new()),
             ToModule::Mount,
+            ToModule::Closed,
             ToModule::Shown { shown: received(), layer: 2, head: 3, query: 11 },
         ]
     }

@@ -233,9 +233,7 @@ impl Bert {
                 mlp: Some(mlp),
                 mlp_norm: Some(norm(&asset, &format!("{p}.output.LayerNorm"))?),
             };
-            let Read { weights, biases, name } = attention(&mut asset, &c, l, kept)?;
-            let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
-            Ok(Layer { projections: Arc::new(projections.map_err(invalid(name))?), block: Some(block), rotary: false })
+            Ok(Layer { projections: projections(&mut asset, &c, l)?, block: Some(block), rotary: false })
         };
         let layers = (0..c.n_layers).map(&mut layer).collect::<Result<_, AssetError>>()?;
         Ok(Bert { config: c, shape: c.shape(), tokenizer, word, position, segment, embedding_norm, layers })
@@ -339,17 +337,10 @@ pub struct BertFrame {
 
 impl BertFrame {
     /// Read model `c`'s frame from its file; any missing or misshapen tensor it needs is an error.
+    /// The weights are kept as the file has them (int8, or 4-bit values with their scales) and
+    /// widened to f32 matrices one layer at a time, when a view first shows that layer's.
     pub fn from_asset(mut asset: Asset, c: &Config) -> Result<BertFrame, AssetError> {
-        // (d_out, d_in) as stored, dequantised, turned to (d_in, d_out) for X · W.
-        let transposed = |asset: &mut Asset, name: &str, d_out: usize, d_in: usize| {
-            Ok(matrix_of(&asset.take(name)?, name, d_out, d_in)?.reversed_axes().as_standard_layout().to_owned())
-        };
-        let mut layer = |l: usize| -> Result<Arc<Projections>, AssetError> {
-            let Read { weights: [w_q, w_k, w_v, w_o], biases, name } = attention(&mut asset, c, l, transposed)?;
-            let projections = Projections::from_matrices(w_q, w_k, w_v, w_o).and_then(|w| w.with_biases(biases));
-            Ok(Arc::new(projections.map_err(invalid(name))?))
-        };
-        let projections = (0..c.n_layers).map(&mut layer).collect::<Result<_, _>>()?;
+        let projections = (0..c.n_layers).map(|l| projections(&mut asset, c, l)).collect::<Result<_, _>>()?;
         Ok(BertFrame { shape: c.shape(), tokenizer: tokenizer(&asset, c)?, projections })
     }
 
@@ -418,31 +409,17 @@ fn tokenizer(asset: &Asset, c: &Config) -> Result<Tokenizer, AssetError> {
     Ok(tokenizer)
 }
 
-/// One layer's attention weights as read from the file.
-struct Read<W> {
-    /// W_Q, W_K, W_V, W_O.
-    weights: [W; 4],
-    /// b_Q, b_K, b_V, b_O.
-    biases: [Array1<f32>; 4],
-    /// The layer's attention, as errors name it.
-    name: String,
-}
-
-/// Layer `l`'s W_Q, W_K, W_V, W_O, each read by `read` (asset, name, d_out, d_in), and their
-/// biases.
-fn attention<W>(
-    asset: &mut Asset,
-    c: &Config,
-    l: usize,
-    read: impl Fn(&mut Asset, &str, usize, usize) -> Result<W, AssetError>,
-) -> Result<Read<W>, AssetError> {
+/// Layer `l`'s attention projections W_Q, W_K, W_V, W_O in the file's own form ([`kept`]),
+/// with their biases: what the model computes with, and what the page's frame of it shows.
+fn projections(asset: &mut Asset, c: &Config, l: usize) -> Result<Arc<Projections>, AssetError> {
     let (p, d) = (format!("encoder.layer.{l}"), c.d_model);
     let [q, k, v, o] = ATTENTION.map(|name| format!("{p}.{name}"));
-    let mut weight = |prefix: &str| read(asset, &format!("{prefix}.weight"), d, d);
+    let mut weight = |prefix: &str| kept(asset, &format!("{prefix}.weight"), d, d);
     let weights = [weight(&q)?, weight(&k)?, weight(&v)?, weight(&o)?];
     let bias = |prefix: &str| vector(asset, &format!("{prefix}.bias"), d);
     let biases = [bias(&q)?, bias(&k)?, bias(&v)?, bias(&o)?];
-    Ok(Read { weights, biases, name: format!("{p}.attention") })
+    let projections = Projections::from_packed(weights).and_then(|w| w.with_biases(biases));
+    Ok(Arc::new(projections.map_err(invalid(format!("{p}.attention")))?))
 }
 
 /// A layer's attention entries, each with its `.weight` and `.bias`: W_Q, W_K, W_V, W_O.

@@ -48,6 +48,9 @@ pub enum ModelError {
     NotKept,
     /// Cross-attention was asked of a model that reads one sentence.
     OneSentence,
+    /// It is being computed elsewhere (a forward worker): a computation that asked for it
+    /// runs again when the answer arrives.
+    Computing,
     /// The worker computing it failed (a panic, out of memory, the model would not load), in
     /// the words the worker or the browser gave.
     Worker(String),
@@ -82,6 +85,7 @@ impl std::fmt::Display for ModelError {
             Self::NotKept => write!(f, "no model of yours is kept in this browser"),
             Self::OneSentence => write!(f, "this model reads one sentence: cross-attention needs a second"),
             Self::Worker(why) => write!(f, "the worker computing it failed: {why}"),
+            Self::Computing => write!(f, "it is being computed in a worker"),
         }
     }
 }
