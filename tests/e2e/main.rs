@@ -161,6 +161,7 @@ fn every_case() -> Vec<Case> {
         case!(Everywhere, model::once_loaded_the_model_works_offline_and_chinese_unknowns_are_named),
         case!(Everywhere, model::the_page_answers_while_the_pretrained_model_computes_in_its_worker),
         case!(Everywhere, model::the_model_view_shows_every_head_and_opens_one_in_the_lesson),
+        case!(Everywhere, model::the_model_views_compute_in_a_worker_of_their_own_that_ends_when_they_close),
         case!(
             Needs(&[Engine::WebKit], "the memory limit is the iPad's engine's test", limits::available),
             limits::the_walk_through_every_view_runs_in_webkit_within_a_memory_limit

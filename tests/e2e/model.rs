@@ -121,6 +121,50 @@ pub async fn the_model_view_shows_every_head_and_opens_one_in_the_lesson() {
     b.close().await;
 }
 
+/// Counts the page's workers from now on: started, and ended (`terminate`), by script name.
+const COUNT_WORKERS: &str = "window.workersSeen = { started: [], ended: [] };
+  const Plain = window.Worker;
+  window.Worker = class extends Plain {
+    constructor(url, options) {
+      super(url, options);
+      this.script = String(url).split('/').pop().split('?')[0].replace(/-[0-9a-f]{16}/, '');
+      window.workersSeen.started.push(this.script);
+    }
+    terminate() { window.workersSeen.ended.push(this.script); super.terminate(); }
+  };
+  return true;";
+
+pub async fn the_model_views_compute_in_a_worker_of_their_own_that_ends_when_they_close() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    // The lesson on random weights needs no worker; the model view shows MiniLM.
+    b.open_page(&site.url("?view=lesson&stage=softmax")).await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    b.js(COUNT_WORKERS, vec![]).await;
+    b.click("nav-model").await;
+    all_heads_drawn(&b).await;
+    let seen = b.js("return JSON.stringify(window.workersSeen);", vec![]).await;
+    let seen = seen.as_str().unwrap_or_default().to_string();
+    assert!(seen.contains("\"forward-start.js\""), "the views' passes ran in a forward worker: {seen}");
+    assert!(seen.contains("\"ended\":[]"), "nothing ended while the view is open: {seen}");
+    // The case study is the same module's: the view closes, its worker ends, the next starts.
+    b.click("nav-coref").await;
+    b.wait_for("[data-testid='coref-findings']").await;
+    b.click("nav-lesson").await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    b.until(
+        "const w = window.workersSeen; return w.started.length >= 2 && w.ended.length === w.started.length;",
+        "every worker the model views started ended once they closed",
+        20,
+    )
+    .await;
+    // Coming back computes again, in a new worker.
+    b.click("nav-model").await;
+    all_heads_drawn(&b).await;
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
 pub async fn the_case_study_measures_it_to_animal_and_street_in_every_layer_and_head() {
     let site = Site::start("").await;
     let b = Browser::open(1280, 900).await;
