@@ -47,6 +47,22 @@ use std::time::Duration;
 #[cfg(not(target_arch = "wasm32"))]
 use walk::{case_study_shown, generate, holds_pages, lesson_shows, model_view_drawn, train_for, tree};
 
+/// The engine as the lines name it: WebKit run with `WEBKIT_DISABLE_COMPOSITING_MODE=1`
+/// (scripts/bench.sh does, beside the plain run) is `webkit-no-compositing`. On a machine
+/// without a GPU, WebKitGTK composites its layers with Mesa's software OpenGL inside the web
+/// process, whose memory then holds the layers' textures: the plain line counts them, as an
+/// iPad's web process may count its layers' surfaces; this one shows how much they are.
+#[cfg(not(target_arch = "wasm32"))]
+fn label(engine: Engine) -> String {
+    let name = engine.name().to_lowercase();
+    let composited = std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_none();
+    if engine == Engine::WebKit && !composited {
+        format!("{name}-no-compositing")
+    } else {
+        name
+    }
+}
+
 /// The private memory of `pid` in kB: all of it (`Private_Clean` + `Private_Dirty`, USS) and
 /// the dirty part alone, if it still runs.
 #[cfg(not(target_arch = "wasm32"))]
@@ -206,11 +222,7 @@ impl Steps {
         }
         tokio::time::sleep(Duration::from_millis(600)).await;
         let heard = b.js(HEARD, vec![]).await;
-        println!(
-            "memory-modules engine={} step={name} {}",
-            self.engine.name().to_lowercase(),
-            heard.as_str().unwrap_or("")
-        );
+        println!("memory-modules engine={} step={name} {}", label(self.engine), heard.as_str().unwrap_or(""));
     }
 }
 
@@ -225,7 +237,7 @@ impl walk::Steps for Steps {
         let canvases = b.js(CANVASES, vec![]).await;
         println!(
             "memory-step engine={} step={name} mb={:.0} over_floor_mb={:.0} processes={} {}",
-            self.engine.name().to_lowercase(),
+            label(self.engine),
             now.private_mb,
             now.private_mb - self.floor_mb,
             now.processes,
@@ -355,11 +367,7 @@ async fn main() {
     for scenario in Scenario::ALL.into_iter().filter(|s| chosen(*s)) {
         let b = Browser::open(1280, 900).await;
         let Some(root) = b.driver_pid() else {
-            println!(
-                "memory engine={} scenario={} skipped=no-driver-process",
-                engine.name().to_lowercase(),
-                scenario.name()
-            );
+            println!("memory engine={} scenario={} skipped=no-driver-process", label(engine), scenario.name());
             continue;
         };
         let sampler = Sampler::start(engine, root);
@@ -370,19 +378,14 @@ async fn main() {
         let (peak, end) = sampler.finish();
         // BENCH_MEMORY_MAPS=1: what holds it, at the end.
         if std::env::var_os("BENCH_MEMORY_MAPS").is_some() {
-            println!(
-                "memory-maps engine={} scenario={} {}",
-                engine.name().to_lowercase(),
-                scenario.name(),
-                holders(engine, root, 8)
-            );
+            println!("memory-maps engine={} scenario={} {}", label(engine), scenario.name(), holders(engine, root, 8));
         }
         if matches!(scenario, Scenario::Blank) {
             floor = end;
         }
         println!(
             "memory engine={} scenario={} peak_mb={:.0} end_mb={:.0} peak_over_floor_mb={:.0} end_over_floor_mb={:.0} dirty_peak_over_floor_mb={:.0} dirty_end_over_floor_mb={:.0} processes={}",
-            engine.name().to_lowercase(),
+            label(engine),
             scenario.name(),
             peak.private_mb,
             end.private_mb,

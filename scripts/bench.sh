@@ -63,6 +63,11 @@ memory() {
     E2E_BROWSER=$engine cargo bench --locked --bench memory 2>&1 | grep -E '^memory(-maps)? ' ||
       echo "memory engine=$engine failed: E2E_BROWSER=$engine cargo bench --bench memory says why"
   done
+  # WebKit without accelerated compositing: what its layers' textures hold on this machine,
+  # where Mesa's software OpenGL keeps them in the web process ("webkit-no-compositing").
+  WEBKIT_DISABLE_COMPOSITING_MODE=1 E2E_BROWSER=webkit BENCH_MEMORY=lesson-random,all-in-one-tab \
+    cargo bench --locked --bench memory 2>&1 | grep -E '^memory ' ||
+    echo "memory engine=webkit-no-compositing failed: cargo bench --bench memory says why"
 }
 if [ -n "${BENCH_MEMORY_ONLY:-}" ]; then
   memory

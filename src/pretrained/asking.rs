@@ -17,9 +17,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// The answers kept: the views ask for a few passes (the sentence, with heads off, a second
-/// sentence, the case study's pair), each a few MB at most.
-const KEPT: usize = 8;
+/// The answers kept while a view is open: the most passes one view asks at once (the model
+/// view with heads off: the sentence and a second one, each whole and with the heads off, and
+/// the two of the same-word panel), so that a computation needing two of them finds the first
+/// still kept when the second arrives. Each is a few MB for a short sentence; all go when the
+/// view closes.
+const KEPT: usize = 6;
 
 /// A pretrained model whose forward passes run in a worker.
 pub struct Asking {
@@ -59,11 +62,12 @@ impl Asking {
     }
 
     /// End the worker (the views closed): its memory goes back to the tab, and a question in
-    /// flight is dropped with it (the views that waited on it are gone). Passes answered are
-    /// kept; the next one asked starts a worker again.
+    /// flight is dropped with it, the answers kept with them (the views that read them are
+    /// gone). The next question starts a worker again.
     pub fn end(&self) {
         drop(self.state.forwarder.borrow_mut().take());
         self.state.waiting.borrow_mut().clear();
+        self.state.answered.borrow_mut().clear();
     }
 
     /// The worker's answer to `input` under `options`, if it has given it.
