@@ -103,8 +103,8 @@ fi
 # comes from the page with `bench` added, put back as it was however the build ends.
 cp index.html target/index.html.orig
 trap 'cp target/index.html.orig index.html' EXIT
-# The page's module without `page`: the benchmark times the model's forward pass on the page's
-# thread too, and compares it with the peer's.
+# The page's module (and the pretrained views') without `frames`: the benchmark times the
+# model's forward pass on the page's thread too, and compares it with the peer's.
 sed -i -e 's/data-cargo-features="external-texts"/data-cargo-features="external-texts,bench"/' \
   -e 's/data-cargo-features="external-texts,frames"/data-cargo-features="external-texts,bench"/' index.html
 trunk build --release --dist target/bench-dist

@@ -67,14 +67,6 @@ impl Hosted {
     pub fn mirrors_settings(self) -> bool {
         matches!(self, Hosted::Side)
     }
-
-    /// Whether it unmounts its view when the page says the view closed (`ToModule::Closed`):
-    /// the pretrained model's views, whose forward worker holds the whole model, end it then
-    /// and let their maps go. (The training view's run goes on while the student looks
-    /// elsewhere, and the side lessons hold little.)
-    pub fn releases_when_closed(self) -> bool {
-        matches!(self, Hosted::Pretrained)
-    }
 }
 
 /// The lesson's keys that "Open in the lesson" sets, with their values for a sentence: the

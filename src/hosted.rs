@@ -39,6 +39,8 @@ struct Link {
 thread_local! {
     /// The mounted view, unmounted before the next mount.
     static MOUNTED: RefCell<Option<UnmountHandle<AnyViewState>>> = const { RefCell::new(None) };
+    /// What the module lets go when its view closes ([`when_closed`]).
+    static WHEN_CLOSED: std::cell::Cell<Option<fn()>> = const { std::cell::Cell::new(None) };
     static LINK: RefCell<Option<Link>> = const { RefCell::new(None) };
 }
 
@@ -84,8 +86,7 @@ fn connect(module: Hosted, first_link: fn(), view: fn() -> AnyView) -> Result<()
                 let next = Closure::once_into_js(move || mount(module, view));
                 let _ = window().request_animation_frame(next.unchecked_ref());
             }
-            Ok(ToModule::Closed) if module.releases_when_closed() => unmount(),
-            Ok(ToModule::Closed) => {}
+            Ok(ToModule::Closed) => closed(),
             Ok(ToModule::Shown { shown, layer, head, query }) => {
                 heard_shown.set(Some(Shown { layer: shown, number: layer, head, query }));
             }
@@ -100,6 +101,20 @@ fn connect(module: Hosted, first_link: fn(), view: fn() -> AnyView) -> Result<()
     moved.push(&channel.port2());
     let origin = window().location().origin()?;
     window().post_message_with_transfer(&hello, &origin, &moved)
+}
+
+/// What the module lets go when its view closes (`ToModule::Closed`), if it holds much for it:
+/// the view is unmounted (its maps with it), then this runs. A module without it keeps its
+/// view mounted until it is mounted again.
+pub fn when_closed(release: fn()) {
+    WHEN_CLOSED.with(|w| w.set(Some(release)));
+}
+
+fn closed() {
+    if let Some(release) = WHEN_CLOSED.with(std::cell::Cell::get) {
+        unmount();
+        release();
+    }
 }
 
 /// Unmount the view (its reactive state, its `on_cleanup`s run), if one is mounted.

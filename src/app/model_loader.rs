@@ -11,11 +11,15 @@ use crate::models::{Arrival, Delivery, Download, ModelId};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// Bring the lesson's model when the settings first ask for it (a download again after a
-/// retry sets its state back to idle).
+/// Bring the lesson's model when the settings first ask for it and a view reads the lesson (a
+/// download again after a retry sets its state back to idle): the models' own views bring
+/// theirs themselves, and a tab opened on one of them need not hold the lesson's copy too.
 pub fn load_when_asked(page: Page) {
     Effect::new(move |_| {
-        let id = page.settings.with(|s| s.choice().id());
+        let (id, reads) = page.settings.with(|s| (s.choice().id(), s.view().reads_lesson()));
+        if !reads {
+            return;
+        }
         let arrived = page.models.with(|m| m.arrival(id).is_some());
         match id.delivery() {
             Delivery::Made => {}

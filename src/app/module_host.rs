@@ -106,7 +106,7 @@ pub fn HostedView(
             leptos::logging::error!("the {} module: {e:?}", module.name());
         }
     });
-    // Closed: a module that holds much for its view lets it go (`Hosted::releases_when_closed`).
+    // Closed: a module that holds much for its view lets it go (`hosted::when_closed`).
     on_cleanup(move || {
         send(module, &ToModule::Closed);
     });

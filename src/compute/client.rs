@@ -29,8 +29,8 @@ pub struct Asked {
     pub model: Arc<dyn Model>,
 }
 
-/// The answer to the latest question, as the page reads it (what [`Forwarder::new`]'s
-/// callback is told).
+/// The answer to the latest question (to every question, for a forwarder
+/// [`Forwarder::answering_every`]), as the page reads it (what its callback is told).
 pub struct Reply {
     /// The question it answers.
     pub asked: Asked,
@@ -130,7 +130,8 @@ impl Forwarder {
         if self.0.running.borrow().is_none() {
             match self.start() {
                 Ok(running) => *self.0.running.borrow_mut() = Some(running),
-                Err(why) => return (self.0.told)(Reply { asked, result: Err(ModelError::Worker(why)), work: None }),
+                // Answered with why; the next question waiting tries a worker again.
+                Err(why) => return self.tell_and_go_on(asked, Err(ModelError::Worker(why)), None),
             }
         }
         let (message, moved) = ToWorker::Forward(asked.question.clone()).to_js();

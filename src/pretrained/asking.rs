@@ -5,7 +5,8 @@
 //! given at once; one it has not is asked for and is [`ModelError::Computing`] meanwhile, and
 //! the memo that asked runs again when the answer arrives. So the module never holds the
 //! model's embeddings and feed-forward weights, and the worker, with the whole model, ends
-//! when the views close ([`Asking::end`]).
+//! when the view closes ([`Asking::end`], on `ToModule::Closed`; a view mounted again for a
+//! new sentence keeps it).
 
 use crate::compute::client::{Forwarder, Reply};
 use crate::core::model::{Encoding, Input, Model, ModelError, RunOptions, SentenceProblem, Shape, Token};
@@ -17,12 +18,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// The answers kept while a view is open: the most passes one view asks at once (the model
-/// view with heads off: the sentence and a second one, each whole and with the heads off, and
-/// the two of the same-word panel), so that a computation needing two of them finds the first
-/// still kept when the second arrives. Each is a few MB for a short sentence; all go when the
-/// view closes.
-const KEPT: usize = 6;
+/// The answers kept: at least the most passes one view asks at once, so that a computation
+/// needing two of them finds the first still kept when the second arrives (the model view with
+/// heads off: the sentence whole and with the heads off, the second sentence's pair, on e5 each
+/// with its "query: " prefix, so four, whole and with the heads off, and the two of the
+/// same-word panel: eight). Each is a few MB for a short sentence; all go when the view closes.
+const KEPT: usize = 8;
 
 /// A pretrained model whose forward passes run in a worker.
 pub struct Asking {
@@ -100,7 +101,7 @@ impl Asking {
             Some(f) => f.ask(self.id, Arc::clone(&self.frame), input.clone(), options.clone()),
             // No worker to ask (a page without its script): the pass cannot be computed here.
             None => {
-                state.waiting.borrow_mut().clear();
+                state.waiting.borrow_mut().pop();
                 let why = Err(ModelError::Worker("no forward worker".into()));
                 state.keep(Answered { input: input.clone(), options: options.clone(), result: why });
             }

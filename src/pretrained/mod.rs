@@ -86,6 +86,10 @@ pub(crate) struct Viewer {
 /// Start the module: mount the open view, and again whenever the page asks.
 pub fn start() {
     crate::report_memory("pretrained");
+    // The view closed: the worker ends, and the whole model with it (the frame stays). Not
+    // when the view is only mounted again (a new sentence, language or theme): the worker,
+    // with the model loaded, answers the next question at once.
+    crate::hosted::when_closed(|| ASKING.with(|a| a.borrow().iter().for_each(|a| a.end())));
     host(Hosted::Pretrained, || view! { <PretrainedViews /> }.into_any());
 }
 
@@ -180,8 +184,6 @@ pub fn PretrainedViews(
     };
     provide_context(viewer);
     bring_to(viewer);
-    // The view closed: the worker ends, and the whole model with it (its frame stays).
-    on_cleanup(|| ASKING.with(|a| a.borrow().iter().for_each(|a| a.end())));
     // The view that asked; the model view otherwise.
     match view {
         View::Coref => view! { <case_study::CaseStudy /> }.into_any(),

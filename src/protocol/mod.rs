@@ -41,7 +41,7 @@ pub enum ToModule {
     /// Mount the view again: it opened again, or what it reads when it mounts changed.
     Mount,
     /// The view closed (the student moved to another): a module that holds a worker or much
-    /// memory for it lets them go (`Hosted::releases_when_closed`).
+    /// memory for it lets them go (`hosted::when_closed`; the pretrained views' worker).
     Closed,
     /// The numbers on screen, for the side lessons: the shown layer of the page's outcome
     /// ([`ShownLayer`], read by the module that draws it), which layer of the model it is, and

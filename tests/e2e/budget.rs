@@ -195,3 +195,28 @@ pub fn the_published_wasm_carries_no_benchmark_code() {
         }
     }
 }
+
+/// Every file the published page names with an `integrity` digest (Trunk's preloads of its
+/// .js and .wasm) is that file as published: the post-build step rewrites the .wasm files
+/// (`scripts/unexport.py`), and a stale digest makes the browser refuse the preload and fetch
+/// the largest file twice.
+pub fn the_pages_integrity_digests_are_its_files() {
+    let html = std::fs::read_to_string(dist_dir().join("index.html")).expect("dist/index.html: build the site first");
+    let mut checked = 0;
+    for tag in html.split('<').filter(|t| t.contains("integrity=\"sha384-")) {
+        let attribute = |name: &str| {
+            let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
+            tag[start..].split('"').next()
+        };
+        let (Some(href), Some(digest)) = (attribute("href"), attribute("integrity")) else { continue };
+        let path = dist_dir().join(href.trim_start_matches("./"));
+        let program = "import base64, hashlib, sys; \
+                       print(base64.b64encode(hashlib.sha384(open(sys.argv[1], 'rb').read()).digest()).decode())";
+        let out =
+            std::process::Command::new("python3").args(["-c", program]).arg(&path).output().expect("python3 runs");
+        let actual = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert_eq!(digest, format!("sha384-{actual}"), "the page's digest of {href}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "the page preloads its .js and .wasm with their digests ({checked} found)");
+}

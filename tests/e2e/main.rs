@@ -119,6 +119,7 @@ fn every_case() -> Vec<Case> {
         case!(Build, sync budget::each_wasm_stays_within_its_400_kb_gzip_budget),
         case!(Build, sync browser::the_broken_number_check_knows_the_sites_sentences_about_nan),
         case!(Build, sync budget::the_side_lessons_are_in_their_module_not_in_the_page),
+        case!(Build, sync budget::the_pages_integrity_digests_are_its_files),
         case!(Build, sync budget::the_published_wasm_carries_no_benchmark_code),
         case!(Build, sync engines::the_pages_errors_are_told_from_the_browsers_own),
         // What an engine does its own way.

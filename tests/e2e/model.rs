@@ -147,6 +147,12 @@ pub async fn the_model_views_compute_in_a_worker_of_their_own_that_ends_when_the
     let seen = seen.as_str().unwrap_or_default().to_string();
     assert!(seen.contains("\"forward-start.js\""), "the views' passes ran in a forward worker: {seen}");
     assert!(seen.contains("\"ended\":[]"), "nothing ended while the view is open: {seen}");
+    // A new sentence mounts the view again: the same worker, with the model loaded, answers.
+    b.set_value("token-input", "a dog ran home").await;
+    grid_shows(&b, "a dog ran home", "none", "a new sentence").await;
+    all_heads_drawn(&b).await;
+    let again = b.js("return JSON.stringify(window.workersSeen);", vec![]).await;
+    assert_eq!(again.as_str().unwrap_or_default(), seen, "a view mounted again keeps its worker");
     // The case study is the same module's: the view closes, its worker ends, the next starts.
     b.click("nav-coref").await;
     b.wait_for("[data-testid='coref-findings']").await;

@@ -49,7 +49,9 @@ pub enum ModelError {
     /// Cross-attention was asked of a model that reads one sentence.
     OneSentence,
     /// It is being computed elsewhere (a forward worker): a computation that asked for it
-    /// runs again when the answer arrives.
+    /// runs again when the answer arrives. An error rather than a state of its own because the
+    /// views ask a model synchronously, as they ask one that computes in place, and this is
+    /// what such a model answers meanwhile.
     Computing,
     /// The worker computing it failed (a panic, out of memory, the model would not load), in
     /// the words the worker or the browser gave.
