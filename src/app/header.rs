@@ -23,10 +23,16 @@ pub fn Header(
         <header class="masthead">
             <div class="masthead__text">
                 <h1 class="masthead__title">{page.text(Msg::AppTitle)}</h1>
-                <p class="masthead__tagline">{page.text(Msg::Tagline)}</p>
+                <p class="masthead__tagline" data-testid="tagline">{page.text(Msg::Tagline)}</p>
             </div>
-            <div class="masthead__tools">
-                <button type="button" class="button button--primary" data-testid="present-toggle" aria-pressed=move || present.get().to_string()
+            // On a phone the teacher's tools fold into one menu (a checkbox and its label, all in
+            // the stylesheet), so that the first screen is the student's.
+            <label class="button masthead__menu" data-testid="tools-toggle">
+                <input type="checkbox" class="visually-hidden" aria-controls="masthead-tools" />
+                {page.text(ClassMsg::TeacherTools)}
+            </label>
+            <div class="masthead__tools" id="masthead-tools">
+                <button type="button" class="button" data-testid="present-toggle" aria-pressed=move || present.get().to_string()
                     on:click=move |_| page.settings.update(|s| { let on = s.classroom().present(); s.classroom_mut().set_present(!on) })>
                     {move || page.t(if present.get() { ClassMsg::LeavePresent } else { ClassMsg::Present })}
                 </button>

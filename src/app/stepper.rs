@@ -5,8 +5,9 @@ use super::page::use_page;
 use super::stages::{
     stage_name, InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
 };
+use super::views::view_link;
 use crate::i18n::{fill, t, ClassMsg, Formula, Lang, LessonMsg, Msg};
-use crate::settings::Stage;
+use crate::settings::{Stage, View};
 use leptos::prelude::*;
 
 /// "Step i of n" for `stage`.
@@ -54,6 +55,13 @@ fn StepButtons(
     }
 }
 
+/// Bring stage 1's heading to the top of the screen (the overview's *Start*).
+fn start_here() {
+    if let Ok(Some(title)) = document().query_selector(".stage__title") {
+        title.scroll_into_view_with_bool(true);
+    }
+}
+
 /// Stage navigation and the active stage.
 #[component]
 pub fn Stepper() -> impl IntoView {
@@ -97,7 +105,7 @@ pub fn Stepper() -> impl IntoView {
                 Stage::Scaling => view! { <ScalingStage /> }.into_any(),
                 Stage::Softmax => view! { <SoftmaxStage /> }.into_any(),
                 Stage::Output => view! { <OutputStage /> }.into_any(),
-                Stage::MultiHead => view! { <MultiHeadStage /> }.into_any(),
+                Stage::MultiHead => view! { <MultiHeadStage /> <WhereNext /> }.into_any(),
             }}
             <nav class="stepper__nav stepper__nav--bottom" aria-label=page.text(Msg::StageNav)>
                 <StepButtons suffix="-bottom" go=go_and_show />
@@ -128,6 +136,8 @@ fn Overview(
             <h2 class="overview__title">{page.text(LessonMsg::OverviewTitle)}</h2>
             <div class="stage__formula" tabindex="0" role="region" aria-label=page.text(ClassMsg::Formula)
                 inner_html=Formula::Attention.mathml()></div>
+            <button type="button" class="button button--primary overview__start" data-testid="start"
+                on:click=|_| start_here()>{page.text(LessonMsg::Start)}</button>
             <p class="overview__text">{page.text(LessonMsg::OverviewText)}</p>
             <div class="overview__pieces" role="group" aria-label=page.text(LessonMsg::OverviewPieces)>
                 {PIECES.map(|(piece, st)| view! {
@@ -137,6 +147,27 @@ fn Overview(
                     </button>
                 })}
             </div>
+        </aside>
+    }
+}
+
+/// After the last stage: where the lesson goes on (the saturation lab, a trained model's
+/// weights, training one), each a button to its view.
+#[component]
+fn WhereNext() -> impl IntoView {
+    let page = use_page();
+    let current = page.pick(|s| s.view());
+    const NEXT: [(View, LessonMsg); 3] = [
+        (View::Saturation, LessonMsg::NextLab),
+        (View::Model, LessonMsg::NextModel),
+        (View::Learn, LessonMsg::NextLearn),
+    ];
+    view! {
+        <aside class="next-steps" data-testid="where-next">
+            <h2>{page.text(LessonMsg::NextTitle)}</h2>
+            <ul class="where-next">
+                {NEXT.map(|(v, text)| view! { <li>{view_link(page, current, v, "next")} " " {page.text(text)}</li> })}
+            </ul>
         </aside>
     }
 }

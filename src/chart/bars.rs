@@ -22,9 +22,11 @@ pub fn draw_bars(
     let n = weights.len().max(1);
     // Single characters (Chinese tokens) stand upright; longer labels are written upwards.
     let upright = max_label_em(labels) <= 1.25;
-    // Label every k-th bar so that the labels do not overlap.
+    // Labels at least `every` bars apart, so that they do not overlap.
     let every = ((f64::from(plot.font) * 1.3) / ((width - 50.0) * plot.dpr / n as f64)).ceil().max(1.0) as usize;
-    let x_ticks = labels.iter().enumerate().step_by(every).map(|(i, l)| (i as f64 + 0.5, short_label(l))).collect();
+    let x_ticks =
+        labelled(weights, every).into_iter().filter_map(|i| Some((i as f64 + 0.5, short_label(labels.get(i)?))));
+    let x_ticks = x_ticks.collect();
     let axes = Axes {
         x: (0.0, n as f64),
         y: (0.0, 1.0),
@@ -45,4 +47,35 @@ pub fn draw_bars(
         }
     }
     frame.finish()
+}
+
+/// Which bars get a label when labels must stand at least `every` bars apart: the three
+/// tallest first (the bars a reading names), then the rest from the left wherever there is room.
+fn labelled(weights: &[f32], every: usize) -> Vec<usize> {
+    let every = every.max(1);
+    let tallest = crate::core::order::largest_first(weights);
+    let mut taken = vec![false; weights.len()];
+    for i in tallest.into_iter().take(3).chain(0..weights.len()) {
+        let near = i.saturating_sub(every - 1)..i.saturating_add(every).min(weights.len());
+        if !taken[near].contains(&true) {
+            taken[i] = true;
+        }
+    }
+    (0..weights.len()).filter(|&i| taken[i]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::labelled;
+
+    #[test]
+    fn the_three_tallest_bars_keep_their_labels_when_not_all_fit() {
+        // Every other label fits: the tallest three (indices 3, 5, 8) are labelled all the same.
+        let weights = [0.05, 0.1, 0.05, 0.52, 0.08, 0.2, 0.0, 0.01, 0.15];
+        let taken = labelled(&weights, 2);
+        assert!([3, 5, 8].iter().all(|i| taken.contains(i)), "{taken:?}");
+        assert!(taken.windows(2).all(|w| w[1] - w[0] >= 2), "no two labels closer than 2 bars: {taken:?}");
+        assert_eq!(labelled(&weights, 1), (0..weights.len()).collect::<Vec<_>>(), "room for every label");
+        assert!(labelled(&[], 3).is_empty());
+    }
 }

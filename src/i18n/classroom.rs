@@ -5,6 +5,8 @@ super::catalogue! {
     /// A message of the classroom features.
     pub enum ClassMsg {
         Present => ("Present", "演示模式"),
+        /// On a phone: the menu the header's tools fold into.
+        TeacherTools => ("Teacher tools", "教师工具"),
         LessonProgress => ("Progress through the lesson", "本课进度"),
         /// The name of a formula's box, which scrolls sideways on a narrow screen.
         Formula => ("Formula", "公式"),

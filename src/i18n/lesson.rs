@@ -5,8 +5,8 @@ super::catalogue! {
     pub enum Msg {
         AppTitle => ("Attention Lab", "自注意力实验室"),
         Tagline => (
-            "Run self-attention step by step and watch every number it computes.",
-            "一步一步运行自注意力，看清它算出的每一个数。",
+            "Run self-attention, the heart of every Transformer, step by step on your own sentence, and see every number it computes.",
+            "在你自己的句子上一步一步运行自注意力（每个 Transformer 的核心），看清它算出的每一个数。",
         ),
         /// The label of the language switch: the *other* language's name.
         SwitchLanguage => ("中文", "English"),

@@ -105,6 +105,22 @@ super::catalogue! {
             "讲注意力的资料几乎都从这一行公式讲起。它叫作缩放点积注意力：查询与键做点积，再除以 √d_k 缩放（d_k 是每个头的查询和键的维度，即 d_model / h），经 softmax 变成权重，最后用这些权重对值取加权平均。多头注意力对每个头各算一次，再把各头拼接起来乘以 W_O：Concat(head_1, …, head_h) · W_O，也就是下面的最后一块。本课一块一块地计算它；点击下面的每一块，就能打开计算它的那一步。",
         ),
         OverviewPieces => ("The pieces of the formula and their stages", "公式的各个部分及其对应的步骤"),
+        /// The overview's button to stage 1.
+        Start => ("Start: step 1 →", "开始：第 1 步 →"),
+        /// After the last stage: where the lesson goes on.
+        NextTitle => ("Where next", "接下来去哪里"),
+        NextLab => (
+            "Drag d_k with the scaling off and watch the softmax saturate, then switch the scaling on.",
+            "在关闭缩放时拖动 d_k，看 softmax 如何饱和，再打开缩放对比。",
+        ),
+        NextModel => (
+            "The same steps with the weights of a trained model, every layer and head on your sentence (a download of about 25 MB).",
+            "用一个训练好的模型的权重走同样的步骤，在你的句子上查看每一层、每一个头（需要下载约 25 MB）。",
+        ),
+        NextLearn => (
+            "Train a small model on a task and watch its attention learn, in the browser.",
+            "在浏览器里用一个任务训练一个小模型，看它的注意力是怎样学出来的。",
+        ),
         ReshapeTitle => ("Splitting heads is a reshape", "拆分多头只是一次改变形状"),
         ReshapeText => (
             "No head has a matrix of its own: Q is one (1, {n}, {d}) product, and a reshape makes the heads. q.view(1, {n}, {h}, {dk}) cuts each row's {d} numbers into {h} groups of {dk}, head i taking group i (the columns above); .transpose(1, 2) swaps the token and head axes, giving (1, {h}, {n}, {dk}). The heads are now a batch dimension, and one batched product, q @ k.transpose(-2, -1), makes every head's {n} × {n_kv} scores at once. transpose returns a view: it swaps two strides and copies nothing. A copy happens only at the end, when out.transpose(1, 2).reshape(1, {n}, {d}) joins the heads again, since the transposed tensor is no longer contiguous.",

@@ -11,6 +11,11 @@ super::catalogue! {
         WeightsPretrained => ("Pretrained MiniLM (24 MB)", "预训练 MiniLM（24 MB）"),
         WeightsE5 => ("Multilingual e5 (27 MB)", "多语言预训练 e5（27 MB）"),
         WeightsYours => ("Yours (training view)", "你的模型（训练视图）"),
+        /// Before a download, on a device that reports {gb} GB of memory or less.
+        LowMemory => (
+            "This device says it has {gb} GB of memory. These weights are a {mb} MB download and need several times that while they run: with other tabs open, the browser may end this page (it then opens again where you were). Choose them again to download them.",
+            "这台设备报告它只有 {gb} GB 内存。这组权重需要下载 {mb} MB，运行时还要占用数倍于此的内存：如果同时开着别的标签页，浏览器可能会结束这个页面（之后会在原来的位置重新打开）。再选一次即可下载。",
+        ),
         SwitchTooLong => (
             "The sentence has {n} tokens, more than the {max} these weights can show: shorten it first.",
             "句子有 {n} 个词元，超过了这种权重能显示的 {max} 个：请先把句子改短。",

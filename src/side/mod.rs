@@ -18,6 +18,7 @@
 //! to the page as a link to go to (`protocol::ToPage::Go`).
 
 mod block;
+mod choices;
 mod complexity;
 mod convex;
 mod graph;
@@ -135,6 +136,7 @@ pub fn SideViews() -> impl IntoView {
         View::RnnCnn => view! { <RnnCnnView /> }.into_any(),
         View::Graph => view! { <graph::GraphView /> }.into_any(),
         View::Convex => view! { <convex::ConvexView /> }.into_any(),
+        View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
         View::Complexity => view! { <complexity::ComplexityView /> }.into_any(),
         _ => view! { <VarianceView /> }.into_any(),
     }

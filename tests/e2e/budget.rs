@@ -58,6 +58,10 @@ pub fn the_side_lessons_are_in_their_module_not_in_the_page() {
         let mangled = format!("13attention_lab4side{view}");
         assert!(side.iter().any(|n| n.contains(&mangled)), "the side module has no {mangled}");
     }
+    // √d_k, d_k or nothing (its view inlined whole): its numbers are the module's only.
+    let choices = "14attention_core7choices";
+    assert!(side.iter().any(|n| n.contains(choices)), "the side module has no {choices}");
+    assert!(!page.iter().any(|n| n.contains(choices)), "the page's .wasm has {choices}");
 }
 
 /// The items of `src/` that only the benchmark build has (those under

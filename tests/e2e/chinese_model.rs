@@ -163,3 +163,34 @@ fn urlencode(text: &str) -> String {
         .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
         .collect()
 }
+
+/// On a device that reports 2 GB of memory (as a small Chromebook's Chromium does), choosing e5
+/// warns before anything is downloaded and keeps the weights shown; the same choice again then
+/// downloads it. A device that reports more is not asked.
+pub async fn on_a_device_with_little_memory_e5_warns_before_it_downloads() {
+    let site = Site::start("").await;
+    let b = Browser::open(1280, 900).await;
+    b.open_page(&site.url("?lang=zh&stage=softmax")).await;
+    b.wait_for("[data-testid='stage-softmax']").await;
+    let reports =
+        |gb: u32| format!("Object.defineProperty(navigator, 'deviceMemory', {{ value: {gb}, configurable: true }});");
+    b.js(&reports(2), vec![]).await;
+    b.choose("weights-switch", "e5").await;
+    let warning = b.text_of("weights-error").await;
+    assert!(warning.contains("2 GB") && warning.contains("27 MB") && warning.contains("再选一次"), "{warning}");
+    b.shot("low-memory-warning-zh").await;
+    let state = "return [document.querySelector('#weights').value, document.querySelector(`[data-testid='weights-note']`)?.dataset.weights ?? '', document.querySelector('#model-status')?.textContent ?? ''];";
+    let [weights, note, status] = serde_json::from_value::<[String; 3]>(b.js(state, vec![]).await).unwrap_or_default();
+    assert!(weights == "random" && note != "e5", "nothing changes before the learner agrees: {weights}, {note}");
+    assert!(status.trim().is_empty(), "nothing downloads before the learner agrees: {status}");
+    b.choose("weights-switch", "e5").await;
+    shown(&b, "e5", 90).await;
+    assert_eq!(b.text_of("weights-error").await, "", "nothing left to say once it is chosen");
+
+    // 8 GB: MiniLM downloads at once.
+    b.js(&reports(8), vec![]).await;
+    b.choose("weights-switch", "minilm").await;
+    shown(&b, "minilm", 90).await;
+    b.assert_no_panic().await;
+    b.close().await;
+}

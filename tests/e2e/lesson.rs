@@ -276,6 +276,31 @@ pub async fn a_reload_keeps_every_setting() {
     b.close().await;
 }
 
+/// The last stage says where to go next; each of its buttons opens its view at the top, where
+/// the learner sees its title, however far down the stage they were.
+pub async fn the_last_stage_says_where_next_and_each_view_opens_at_its_top() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=zh&stage=multihead").await;
+    let next = b.text_of("where-next").await;
+    b.js("document.querySelector(`[data-testid='where-next']`).scrollIntoView();", vec![]).await;
+    b.shot("where-next-zh").await;
+    assert!(next.starts_with("接下来去哪里") && next.contains("饱和实验") && next.contains("预训练模型"), "{next}");
+    let top = "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 3;";
+    b.click("next-lab").await;
+    b.wait_for("[data-testid='saturation-lab']").await;
+    b.frames(3).await;
+    assert_eq!(b.js(top, vec![json!("#lab-title")]).await, true, "the lab opens at its title");
+    b.shot("where-next-lab-at-top").await;
+    // From the bottom of the lab, through the navigation, to the lesson's last stage and on.
+    b.js("window.scrollTo(0, document.body.scrollHeight);", vec![]).await;
+    b.click("nav-lesson").await;
+    b.wait_for("[data-testid='where-next']").await;
+    b.frames(3).await;
+    assert_eq!(b.js(top, vec![json!(".page__main")]).await, true, "the lesson opens at its top");
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
 /// The page writes the address bar at most every 100 ms while a setting keeps changing: after a
 /// fast drag of a slider, the link still gets its last value by itself (nobody asks the page
 /// to write), and reopens it.
@@ -327,29 +352,52 @@ pub async fn next_at_the_bottom_of_a_stage_lands_on_the_next_heading() {
     b.close().await;
 }
 
-pub async fn on_a_phone_the_stage_comes_first_and_the_settings_unfold_on_demand() {
+/// On a phone the first screen says what the site does and starts the student: the title and
+/// its description, then the formula with *Start* (in both languages); the teacher's tools fold
+/// into one menu and the settings unfold on demand.
+pub async fn on_a_phone_the_first_screen_says_what_this_is_and_starts_the_student() {
     let site = Site::start("").await;
     let b = Browser::open_phone(390, 844).await;
-    b.open_page(&site.url("/?lang=en")).await;
-    b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
-    assert_eq!(b.js("return innerWidth;", vec![]).await, json!(390), "a 390 px phone screen");
+    // Whether an element is on the first screen, whole (its box within the window, shown).
+    let on_screen = "const el = document.querySelector(arguments[0]); if (!el || !el.offsetParent) return false;
+        const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;";
+    for (lang, says, start) in [("en", "step by step", "Start"), ("zh", "一步一步", "开始")] {
+        b.open_page(&site.url(&format!("/?lang={lang}"))).await;
+        b.wait_for("[data-testid='stage-input'] canvas[data-drawn='true']").await;
+        assert_eq!(b.js("return innerWidth;", vec![]).await, json!(390), "a 390 px phone screen");
+        assert!(b.text_of("tagline").await.contains(says), "{lang}: what the site does");
+        for (css, what) in [("[data-testid='tagline']", "the description"), ("[data-testid='start']", "Start")] {
+            assert_eq!(b.js(on_screen, vec![json!(css)]).await, true, "{lang}: {what} on the first screen");
+        }
+        assert!(b.text_of("start").await.starts_with(start));
+        b.shot(&format!("phone-first-screen-{lang}")).await;
+        assert_eq!(
+            b.js(on_screen, vec![json!("[data-testid='present-toggle']")]).await,
+            false,
+            "{lang}: the teacher's tools fold away"
+        );
+    }
+    b.click("tools-toggle").await;
+    assert_eq!(
+        b.js(on_screen, vec![json!("[data-testid='present-toggle']")]).await,
+        true,
+        "one tap shows the teacher's tools"
+    );
+    b.shot("phone-teacher-tools").await;
+    b.click("start").await;
+    b.frames(2).await;
+    let top =
+        b.js("return Math.round(document.querySelector('.stage__title').getBoundingClientRect().top);", vec![]).await;
+    assert!(top.as_i64().is_some_and(|t| (0..50).contains(&t)), "Start brings stage 1's heading to the top: {top}");
+
     let shown = "return getComputedStyle(document.querySelector(`[data-testid='token-input']`)).display !== 'none' && !!document.querySelector(`[data-testid='token-input']`).offsetParent;";
     assert_eq!(b.js(shown, vec![]).await, json!(false), "the settings start folded");
-    let room_below = b
-        .js(
-            "return Math.round(innerHeight - document.querySelector('.stage__title').getBoundingClientRect().bottom);",
-            vec![],
-        )
-        .await;
-    assert!(
-        room_below.as_i64().is_some_and(|t| t > 0),
-        "stage 1's heading is on the first screen: {room_below} px left below it"
-    );
     b.click("settings-toggle").await;
     assert_eq!(b.js(shown, vec![]).await, json!(true), "one tap unfolds them");
     b.type_into("token-input", "one two three").await;
     b.wait_for("[data-testid='stage-input']").await;
     assert!(b.captions_in("stage-input").await.iter().any(|c| c.ends_with("3 × 64")));
+    b.assert_no_panic().await;
     b.close().await;
 }
 

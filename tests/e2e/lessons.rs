@@ -27,6 +27,9 @@ async fn texts(b: &Browser, id: &str) -> Vec<String> {
 pub async fn scaling_choices_show_too_sharp_right_and_too_flat() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en", "scaling-choices").await;
+    // The side lessons' module draws them from the numbers the page hands over.
+    let three = "return document.querySelectorAll(`[data-testid='view-scaling-choices'] canvas[data-drawn='true']`).length === 3;";
+    b.until(three, "the three maps drawn", 10).await;
     let (drawn, total) = b.drawn_canvases("view-scaling-choices").await;
     assert!(total == 3 && drawn == 3, "{drawn} of {total} maps");
     // d_k = 16 by default: the spread of ÷1 is about 4× that of ÷√d_k, which is 4× that of ÷d_k.
@@ -151,6 +154,12 @@ pub async fn the_formula_the_reshape_and_the_padding_mask_are_shown_on_the_live_
     b.wait_for("[data-testid='stage-scores']").await;
     assert_eq!(texts(&b, "overview").await.len(), 0, "the overview stands before stage 1 only");
     b.click("goto-projection").await;
+    // In the code panel, for the reader of the code: folded until opened.
+    assert_eq!(
+        b.js("return !!document.querySelector(`details:not([open]) [data-testid='reshape']`);", vec![]).await,
+        true
+    );
+    b.click_css("[data-testid='stage-code'] summary").await;
     let reshape = b.text_of("reshape").await;
     assert!(reshape.contains("q.view(1, 11, 4, 16)") && reshape.contains("(1, 4, 11, 16)"), "{reshape}");
 

@@ -88,6 +88,29 @@ function step() {
 })();
 "#;
 
+/// The kernel's log (`dmesg`), where this machine lets the tests read it; empty otherwise.
+fn kernel_log() -> Vec<String> {
+    let out = std::process::Command::new("dmesg").output();
+    out.map(|o| String::from_utf8_lossy(&o.stdout).lines().map(str::to_string).collect()).unwrap_or_default()
+}
+
+/// What the kernel said since line `from` of its log of a process it ended (a trap such as an
+/// engine's own assertion, a segfault, out of memory): a browser's crash that no page error
+/// shows. (Once, WebKitGTK 2.50's web process ended so in its compositor thread, "traps:
+/// …ThreadedCompositor… invalid opcode … in libwebkit2gtk-4.1.so": the engine's own check.)
+fn ended_by_the_kernel(from: usize) -> String {
+    let said: Vec<String> = kernel_log()
+        .into_iter()
+        .skip(from)
+        .filter(|l| ["traps:", "segfault", "Out of memory", "oom-kill", "Killed process"].iter().any(|w| l.contains(w)))
+        .collect();
+    if said.is_empty() {
+        "the kernel's log names no process it ended (or cannot be read here)".into()
+    } else {
+        format!("the kernel's log: {}", said.join(" | "))
+    }
+}
+
 /// The walk's seed: `WALK_SEED`, else a new one from the clock.
 fn seed() -> u64 {
     std::env::var("WALK_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
@@ -104,6 +127,7 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
     let b = Browser::open(1280, 900).await;
     b.open_page(&site.url("?lang=en")).await;
     b.wait_for("[data-testid='stage-input']").await;
+    let kernel_from = kernel_log().len();
     b.js(WALK, vec![seed.into(), seconds.into(), crate::browser::prose_naming_broken_numbers().into()]).await;
     let start = Instant::now();
     // The walk's last steps as of the last poll: what is left to tell when the engine ends the
@@ -125,9 +149,12 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
                 // last steps, read in another window of the site, and whether the page answers
                 // a minute later.
                 let trail = b.trail_from_another_window(&site.url("walk-trail.txt")).await;
+                let errors = b.console_errors().await;
                 panic!(
                     "seed {seed}: the page stopped answering during the walk ({e}); its last steps: {trail}; \
-                     at the last poll (steps, the last of them, seconds into the walk): {polled}"
+                     at the last poll (steps, the last of them, seconds into the walk): {polled}; \
+                     console errors: {errors:?}; {}",
+                    ended_by_the_kernel(kernel_from)
                 );
             }
         };
@@ -141,7 +168,7 @@ pub async fn a_random_walk_through_every_control_leaves_the_page_alive() {
                 .js("return [location.href, performance.getEntriesByType('navigation')[0]?.type, document.readyState, sessionStorage.getItem('walk-trail')];", vec![])
                 .await;
             let errors = b.console_errors().await;
-            panic!("seed {seed}: the page was replaced during the walk (now: its address, how it was reached, its state, the walk's last steps): {now}; console errors: {errors:?}");
+            panic!("seed {seed}: the page was replaced during the walk (now: its address, how it was reached, its state, the walk's last steps): {now}; console errors: {errors:?}; {}", ended_by_the_kernel(kernel_from));
         }
         if start.elapsed() > Duration::from_secs(seconds + 60) {
             // Where it stands, to find why: how far it got, the page's own clock, its last steps.

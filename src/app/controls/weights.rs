@@ -6,9 +6,27 @@ use crate::core::model::InputRule;
 use crate::fetch::status::LoadStatus;
 use crate::fetch::LoadState;
 use crate::i18n::{fill, t, unknown_token, ModelMsg};
-use crate::models::ModelId;
+use crate::models::{Delivery, ModelId};
 use crate::settings::SentenceProblem;
+use crate::trainer::pool::Device;
 use leptos::prelude::*;
+
+/// The most memory (GB, as `navigator.deviceMemory` reports it) at which a download asks first:
+/// a 2 GB Chromebook or phone, whose system and browser leave the page little of it.
+const LOW_MEMORY_GB: f64 = 2.0;
+
+/// The memory this device reports (GB), if it is [`LOW_MEMORY_GB`] or less.
+fn low_memory() -> Option<f64> {
+    Device::here().memory_gb.filter(|gb| *gb <= LOW_MEMORY_GB)
+}
+
+/// The size of model `id`'s file in MB, for a model that is downloaded.
+fn download_mb(id: ModelId) -> Option<usize> {
+    match id.delivery() {
+        Delivery::Download(d) => Some((d.file.bytes + 500_000) / 1_000_000),
+        _ => None,
+    }
+}
 
 /// The weights switch with the model's loading state beneath it.
 #[component]
@@ -18,14 +36,20 @@ pub fn WeightsControls() -> impl IntoView {
     // The model last asked for: while the sentence does not fit it, say why.
     let wanted = RwSignal::new(None::<ModelId>);
     let select = NodeRef::<leptos::html::Select>::new();
+    // A download this device may not hold, said first (the model): the same choice again
+    // downloads it.
+    let warned = RwSignal::new(None::<ModelId>);
     let set_model = move |ev| {
-        if let Some(id) = ModelId::from_slug(&event_target_value(&ev)) {
-            wanted.set(Some(id));
-            if !page.apply(|s, c| s.set_model(id, c)) {
-                // Refused: the select goes back to the model still in use.
-                if let Some(el) = select.get_untracked() {
-                    el.set_value(chosen.get_untracked().slug());
-                }
+        let Some(id) = ModelId::from_slug(&event_target_value(&ev)) else { return };
+        let fetched = page.load_state(id) == LoadState::Idle && page.models.with(|m| m.ready(id).is_none());
+        let warn =
+            (fetched && warned.get() != Some(id) && low_memory().is_some() && download_mb(id).is_some()).then_some(id);
+        warned.set(warn);
+        wanted.set(Some(id));
+        // Warned first, or refused: the select goes back to the model still in use.
+        if warn.is_some() || !page.apply(|s, c| s.set_model(id, c)) {
+            if let Some(el) = select.get_untracked() {
+                el.set_value(chosen.get_untracked().slug());
             }
         }
     };
@@ -38,6 +62,9 @@ pub fn WeightsControls() -> impl IntoView {
         }
     });
     let refusal = move || {
+        if let Some((mb, gb)) = warned.get().and_then(download_mb).zip(low_memory()) {
+            return Some(fill(page.t(ModelMsg::LowMemory), &[("gb", &gb.to_string()), ("mb", &mb.to_string())]));
+        }
         wanted.get().and_then(problem).map(|p| match p {
             SentenceProblem::TooMany { n, max } => {
                 fill(page.t(ModelMsg::SwitchTooLong), &[("n", &n.to_string()), ("max", &max.to_string())])

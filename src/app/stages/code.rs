@@ -1,11 +1,13 @@
 //! "The code for this stage": the PyTorch lines of `crate::stage_code`, made from the outcome
-//! on screen, folded under a title with a copy button.
+//! on screen, folded under a title with a copy button (and, for Q, K and V, how the code
+//! splits the heads).
 
 use super::super::clipboard::copy_text;
 use super::super::page::use_page;
-use crate::i18n::Msg;
+use crate::i18n::{LessonMsg, Msg};
 use crate::settings::Stage;
 use crate::stage_code::{stage_code, CodeShapes};
+use crate::stage_texts::reshape_text;
 use leptos::prelude::*;
 
 /// The stage's code, folded under its title, with a copy button.
@@ -34,6 +36,14 @@ pub fn StageCode(
                 <span role="status">{move || copied.get().map(|ok| page.t(if ok { Msg::CodeCopied } else { Msg::CodeCopyRefused }))}</span>
             </div>
             {(stage == Stage::Softmax).then(|| view! { <p class="stage-code__note">{page.text(Msg::CodeMaskNote)}</p> })}
+            // How the code splits the heads (view, transpose, strides): for the reader of the
+            // code, not the stage's main text.
+            {(stage == Stage::Projection).then(|| view! {
+                <div class="stage-code__note" data-testid="reshape">
+                    <h4>{page.text(LessonMsg::ReshapeTitle)}</h4>
+                    <p translate="no">{move || page.outcome.with(|o| o.as_ref().map(|o| reshape_text(&o.0, page.lang.get())))}</p>
+                </div>
+            })}
         </details>
     }
 }

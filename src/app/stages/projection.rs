@@ -3,9 +3,8 @@
 use super::{from_outcome, StagePanel};
 use crate::app::page::use_page;
 use crate::core::model::InputRule;
-use crate::i18n::{fill, t, LessonMsg, ModelMsg, Msg};
+use crate::i18n::{fill, t, ModelMsg, Msg};
 use crate::settings::Stage;
-use crate::stage_texts::reshape_text;
 use crate::ui::charts::PageMap;
 use crate::ui::specs::{indices, signed};
 use leptos::prelude::*;
@@ -35,10 +34,6 @@ pub fn ProjectionStage() -> impl IntoView {
                 <PageMap spec=q name=page.label(Msg::MatQueries) testid="heatmap-q" />
                 <PageMap spec=k name=page.label(Msg::MatKeys) testid="heatmap-k" />
                 <PageMap spec=v name=page.label(Msg::MatValues) testid="heatmap-v" />
-            </div>
-            <div class="aside" data-testid="reshape">
-                <h3 class="view__subtitle">{page.text(LessonMsg::ReshapeTitle)}</h3>
-                <p class="view__text" translate="no">{move || page.outcome.with(|o| o.as_ref().map(|o| reshape_text(&o.0, page.lang.get())))}</p>
             </div>
         </StagePanel>
     }

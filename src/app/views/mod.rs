@@ -2,13 +2,12 @@
 //! the active view is mounted, so only its numbers are computed and its canvases drawn. The
 //! views of a module of their own (`bridge::Hosted`) are places for it here.
 
-mod choices;
 mod padding;
 mod patterns;
 mod variants;
 
 use super::module_host::{hand_over, HostedView};
-use super::page::use_page;
+use super::page::{use_page, Page};
 use super::saturation::SaturationLab;
 use super::stepper::Stepper;
 use crate::bridge::Hosted;
@@ -37,6 +36,31 @@ fn view_name(lang: Lang, v: View) -> &'static str {
     }
 }
 
+/// Open view `v` at its top (the page's main column), not where the last one was scrolled to,
+/// once it is drawn.
+pub(crate) fn open_view(page: Page, v: View) {
+    page.settings.update(|s| s.set_view(v));
+    request_animation_frame(|| {
+        if let Ok(Some(main)) = document().query_selector(".page__main") {
+            if main.get_bounding_client_rect().top() < 0.0 {
+                main.scroll_into_view();
+            }
+        }
+    });
+}
+
+/// A button that opens view `v`, named as the navigation names it, marked when `current` is
+/// `v`; its test id is `{prefix}-{slug}`.
+pub(crate) fn view_link(page: Page, current: Memo<View>, v: View, prefix: &'static str) -> impl IntoView {
+    view! {
+        <button type="button" class="views__link" data-testid=format!("{prefix}-{}", v.slug())
+            aria-current=move || (current.get() == v).then_some("page")
+            on:click=move |_| open_view(page, v)>
+            {move || view_name(page.lang.get(), v)}
+        </button>
+    }
+}
+
 /// The name of chapter `c`.
 fn chapter_name(c: Chapter) -> LessonMsg {
     match c {
@@ -55,18 +79,7 @@ pub fn ViewNav() -> impl IntoView {
     let page = use_page();
     let current = page.pick(|s| s.view());
     let chapters = Chapter::ALL.map(|c| {
-        let links = c
-            .views()
-            .map(|v| {
-                view! {
-                    <button type="button" class="views__link" data-testid=format!("nav-{}", v.slug())
-                        aria-current=move || (current.get() == v).then_some("page")
-                        on:click=move |_| page.settings.update(|s| s.set_view(v))>
-                        {move || view_name(page.lang.get(), v)}
-                    </button>
-                }
-            })
-            .collect_view();
+        let links = c.views().map(|v| view_link(page, current, v, "nav")).collect_view();
         view! {
             <div class="views__chapter" role="group" aria-label=move || page.t(chapter_name(c))
                 data-testid=format!("chapter-{}", c.slug())>
@@ -121,7 +134,9 @@ pub fn ActiveView() -> impl IntoView {
         View::Complexity => {
             view! { <NumbersLesson testid="view-complexity" title=ViewMsg::CxTitle.pair() /> }.into_any()
         }
-        View::ScalingChoices => view! { <choices::ChoicesView /> }.into_any(),
+        View::ScalingChoices => {
+            view! { <NumbersLesson testid="view-scaling-choices" title=LessonMsg::ChoicesTitle.pair() /> }.into_any()
+        }
         View::Convex => view! { <NumbersLesson testid="view-convex" title=LessonMsg::ConvexTitle.pair() /> }.into_any(),
         View::Position => side_lesson("view-position", LessonMsg::PositionTitle),
         View::RnnCnn => side_lesson("view-rnn-cnn", LessonMsg::RnnCnnTitle),

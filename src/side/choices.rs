@@ -1,21 +1,21 @@
 //! √d_k, d_k or nothing: the chosen head's raw scores through the softmax three ways, side by
 //! side, with the spread and the typical top weight of each, and the temperature identity.
-//! The numbers come from `core::choices`.
+//! The numbers come from `core::choices`, on the lesson's numbers the page hands over.
 
-use crate::app::page::use_page;
 use crate::core::choices::{scaling_choices, Choices, Divisor, DIVISORS};
 use crate::i18n::{fill, LessonMsg};
 use crate::number::{show, Room};
+use crate::side::handover::use_handed;
 use crate::ui::charts::PageMap;
 use crate::ui::specs::weights;
-use crate::ui::HeadPicker;
+use crate::ui::{use_lesson_state, HeadPicker};
 use leptos::prelude::*;
 
 /// The three choices for the chosen head of the current outcome.
 #[component]
 pub fn ChoicesView() -> impl IntoView {
-    let page = use_page();
-    let head = page.pick(|s| s.lesson().head());
+    let page = use_lesson_state();
+    let head = use_handed().head;
     let computed = Memo::new(move |_| {
         page.outcome.with(|o| {
             let o = &o.as_ref()?.0;
@@ -70,12 +70,12 @@ pub fn ChoicesView() -> impl IntoView {
         }
     });
     view! {
-        <section class="view" data-testid="view-scaling-choices">
-            <h2 class="view__title">{page.text(LessonMsg::ChoicesTitle)}</h2>
+        // The page's place for the view gives it its section and title (`HostedView`).
+        <div class="view__hosted">
             <p class="view__text">{page.text(LessonMsg::ChoicesIntro)}</p>
             <HeadPicker />
             <div class="stage__grid stage__grid--three">{columns.collect_view()}</div>
             <p class="stage__notice" data-testid="choices-identity">{identity}</p>
-        </section>
+        </div>
     }
 }
