@@ -25,6 +25,7 @@ pub(crate) mod stages;
 mod stepper;
 mod updates;
 pub(crate) mod url_sync;
+mod view_link;
 mod views;
 
 pub use root::App;

@@ -5,7 +5,7 @@ use super::page::use_page;
 use super::stages::{
     stage_name, InputStage, MultiHeadStage, OutputStage, ProjectionStage, ScalingStage, ScoresStage, SoftmaxStage,
 };
-use super::views::view_link;
+use super::view_link::view_link;
 use crate::i18n::{fill, t, ClassMsg, Formula, Lang, LessonMsg, Msg};
 use crate::settings::{Stage, View};
 use leptos::prelude::*;

@@ -118,7 +118,7 @@ fn StagePanel(
                 <p class="stage__notice" data-testid="stage-notice" hidden=move || !open()><strong>{page.text(Msg::Notice)}</strong> " " {move || text(|t| t.notice)}</p>
                 {matches!(stage, Stage::Scaling | Stage::Softmax).then(|| view! {
                     <button type="button" class="button button--link stage__lab" data-testid="open-lab"
-                        on:click=move |_| crate::app::views::open_view(page, View::Saturation)>
+                        on:click=move |_| crate::app::view_link::open_view(page, View::Saturation)>
                         {page.text(ClassMsg::OpenLab)}
                     </button>
                 })}
