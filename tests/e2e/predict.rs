@@ -129,6 +129,8 @@ pub async fn the_spread_after_scaling_is_typed_and_judged_in_chinese_on_a_phone(
         (s.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / s.len() as f64).sqrt()
     };
     let d_k = (trace["d_model"].as_f64().unwrap_or(0.0) / trace["heads"].as_f64().unwrap_or(1.0)).sqrt();
+    // On a phone the teacher's tools are in their menu.
+    b.click("tools-toggle").await;
     b.click("predict-toggle").await;
     b.wait_for("[data-testid='predict-question'][data-kind='number']").await;
     assert!(!present(&b, "[data-testid='heatmap-scores-scaled']").await);
@@ -168,6 +170,8 @@ pub async fn identical_rows_are_clicked_and_the_class_is_asked_with_the_keyboard
     b.wait_for("[data-testid='stage-projection'] [data-testid='predict-question'][data-kind='number']").await;
     assert!(!present(&b, "[data-testid='heatmap-q']").await);
     // The other language: the same question, asked in it.
+    // On a phone the teacher's tools are in their menu.
+    b.click("tools-toggle").await;
     b.click("lang-switch").await;
     b.wait_for("[data-testid='predict-question'] h3:not(:empty)").await;
     for _ in 0..50 {
