@@ -294,3 +294,27 @@ fn the_chinese_same_word_pair_has_its_word_once_as_a_piece_of_its_own() {
     let w = attention_lab::core::depth::same_word(&ea, &eb, word).expect("in both");
     assert!(w.layers.last().is_some_and(|c| *c < 0.95), "two meanings, two rows: {:?}", w.layers);
 }
+
+/// The head a lesson on this model opens on sends the pronoun the most to its subject in
+/// both default sentences, where the pronoun is a piece of its own.
+#[test]
+fn the_talking_head_sends_the_pronoun_to_its_subject_the_most() {
+    use attention_lab::core::bert::E5 as CONFIG;
+    use attention_lab::i18n::Lang;
+    use attention_lab::settings::{default_sentences, pronoun};
+    for (lang, subject) in [(Lang::En, "▁animal"), (Lang::Zh, "猫")] {
+        let enc = forward(default_sentences(lang).0);
+        let it = pronoun(&enc.tokens).expect("the pronoun is a piece of its own");
+        let to = enc.tokens.iter().position(|t| t.text == subject).expect("the subject");
+        let weight = |(l, h): (usize, usize)| enc.layers[l].trace.head_traces[h].weights[[it, to]];
+        let best = (0..12).flat_map(|l| (0..12).map(move |h| (l, h))).fold((0, 0), |b, lh| {
+            if weight(lh) > weight(b) {
+                lh
+            } else {
+                b
+            }
+        });
+        assert_eq!(best, CONFIG.talking_head, "{lang:?}: {}", weight(best));
+        assert!(weight(best) > 0.5, "{lang:?}: {}", weight(best));
+    }
+}

@@ -217,3 +217,19 @@ fn the_sweeps_readouts_measure_what_they_name() {
     assert_eq!(pair.effect(&off, Readout::Similarity), intact - off.similarity().expect("a second sentence"));
     assert!(final_change.effect(&off, Readout::Similarity).is_nan(), "no second sentence, no similarity");
 }
+
+/// The head a lesson on this model opens on is the one that sends "it" the most to "animal"
+/// in the default sentence: something to talk about from the first screen.
+#[test]
+fn the_talking_head_sends_it_to_animal_the_most() {
+    let enc = forward("the animal didn't cross the street because it was too tired");
+    let at = |word: &str| enc.tokens.iter().position(|t| t.text == word).expect("the word");
+    let (it, animal) = (at("it"), at("animal"));
+    let weight = |(l, h): (usize, usize)| enc.layers[l].trace.head_traces[h].weights[[it, animal]];
+    let best =
+        (0..6)
+            .flat_map(|l| (0..12).map(move |h| (l, h)))
+            .fold((0, 0), |b, lh| if weight(lh) > weight(b) { lh } else { b });
+    assert_eq!(best, MINILM.talking_head, "{}", weight(best));
+    assert!(weight(best) > 0.6);
+}

@@ -157,7 +157,7 @@ fn apply(s: &mut Settings, change: &Change, models: &Models) {
         Change::Tile(t) => drop(s.cost_mut().set_tile(t)),
         Change::Present(on) => s.classroom_mut().set_present(on),
         Change::Theme(i) => s.classroom_mut().set_theme(Theme::ALL[i]),
-        Change::Language => s.switch_language(),
+        Change::Language => s.switch_language(models),
     }
 }
 

@@ -6,7 +6,7 @@ use super::page::use_page;
 use super::share::StudentLink;
 use super::url_sync::Link;
 use crate::i18n::{ClassMsg, Lang, Msg, PredictMsg};
-use crate::settings::{Settings, Theme};
+use crate::settings::Theme;
 use leptos::prelude::*;
 
 /// Title and classroom controls.
@@ -123,7 +123,12 @@ fn CopyLink(
 #[component]
 fn LanguageSwitch() -> impl IntoView {
     let page = use_page();
-    let toggle = move |_| page.settings.update(Settings::switch_language);
+    let toggle = move |_| {
+        page.apply(|s, c| {
+            s.switch_language(c);
+            true
+        });
+    };
     // The button's text is the other language's name, so it carries that language's tag.
     let other = move || if page.lang.get() == Lang::En { Lang::Zh } else { Lang::En };
     view! {

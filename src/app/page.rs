@@ -208,7 +208,7 @@ mod tests {
         page.apply(|s, c| {
             s.lesson_mut().set_stage(crate::settings::Stage::Softmax);
             s.classroom_mut().set_theme(Theme::Dark);
-            s.switch_language();
+            s.switch_language(c);
             s.set_head(2, c)
         });
         assert_eq!(page.outcome.get().map(|o| Arc::clone(&o.0.encoding)), first.map(|o| Arc::clone(&o.0.encoding)));

@@ -26,6 +26,14 @@ pub struct Lesson {
     head: usize,
     /// The query row of the softmax stage, 0-based, below the token count.
     query: usize,
+    /// Nobody chose the query: it is the sentence's pronoun as the model reads it (the token a
+    /// lesson talks about), and follows it to another model or language.
+    query_follows: bool,
+    /// Nobody chose the layer and head: they are the model's own ([`Shape::talking_head`]),
+    /// and follow it to another model.
+    ///
+    /// [`Shape::talking_head`]: crate::core::model::Shape::talking_head
+    head_follows: bool,
     /// The spotlighted token (0-based): its row and column are outlined in every heatmap.
     spot: Option<usize>,
     /// The heads switched off, each within the model, and what they pass on instead.
@@ -47,6 +55,8 @@ impl Lesson {
             layer: 0,
             head: 0,
             query: 0,
+            query_follows: true,
+            head_follows: true,
             spot: None,
             ablation: Ablation::default(),
         }
@@ -96,6 +106,16 @@ impl Lesson {
 
     pub fn spot(&self) -> Option<usize> {
         self.spot
+    }
+
+    /// Whether the query is the sentence's pronoun, not one chosen (then a link leaves it out).
+    pub fn query_follows(&self) -> bool {
+        self.query_follows
+    }
+
+    /// Whether the layer and head are the model's own, not chosen (then a link leaves them out).
+    pub fn head_follows(&self) -> bool {
+        self.head_follows
     }
 
     pub fn set_mask(&mut self, mask: Mask) {
@@ -158,17 +178,41 @@ impl Lesson {
 
     /// The layer shown, if below `n_layers`.
     pub(super) fn set_layer(&mut self, layer: usize, n_layers: usize) -> bool {
-        (layer < n_layers).then(|| self.layer = layer).is_some()
+        let ok = layer < n_layers;
+        if ok {
+            (self.layer, self.head_follows) = (layer, false);
+        }
+        ok
     }
 
     /// The head shown, if below `n_heads`.
     pub(super) fn set_head(&mut self, head: usize, n_heads: usize) -> bool {
-        (head < n_heads).then(|| self.head = head).is_some()
+        let ok = head < n_heads;
+        if ok {
+            (self.head, self.head_follows) = (head, false);
+        }
+        ok
     }
 
     /// The query row, if below `n_tokens`.
     pub(super) fn set_query(&mut self, query: usize, n_tokens: usize) -> bool {
-        (query < n_tokens).then(|| self.query = query).is_some()
+        let ok = query < n_tokens;
+        if ok {
+            (self.query, self.query_follows) = (query, false);
+        }
+        ok
+    }
+
+    /// Where the defaults stand for this model and sentence: the query on `pronoun` (the
+    /// first token if the sentence has none) unless one was chosen, the layer and head on
+    /// `talking_head` unless chosen.
+    pub(super) fn follow(&mut self, pronoun: Option<usize>, talking_head: (usize, usize)) {
+        if self.query_follows {
+            self.query = pronoun.unwrap_or(0);
+        }
+        if self.head_follows {
+            (self.layer, self.head) = talking_head;
+        }
     }
 
     /// The spotlighted token, if below `n_tokens`; `None` clears it.
@@ -186,9 +230,10 @@ impl Lesson {
         self.ablation = self.ablation.within(n_layers, n_heads);
     }
 
-    /// Back to the first query, no spotlight (a new sentence in another language).
+    /// The query back to following the sentence's pronoun, no spotlight (the default sentence
+    /// in another language: the word chosen in one is not a word of the other).
     pub(super) fn restart_indices(&mut self) {
-        self.query = 0;
+        self.query_follows = true;
         self.spot = None;
     }
 }

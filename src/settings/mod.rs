@@ -62,20 +62,35 @@ pub fn format_temperature(t: f32) -> String {
 pub fn default_sentences(lang: Lang) -> (&'static str, &'static str) {
     match lang {
         // Each holds a repeated token (“the”, 它), so switching positional encoding off shows
-        // two identical rows; the English is in lower case for that (“The” ≠ “the”).
+        // two identical rows; the English is in lower case for that (“The” ≠ “the”). Its
+        // pronoun is a piece of its own to every model: multilingual-e5-small reads 因为它 as
+        // one piece, 原因是 | 它 as two (`tests/e5.rs`).
         Lang::En => ("the animal didn't cross the street because it was too tired", "Le chat est fatigué"),
-        Lang::Zh => ("小猫没有过马路，因为它太累了，它想睡觉。", "The cat was too tired"),
+        Lang::Zh => ("小猫没有过马路，原因是它太累了，它想睡觉。", "The cat was too tired"),
     }
 }
 
+/// The pronouns a lesson's query starts on: the default sentences ask what "it" and 它 refer
+/// to, and so does a learner's sentence with a pronoun.
+const PRONOUNS: [&str; 7] = ["it", "it's", "he", "she", "它", "他", "她"];
+
+/// The first of `tokens` that is a pronoun, if any (the token a lesson talks about).
+pub fn pronoun(tokens: &[Token]) -> Option<usize> {
+    PRONOUNS.iter().filter_map(|p| crate::core::words::word_span(tokens, p)).map(|span| span.start).min()
+}
+
 impl Settings {
-    /// Defaults, with the sentences in `lang`.
+    /// Defaults, with the sentences in `lang`: the query on the sentence's pronoun as random
+    /// weights (the default model) read it.
     pub fn new(lang: Lang) -> Self {
         let (text, kv_text) = default_sentences(lang);
+        let mut lesson = Lesson::new(text, kv_text);
+        let tokens: Vec<Token> = tokenize(text).into_iter().map(|text| Token { id: 0, text }).collect();
+        lesson.follow(pronoun(&tokens), (0, 0));
         Self {
             classroom: Classroom::new(lang),
             choice: Choice::default(),
-            lesson: Lesson::new(text, kv_text),
+            lesson,
             lab: Lab::default(),
             variance: Variance::default(),
             cost: Cost::default(),
@@ -274,10 +289,13 @@ impl Settings {
         }
     }
 
-    /// The layer and head within `model`'s, the query, anchor and spotlight within its tokens.
+    /// The layer and head within `model`'s, the query, anchor and spotlight within its tokens;
+    /// what nobody chose follows the model (its talking head, the pronoun as it reads it).
     fn fit_to(&mut self, model: &dyn Model) {
         let shape = model.shape();
-        let n = tokens_of(model, self.lesson.text()).len().max(1);
+        let tokens = model_tokens(model, self.lesson.text());
+        self.lesson.follow(pronoun(&tokens), shape.talking_head());
+        let n = tokens.len().max(1);
         self.lesson.fit(shape.n_layers, shape.n_heads, n);
         self.patterns.fit(n);
     }
@@ -393,26 +411,30 @@ impl Settings {
     }
 
     /// Token `index` as a link gives it (0-based): the one waiting for the model, else the
-    /// one shown (`None`: no spotlight).
+    /// one shown (`None`: no spotlight, or the query that follows the sentence's pronoun).
     pub fn linked(&self, index: Index) -> Option<usize> {
         self.waiting.get(index).or(match index {
-            Index::Query => Some(self.lesson.query()),
+            Index::Query => (!self.lesson.query_follows()).then(|| self.lesson.query()),
             Index::Spot => self.lesson.spot(),
             Index::Anchor => Some(self.patterns.anchor()),
         })
     }
 
-    /// The other language; an untouched default sentence follows it (and the indices into it
-    /// go back to the start).
-    pub fn switch_language(&mut self) {
+    /// The other language; an untouched default sentence follows it (its query on the new
+    /// sentence's pronoun, as the model reads it); a sentence of the teacher's own stays, and
+    /// so do the query, layer and head chosen on it.
+    pub fn switch_language(&mut self, catalog: &dyn Catalog) {
         let next = if self.lang() == Lang::En { Lang::Zh } else { Lang::En };
         let (old_text, old_kv) = default_sentences(self.lang());
         let (new_text, new_kv) = default_sentences(next);
         if self.lesson.text() == old_text {
-            self.lesson.put_text(new_text);
-            self.lesson.restart_indices();
-            self.patterns.fit(1);
-            self.waiting.take();
+            let model = self.model(catalog);
+            if model.tokenize(new_text).is_ok() {
+                self.lesson.put_text(new_text);
+                self.lesson.restart_indices();
+                self.waiting.take();
+                self.fit_to(&*model);
+            }
         }
         if self.lesson.kv_text() == old_kv {
             self.lesson.put_kv_text(new_kv);
@@ -429,7 +451,12 @@ impl Settings {
 
 /// The texts of `text`'s tokens as `model` reads them, or the site's own tokens if it cannot.
 fn tokens_of(model: &dyn Model, text: &str) -> Vec<String> {
-    model.tokenize(text).map(|t| Token::texts(&t)).unwrap_or_else(|_| tokenize(text))
+    Token::texts(&model_tokens(model, text))
+}
+
+/// `text`'s tokens as `model` reads them, or the site's own tokens if it cannot.
+fn model_tokens(model: &dyn Model, text: &str) -> Vec<Token> {
+    model.tokenize(text).unwrap_or_else(|_| tokenize(text).into_iter().map(|text| Token { id: 0, text }).collect())
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ impl Model for Framed {
 
 fn with_framed() -> Models {
     let mut models = Models::default();
-    let framed = Framed { vocab: Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n##a\n"), shape: minilm_shape() };
+    let framed = Framed { vocab: Vocab::from_lines("[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n##a\nit\n"), shape: minilm_shape() };
     models.arrive(ModelId::Minilm, Arrival::Ready(Arc::new(framed)));
     models
 }
@@ -98,15 +98,40 @@ fn temperature_is_rounded_to_what_is_shown() {
 }
 
 #[test]
-fn switching_language_swaps_only_untouched_sentences() {
+fn switching_language_swaps_only_untouched_sentences_and_keeps_what_was_chosen() {
     let c = Models::default();
     let mut s = Settings::new(Lang::En);
-    assert!(s.set_query(5, &c));
-    s.switch_language();
-    assert_eq!((s.lang(), s.lesson().text(), s.lesson().query()), (Lang::Zh, default_sentences(Lang::Zh).0, 0));
-    assert!(s.set_text("my own words", &c).is_ok());
-    s.switch_language();
-    assert_eq!((s.lang(), s.lesson().text()), (Lang::En, "my own words"));
+    let pronoun_of = |s: &Settings| s.tokens(s.lesson().text(), &c)[s.lesson().query()].clone();
+    assert_eq!(pronoun_of(&s), "it", "the default query is the pronoun");
+    assert!(!s.to_query().contains("q="), "and a link leaves it to the sentence");
+    // The untouched default follows the language, and its query follows to the pronoun there.
+    assert!(s.set_query(1, &c) && s.set_head(1, &c));
+    s.switch_language(&c);
+    assert_eq!((s.lang(), s.lesson().text()), (Lang::Zh, default_sentences(Lang::Zh).0));
+    assert_eq!((pronoun_of(&s).as_str(), s.lesson().head()), ("它", 1), "它, and the head chosen");
+    // A sentence of the teacher's own stays, with the query, layer and head chosen on it.
+    assert!(s.set_text("my own words here", &c).is_ok() && s.set_query(2, &c));
+    s.switch_language(&c);
+    assert_eq!(
+        (s.lang(), s.lesson().text(), s.lesson().query(), s.lesson().head()),
+        (Lang::En, "my own words here", 2, 1)
+    );
+}
+
+#[test]
+fn a_pretrained_model_opens_on_its_talking_head_and_the_pronoun_as_it_reads_it() {
+    let framed = with_framed();
+    let mut s = Settings::new(Lang::En);
+    assert!(s.set_text("a aa it a", &framed).is_ok() && s.set_model(ModelId::Minilm, &framed));
+    // [CLS] a a ##a it a [SEP]: "it" is the fifth token; the head is MiniLM's own.
+    assert_eq!(s.lesson().query(), 4);
+    assert_eq!((s.lesson().layer(), s.lesson().head()), crate::core::bert::MINILM.talking_head);
+    assert!(!s.to_short_query().contains("layer=") && !s.to_short_query().contains("head="));
+    // Chosen, they stay through the model switch and are written in the link.
+    assert!(s.set_layer(0, &framed) && s.set_head(0, &framed) && s.set_query(1, &framed));
+    assert!(s.set_model(ModelId::Random, &framed) && s.set_model(ModelId::Minilm, &framed));
+    assert_eq!((s.lesson().layer(), s.lesson().head(), s.lesson().query()), (0, 0, 1));
+    assert!(s.to_short_query().contains("layer=1&") && s.to_short_query().contains("q=2"));
 }
 
 #[test]

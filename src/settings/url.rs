@@ -114,7 +114,8 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "layer",
-        write: |s| Some((s.lesson().layer() + 1).to_string()),
+        // Left out while it is the model's own (see `Lesson::head_follows`), like the head.
+        write: |s| (!s.lesson().head_follows()).then(|| (s.lesson().layer() + 1).to_string()),
         read: |s, v, c| index(v).is_some_and(|l| s.set_layer(l, c)),
     },
     Key { name: "text", write: |s| Some(s.lesson().text().into()), read: |s, v, c| s.set_text(v, c).is_ok() },
@@ -197,7 +198,7 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         name: "head",
-        write: |s| Some((s.lesson().head() + 1).to_string()),
+        write: |s| (!s.lesson().head_follows()).then(|| (s.lesson().head() + 1).to_string()),
         read: |s, v, c| index(v).is_some_and(|h| s.set_head(h, c)),
     },
     // The replacement before the heads, which are read with it.
@@ -406,6 +407,8 @@ mod tests {
         let c = Models::default();
         let mut s = Settings::new(Lang::En);
         assert!(s.set_spot(Some(0), &c) && s.lab_mut().set_dk(64.0) && s.toggle_head(0, 1, &c));
+        // The layer, head and query once chosen (before, they follow the model and sentence).
+        assert!(s.set_layer(0, &c) && s.set_head(0, &c) && s.set_query(0, &c));
         s.lesson_mut().set_replacement(Replacement::Mean);
         let query = s.to_query();
         let written: Vec<&str> = query.split('&').filter_map(|p| p.split_once('=')).map(|(k, _)| k).collect();

@@ -155,7 +155,8 @@ mod tests {
         let mut s = fresh();
         assert!(s.variance_mut().set_dk(8.0) && s.variance_mut().set_samples(10_000));
         let values = side_values(&s);
-        let expected = [("cn", "10"), ("head", "1"), ("layer", "1"), ("tile", "4"), ("vdk", "8"), ("vn", "10000")];
+        // The head and layer are not written while they are the model's own.
+        let expected = [("cn", "10"), ("tile", "4"), ("vdk", "8"), ("vn", "10000")];
         assert_eq!(values, expected.map(|(k, v)| (k.to_string(), Some(v.to_string()))));
         // Read back by the page from the address bar the module wrote.
         let query = with_values(&fresh().to_query(), &values);

@@ -64,6 +64,7 @@ impl Toy {
                 cutting: Cutting::WordPiece,
                 prefix: "",
                 quantised: Quantised::Exact,
+                talking_head: (0, 0),
             },
         };
         let embed = normal_matrix(WORDS.len(), D_MODEL, 1, 1);

@@ -123,6 +123,15 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The layer and head (0-based) a lesson opens on: a pretrained model's own (see
+    /// [`Origin::Pretrained`]), else the first.
+    pub fn talking_head(&self) -> (usize, usize) {
+        match self.origin {
+            Origin::Pretrained { talking_head, .. } => talking_head,
+            _ => (0, 0),
+        }
+    }
+
     /// d_k = d_model / n_heads.
     pub fn d_k(&self) -> usize {
         self.d_model / self.n_heads.max(1)
@@ -170,7 +179,8 @@ pub enum Origin {
     /// Weights that learned from text: its published name, a short tag for file names, its
     /// id on the Hugging Face hub (where the code panel loads it from), how it cuts text, and
     /// what its model card asks a text to start with when it is embedded.
-    /// And how the site's copy differs from the published weights.
+    /// And how the site's copy differs from the published weights, and the layer and head
+    /// (0-based) a lesson opens on: where the model shows something to talk about.
     Pretrained {
         name: &'static str,
         tag: &'static str,
@@ -178,6 +188,7 @@ pub enum Origin {
         cutting: Cutting,
         prefix: &'static str,
         quantised: Quantised,
+        talking_head: (usize, usize),
     },
     /// The model the learner trained in the training view.
     Yours,
