@@ -153,9 +153,38 @@ pub fn replaced<T: Real>(output: ArrayView2<T>, replacement: Replacement, causal
     }
 }
 
+/// What is large among a sweep's effects, so that a cell can be read against it: the largest
+/// and the median of their sizes over every head measured (`grid`: layers × heads, a cell
+/// that is not a number left out). `None` for an empty sweep.
+pub fn effect_scale(grid: &[Vec<f32>]) -> Option<Scale> {
+    let sizes: Vec<f32> = grid.iter().flatten().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
+    let sorted = crate::order::ascending(&sizes);
+    let n = sorted.len();
+    let largest = *sorted.last()?;
+    let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+    Some(Scale { largest, median, heads: n })
+}
+
+/// The sizes a sweep's cells are read against ([`effect_scale`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub largest: f32,
+    pub median: f32,
+    /// How many heads were measured.
+    pub heads: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_scale_of_a_sweep_is_its_largest_and_median_size() {
+        let grid = vec![vec![0.5, -0.1, f32::NAN], vec![0.0, 0.2, -0.3]];
+        assert_eq!(effect_scale(&grid), Some(Scale { largest: 0.5, median: 0.2, heads: 5 }));
+        assert_eq!(effect_scale(&[vec![0.1, 0.3]]).map(|s| s.median), Some(0.2));
+        assert_eq!(effect_scale(&[]), None);
+    }
     use ndarray::array;
 
     #[test]

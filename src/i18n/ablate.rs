@@ -65,14 +65,21 @@ super::catalogue! {
         SweepRun => ("Switch every head off in turn", "逐个关掉每一个头"),
         SweepProgress => ("{done} of {all} heads switched off and measured", "已关掉并测量 {done} / {all} 个头"),
         SweepFound => (
-            "The largest effect: layer {layer}, head {head}, mean change {effect} (passing on {mode}). Click a cell to switch that head off alone.",
-            "影响最大的是第 {layer} 层第 {head} 个头，平均变化 {effect}（改为输出{mode}）。点击一个格子，就只关掉那个头。",
+            "The largest effect: layer {layer}, head {head}, a mean change of {effect} thousandths (passing on {mode}). Click a cell to switch that head off alone.",
+            "影响最大的是第 {layer} 层第 {head} 个头，平均变化千分之 {effect}（改为输出{mode}）。点击一个格子，就只关掉那个头。",
         ),
         SweepScale => (
             "Each cell: the mean change of the final representations with that head off, in thousandths (darker: larger, against the largest here).",
             "每个格子：关掉该头后最终表示的平均变化，单位为千分之一（颜色越深越大，以这里最大的为准）。",
         ),
-        SweepCell => ("Layer {layer}, head {head}: mean change {effect}. Click to switch it off alone.", "第 {layer} 层第 {head} 个头：平均变化 {effect}。点击只关掉它。"),
+        SweepCell => (
+            "Layer {layer}, head {head}: {effect} thousandths. Click to switch it off alone.",
+            "第 {layer} 层第 {head} 个头：千分之 {effect}。点击只关掉它。",
+        ),
+        ScaleOf => (
+            "Read a cell against this sweep: of the {heads} heads, the largest is {largest} thousandths and the median {median}. A head far above the median is one this readout depends on; one near it changes little.",
+            "对照这次扫描来读每个格子：{heads} 个头里最大的是千分之 {largest}，中位数是千分之 {median}。远高于中位数的头，才是这个读数依赖的头；接近中位数的头几乎没有影响。",
+        ),
         Readout => ("Measure each head by", "用什么衡量每个头"),
         ReadoutFinal => (
             "how far the final representations move (mean 1 − cosine)",
@@ -102,8 +109,8 @@ super::catalogue! {
             "每个格子：关掉该头后，两个句子的相似度（所有头都开着时为 {intact}）下降了多少，单位为千分之一；负数表示它上升了。",
         ),
         SweepFoundAny => (
-            "The largest effect: layer {layer}, head {head}, {effect} (passing on {mode}). Click a cell to switch that head off alone.",
-            "影响最大的是第 {layer} 层第 {head} 个头：{effect}（改为输出{mode}）。点击一个格子，就只关掉那个头。",
+            "The largest effect: layer {layer}, head {head}, {effect} thousandths (passing on {mode}). Click a cell to switch that head off alone.",
+            "影响最大的是第 {layer} 层第 {head} 个头：千分之 {effect}（改为输出{mode}）。点击一个格子，就只关掉那个头。",
         ),
         SweepFailed => ("The sweep stopped: {why}", "逐个关掉的实验中断：{why}"),
         SecondSentence => ("A second sentence, to compare with", "用来比较的第二个句子"),
@@ -163,16 +170,24 @@ super::catalogue! {
             "每个格子：关掉该头后留出集准确率下降了多少个百分点（颜色越深越大，以这里最大的为准）。",
         ),
         LearnSweepCell => (
-            "Layer {layer}, head {head}: accuracy {acc} with it off, a fall of {drop}. Click to switch it off alone.",
-            "第 {layer} 层第 {head} 个头：关掉后准确率 {acc}，下降 {drop}。点击只关掉它。",
+            "Layer {layer}, head {head}: accuracy {acc} % with it off, a fall of {drop} points. Click to switch it off alone.",
+            "第 {layer} 层第 {head} 个头：关掉后准确率 {acc}%，下降 {drop} 个百分点。点击只关掉它。",
         ),
         LearnSweepFound => (
-            "Model of step {step}: with every head on, accuracy {intact}. The head it needs most is layer {layer}, head {head}: without it, {acc} (passing on {mode}).",
-            "第 {step} 步的模型：所有头都开着时准确率 {intact}。它最离不开的是第 {layer} 层第 {head} 个头：没有它，准确率为 {acc}（改为输出{mode}）。",
+            "Model of step {step}: with every head on, accuracy {intact} %. The head it needs most is layer {layer}, head {head}: without it, {acc} % (passing on {mode}).",
+            "第 {step} 步的模型：所有头都开着时准确率 {intact}%。它最离不开的是第 {layer} 层第 {head} 个头：没有它，准确率为 {acc}%（改为输出{mode}）。",
         ),
         LearnSweepNone => (
-            "Model of step {step}: no single head matters here. Switching any one off costs at most {drop} of the accuracy ({intact} intact): the heads stand in for each other, or the model has not learned the task yet.",
-            "第 {step} 步的模型：这里没有哪一个头单独起决定作用。关掉任何一个，准确率最多下降 {drop}（完整模型 {intact}）：要么各个头可以互相替代，要么模型还没学会这个任务。",
+            "Model of step {step}: accuracy {intact} % with every head on, and switching any one head off costs at most {drop} points. No single head carries the task: where two heads do the same job, switching one off is covered by the other.",
+            "第 {step} 步的模型：所有头都开着时准确率 {intact}%，关掉任何一个头最多下降 {drop} 个百分点。没有哪一个头单独承担这个任务：两个头做同一件事时，关掉一个，另一个就替它完成。",
+        ),
+        LearnSweepUnlearned => (
+            "Model of step {step}: accuracy {intact} % with every head on, so it has not learned the task yet, and no head can be shown to matter (the largest fall is {drop} points). Train on, then sweep again.",
+            "第 {step} 步的模型：所有头都开着时准确率只有 {intact}%，说明它还没学会这个任务，也就看不出哪个头重要（最大下降 {drop} 个百分点）。继续训练，再扫描一次。",
+        ),
+        LearnScaleOf => (
+            "Read a cell against this sweep: of the {heads} heads, the largest fall is {largest} points and the median {median}.",
+            "对照这次扫描来读每个格子：{heads} 个头里准确率下降最多的是 {largest} 个百分点，中位数是 {median} 个百分点。",
         ),
         LearnSweepOld => (
             "The sweep is of the model of step {step}; the run has moved on since. Run it again for the model as it is now.",

@@ -3,7 +3,7 @@
 //! goes.
 
 use super::knockout::{self, Knockout, Swept};
-use crate::core::ablate::{Ablation, Replacement};
+use crate::core::ablate::{effect_scale, Ablation, Replacement};
 use crate::core::train::ablate::Tracking;
 use crate::figures::heads::{HeadSwitches, HeadValues, Measure, ModeSelect};
 use crate::i18n::{fill, t, AblateMsg, Lang};
@@ -123,6 +123,10 @@ pub fn KnockoutPanel(
     }
 }
 
+/// The held-out accuracy from which a model has learned its task: below it, no head's fall can
+/// show that the task needs it.
+const LEARNED: f64 = 0.9;
+
 /// A finished sweep: what it found, the grid of accuracy falls, and where each head's weight
 /// goes.
 #[component]
@@ -136,13 +140,16 @@ fn SweepResults(swept: Swept, lang: Lang) -> impl IntoView {
         .flat_map(|(l, row)| row.iter().enumerate().map(move |(h, d)| (l, h, *d)))
         .max_by(|a, b| a.2.total_cmp(&b.2));
     let step = swept.step.to_string();
+    // One unit on this panel: percent, and percentage points for a fall, as in the cells.
+    let percent = |v: f64| format!("{:.0}", v * 100.0);
     let found = top.map(|(l, h, drop)| {
-        // A fall of a tenth or more is a head the task needs; less, and no single one is.
+        // A fall of a tenth or more is a head the task needs; less, and no single one is
+        // (unless the model has not learned the task: then nothing can be shown to matter).
         if drop >= 0.1 {
-            let acc = format!("{:.3}", intact - f64::from(drop));
+            let acc = percent(intact - f64::from(drop));
             let pairs = [
                 ("step", step.as_str()),
-                ("intact", &format!("{intact:.3}")),
+                ("intact", &percent(intact)),
                 ("layer", &(l + 1).to_string()),
                 ("head", &(h + 1).to_string()),
                 ("acc", &acc),
@@ -150,17 +157,26 @@ fn SweepResults(swept: Swept, lang: Lang) -> impl IntoView {
             ];
             fill(tr(AblateMsg::LearnSweepFound), &pairs)
         } else {
-            let pairs = [("step", step.as_str()), ("intact", &format!("{intact:.3}")), ("drop", &format!("{drop:.3}"))];
-            fill(tr(AblateMsg::LearnSweepNone), &pairs)
+            let pairs = [("step", step.as_str()), ("intact", &percent(intact)), ("drop", &percent(f64::from(drop)))];
+            let msg = if intact >= LEARNED { AblateMsg::LearnSweepNone } else { AblateMsg::LearnSweepUnlearned };
+            fill(tr(msg), &pairs)
         }
+    });
+    let scale = effect_scale(&drops).map(|s| {
+        let pairs = [
+            ("heads", s.heads.to_string()),
+            ("largest", percent(f64::from(s.largest))),
+            ("median", percent(f64::from(s.median))),
+        ];
+        fill(tr(AblateMsg::LearnScaleOf), &pairs.each_ref().map(|(k, v)| (*k, v.as_str())))
     });
     let replacement = swept.replacement;
     let label = move |(l, h, drop): (usize, usize, f32)| {
         let pairs = [
             ("layer", (l + 1).to_string()),
             ("head", (h + 1).to_string()),
-            ("acc", format!("{:.3}", intact - f64::from(drop))),
-            ("drop", format!("{drop:.3}")),
+            ("acc", format!("{:.0}", (intact - f64::from(drop)) * 100.0)),
+            ("drop", format!("{:.0}", drop * 100.0)),
         ];
         fill(t(lang, AblateMsg::LearnSweepCell), &pairs.each_ref().map(|(k, v)| (*k, v.as_str())))
     };
@@ -175,7 +191,7 @@ fn SweepResults(swept: Swept, lang: Lang) -> impl IntoView {
     };
     view! {
         <p class="view__text" data-testid="ablate-sweep-found">{found}</p>
-        <p class="stage__note">{tr(AblateMsg::LearnSweepScale)}</p>
+        <p class="stage__note">{tr(AblateMsg::LearnSweepScale)}" "{scale}</p>
         <HeadValues values=drops max=1.0 measure=Measure::Effect testid="ablate-grid" cell_testid="ablate-cell"
             text=|v| format!("{:.0}", v * 100.0) label=Callback::new(label) pick=Callback::new(pick) lang=lang />
         <p class="view__text">{tr(AblateMsg::TrackPreviousIntro)}</p>

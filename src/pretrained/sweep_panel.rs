@@ -9,7 +9,7 @@ use super::study::Study;
 use super::use_viewer;
 use crate::compute::message::SweepQuestion;
 use crate::compute::sweeper::{Heard, Sweeper};
-use crate::core::ablate::{Ablation, Replacement};
+use crate::core::ablate::{effect_scale, Ablation, Replacement};
 use crate::core::intervene::{previous_token_weight, Readout};
 use crate::core::model::{Encoding, Input, Model};
 use crate::core::words::word_span;
@@ -269,8 +269,10 @@ fn FoundGrid(found: Found, tokens: Vec<String>, set: Callback<Ablation>, lang: L
         .flat_map(|(l, row)| row.iter().enumerate().map(move |(h, v)| (l, h, *v)))
         .filter(|(_, _, v)| v.is_finite())
         .max_by(|a, b| a.2.abs().total_cmp(&b.2.abs()));
+    // One unit on this panel, as in the cells: thousandths.
+    let thousandths = |v: f32| format!("{:.1}", v * 1000.0);
     let found = top.map(|(l, h, v)| {
-        let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
+        let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), thousandths(v));
         let msg = if readout == Readout::Final { AblateMsg::SweepFound } else { AblateMsg::SweepFoundAny };
         fill(tr(msg), &[("layer", &layer), ("head", &head), ("effect", &effect), ("mode", mode)])
     });
@@ -285,14 +287,18 @@ fn FoundGrid(found: Found, tokens: Vec<String>, set: Callback<Ablation>, lang: L
         ),
         Readout::Similarity => fill(tr(AblateMsg::ScaleSimilarity), &[("intact", &intact)]),
     };
+    let among = effect_scale(&grid).map(|s| {
+        let (heads, largest, median) = (s.heads.to_string(), thousandths(s.largest), thousandths(s.median));
+        fill(tr(AblateMsg::ScaleOf), &[("heads", &heads), ("largest", &largest), ("median", &median)])
+    });
     let label = move |(l, h, v): (usize, usize, f32)| {
-        let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), format!("{v:.4}"));
+        let (layer, head, effect) = ((l + 1).to_string(), (h + 1).to_string(), thousandths(v));
         fill(t(lang, AblateMsg::SweepCell), &[("layer", &layer), ("head", &head), ("effect", &effect)])
     };
     let pick = move |(l, h): (usize, usize)| set.run(Ablation::one(l, h, replacement));
     view! {
         <p class="view__text" data-testid="ablate-sweep-found" data-readout=format!("{readout:?}")>{found}</p>
-        <p class="stage__note">{scale}</p>
+        <p class="stage__note">{scale}" "{among}</p>
         <HeadValues values=grid measure=Measure::Effect testid="ablate-grid" cell_testid="ablate-cell"
             text=|v| format!("{:.0}", v * 1000.0) label=Callback::new(label) pick=Callback::new(pick) lang=lang />
     }
