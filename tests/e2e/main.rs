@@ -141,7 +141,6 @@ fn every_case() -> Vec<Case> {
         case!(Everywhere, classroom::the_site_keeps_working_with_the_server_gone),
         case!(Everywhere, classroom::the_release_build_works_from_a_sub_path_and_stays_on_its_own_origin),
         case!(Everywhere, screens::presentation_mode_fits_each_stage_on_one_screen),
-        case!(Everywhere, screens::presentation_type_is_read_from_the_back_of_the_room),
         case!(FIREFOX_PHONE, screens::on_phones_nothing_scrolls_the_page_sideways),
         case!(Everywhere, screens::no_box_scrolls_vertically_on_a_desktop_or_a_projector),
         case!(FIREFOX_PHONE, screens::on_a_phone_cells_are_readable_targets_are_large_and_a_tap_explains_a_cell),

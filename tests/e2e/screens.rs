@@ -16,55 +16,6 @@ async fn js(b: &Browser, script: &str) -> Value {
 const INSIDE: &str = "const inside = el => { if (!el) return false; const r = el.getBoundingClientRect();
     return r.width > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; };";
 
-/// Presentation mode read from the back of a room, measured as the class sees it at 1024 × 768,
-/// 1280 × 720 and 1920 × 1080 in both languages: every text the class reads (a stage's title,
-/// text, formula, notes; a view's text and readouts) at 20 px or more, 28 px at 1080p; the
-/// softmax map 600 px high at 1080p; the header within the screen (it wraps, never runs off);
-/// the views one click away without leaving presentation mode.
-pub async fn presentation_type_is_read_from_the_back_of_the_room() {
-    let site = Site::start("").await;
-    let readable = ".stage__title, .stage__explain, .stage__formula, .stage__stat, .stage__note, .weights-note, .view__title, .view__text, .readouts__item dt, .readouts__item dd, .lab__explain";
-    let mut misses = Vec::new();
-    for (w, h) in [(1024, 768), (1280, 720), (1920, 1080)] {
-        let least = if h >= 1080 { 28.0 } else { 20.0 };
-        let b = Browser::open_screen(w, h, 1.0, false).await;
-        for lang in ["en", "zh"] {
-            for place in ["stage=input", "stage=softmax", "stage=multihead", "view=lab"] {
-                b.open_page(&site.url(&format!("?lang={lang}&{place}&present=1"))).await;
-                b.wait_for(&format!(".page__main :is({DRAWN})")).await;
-                b.frames(3).await;
-                let sizes = js(&b, &format!("
-                    const seen = el => {{ const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; }};
-                    const texts = [...document.querySelectorAll(`{readable}`)].filter(seen);
-                    const smallest = texts.map(el => [parseFloat(getComputedStyle(el).fontSize), el.className]).sort((a, b) => a[0] - b[0])[0];
-                    const head = document.querySelector('.masthead');
-                    const tools = [...head.querySelectorAll('button, select, label.button')].filter(seen);
-                    const headFits = head.scrollWidth <= head.clientWidth + 1 && tools.every(el => el.getBoundingClientRect().right <= innerWidth + 1);
-                    const nav = document.querySelector(`[data-testid='nav-lab']`);
-                    const map = document.querySelector(`[data-testid='heatmap-weights'] canvas`);
-                    return [smallest, headFits, !!nav && seen(nav), map ? map.getBoundingClientRect().height : null];")).await;
-                println!("{w}×{h} {lang} {place}: [smallest text, header fits, views shown, softmax map px] = {sizes}");
-                let smallest = sizes[0][0].as_f64().unwrap_or(0.0);
-                let map_ok = place != "stage=softmax" || h < 1080 || sizes[3].as_f64().unwrap_or(0.0) >= 600.0;
-                if smallest < least || sizes[1] != json!(true) || sizes[2] != json!(true) || !map_ok {
-                    misses.push(format!("{w}×{h} {lang} {place}: {sizes}"));
-                }
-                b.shot(&format!("present-{w}x{h}-{lang}-{}", place.replace('=', "-"))).await;
-            }
-        }
-        // The views from presentation mode: the lab opens and the class still sees a projector.
-        b.open_page(&site.url("?lang=en&stage=softmax&present=1")).await;
-        b.wait_for(".stage canvas[data-drawn='true']").await;
-        b.click("nav-lab").await;
-        b.wait_for("[data-testid='saturation-lab']").await;
-        let present =
-            js(&b, "return !!document.querySelector('.app--present') && location.search.includes('present=1');").await;
-        assert_eq!(present, json!(true), "{w}×{h}: the lab opened from presentation mode stays in it");
-        b.close().await;
-    }
-    assert!(misses.is_empty(), "presentation mode not readable from the back:\n{}", misses.join("\n"));
-}
-
 /// On a projector a stage is one screen: its title, its formula, the first line of its text,
 /// its heatmaps (the per-head maps of the multi-head stage; its concatenation may follow on the
 /// next screen), each within its own box (no map scrolls sideways) with labels of 18 px or more

@@ -1,7 +1,7 @@
 //! How much of a projector's screen each heatmap of a stage or view may take: the stage lays
 //! out the screen, so it answers each map's question from its own layout. A map gets an equal
 //! share of the height below its top with the maps stacked under it in the same column, less
-//! its caption and the lines that go with it (a readout under it; a chart goes on below). Asked before every draw
+//! its caption and the lines that go with it (a readout under it). Asked before every draw
 //! (the maps above are drawn first, so their new heights count); a window resize redraws.
 
 use crate::ui::LessonState;
@@ -36,12 +36,10 @@ fn maps_below(figure: &HtmlElement) -> usize {
         .count()
 }
 
-/// The height of what follows `figure` in its own box, other than maps and charts (a readout
-/// under it): a chart under the map (the softmax's bars of one row) continues below the
-/// screen, so the map the class reads first keeps its size.
+/// The height of what follows `figure` in its own box, other than maps (a readout under it).
 fn text_after(figure: &HtmlElement) -> f64 {
     std::iter::successors(figure.next_element_sibling(), |e| e.next_element_sibling())
-        .filter(|e| !e.class_list().contains("heatmap") && !e.class_list().contains("chart"))
+        .filter(|e| !e.class_list().contains("heatmap"))
         .map(|e| e.get_bounding_client_rect().height())
         .sum()
 }
