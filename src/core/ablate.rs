@@ -158,11 +158,24 @@ pub fn replaced<T: Real>(output: ArrayView2<T>, replacement: Replacement, causal
 /// that is not a number left out). `None` for an empty sweep.
 pub fn effect_scale(grid: &[Vec<f32>]) -> Option<Scale> {
     let sizes: Vec<f32> = grid.iter().flatten().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
-    let sorted = crate::order::ascending(&sizes);
-    let n = sorted.len();
-    let largest = *sorted.last()?;
-    let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+    let n = sizes.len();
+    let largest = sizes.iter().copied().reduce(f32::max)?;
+    let median = if n % 2 == 1 { kth(&sizes, n / 2) } else { (kth(&sizes, n / 2 - 1) + kth(&sizes, n / 2)) / 2.0 };
     Some(Scale { largest, median, heads: n })
+}
+
+/// The `k`-th smallest of `values` (0-based, `k` below their count, none of them NaN), by
+/// counting: a sweep has at most a few hundred heads, and a sort would cost the page 6 KB.
+fn kth(values: &[f32], k: usize) -> f32 {
+    let count = |keep: &dyn Fn(f32) -> bool| values.iter().filter(|&&x| keep(x)).count();
+    values
+        .iter()
+        .copied()
+        .find(|&v| {
+            let below = count(&|x| x < v);
+            below <= k && k < below + count(&|x| x == v)
+        })
+        .unwrap_or(0.0)
 }
 
 /// The sizes a sweep's cells are read against ([`effect_scale`]).
@@ -183,6 +196,8 @@ mod tests {
         let grid = vec![vec![0.5, -0.1, f32::NAN], vec![0.0, 0.2, -0.3]];
         assert_eq!(effect_scale(&grid), Some(Scale { largest: 0.5, median: 0.2, heads: 5 }));
         assert_eq!(effect_scale(&[vec![0.1, 0.3]]).map(|s| s.median), Some(0.2));
+        assert_eq!(effect_scale(&[vec![1.0, 1.0, -1.0, 2.0]]).map(|s| s.median), Some(1.0), "ties");
+        assert_eq!(effect_scale(&[vec![3.0, 1.0, 2.0]]).map(|s| (s.largest, s.median)), Some((3.0, 2.0)));
         assert_eq!(effect_scale(&[]), None);
     }
     use ndarray::array;

@@ -74,9 +74,17 @@ pub fn default_sentences(lang: Lang) -> (&'static str, &'static str) {
 /// to, and so does a learner's sentence with a pronoun.
 const PRONOUNS: [&str; 7] = ["it", "it's", "he", "she", "它", "他", "她"];
 
-/// The first of `tokens` that is a pronoun, if any (the token a lesson talks about).
+/// The first of `tokens` that is a pronoun, if any (the token a lesson talks about): a token
+/// of its own, not a piece inside a word (`▁wa | it`: SentencePiece marks a word's start with
+/// ▁, WordPiece a continuation with ##). Compared without Unicode's case tables, which would
+/// cost the page's .wasm 9 KB: the pronouns are ASCII or Chinese.
 pub fn pronoun(tokens: &[Token]) -> Option<usize> {
-    PRONOUNS.iter().filter_map(|p| crate::core::words::word_span(tokens, p)).map(|span| span.start).min()
+    let marked = tokens.iter().any(|t| t.text.starts_with('▁'));
+    tokens.iter().position(|t| {
+        let bare = t.text.trim_start_matches('▁');
+        let whole = |p: &str| !p.is_ascii() || !marked || t.text.starts_with('▁');
+        PRONOUNS.iter().any(|p| bare.eq_ignore_ascii_case(p) && whole(p))
+    })
 }
 
 impl Settings {

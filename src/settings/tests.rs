@@ -266,3 +266,12 @@ fn a_link_s_indices_into_the_sentence_wait_for_the_model_that_counts_its_tokens(
     chosen.fit(&with_framed());
     assert_eq!(chosen.lesson().spot(), None);
 }
+
+#[test]
+fn the_pronoun_is_a_token_of_its_own_not_a_piece_of_a_word() {
+    let tokens = |texts: &[&str]| texts.iter().map(|t| Token { id: 0, text: t.to_string() }).collect::<Vec<_>>();
+    assert_eq!(pronoun(&tokens(&["<s>", "▁we", "▁wa", "it", "▁because", "▁It", "</s>"])), Some(5));
+    assert_eq!(pronoun(&tokens(&["[CLS]", "wa", "##it", "it", "[SEP]"])), Some(3));
+    assert_eq!(pronoun(&tokens(&["<s>", "▁小", "猫", "原因是", "它", "</s>"])), Some(4));
+    assert_eq!(pronoun(&tokens(&["<s>", "▁", "因为它", "</s>"])), None, "a piece that swallowed it");
+}
