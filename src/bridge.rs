@@ -12,6 +12,7 @@
 //! one exception is the side lessons' module, which mirrors the lesson's settings and changes
 //! some of them (`settings::url::SIDE_KEYS`).
 
+use crate::core::train::yours::Shown;
 use crate::percent::{decode, encode};
 
 /// The local-storage key the learner's model is kept under, as `YourModel::to_text` writes it.
@@ -70,25 +71,33 @@ impl Hosted {
 }
 
 /// The lesson's keys that "Open in the lesson" sets, with their values for a sentence: the
-/// lesson, the learner's model (`model`, its slug), that sentence as the first stage, layer 1,
-/// head 1, query 1, self-attention with the causal mask it was trained with, ÷√d_k as it was
-/// trained and the plain softmax (T = 1). The others (language, theme, the training view's)
-/// stay as they are.
-fn lesson_pairs<'a>(model: &'a str, sentence: &'a str, scaled: bool) -> [(&'static str, &'a str); 11] {
-    let scale = if scaled { "1" } else { "0" };
-    [
-        ("view", "lesson"),
-        ("model", model),
-        ("text", sentence),
-        ("cross", "0"),
-        ("mask", "causal"),
-        ("scale", scale),
-        ("t", "1"),
-        ("layer", "1"),
-        ("head", "1"),
-        ("stage", "input"),
-        ("q", "1"),
-    ]
+/// lesson, the learner's model (`model`, its slug), that sentence, self-attention with the
+/// causal mask it was trained with, ÷√d_k as it was trained and the plain softmax (T = 1);
+/// then where the model shows what it learned (`shown`): the softmax stage on its head, the
+/// query's row chosen and the key of its answer spotlighted; without it, the first stage,
+/// layer 1, head 1, query 1. The others (language, theme, the training view's) stay as they are.
+fn lesson_pairs(model: &str, sentence: &str, scaled: bool, shown: Option<Shown>) -> Vec<(&'static str, String)> {
+    let one = |i: usize| (i + 1).to_string();
+    let mut pairs = vec![
+        ("view", "lesson".to_string()),
+        ("model", model.to_string()),
+        ("text", sentence.to_string()),
+        ("cross", "0".into()),
+        ("mask", "causal".into()),
+        ("scale", if scaled { "1" } else { "0" }.into()),
+        ("t", "1".into()),
+    ];
+    match shown {
+        Some(s) => pairs.extend([
+            ("layer", one(s.layer)),
+            ("head", one(s.head)),
+            ("stage", "softmax".into()),
+            ("q", one(s.query)),
+            ("spot", one(s.key)),
+        ]),
+        None => pairs.extend([("layer", one(0)), ("head", one(0)), ("stage", "input".into()), ("q", one(0))]),
+    }
+    pairs
 }
 
 /// The key of a query pair (`key=value`, percent-encoded), decoded.
@@ -116,8 +125,10 @@ pub fn with_pairs(query: &str, pairs: &[(&str, &str)]) -> String {
 
 /// `query` opening the lesson on the learner's model (`model`, its slug in links) with
 /// `sentence` (its tokens); `scaled`: it was trained with ÷√d_k.
-pub fn lesson_query(query: &str, model: &str, sentence: &str, scaled: bool) -> String {
-    with_pairs(query, &lesson_pairs(model, sentence, scaled))
+pub fn lesson_query(query: &str, model: &str, sentence: &str, scaled: bool, shown: Option<Shown>) -> String {
+    let pairs = lesson_pairs(model, sentence, scaled, shown);
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    with_pairs(query, &pairs)
 }
 
 /// What the browser says went wrong, in its words: a thrown string or `Error`'s message (a
@@ -145,6 +156,7 @@ mod tests {
             yours.slug(),
             "1 2 | 2 1",
             false,
+            None,
         );
         assert_eq!(
             query,

@@ -344,16 +344,16 @@ fn open_in_lesson() {
         let storage = window().local_storage().ok().flatten();
         let stored = storage.is_some_and(|s| s.set_item(YOURS_KEY, &model.to_text()).is_ok());
         run.open_failed = !stored;
-        stored.then(|| (model.example().unwrap_or_default(), model.scaled()))
+        stored.then(|| (model.example().unwrap_or_default(), model.scaled(), model.where_it_shows()))
     });
-    let Some(Some((sentence, scaled))) = kept else { return };
+    let Some(Some((sentence, scaled, shown))) = kept else { return };
     // The model the registry reads from where this one was kept.
     let Some(model) = crate::models::stored_under(YOURS_KEY) else {
         update_run(|run| run.open_failed = true);
         return;
     };
     let search = crate::hosted::address();
-    open_link(&lesson_query(&search, model.slug(), &sentence, scaled));
+    open_link(&lesson_query(&search, model.slug(), &sentence, scaled, shown));
 }
 
 /// Show `tokens` as the example (their attention comes with the pool's next report).

@@ -66,7 +66,7 @@ pub fn default_sentences(lang: Lang) -> (&'static str, &'static str) {
         // pronoun is a piece of its own to every model: multilingual-e5-small reads 因为它 as
         // one piece, 原因是 | 它 as two (`tests/e5.rs`).
         Lang::En => ("the animal didn't cross the street because it was too tired", "Le chat est fatigué"),
-        Lang::Zh => ("小猫没有过马路，原因是它太累了，它想睡觉。", "The cat was too tired"),
+        Lang::Zh => ("小猫没过马路，原因是它太累了，它想睡觉。", "The cat was too tired"),
     }
 }
 

@@ -233,11 +233,16 @@ pub async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     assert_eq!(wait_until(&b, note, json!("yours"), 10).await, json!("yours"), "the stages show your model");
     let url = b.address().await;
     let url = url.as_str().unwrap_or_default().to_string();
-    for part in ["view=lesson", "model=yours", "mask=causal", "scale=1", "stage=input"] {
+    // It lands where the pattern shows: the softmax stage, the separator's row (the 9th)
+    // chosen and the mirrored digit before it (the 8th) spotlighted, on the head that does it.
+    for part in ["view=lesson", "model=yours", "mask=causal", "scale=1", "stage=softmax", "q=9", "spot=8"] {
         assert!(url.contains(part), "{part} in {url}");
     }
     let note = b.text_of("weights-note").await;
-    assert!(note.contains("layer 1 of 1, head 1 of 2"), "{note}");
+    assert!(note.contains("layer 1 of 1, head "), "{note}");
+    let chosen = "return document.querySelector(`[data-testid='query-select']`)?.value ?? '';";
+    assert_eq!(wait_until(&b, chosen, json!("8"), 10).await, json!("8"), "the separator's row is chosen");
+    b.shot("learn-opened-on-the-anti-diagonal").await;
 
     // The weights the lesson computes hold the anti-diagonal: from the separator's row (9th)
     // on, row i puts its largest weight on the digit 15 − i, in one head or the other.
@@ -254,7 +259,12 @@ pub async fn a_trained_model_opens_in_the_lesson_with_the_pattern_it_learned() {
     let on_diagonal = (8..16).filter(|&i| heads.iter().any(|h| argmax(&h[i]) == 15 - i)).count();
     assert!(on_diagonal >= 7, "{on_diagonal} of 8 rows on the anti-diagonal");
 
-    // Every stage computes and draws with it.
+    // Every stage computes and draws with it: back to the first, then through them all.
+    for (i, back) in ["scaling", "scores", "projection", "input"].into_iter().enumerate() {
+        b.press("\u{E012}").await; // ArrowLeft
+        let shown = format!("return !!document.querySelector(`[data-testid='stage-{back}']`);");
+        b.until(&shown, &format!("ArrowLeft {} shows stage {back}", i + 1), 10).await;
+    }
     for (i, next) in ["projection", "scores", "scaling", "softmax", "output", "multihead"].into_iter().enumerate() {
         b.press("\u{E014}").await; // ArrowRight
         let shown = format!("return !!document.querySelector(`[data-testid='stage-{next}']`);");
@@ -432,7 +442,11 @@ pub async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_l
     b.click("learn-open-lesson").await;
     let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
     assert_eq!(wait_until(&b, note, json!("yours"), 10).await, json!("yours"));
-    b.press("\u{E014}").await; // ArrowRight: Q, K, V
+    // It opens on the softmax stage, where the pattern shows; three steps back: Q, K, V.
+    for _ in 0..3 {
+        b.press("\u{E012}").await; // ArrowLeft
+        b.frames(1).await;
+    }
     let count = "return document.querySelectorAll(`[data-testid='projection-note']`).length;";
     assert_eq!(wait_until(&b, count, json!(2), 10).await, json!(2), "a note for the rotation, one for the shared head");
     let text = b.js("return [...document.querySelectorAll(`[data-testid='projection-note']`)].map(n => n.textContent).join(' | ');", vec![]).await;

@@ -130,11 +130,11 @@ pub async fn cross_attention_switches_the_causal_mask_off_and_says_why() {
     let disabled = b.js("return document.querySelector(`[data-testid='mask-select']`).disabled;", vec![]).await;
     assert_eq!(disabled, json!(true));
     assert!(b.text_of("mask-note").await.contains("交叉注意力不使用因果掩码"));
-    // The Chinese defaults: 21 query tokens, 5 key tokens; and no mask in the code that ran.
+    // The Chinese defaults: 20 query tokens, 5 key tokens; and no mask in the code that ran.
     let caps = b.captions_in("stage-softmax").await;
-    assert!(caps.iter().any(|c| c.ends_with("21 × 5")), "{caps:?}");
+    assert!(caps.iter().any(|c| c.ends_with("20 × 5")), "{caps:?}");
     let code = texts(&b, "stage-code-text").await.join("");
-    assert!(!code.contains("masked_fill") && code.contains("(1, 4, 21, 5)"), "{code}");
+    assert!(!code.contains("masked_fill") && code.contains("(1, 4, 20, 5)"), "{code}");
     b.choose("kind-select", "self").await;
     let value = b.js("return document.querySelector(`[data-testid='mask-select']`).value;", vec![]).await;
     assert_eq!(value, json!("causal"), "self-attention gets the causal mask back");

@@ -63,7 +63,7 @@ pub async fn presentation_mode_fits_each_stage_on_one_screen() {
                     fit = js(&b, &check).await;
                 }
                 // Labels readable from the back of a room: 18 CSS px or more from 1080p up. (Not
-                // for four heads of the 21-character Chinese sentence side by side at 1920 px:
+                // for four heads of the 20-character Chinese sentence side by side at 1920 px:
                 // 20 labelled columns of 22 px, margins and legend need 540 px of the 450 each
                 // head gets; their labels are 13 px.)
                 let font = fit[6].as_f64().unwrap_or(0.0);

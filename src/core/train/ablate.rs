@@ -198,6 +198,11 @@ mod tests {
         let weights = &session.weights(&tokens)[0][0];
         let mirrored: f64 = (8..16).map(|i| weights[[i, 15 - i]]).sum::<f64>() / 8.0;
         assert!(mirrored > 0.5, "mean weight on the mirrored digit {mirrored}");
+        // "Open in the lesson" lands where this shows: the separator's row, on the mirrored
+        // digit just before it (the anti-diagonal's first cell), in its one head.
+        let model = crate::train::yours::YourModel::of(&session, &tokens).unwrap_or_else(|e| panic!("{e:?}"));
+        let shown = model.where_it_shows().expect("the example answers");
+        assert_eq!((shown.layer, shown.head, shown.query, shown.key), (0, 0, 8, 7));
         let sweep = sweep(&session.params, &session.config, session.held_out(), Replacement::Zero);
         assert!(sweep.heads[0][0].accuracy < 0.15, "{sweep:?}");
     }

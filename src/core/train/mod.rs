@@ -177,4 +177,14 @@ mod tests {
         let answers: Vec<usize> = targets.iter().map(|&(_, t)| t).collect();
         assert!(answers.windows(2).all(|w| w[0] <= w[1]) && answers.len() == 6 && tokens.len() == 12);
     }
+
+    #[test]
+    fn a_sequence_s_targets_are_read_back_from_its_tokens() {
+        let mut rng = SplitMix64::new(5);
+        for task in [Task::Reverse, Task::Sort, Task::Previous, Task::Induction] {
+            for (tokens, targets) in task.batch(8, 10, 20, &mut rng).sequences {
+                assert_eq!(task.targets_of(&tokens, 10), targets, "{task:?} {tokens:?}");
+            }
+        }
+    }
 }

@@ -63,6 +63,28 @@ impl Task {
         }
     }
 
+    /// The (position, token) pairs a sequence of this task must answer, read from its tokens
+    /// alone (`digits`: the separator's id): what [`Task::batch`] pairs each sequence with.
+    pub fn targets_of(self, tokens: &[usize], digits: usize) -> Vec<(usize, usize)> {
+        match self {
+            Task::Reverse | Task::Sort => {
+                let Some(n) = tokens.iter().position(|&t| t == digits) else { return vec![] };
+                let mut y = tokens[..n].to_vec();
+                if self == Task::Reverse {
+                    y.reverse();
+                } else {
+                    y.sort_unstable();
+                }
+                y.into_iter().enumerate().map(|(k, t)| (n + k, t)).collect()
+            }
+            Task::Previous => (1..tokens.len()).map(|i| (i, tokens[i - 1])).collect(),
+            Task::Induction => {
+                let m = tokens.len() / 2;
+                (0..m.saturating_sub(1)).map(|i| (m + i, tokens[i + 1])).collect()
+            }
+        }
+    }
+
     /// `size` random sequences of `n` digits below `digits` (for induction, n/2 to n distinct
     /// ones, so `n ≤ digits`).
     pub fn batch(self, n: usize, digits: usize, size: usize, rng: &mut SplitMix64) -> Batch {

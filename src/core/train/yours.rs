@@ -65,7 +65,44 @@ pub struct YourModel {
     shape: Shape,
 }
 
+/// Where the lesson shows what a learner's model learned (0-based, in its example's tokens):
+/// the first query that must answer, the key that holds its answer, and the head that puts the
+/// most weight there (reverse: the separator's row, on the anti-diagonal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shown {
+    pub layer: usize,
+    pub head: usize,
+    pub query: usize,
+    pub key: usize,
+}
+
 impl YourModel {
+    /// [`Shown`] on its example, run as it was trained; `None` when the example has no query
+    /// whose answer is an earlier token, or does not run.
+    pub fn where_it_shows(&self) -> Option<Shown> {
+        let tokens = &self.example;
+        let (_, digits) = digits_of(self.task);
+        let (query, key) = self
+            .task
+            .targets_of(tokens, digits)
+            .into_iter()
+            .find_map(|(i, t)| (0..i.min(tokens.len())).rev().find(|&j| tokens[j] == t).map(|j| (i, j)))?;
+        let input = Input { text: self.sentence(tokens), kv_text: None };
+        let options = self.shape.trained_options().unwrap_or_default();
+        let run = self.forward(&input, &options).ok()?;
+        let weight = |(l, h): (usize, usize)| {
+            let w = &run.layers.get(l)?.trace.head_traces.get(h)?.weights;
+            w.get((query, key)).copied()
+        };
+        let heads = (0..run.layers.len()).flat_map(|l| (0..self.n_heads).map(move |h| (l, h)));
+        let (layer, head) = heads.fold(None, |best: Option<(usize, usize)>, lh| match (best, weight(lh)) {
+            (Some(b), Some(w)) if weight(b).is_some_and(|bw| bw >= w) => Some(b),
+            (_, Some(_)) => Some(lh),
+            (b, None) => b,
+        })?;
+        Some(Shown { layer, head, query, key })
+    }
+
     /// A model from its parts (the layers and shape follow from them).
     #[allow(clippy::too_many_arguments)]
     fn assemble(
