@@ -233,6 +233,41 @@ pub async fn the_language_switch_changes_the_texts_and_survives_a_reload() {
     b.close().await;
 }
 
+/// What a teacher set up survives the language switch: a sentence of their own, the query
+/// row and the head; the untouched default follows the language with its query on the
+/// pronoun (it, 它), where the lesson's question is.
+pub async fn a_language_switch_keeps_what_the_teacher_set_up() {
+    let site = Site::start("").await;
+    let b = open(&site, "lang=en&stage=softmax").await;
+    let query = "return document.querySelector(`[data-testid='query-select'] option:checked`)?.textContent ?? '';";
+    let chosen = b.js(query, vec![]).await;
+    assert!(chosen.as_str().is_some_and(|q| q.ends_with("it")), "the default query is the pronoun: {chosen}");
+    b.click("lang-switch").await;
+    let zh = "return (document.querySelector(`[data-testid='query-select'] option:checked`)?.textContent ?? '').endsWith('它');";
+    b.until(zh, "the default query follows to 它", 10).await;
+    b.shot("language-switch-default-zh").await;
+    b.click("lang-switch").await;
+    b.set_value("token-input", "the teacher wrote this sentence for the class").await;
+    b.choose("query-select", "3").await;
+    b.click("head-3").await;
+    b.until(
+        "return location.search.includes('head=3') && location.search.includes('q=4');",
+        "the link holds the head and query",
+        10,
+    )
+    .await;
+    let state = "return [document.querySelector(`[data-testid='token-input']`).value, document.querySelector(`[data-testid='query-select']`).value, location.search.includes('head=3')];";
+    let before = b.js(state, vec![]).await;
+    assert_eq!(before, json!(["the teacher wrote this sentence for the class", "3", true]));
+    b.click("lang-switch").await;
+    b.until("return document.documentElement.lang.startsWith('zh');", "the page in Chinese", 10).await;
+    b.frames(2).await;
+    assert_eq!(b.js(state, vec![]).await, before, "the sentence, query and head stay");
+    b.shot("language-switch-kept-zh").await;
+    b.assert_no_panic().await;
+    b.close().await;
+}
+
 pub async fn bad_input_shows_a_message_and_keeps_the_last_good_picture() {
     let site = Site::start("").await;
     let b = open(&site, "lang=en&stage=softmax").await;

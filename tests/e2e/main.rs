@@ -193,6 +193,7 @@ fn every_case() -> Vec<Case> {
         case!(Neutral, lesson::stage_4_reads_correctly_with_scaling_on_and_off_in_both_languages),
         case!(Neutral, lesson::every_stage_reads_its_numbers_in_words),
         case!(Neutral, lesson::the_language_switch_changes_the_texts_and_survives_a_reload),
+        case!(Neutral, lesson::a_language_switch_keeps_what_the_teacher_set_up),
         case!(Neutral, lesson::bad_input_shows_a_message_and_keeps_the_last_good_picture),
         case!(Neutral, lesson::a_reload_keeps_every_setting),
         case!(Neutral, lesson::the_last_stage_says_where_next_and_each_view_opens_at_its_top),
