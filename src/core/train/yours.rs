@@ -90,16 +90,14 @@ impl YourModel {
         let input = Input { text: self.sentence(tokens), kv_text: None };
         let options = self.shape.trained_options().unwrap_or_default();
         let run = self.forward(&input, &options).ok()?;
-        let weight = |(l, h): (usize, usize)| {
-            let w = &run.layers.get(l)?.trace.head_traces.get(h)?.weights;
-            w.get((query, key)).copied()
+        let weight = |l: usize, h: usize| {
+            let heads = &run.layers.get(l)?.trace.head_traces;
+            heads.get(h)?.weights.get((query, key)).copied()
         };
-        let heads = (0..run.layers.len()).flat_map(|l| (0..self.n_heads).map(move |h| (l, h)));
-        let (layer, head) = heads.fold(None, |best: Option<(usize, usize)>, lh| match (best, weight(lh)) {
-            (Some(b), Some(w)) if weight(b).is_some_and(|bw| bw >= w) => Some(b),
-            (_, Some(_)) => Some(lh),
-            (b, None) => b,
-        })?;
+        let (layer, head, _) = (0..run.layers.len())
+            .flat_map(|l| (0..self.n_heads).map(move |h| (l, h)))
+            .filter_map(|(l, h)| Some((l, h, weight(l, h)?)))
+            .max_by(|a, b| a.2.total_cmp(&b.2))?;
         Some(Shown { layer, head, query, key })
     }
 
