@@ -164,6 +164,16 @@ pub fn GeneratePanel(rested: Memo<Option<usize>>, lang: Lang, ink: Ink) -> impl 
     let steps = Memo::new(move |_| generation.with(|g| g.as_ref().map(|g| g.steps.clone())).unwrap_or_default());
     let shape = Memo::new(move |_| config.get().map_or((0, 0, 0, 0), |c| (c.n_layers, c.n_heads, c.kv_heads, c.d_k())));
     let has_model = Memo::new(move |_| writer.with(Option::is_some));
+    // Sent here from the lesson (*Generate with this model*): the panel, far down the view, is
+    // where the learner lands, once it is laid out (found in the document: the view may be gone
+    // by the next frame).
+    if asked {
+        request_animation_frame(|| {
+            if let Ok(Some(panel)) = document().query_selector("[data-testid='gen-panel']") {
+                panel.scroll_into_view();
+            }
+        });
+    }
     view! {
         <section class="gen" data-testid="gen-panel">
             <h3 class="view__subtitle">{tr(GenerateMsg::Title)}</h3>
