@@ -479,7 +479,7 @@ pub async fn the_model_opened_in_the_lesson_generates_in_the_training_view() {
     let url = b.address().await;
     assert!(url.as_str().is_some_and(|u| u.contains("view=learn") && u.contains("lgen=saved")), "{url}");
     // The learner lands on the panel, not at the top of the view 3,000 px above it.
-    let seen = "const r = document.querySelector(`[data-testid='gen-panel']`).getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2;";
+    let seen = "const r = document.querySelector(`[data-testid='gen-panel']`).getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight - 100;";
     b.until(seen, "the generation panel is on the screen", 10).await;
     b.shot("generate-from-the-lesson").await;
     b.set_and_change("gen-prompt", "3 8 1 5 0 2 2 7 |").await;
