@@ -93,8 +93,7 @@ impl Settings {
     pub fn new(lang: Lang) -> Self {
         let (text, kv_text) = default_sentences(lang);
         let mut lesson = Lesson::new(text, kv_text);
-        let tokens: Vec<Token> = tokenize(text).into_iter().map(|text| Token { id: 0, text }).collect();
-        lesson.follow(pronoun(&tokens), (0, 0));
+        lesson.follow(pronoun(&site_tokens(text)), (0, 0));
         Self {
             classroom: Classroom::new(lang),
             choice: Choice::default(),
@@ -464,7 +463,12 @@ fn tokens_of(model: &dyn Model, text: &str) -> Vec<String> {
 
 /// `text`'s tokens as `model` reads them, or the site's own tokens if it cannot.
 fn model_tokens(model: &dyn Model, text: &str) -> Vec<Token> {
-    model.tokenize(text).unwrap_or_else(|_| tokenize(text).into_iter().map(|text| Token { id: 0, text }).collect())
+    model.tokenize(text).unwrap_or_else(|_| site_tokens(text))
+}
+
+/// `text`'s tokens by the site's own rule (random weights'), without vocabulary ids.
+fn site_tokens(text: &str) -> Vec<Token> {
+    tokenize(text).into_iter().map(|text| Token { id: 0, text }).collect()
 }
 
 #[cfg(test)]
