@@ -178,8 +178,8 @@ super::catalogue! {
             "第 {step} 步的模型：所有头都开着时准确率 {intact}%。它最离不开的是第 {layer} 层第 {head} 个头：没有它，准确率为 {acc}%（改为输出{mode}）。",
         ),
         LearnSweepNone => (
-            "Model of step {step}: accuracy {intact} % with every head on, and switching any one head off costs at most {drop} points. No single head carries the task: where two heads do the same job, switching one off is covered by the other.",
-            "第 {step} 步的模型：所有头都开着时准确率 {intact}%，关掉任何一个头最多下降 {drop} 个百分点。没有哪一个头单独承担这个任务：两个头做同一件事时，关掉一个，另一个就替它完成。",
+            "Model of step {step}: accuracy {intact} % with every head on, and switching any one head off costs at most {drop} points. No single head carries the task: another path covers for the one switched off (where two heads do the same job, the other one; else the rest of the model).",
+            "第 {step} 步的模型：所有头都开着时准确率 {intact}%，关掉任何一个头最多下降 {drop} 个百分点。没有哪一个头单独承担这个任务：关掉一个，别的途径会替它完成（两个头做同一件事时是另一个头，否则是模型的其余部分）。",
         ),
         LearnSweepUnlearned => (
             "Model of step {step}: accuracy {intact} % with every head on, so it has not learned the task yet, and no head can be shown to matter (the largest fall is {drop} points). Train on, then sweep again.",
