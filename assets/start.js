@@ -5,8 +5,8 @@
 // such a failure nowhere else: not in the console, not as an error event.
 //
 // One failure is met by loading the page once more instead: a trap in the engine while the
-// page starts (a WebAssembly.RuntimeError that is not one of our panics, whose notice would
-// be showing). WebKitGTK 2.50 has been seen to run a correct start wrongly, rarely (README,
+// page starts (a WebAssembly.RuntimeError), or a panic then (its notice showing; the same
+// fault can show as one). WebKitGTK 2.50 has been seen to run a correct start wrongly, rarely (README,
 // "WebKit and WebAssembly memories"), and a reload is what the notice would ask of the
 // student anyway: every setting is in the address, so nothing is lost. Once a minute at most,
 // so that a start that always traps says so instead of loading forever. The modules of views
@@ -14,11 +14,11 @@
 // same function: one reload a minute for the page and its modules together.
 const RESTARTED = "attention-lab-restarted-at";
 
-/** Load the page once more if `reason` is the engine's trap (not a panic) and it was not done in
- * the last minute; whether it did. */
-export function restartOnce(reason) {
+/** Load the page once more if `reason` is the engine's trap (not a panic, unless `panicked` is
+ * allowed) and it was not done in the last minute; whether it did. */
+export function restartOnce(reason, panicked = false) {
   if (!(reason instanceof WebAssembly.RuntimeError)) return false;
-  if (document.querySelector("[data-testid=panic]")) return false;
+  if (!panicked && document.querySelector("[data-testid=panic]")) return false;
   try {
     const last = Number(sessionStorage.getItem(RESTARTED));
     if (last && Date.now() - last < 60000) return false;
@@ -86,7 +86,12 @@ export default function start() {
       if (ended) sayReloaded();
     },
     onFailure(reason) {
-      if (restartOnce(reason)) return;
+      // A panic while the page's tree is first built is met as a trap is: the same process
+      // fault shows as garbage its reactive graph reads, "a reactive value that has already
+      // been disposed" (README, "WebKit and WebAssembly memories"), and the page has not run,
+      // so loading it once more loses nothing. A panic of the page's own that happens at every
+      // start still shows its notice, after the one reload.
+      if (restartOnce(reason, true)) return;
       console.error("the page could not start:", reason);
       if (document.querySelector("[data-testid=start-failed]")) return;
       const notice = document.createElement("div");

@@ -39,6 +39,23 @@ fn note_restart(line: &str) {
     eprintln!("note: the engine trapped while the page started, and the page loaded itself once more: {line}");
 }
 
+/// The console's lines split at the last one that says the page loaded itself once more
+/// (`restart` tells it): those of the start that was given up (the engine's trap, or the panic
+/// of a reactive graph reading garbage: they belong to a page that is gone), and those since.
+pub fn split_at_restart<T>(lines: &[T], restart: impl Fn(&T) -> bool) -> (&[T], &[T]) {
+    match lines.iter().rposition(restart) {
+        Some(at) => (&lines[..at], &lines[at + 1..]),
+        None => (&[], lines),
+    }
+}
+
+/// Say what the start given up wrote to the console (its errors), so that it is never unseen.
+pub fn note_given_up(errors: &[String]) {
+    if !errors.is_empty() {
+        eprintln!("note: the errors of the start the page gave up before it loaded itself once more: {errors:?}");
+    }
+}
+
 /// chromedriver's `POST /session/{id}/se/log` for the browser's console (outside W3C WebDriver).
 #[derive(Debug)]
 struct BrowserLog;
@@ -181,10 +198,14 @@ impl Browser {
     /// own bars, where it has them, added).
     async fn fit_viewport(&self, width: u32, height: u32) {
         let (mut w, mut h) = (width, height);
+        let mut before = self.settled_viewport((0, 0)).await;
         for _ in 0..3 {
+            if before == (width, height) {
+                return;
+            }
             let _ = self.client.set_window_size(w, h).await;
-            let inner = self.js("return [innerWidth, innerHeight];", vec![]).await;
-            let (iw, ih) = (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+            let (iw, ih) = self.settled_viewport(before).await;
+            before = (iw, ih);
             if (iw, ih) == (width, height) {
                 return;
             }
@@ -194,6 +215,34 @@ impl Browser {
         // Never silently: Firefox's windows are at least 500 px wide.
         let inner = self.js("return [innerWidth, innerHeight];", vec![]).await;
         eprintln!("note: {} shows this test's {width} × {height} px screen at {inner} CSS px", self.engine.name());
+    }
+
+    /// The page's viewport (CSS px), read until it has left `before` (the size before the
+    /// window was resized; up to 3 s) and then stayed the same for 300 ms. A window's new size
+    /// may reach the page a moment after the driver has answered (WebKitGTK's windows): read at
+    /// once, the old size made the next try wrong (a 1024 × 768 screen once became a 768 × 636
+    /// window, the new window's 1280 × 900 taken for its bars).
+    async fn settled_viewport(&self, before: (u32, u32)) -> (u32, u32) {
+        let read = || async {
+            let inner = self.js("return [innerWidth, innerHeight];", vec![]).await;
+            (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32)
+        };
+        let mut last = read().await;
+        for _ in 0..30 {
+            if last != before {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            last = read().await;
+        }
+        let mut still = 0;
+        while still < 3 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let now = read().await;
+            still = if now == last { still + 1 } else { 0 };
+            last = now;
+        }
+        last
     }
 
     /// The browser console's errors since the last call (console.error, uncaught exceptions,
@@ -231,11 +280,16 @@ impl Browser {
         let log = self.client.issue_cmd(BrowserLog).await.expect("the browser log");
         let entries = log.as_array().cloned().unwrap_or_default();
         entries.iter().filter_map(|e| e["message"].as_str()).filter(|m| m.contains(RESTART)).for_each(note_restart);
-        entries
-            .iter()
-            .filter(|e| e["level"] == "SEVERE")
-            .map(|e| e["message"].as_str().unwrap_or_default().to_string())
-            .collect()
+        let severe = |lines: &[Value]| -> Vec<String> {
+            lines
+                .iter()
+                .filter(|e| e["level"] == "SEVERE")
+                .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        let (gone, since) = split_at_restart(&entries, |e| e["message"].as_str().is_some_and(|m| m.contains(RESTART)));
+        note_given_up(&severe(gone));
+        severe(since)
     }
 
     /// Load `url` and wait until the app has mounted.

@@ -178,7 +178,9 @@ impl Driver {
         let lines = self.output.lock().map(|l| l.clone()).unwrap_or_default();
         let new = lines.get(self.read..).unwrap_or_default().to_vec();
         self.read = lines.len();
-        new.iter().filter_map(|line| page_error(engine, line)).collect()
+        let (gone, since) = crate::browser::split_at_restart(&new, |line| line.contains(crate::browser::RESTART));
+        crate::browser::note_given_up(&gone.iter().filter_map(|line| page_error(engine, line)).collect::<Vec<_>>());
+        since.iter().filter_map(|line| page_error(engine, line)).collect()
     }
 }
 

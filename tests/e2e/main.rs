@@ -152,7 +152,7 @@ fn every_case() -> Vec<Case> {
         case!(Everywhere, views::a_side_lesson_that_cannot_load_says_so_in_each_of_its_views),
         case!(Everywhere, views::a_module_that_does_not_arrive_is_tried_again_and_the_page_keeps_its_state),
         case!(Everywhere, views::a_page_that_cannot_start_says_so),
-        case!(Everywhere, views::a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_traps_says_so),
+        case!(Everywhere, views::a_start_that_traps_or_panics_once_is_loaded_again_and_one_that_always_does_says_so),
         case!(Everywhere, views::a_module_whose_start_traps_loads_the_page_once_more_and_then_says_so),
         case!(
             Everywhere,

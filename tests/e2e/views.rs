@@ -174,10 +174,13 @@ pub async fn a_page_that_cannot_start_says_so() {
     b.close().await;
 }
 
-/// Whose start traps: the page's, or a module's (by its name).
-#[derive(Clone, Copy)]
+/// Whose start traps: the page's, or a module's (by its name); or the page's start panics
+/// (the panic hook's notice and its console line, then the abort's trap), as when WebKitGTK's
+/// fault shows as garbage the reactive graph reads (README, "WebKit and WebAssembly memories").
+#[derive(Clone, Copy, PartialEq)]
 enum Trapping {
     Page,
+    PagePanics,
     Module(&'static str),
 }
 
@@ -187,7 +190,7 @@ enum Trapping {
 async fn build_whose_start_traps(scratch: &Scratch, trapping: Trapping, once: bool) -> Site {
     copy_build(&dist_dir(), &scratch.0);
     let glue = match trapping {
-        Trapping::Page => module_script("attention-lab"),
+        Trapping::Page | Trapping::PagePanics => module_script("attention-lab"),
         Trapping::Module(name) => module_script(name),
     };
     let code = std::fs::read_to_string(scratch.0.join(&glue)).expect("the glue");
@@ -198,8 +201,16 @@ async fn build_whose_start_traps(scratch: &Scratch, trapping: Trapping, once: bo
     let start = "async function __wbg_init_once(module_or_path) {";
     assert_eq!(code.matches(start).count(), 1, "the glue starts the module once");
     let when = if once { "!sessionStorage.getItem('e2e-trapped')" } else { "true" };
+    let panic = if trapping == Trapping::PagePanics {
+        "const n = document.createElement('div'); n.dataset.testid = 'panic'; n.setAttribute('role', 'alert'); \
+         n.textContent = 'panicked: Tried to access a reactive value that has already been disposed (the test build)'; \
+         document.body.prepend(n); console.error(n.textContent); \
+         throw new WebAssembly.RuntimeError('Unreachable code should not be executed (the test build)');"
+    } else {
+        ""
+    };
     let trap = format!(
-        "{start} if ({when}) {{ sessionStorage.setItem('e2e-trapped', '1'); \
+        "{start} if ({when}) {{ sessionStorage.setItem('e2e-trapped', '1'); {panic} \
          throw new WebAssembly.RuntimeError('Out of bounds memory access (the test build)'); }}"
     );
     std::fs::write(scratch.0.join(&glue), code.replace(start, &trap)).expect("write the glue");
@@ -218,9 +229,10 @@ async fn build_whose_start_traps(scratch: &Scratch, trapping: Trapping, once: bo
 
 /// An engine that traps once while the page starts (WebKitGTK 2.50 has been seen to: README,
 /// "WebKit and WebAssembly memories") costs a reload the page makes itself, not the lesson:
-/// it opens in the state its link names. A start that traps every time is loaded once more,
-/// then says so.
-pub async fn a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_traps_says_so() {
+/// it opens in the state its link names; so does a start that panics once (the same fault
+/// read as garbage by the reactive graph), its console clean after the reload. A start that
+/// traps or panics every time is loaded once more, then says so.
+pub async fn a_start_that_traps_or_panics_once_is_loaded_again_and_one_that_always_does_says_so() {
     let scratch = Scratch::new("trap-once");
     let site = build_whose_start_traps(&scratch, Trapping::Page, true).await;
     let b = Browser::open(1280, 900).await;
@@ -248,6 +260,42 @@ pub async fn a_start_the_engine_traps_once_is_loaded_again_and_one_that_always_t
     assert!(text.contains("could not start") && text.contains("the test build"), "{text}");
     let restarted = b.js("return !!sessionStorage.getItem('attention-lab-restarted-at');", vec![]).await;
     assert_eq!(restarted, json!(true), "the page said so without loading itself once more");
+    b.close().await;
+
+    // A panic while the page first builds its tree: loaded once more, its console clean after
+    // that; one at every start shows the panic's notice after the one reload.
+    let scratch = Scratch::new("panic-once");
+    let site = build_whose_start_traps(&scratch, Trapping::PagePanics, true).await;
+    let b = Browser::open(1280, 900).await;
+    b.client.goto(&site.url("?lang=zh&stage=softmax&d=32")).await.expect("navigate");
+    b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
+    let state = b
+        .js(
+            "return [sessionStorage.getItem('e2e-trapped'), !!sessionStorage.getItem('attention-lab-restarted-at'),
+                     document.querySelector(`[data-testid='d-model']`).value];",
+            vec![],
+        )
+        .await;
+    assert_eq!(state, json!(["1", true, "32"]), "[panicked, restarted, the link's d_model]");
+    b.assert_no_panic().await;
+    let errors = b.console_errors().await;
+    assert!(errors.is_empty(), "the reloaded page's console: {errors:?}");
+    b.close().await;
+
+    let scratch = Scratch::new("panic-always");
+    let site = build_whose_start_traps(&scratch, Trapping::PagePanics, false).await;
+    let b = Browser::open(1280, 900).await;
+    b.client.goto(&site.url("?lang=en")).await.expect("navigate");
+    // The first start loads the page once more; the second says it could not start.
+    b.wait_for("[data-testid='start-failed']").await;
+    let state = b
+        .js(
+            "return [!!sessionStorage.getItem('attention-lab-restarted-at'),
+                     document.querySelector(`[data-testid='panic']`)?.textContent.includes('disposed')];",
+            vec![],
+        )
+        .await;
+    assert_eq!(state, json!([true, true]), "[restarted once, the panic's notice]");
     b.close().await;
 }
 
