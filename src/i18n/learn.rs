@@ -158,6 +158,10 @@ super::catalogue! {
             "Learning rate too high: the loss stopped being a finite number (NaN or ∞) at step {step}. Training stopped; enter a smaller learning rate to start a fresh run.",
             "学习率太高：第 {step} 步的损失变成了 NaN 或无穷大。训练已停止；请输入更小的学习率，重新开始训练。",
         ),
+        Settled => (
+            "Paused at step {steps}: the held-out accuracy has stayed at {acc} % since step {since}, so the model has learned its task and training on would change little you can see. Train goes on from here; Open in the lesson shows what it learned.",
+            "已在第 {steps} 步暂停：留出集准确率从第 {since} 步起一直保持在 {acc}%，模型已经学会了这个任务，继续训练也看不出什么变化。点“训练”从这里继续；点“在本课中打开”看看它学到了什么。",
+        ),
         LossChart => ("Loss against steps", "损失随步数的变化"),
         AccuracyChart => (
             "Held-out accuracy against steps",

@@ -5,6 +5,7 @@
 use super::knockout::{self, Knockout, Swept};
 use crate::core::ablate::{effect_scale, Ablation, Replacement};
 use crate::core::train::ablate::Tracking;
+use crate::core::train::session::LEARNED;
 use crate::figures::heads::{HeadSwitches, HeadValues, Measure, ModeSelect};
 use crate::i18n::{fill, t, AblateMsg, Lang};
 use crate::stage_texts::{heads_listed, replacement_name};
@@ -122,10 +123,6 @@ pub fn KnockoutPanel(
         </section>
     }
 }
-
-/// The held-out accuracy from which a model has learned its task: below it, no head's fall can
-/// show that the task needs it.
-const LEARNED: f64 = 0.9;
 
 /// A finished sweep: what it found, the grid of accuracy falls, and where each head's weight
 /// goes.

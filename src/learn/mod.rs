@@ -19,7 +19,7 @@ mod view;
 use crate::bridge::{lesson_query, Hosted, YOURS_KEY};
 use crate::core::model::Model;
 use crate::core::train::replica::{Command, Job};
-use crate::core::train::session::{example, Experiment, Progress, Setup, SetupError};
+use crate::core::train::session::{example, Experiment, Progress, Settled, Setup, SetupError};
 use crate::core::train::yours::YourModel;
 use crate::core::train::Params;
 use crate::hosted::{host_after, open_link, shown};
@@ -105,6 +105,11 @@ struct Run {
     opening: bool,
     /// The browser would not keep the model "Open in the lesson" asked for.
     open_failed: bool,
+    /// Where the page paused the run because its held-out accuracy had settled
+    /// (`Progress::settled`): once a run, so that *Train* goes on past it.
+    settled: Option<Settled>,
+    /// The view says why it paused, until the learner trains on.
+    settled_note: bool,
 }
 
 impl Run {
@@ -233,6 +238,8 @@ fn reset_on(setup: Setup, workers: usize) {
         failed,
         opening: false,
         open_failed: false,
+        settled: None,
+        settled_note: false,
     };
     RUN.with(|r| *r.borrow_mut() = Some(run));
     changed();
@@ -272,6 +279,14 @@ fn hear(target: Target, heard: Heard) {
                 // Nobody is watching (the view was closed): pause.
                 if run.running && !shown(Hosted::Learn) {
                     run.command(Command::Pause);
+                }
+                // Learned, and nothing more to watch: pause there once, and say why.
+                if run.running && target == Target::Main && run.experiment.is_none() && run.settled.is_none() {
+                    if let Some(settled) = run.main.progress.settled() {
+                        run.settled = Some(settled);
+                        run.settled_note = true;
+                        run.command(Command::Pause);
+                    }
                 }
                 let (t0, s0) = run.speed_mark;
                 let (t, steps) = (now(), run.steps());
@@ -324,6 +339,7 @@ fn start_experiment() {
 /// One step, from the button.
 fn single_step() {
     update_run(|run| {
+        run.settled_note = false;
         run.command(Command::Pause);
         run.command(Command::Step);
     });
@@ -372,6 +388,7 @@ fn toggle() {
         let can = run.failed.is_none() && run.driven().iter().any(|t| t.progress.diverged.is_none());
         run.command(if !run.running && can { Command::Run } else { Command::Pause });
         run.speed_mark = (now(), run.steps());
+        run.settled_note = false;
     });
 }
 

@@ -14,7 +14,7 @@ use super::{
 use crate::chart::heatmap::HeatmapSpec;
 use crate::chart::ink::Ink;
 use crate::core::train::model::{first_layer_scores, Positions};
-use crate::core::train::session::{digits_of, Experiment, Point, Progress, Setup};
+use crate::core::train::session::{digits_of, Experiment, Point, Progress, Settled, Setup};
 use crate::core::train::tasks::token_text;
 use crate::figures::Heatmap;
 use crate::hosted::page_lang_and_ink;
@@ -53,6 +53,8 @@ struct Snapshot {
     knockout: Knockout,
     /// The step of the model the page holds, when the run is at rest with it.
     rested: Option<usize>,
+    /// The page paused the run where its held-out accuracy settled (said until trained on).
+    settled: Option<Settled>,
 }
 
 /// A quantity against steps: (step, value) points.
@@ -113,6 +115,7 @@ impl Snapshot {
             experiment: run.experiment.as_ref().map(ExperimentShown::of),
             knockout: knockout::shown(),
             rested: (run.main.params_step == s.steps).then_some(s.steps),
+            settled: run.settled.filter(|_| run.settled_note),
         }
     }
 }
@@ -204,6 +207,12 @@ pub fn LearnApp(
             </p>
             <p class="field__error" role="alert" data-testid="learn-failed">
                 {move || snap.with(|s| s.as_ref().and_then(|s| s.failed.clone())).map(|why| fill(tr(LearnMsg::WorkerFailed), &[("why", &why)]))}
+            </p>
+            <p class="learn__settled" role="status" data-testid="learn-settled">
+                {move || snap.with(|s| s.as_ref().and_then(|s| s.settled.map(|at| (s.steps, at)))).map(|(steps, at)| {
+                    let acc = format!("{:.0}", at.accuracy * 100.0);
+                    fill(tr(LearnMsg::Settled), &[("steps", &steps.to_string()), ("acc", &acc), ("since", &at.since.to_string())])
+                })}
             </p>
             <p class="field__error" role="alert" data-testid="learn-diverged">
                 {move || diverged.get().map(|step| fill(tr(LearnMsg::Diverged), &[("step", &step.to_string())]))}

@@ -30,12 +30,55 @@ pub async fn a_student_trains_reverse_to_99_percent_and_every_head_is_drawn() {
         "reverse did not reach 99 % (accuracy {} after {steps} steps)",
         number(&b, "learn-accuracy").await
     );
-    // While training, the page answers: the step count still moves between two reads.
-    let moved = format!("return Number(document.querySelector(`[data-testid='learn-steps']`).textContent) > {steps};");
-    b.until(&moved, "training runs on", 10).await;
+    // Learned, the run pauses itself once its held-out accuracy has held at its best for 300
+    // steps, and says why; the steps stay put.
+    let settled = "return document.querySelector(`[data-testid='learn-settled']`).textContent.trim() !== ''
+        && (() => { {AT_REST} })();"
+        .replace("{AT_REST}", AT_REST);
+    b.until(&settled, "the run pauses where it settled", 60).await;
+    let note = b.text_of("learn-settled").await;
+    let at = number(&b, "learn-steps").await;
+    let since = b
+        .js("return Number(/since step (\\d+)/.exec(document.querySelector(`[data-testid='learn-settled']`).textContent)?.[1]);", vec![])
+        .await
+        .as_f64()
+        .unwrap_or(f64::NAN);
+    assert!(
+        note.contains(&format!("Paused at step {at}"))
+            && note.contains(&format!("stayed at {:.0} %", number(&b, "learn-accuracy").await * 100.0))
+            && at - since >= 300.0,
+        "{note}"
+    );
+    b.frames(10).await;
+    assert_eq!(number(&b, "learn-steps").await, at, "the pause holds");
+    b.shot("learn-settled-en").await;
+    // In Chinese too.
+    b.click("lang-switch").await;
+    b.until(
+        "return document.querySelector(`[data-testid='learn-settled']`).textContent.startsWith('已在第');",
+        "the note in Chinese",
+        10,
+    )
+    .await;
+    b.js(
+        "document.querySelector(`[data-testid='learn-settled']`).scrollIntoView({ block: 'center' }); return true;",
+        vec![],
+    )
+    .await;
+    b.shot("learn-settled-zh").await;
+    b.click("lang-switch").await;
+    b.until(
+        "return document.querySelector(`[data-testid='learn-settled']`).textContent.startsWith('Paused');",
+        "the note in English",
+        10,
+    )
+    .await;
+    // Train goes on past it (the page pauses a run there once), and the note goes.
     b.click("learn-train").await;
-    // Paused: the button says so and the run comes to rest with the model of its last step.
-    b.until(AT_REST, "the run comes to rest after Pause", 10).await;
+    let moved = format!("return Number(document.querySelector(`[data-testid='learn-steps']`).textContent) > {at};");
+    b.until(&moved, "training runs on", 10).await;
+    assert_eq!(b.text_of("learn-settled").await, "", "the note goes once the learner trains on");
+    pause(&b).await;
     let paused = number(&b, "learn-steps").await;
     b.frames(10).await;
     assert_eq!(number(&b, "learn-steps").await, paused, "Pause stops it");
@@ -205,14 +248,37 @@ async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u6
     got
 }
 
+/// A click on *Pause* if the run is training (see [`pause`]).
+pub(crate) const PAUSE_IF_TRAINING: &str = "const t = document.querySelector(`[data-testid='learn-train']`);
+    if (t.getAttribute('aria-pressed') === 'true') t.click(); return true;";
+
+/// Pause the run if it is training, and wait until it is at rest. (A click on the button, not
+/// sent blind: the page may have paused the run itself where it settled, and a click then would
+/// train on.)
+pub(crate) async fn pause(b: &Browser) {
+    b.js(PAUSE_IF_TRAINING, vec![]).await;
+    assert_eq!(wait_until(b, AT_REST, json!(true), 20).await, json!(true), "the run came to rest");
+}
+
+/// Train until `done` (a script that returns a boolean), going on once past the page's pause
+/// where the run settled, up to `secs`; whether it got there.
+async fn train_until(b: &Browser, done: &str, secs: u64) -> bool {
+    let script = format!(
+        "const t = document.querySelector(`[data-testid='learn-train']`);
+         if ((() => {{ {done} }})()) return true;
+         if (t.getAttribute('aria-pressed') === 'false' && document.querySelector(`[data-testid='learn-settled']`).textContent.trim()) t.click();
+         return false;"
+    );
+    wait_until(b, &script, json!(true), secs).await == json!(true)
+}
+
 /// Train the task chosen a few steps, pause, and open the model in the lesson: the page then
 /// computes with the learner's model (`model=yours`).
 pub(crate) async fn a_few_steps_opened_in_the_lesson(b: &Browser) {
     b.click("learn-train").await;
     let stepped = "return Number(document.querySelector(`[data-testid='learn-steps']`)?.textContent) >= 20;";
     assert_eq!(wait_until(b, stepped, json!(true), 60).await, json!(true), "the run took its steps");
-    b.click("learn-train").await;
-    assert_eq!(wait_until(b, AT_REST, json!(true), 20).await, json!(true), "the run came to rest");
+    pause(b).await;
     b.click("learn-open-lesson").await;
     let note = "const n = document.querySelector(`[data-testid='weights-note']`); return n ? n.dataset.weights : '';";
     assert_eq!(wait_until(b, note, json!("yours"), 10).await, json!("yours"), "the lesson shows the learner's model");
@@ -311,8 +377,8 @@ pub async fn switching_off_the_previous_token_head_of_an_induction_model_collaps
     b.open_page(&site.url("/?lang=en&view=learn&task=induction&ll=2&lseed=4")).await;
     b.click("learn-train").await;
     let trained = "return Number(document.querySelector(`[data-testid='learn-accuracy']`).textContent) >= 0.99 && Number(document.querySelector(`[data-testid='learn-steps']`).textContent) >= 1000;";
-    assert_eq!(wait_until(&b, trained, json!(true), 120).await, json!(true), "induction reached 99 % by step 1000");
-    b.click("learn-train").await;
+    assert!(train_until(&b, trained, 120).await, "induction reached 99 % and step 1000");
+    pause(&b).await;
     let paused = "return document.querySelector(`[data-testid='learn-train']`).getAttribute('aria-pressed');";
     assert_eq!(wait_until(&b, paused, json!("false"), 10).await, json!("false"));
     // The model at rest: the step in flight when Pause came may land after the 99 % (its
@@ -371,7 +437,7 @@ pub async fn a_reverse_model_writes_the_digits_backwards_with_the_cache_growing(
     b.open_page(&site.url("/?lang=en&view=learn")).await;
     b.click("learn-train").await;
     assert_eq!(wait_until(&b, REACHED_99, json!(true), 60).await, json!(true), "reverse reached 99 %");
-    b.click("learn-train").await;
+    pause(&b).await;
     let ready = "return !document.querySelector(`[data-testid='gen-next']`).disabled;";
     assert_eq!(wait_until(&b, ready, json!(true), 10).await, json!(true), "the model at rest can generate");
     b.set_and_change("gen-prompt", "7 2 9 9 0 4 1 6 |").await;
@@ -435,7 +501,7 @@ pub async fn a_multi_query_model_with_rotary_positions_trains_and_opens_in_the_l
         json!(true),
         "reverse reached 99 % with RoPE and one K/V head"
     );
-    b.click("learn-train").await;
+    pause(&b).await;
     let shift =
         "return document.querySelector(`[data-testid='learn-shift-check']`).textContent.includes('changes no score');";
     assert_eq!(wait_until(&b, shift, json!(true), 10).await, json!(true), "{}", b.text_of("learn-shift-check").await);

@@ -91,7 +91,8 @@ pub async fn case_study_shown(b: &Browser) {
 pub async fn train_for(b: &Browser, secs: u64) {
     b.click("learn-train").await;
     tokio::time::sleep(Duration::from_secs(secs)).await;
-    b.click("learn-train").await;
+    // Unless the page paused the run itself where it settled (a click would train on).
+    b.js(crate::learn::PAUSE_IF_TRAINING, vec![]).await;
     let resting = "const s = document.querySelector(`[data-testid='learn-steps']`);
                    return !!s && document.querySelector(`[data-testid='learn-train']`)?.getAttribute('aria-pressed') === 'false'
                      && s.dataset.rested === s.textContent.trim();";

@@ -34,6 +34,37 @@ pub struct Point {
     pub accuracy: f64,
 }
 
+/// The held-out accuracy from which a model has learned its task (0 to 1): below it, no
+/// head's fall can show that the task needs it, and a run has not settled.
+pub const LEARNED: f64 = 0.9;
+
+/// A run whose held-out accuracy has stayed at its best for this many steps has settled: the
+/// page pauses it there (the reverse task reaches 100 % in about 40 steps and would otherwise
+/// train on at a loss near 0 with nothing left to watch).
+pub const SETTLED_FOR: usize = 300;
+
+/// Where a run settled: the held-out accuracy it has kept, and the step it first reached it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settled {
+    pub accuracy: f64,
+    pub since: usize,
+}
+
+impl Progress {
+    /// Whether the run has settled: its latest held-out accuracy is at least [`LEARNED`], is the
+    /// best of its history, and has been held for [`SETTLED_FOR`] steps or more (every point
+    /// since it was first reached at it). `None` while it is still learning, or has not learned.
+    pub fn settled(&self) -> Option<Settled> {
+        let last = self.history.last()?.accuracy;
+        let best = self.history.iter().map(|p| p.accuracy).fold(f64::NEG_INFINITY, f64::max);
+        if last < LEARNED || last < best {
+            return None;
+        }
+        let held = self.history.iter().rev().take_while(|p| p.accuracy >= last).last()?;
+        (self.steps.saturating_sub(held.step) >= SETTLED_FOR).then_some(Settled { accuracy: last, since: held.step })
+    }
+}
+
 /// A run as the page shows it (what the worker that leads a run reports of it): its setup,
 /// steps, held-out accuracy, history, whether its loss stopped being a number, and the scaling
 /// experiment's record of the softmax gradient.
@@ -293,6 +324,44 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's progress whose held-out accuracy was `points` (step, accuracy), `steps` taken.
+    fn progress_of(points: &[(usize, f64)], steps: usize) -> Progress {
+        let setup = Setup::default();
+        let history = points.iter().map(|&(step, accuracy)| Point { step, loss: 0.1, accuracy }).collect();
+        Progress {
+            setup,
+            steps,
+            accuracy: points.last().map_or(0.0, |p| p.1),
+            history,
+            diverged: None,
+            gradients: vec![],
+        }
+    }
+
+    #[test]
+    fn a_run_settles_once_its_best_accuracy_has_held_for_a_while() {
+        let learning = [(1, 0.1), (10, 0.5), (40, 1.0), (50, 1.0)];
+        assert_eq!(progress_of(&learning, 50).settled(), None, "10 steps at its best");
+        let mut held: Vec<_> = learning.to_vec();
+        held.extend((6..=34).map(|k| (k * 10, 1.0)));
+        assert_eq!(progress_of(&held, 339).settled(), None, "299 steps at its best");
+        assert_eq!(progress_of(&held, 340).settled(), Some(Settled { accuracy: 1.0, since: 40 }));
+    }
+
+    #[test]
+    fn a_run_below_its_best_or_below_learned_has_not_settled() {
+        // Fell from its best: still moving.
+        let fell: Vec<_> = [(10, 0.95)].into_iter().chain((2..=50).map(|k| (k * 10, 0.93))).collect();
+        assert_eq!(progress_of(&fell, 500).settled(), None);
+        // Stuck at chance for a long time: not learned, never paused.
+        let stuck: Vec<_> = (1..=100).map(|k| (k * 10, 0.25)).collect();
+        assert_eq!(progress_of(&stuck, 1000).settled(), None);
+        // Held at 0.92 (its best, and learned): settled since it first reached it.
+        let plateau: Vec<_> = [(10, 0.5), (20, 0.92)].into_iter().chain((3..=40).map(|k| (k * 10, 0.92))).collect();
+        assert_eq!(progress_of(&plateau, 400).settled(), Some(Settled { accuracy: 0.92, since: 20 }));
+        assert_eq!(progress_of(&[], 400).settled(), None, "no history yet");
+    }
     use crate::train::Task;
 
     #[test]
