@@ -248,15 +248,11 @@ async fn wait_until(b: &Browser, script: &str, want: serde_json::Value, secs: u6
     got
 }
 
-/// A click on *Pause* if the run is training (see [`pause`]).
-pub(crate) const PAUSE_IF_TRAINING: &str = "const t = document.querySelector(`[data-testid='learn-train']`);
-    if (t.getAttribute('aria-pressed') === 'true') t.click(); return true;";
-
 /// Pause the run if it is training, and wait until it is at rest. (A click on the button, not
 /// sent blind: the page may have paused the run itself where it settled, and a click then would
 /// train on.)
 pub(crate) async fn pause(b: &Browser) {
-    b.js(PAUSE_IF_TRAINING, vec![]).await;
+    b.js(crate::walk::PAUSE_IF_TRAINING, vec![]).await;
     assert_eq!(wait_until(b, AT_REST, json!(true), 20).await, json!(true), "the run came to rest");
 }
 

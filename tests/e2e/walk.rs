@@ -87,12 +87,17 @@ pub async fn case_study_shown(b: &Browser) {
     .await;
 }
 
+/// A click on *Pause* if the run is training: the page may have paused it itself where it
+/// settled, and a click sent blind would then train on.
+pub const PAUSE_IF_TRAINING: &str = "const t = document.querySelector(`[data-testid='learn-train']`);
+    if (t.getAttribute('aria-pressed') === 'true') t.click(); return true;";
+
 /// Train for `secs` seconds in the training view, then stop and wait for the run to rest.
 pub async fn train_for(b: &Browser, secs: u64) {
     b.click("learn-train").await;
     tokio::time::sleep(Duration::from_secs(secs)).await;
     // Unless the page paused the run itself where it settled (a click would train on).
-    b.js(crate::learn::PAUSE_IF_TRAINING, vec![]).await;
+    b.js(PAUSE_IF_TRAINING, vec![]).await;
     let resting = "const s = document.querySelector(`[data-testid='learn-steps']`);
                    return !!s && document.querySelector(`[data-testid='learn-train']`)?.getAttribute('aria-pressed') === 'false'
                      && s.dataset.rested === s.textContent.trim();";
