@@ -230,73 +230,54 @@ async fn build_whose_start_traps(scratch: &Scratch, trapping: Trapping, once: bo
 /// An engine that traps once while the page starts (WebKitGTK 2.50 has been seen to: README,
 /// "WebKit and WebAssembly memories") costs a reload the page makes itself, not the lesson:
 /// it opens in the state its link names; so does a start that panics once (the same fault
-/// read as garbage by the reactive graph), its console clean after the reload. A start that
+/// read as garbage by the reactive graph). A start that
 /// traps or panics every time is loaded once more, then says so.
 pub async fn a_start_that_traps_or_panics_once_is_loaded_again_and_one_that_always_does_says_so() {
-    let scratch = Scratch::new("trap-once");
-    let site = build_whose_start_traps(&scratch, Trapping::Page, true).await;
-    let b = Browser::open(1280, 900).await;
-    b.client.goto(&site.url("?lang=zh&stage=softmax&d=32")).await.expect("navigate");
-    b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
-    let state = b
-        .js(
-            "return [sessionStorage.getItem('e2e-trapped'), !!sessionStorage.getItem('attention-lab-restarted-at'),
-                     document.documentElement.lang, !!document.querySelector(`[data-testid='start-failed']`)];",
-            vec![],
-        )
-        .await;
-    assert_eq!(state, json!(["1", true, "zh-CN", false]), "[trapped, restarted, language, notice]");
-    let d_model = b.js("return document.querySelector(`[data-testid='d-model']`).value;", vec![]).await;
-    assert_eq!(d_model, json!("32"), "the settings its link names");
-    b.assert_no_panic().await;
-    b.close().await;
+    for (trapping, name) in [(Trapping::Page, "trap"), (Trapping::PagePanics, "panic")] {
+        let scratch = Scratch::new(&format!("{name}-once"));
+        let site = build_whose_start_traps(&scratch, trapping, true).await;
+        let b = Browser::open(1280, 900).await;
+        b.client.goto(&site.url("?lang=zh&stage=softmax&d=32")).await.expect("navigate");
+        b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
+        let state = b
+            .js(
+                "return [sessionStorage.getItem('e2e-trapped'), !!sessionStorage.getItem('attention-lab-restarted-at'),
+                         document.documentElement.lang, !!document.querySelector(`[data-testid='start-failed']`),
+                         document.querySelector(`[data-testid='d-model']`).value];",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            state,
+            json!(["1", true, "zh-CN", false, "32"]),
+            "{name}: [once, restarted, language, notice, the link's d_model]"
+        );
+        b.assert_no_panic().await;
+        b.close().await;
 
-    let scratch = Scratch::new("trap-always");
-    let site = build_whose_start_traps(&scratch, Trapping::Page, false).await;
-    let b = Browser::open(1280, 900).await;
-    b.client.goto(&site.url("?lang=en")).await.expect("navigate");
-    let notice = b.wait_for("[data-testid='start-failed']").await;
-    let text = notice.text().await.unwrap_or_default();
-    assert!(text.contains("could not start") && text.contains("the test build"), "{text}");
-    let restarted = b.js("return !!sessionStorage.getItem('attention-lab-restarted-at');", vec![]).await;
-    assert_eq!(restarted, json!(true), "the page said so without loading itself once more");
-    b.close().await;
-
-    // A panic while the page first builds its tree: loaded once more, its console clean after
-    // that; one at every start shows the panic's notice after the one reload.
-    let scratch = Scratch::new("panic-once");
-    let site = build_whose_start_traps(&scratch, Trapping::PagePanics, true).await;
-    let b = Browser::open(1280, 900).await;
-    b.client.goto(&site.url("?lang=zh&stage=softmax&d=32")).await.expect("navigate");
-    b.wait_for("[data-testid='stage-softmax'] canvas[data-drawn='true']").await;
-    let state = b
-        .js(
-            "return [sessionStorage.getItem('e2e-trapped'), !!sessionStorage.getItem('attention-lab-restarted-at'),
-                     document.querySelector(`[data-testid='d-model']`).value];",
-            vec![],
-        )
-        .await;
-    assert_eq!(state, json!(["1", true, "32"]), "[panicked, restarted, the link's d_model]");
-    b.assert_no_panic().await;
-    let errors = b.console_errors().await;
-    assert!(errors.is_empty(), "the reloaded page's console: {errors:?}");
-    b.close().await;
-
-    let scratch = Scratch::new("panic-always");
-    let site = build_whose_start_traps(&scratch, Trapping::PagePanics, false).await;
-    let b = Browser::open(1280, 900).await;
-    b.client.goto(&site.url("?lang=en")).await.expect("navigate");
-    // The first start loads the page once more; the second says it could not start.
-    b.wait_for("[data-testid='start-failed']").await;
-    let state = b
-        .js(
-            "return [!!sessionStorage.getItem('attention-lab-restarted-at'),
-                     document.querySelector(`[data-testid='panic']`)?.textContent.includes('disposed')];",
-            vec![],
-        )
-        .await;
-    assert_eq!(state, json!([true, true]), "[restarted once, the panic's notice]");
-    b.close().await;
+        // Every start: loaded once more, then it says it could not start (and a panic's notice
+        // shows the panic).
+        let scratch = Scratch::new(&format!("{name}-always"));
+        let site = build_whose_start_traps(&scratch, trapping, false).await;
+        let b = Browser::open(1280, 900).await;
+        b.client.goto(&site.url("?lang=en")).await.expect("navigate");
+        let notice = b.wait_for("[data-testid='start-failed']").await;
+        let text = notice.text().await.unwrap_or_default();
+        assert!(text.contains("could not start") && text.contains("the test build"), "{name}: {text}");
+        let state = b
+            .js(
+                "return [!!sessionStorage.getItem('attention-lab-restarted-at'),
+                         document.querySelector(`[data-testid='panic']`)?.textContent.includes('disposed') ?? false];",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            state,
+            json!([true, trapping == Trapping::PagePanics]),
+            "{name}: [restarted once, the panic's notice]"
+        );
+        b.close().await;
+    }
 }
 
 /// A module of a view whose start the engine traps is not a download that failed (fresh run G:
