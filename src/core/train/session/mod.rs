@@ -324,6 +324,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::Task;
 
     /// A run's progress whose held-out accuracy was `points` (step, accuracy), `steps` taken.
     fn progress_of(points: &[(usize, f64)], steps: usize) -> Progress {
@@ -362,7 +363,6 @@ mod tests {
         assert_eq!(progress_of(&plateau, 400).settled(), Some(Settled { accuracy: 0.92, since: 20 }));
         assert_eq!(progress_of(&[], 400).settled(), None, "no history yet");
     }
-    use crate::train::Task;
 
     #[test]
     fn typed_tokens_are_the_tasks_digits_and_separator_only() {
