@@ -281,17 +281,21 @@ fn hear(target: Target, heard: Heard) {
                     run.command(Command::Pause);
                 }
                 // Learned, and nothing more to watch: pause there once, and say why.
+                let mut settled_now = false;
                 if run.running && target == Target::Main && run.experiment.is_none() && run.settled.is_none() {
                     if let Some(settled) = run.main.progress.settled() {
                         run.settled = Some(settled);
                         run.settled_note = true;
                         run.command(Command::Pause);
+                        settled_now = true;
                     }
                 }
+                // The speed over the last second, or over what ran before the page paused it
+                // (reverse settles in under a second: its speed would never be shown).
                 let (t0, s0) = run.speed_mark;
                 let (t, steps) = (now(), run.steps());
-                if t - t0 >= 1000.0 {
-                    if run.running {
+                if t - t0 >= 1000.0 || (settled_now && t > t0) {
+                    if run.running || settled_now {
                         run.speed = steps.saturating_sub(s0) as f64 * 1000.0 / (t - t0);
                     }
                     run.speed_mark = (t, steps);
